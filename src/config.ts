@@ -1,0 +1,126 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+// The environment as it arrives; every value is a string until converted and checked here.
+const Env = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  APP_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  APP_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  SEED_DEMO: Type.Optional(Type.Boolean()),
+  PAYMENT_GATEWAY: Type.Union([Type.Literal('simulator'), Type.Literal('tripay')], { default: 'simulator' }),
+  MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
+  LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
+  WORKERS: Type.Boolean({ default: true }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  PROVIDER_POLL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 16, default: 16 }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+})
+type Env = Static<typeof Env>
+
+export type Config = Readonly<{
+  port: number
+  host: string
+  publicUrl: string
+  databaseUrl: string | undefined
+  dataDir: string
+  appEnv: Env['APP_ENV']
+  appKey: string | undefined
+  adminToken: string | undefined
+  seedDemo: boolean | undefined
+  paymentGateway: Env['PAYMENT_GATEWAY']
+  maxActiveLocks: number
+  leaderboardTz: string
+  workers: boolean
+  redisUrl: string | undefined
+  rateLimitPerMinute: number
+  trustProxy: string[] | undefined
+  providerPollSeconds: number
+  webhookTimeoutMs: number
+  dbPoolMax: number
+  logLevel: string
+}>
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`)
+  }
+}
+
+/** Reads, converts and validates the environment; one line per bad value. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(Env.properties)) {
+    const value = source[key]
+    if (value !== undefined && value !== '') raw[key] = value
+  }
+  const converted = Value.Default(Env, Value.Convert(Env, raw)) as Record<string, unknown>
+  const problems = [...Value.Errors(Env, converted)].map((e) => {
+    const name = e.path.slice(1)
+    return `${name}: ${e.message} (got ${JSON.stringify(source[name] ?? null)})`
+  })
+  const env = converted as Env
+  if (env.TRUST_PROXY) {
+    for (const cidr of env.TRUST_PROXY.split(',')) if (!isAddressOrCidr(cidr.trim())) problems.push(`TRUST_PROXY: "${cidr.trim()}" is not an IP address or CIDR`)
+  }
+  if (!isTimeZone(env.LEADERBOARD_TZ)) problems.push(`LEADERBOARD_TZ: unknown time zone "${env.LEADERBOARD_TZ}"`)
+  if (env.APP_ENV === 'production') {
+    if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
+    if (!env.APP_KEY) problems.push('APP_KEY: required in production')
+    if (!env.ADMIN_TOKEN) problems.push('ADMIN_TOKEN: required in production')
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return Object.freeze({
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    appEnv: env.APP_ENV,
+    appKey: env.APP_KEY,
+    adminToken: env.ADMIN_TOKEN,
+    seedDemo: env.SEED_DEMO,
+    paymentGateway: env.PAYMENT_GATEWAY,
+    maxActiveLocks: env.MAX_ACTIVE_LOCKS,
+    leaderboardTz: env.LEADERBOARD_TZ,
+    workers: env.WORKERS,
+    redisUrl: env.REDIS_URL,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    trustProxy: env.TRUST_PROXY?.split(',').map((s) => s.trim()),
+    providerPollSeconds: env.PROVIDER_POLL_SECONDS,
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    dbPoolMax: env.DB_POOL_MAX,
+    logLevel: env.LOG_LEVEL,
+  })
+}
+
+/** A copy of the config with some values replaced (resolved secrets, test overrides). */
+export function withConfig(config: Config, changes: Partial<Config>): Config {
+  return Object.freeze({ ...config, ...changes })
+}
+
+function isAddressOrCidr(value: string): boolean {
+  const [address, bits, ...rest] = value.split('/')
+  if (rest.length > 0) return false
+  const ipv4 = /^(\d{1,3})(\.\d{1,3}){3}$/.test(address) && address.split('.').every((o) => Number(o) <= 255)
+  const ipv6 = address.includes(':') && /^[0-9a-fA-F:.]+$/.test(address)
+  if (!ipv4 && !ipv6) return false
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (ipv4 ? 32 : 128))
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely'
+import * as foundation from './20261122_0001_foundation.js'
+
+// Append-only: a new migration gets a new timestamped file and a new line here.
+export const migrations: Record<string, Migration> = {
+  '20261122_0001_foundation': foundation,
+}

@@ -1,0 +1,147 @@
+import type { ColumnType, Generated, Selectable } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type Id = Generated<number>
+
+export interface AppMetaTable {
+  key: string
+  value: string
+}
+
+export interface AccountsTable {
+  id: Id
+  name: string
+  email: string | null
+  status: Generated<'active' | 'suspended'>
+  balance: Generated<number>
+  max_active_locks: number | null
+  ip_allowlist: Generated<string[]>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export interface ApiKeysTable {
+  id: Id
+  account_id: number
+  key_hash: string
+  key_prefix: string
+  created_at: Generated<Date>
+  revoked_at: Date | null
+}
+
+export type LedgerDirection = 'credit' | 'debit'
+export type LedgerType = 'topup' | 'purchase' | 'refund' | 'adjustment'
+
+export interface LedgerEntriesTable {
+  id: Id
+  account_id: number
+  direction: LedgerDirection
+  type: LedgerType
+  amount: number
+  balance_before: number
+  balance_after: number
+  description: string
+  invoice: string | null
+  reference: string | null
+  order_id: number | null
+  order_line_id: number | null
+  topup_id: number | null
+  created_at: Generated<Date>
+}
+
+export interface CategoriesTable {
+  id: Id
+  name: string
+  icon: string | null
+  created_at: Generated<Date>
+}
+
+export interface ProductsTable {
+  id: Id
+  category_id: number
+  name: string
+  image: string | null
+  created_at: Generated<Date>
+}
+
+export type ProviderKind = 'digiflazz' | 'smm_panel'
+
+export interface ProvidersTable {
+  code: string
+  kind: ProviderKind
+  base_url: string
+  username: string | null
+  api_key_enc: string | null
+  active: Generated<boolean>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export type OrderProcess = 'auto' | 'h2h' | 'smm' | 'manual'
+export type ProviderMeta = { open_denom?: boolean; min_qty?: number; max_qty?: number; step_qty?: number; validation?: boolean; requires_zone_id?: boolean }
+export type RequiredField = { key: string; label: string; required: boolean }
+
+export interface ItemsTable {
+  id: Id
+  product_id: number
+  sku: string
+  name: string
+  price: number
+  order_process: OrderProcess
+  min_order: Generated<number>
+  max_order: number | null
+  unlimited_stock: Generated<boolean>
+  stock: Generated<number>
+  active: Generated<boolean>
+  provider: string | null
+  provider_code: string | null
+  provider_meta: ColumnType<ProviderMeta, string | undefined, string>
+  required_fields: ColumnType<RequiredField[] | null, string | null | undefined, string | null>
+  description: Generated<string>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export interface LicensesTable {
+  id: Id
+  item_id: number
+  content_enc: string
+  fingerprint: string
+  status: Generated<'available' | 'sold'>
+  order_line_id: number | null
+  created_at: Generated<Date>
+  sold_at: Date | null
+}
+
+export type LockStatus = 'active' | 'used' | 'expired' | 'released'
+
+export interface StockLocksTable {
+  id: Id
+  token: string
+  account_id: number
+  item_id: number
+  quantity: number
+  status: Generated<LockStatus>
+  locked_at: Generated<Date>
+  expires_at: Timestamp
+  finished_at: Date | null
+  order_id: number | null
+}
+
+export interface DB {
+  app_meta: AppMetaTable
+  accounts: AccountsTable
+  api_keys: ApiKeysTable
+  ledger_entries: LedgerEntriesTable
+  categories: CategoriesTable
+  products: ProductsTable
+  providers: ProvidersTable
+  items: ItemsTable
+  licenses: LicensesTable
+  stock_locks: StockLocksTable
+}
+
+export type Account = Selectable<AccountsTable>
+export type Item = Selectable<ItemsTable>
+export type LedgerEntry = Selectable<LedgerEntriesTable>
+export type Provider = Selectable<ProvidersTable>

@@ -1,0 +1,64 @@
+/** Every error code the service answers, with its HTTP status (DESIGN §4 and the spec). */
+export const ERROR_CODES = {
+  INVALID_API_KEY: 401,
+  INVALID_IP: 401,
+  UNAUTHORIZED: 401,
+  THE_ACCOUNT_HAS_BEEN_SUSPENDED: 403,
+  INVALID_JSON: 400,
+  BALANCE_IS_INSUFFICIENT: 400,
+  SMM_ORDER_REQUIRES_JSON_NOTE: 400,
+  VALIDATION_ERROR: 422,
+  REQUIRED_FIELD_MISSING: 422,
+  REF_ID_ALREADY_EXIST: 422,
+  MINIMUM_ORDER_NOT_MET: 422,
+  INSUFFICIENT_STOCK: 422,
+  LOCK_NOT_REQUIRED: 422,
+  LOCK_EXPIRED: 422,
+  LOCK_MISMATCH: 422,
+  LOCK_ALREADY_USED: 422,
+  LOCK_RELEASED: 422,
+  VALIDATION_NOT_AVAILABLE: 422,
+  ITEM_NOT_FOUND: 404,
+  TRX_NOT_FOUND: 404,
+  LOCK_NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  PROVIDER_NOT_FOUND: 404,
+  LINE_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  // The operator acted on something in a state that does not allow it (a sent line, a closed order).
+  INVALID_STATE: 409,
+  DUPLICATE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  MAX_ACTIVE_LOCKS_REACHED: 429,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_ERROR: 500,
+  PRODUCT_TEMPORARILY_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CODES
+export type FieldErrors = Record<string, string[]>
+
+export class AppError extends Error {
+  readonly status: number
+  readonly fieldErrors?: FieldErrors
+  readonly data?: unknown
+  readonly headers?: Record<string, string>
+
+  constructor(
+    readonly code: ErrorCode,
+    options: { fieldErrors?: FieldErrors; data?: unknown; headers?: Record<string, string>; detail?: string } = {},
+  ) {
+    super(options.detail ?? code)
+    this.status = ERROR_CODES[code]
+    this.fieldErrors = options.fieldErrors
+    this.data = options.data
+    this.headers = options.headers
+  }
+}
+
+/** A 422 VALIDATION_ERROR naming one field. */
+export function invalidField(path: string, sentence: string): AppError {
+  return new AppError('VALIDATION_ERROR', { fieldErrors: { [path]: [sentence] } })
+}

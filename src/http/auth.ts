@@ -1,0 +1,51 @@
+import crypto from 'node:crypto'
+import { BlockList, isIP } from 'node:net'
+import type { FastifyRequest } from 'fastify'
+import { AppError } from '../errors.js'
+import { findAccountByKeyHash, type AuthenticatedAccount } from '../modules/accounts/accounts.queries.js'
+import type { AppContext } from '../context.js'
+import { sha256Hex } from '../vault.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account: AuthenticatedAccount
+  }
+}
+
+/** X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12). */
+export function resellerAuth(ctx: AppContext) {
+  return async function authenticate(request: FastifyRequest): Promise<void> {
+    const key = request.headers['x-apikey']
+    if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new AppError('INVALID_API_KEY')
+    const account = await findAccountByKeyHash(ctx.db, sha256Hex(key))
+    if (!account) throw new AppError('INVALID_API_KEY')
+    if (account.ip_allowlist.length > 0 && !isAllowed(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')
+    if (account.status === 'suspended') throw new AppError('THE_ACCOUNT_HAS_BEEN_SUSPENDED')
+    if (ctx.rateLimiter) {
+      const decision = await ctx.rateLimiter.hit(String(account.key_id))
+      if (!decision.allowed) throw new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds) } })
+    }
+    request.account = account
+  }
+}
+
+export function adminAuth(ctx: AppContext) {
+  const expected = Buffer.from(`Bearer ${ctx.config.adminToken ?? ''}`)
+  return async function authenticateOperator(request: FastifyRequest): Promise<void> {
+    const given = Buffer.from(request.headers.authorization ?? '')
+    const valid = ctx.config.adminToken && given.length === expected.length && crypto.timingSafeEqual(given, expected)
+    if (!valid) throw new AppError('UNAUTHORIZED')
+  }
+}
+
+export function isAllowed(ip: string, allowlist: string[]): boolean {
+  const address = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip
+  const list = new BlockList()
+  for (const entry of allowlist) {
+    const [net, bits] = entry.split('/')
+    const type = isIP(net) === 6 ? 'ipv6' : 'ipv4'
+    if (bits === undefined) list.addAddress(net, type)
+    else list.addSubnet(net, Number(bits), type)
+  }
+  return list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')
+}

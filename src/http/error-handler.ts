@@ -1,0 +1,52 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { AppError, type FieldErrors } from '../errors.js'
+
+type AjvIssue = { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }
+
+/** `/carts/0/quantity` → `carts.0.quantity`; a missing property is named by its own path. */
+export function fieldErrorsOf(issues: AjvIssue[], context?: string): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const issue of issues) {
+    const parts = issue.instancePath.split('/').filter(Boolean)
+    if (issue.keyword === 'required') parts.push(String(issue.params.missingProperty))
+    if (issue.keyword === 'additionalProperties') parts.push(String(issue.params.additionalProperty))
+    const field = parts.join('.') || context || 'body'
+    const sentence = issue.keyword === 'required' ? 'is required' : issue.message ?? 'is invalid'
+    ;(errors[field] ??= []).includes(sentence) || errors[field].push(sentence)
+  }
+  return errors
+}
+
+const DATABASE_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300', '40001', '40P01'])
+
+/** Turns anything thrown into the error body of DESIGN §3; internals never reach the client. */
+export function toAppError(error: FastifyError & { code?: string }): AppError {
+  if (error instanceof AppError) return error
+  if (error.validation) return new AppError('VALIDATION_ERROR', { fieldErrors: fieldErrorsOf(error.validation as AjvIssue[], error.validationContext) })
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('INVALID_JSON')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE')
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) return new AppError('INVALID_JSON')
+  if (error.code && DATABASE_DOWN.has(error.code)) return new AppError('SERVICE_UNAVAILABLE')
+  return new AppError('INTERNAL_ERROR')
+}
+
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error)
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed')
+    if (appError.headers) reply.headers(appError.headers)
+    const body: Record<string, unknown> = { message: appError.code }
+    if (appError.fieldErrors) body.errors = appError.fieldErrors
+    if (appError.data !== undefined) body.data = appError.data
+    return reply.status(appError.status).send(body)
+  })
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'NOT_FOUND' }))
+}

@@ -1,0 +1,51 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+
+/** Shared response shapes of DESIGN §3. */
+export const ErrorBody = Type.Object(
+  {
+    message: Type.String({ description: 'upper-case error code' }),
+    errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+    data: Type.Optional(Type.Unknown()),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+)
+
+// Handlers may hand over a Date: the serializer writes it as ISO 8601 UTC.
+export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' })
+/** A closed set of strings, reported as one readable error instead of a union's. */
+export const StringEnum = <const T extends string>(values: readonly T[], options: { description?: string; default?: T } = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+export const Ok = <T extends TSchema>(data: T) => Type.Object({ message: Type.Literal('OK'), data })
+
+export const PageMeta = Type.Object({
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  total: Type.Integer(),
+  last_page: Type.Integer(),
+})
+
+export const OkPage = <T extends TSchema>(item: T) => Type.Object({ message: Type.Literal('OK'), data: Type.Array(item), meta: PageMeta })
+
+const errorRef = Type.Ref(ErrorBody)
+
+/** Error responses a route can answer, by status; every route declares its own. */
+export function errors(...statuses: number[]): Record<number, typeof errorRef> {
+  return Object.fromEntries(statuses.map((s) => [s, errorRef]))
+}
+
+/** Statuses every X-APIKEY route can answer: bad key or IP, suspended, rate-limited, server trouble. */
+export const RESELLER_ERRORS = [401, 403, 429, 500, 503]
+export const ADMIN_ERRORS = [401, 500, 503]
+
+export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+
+export const Paging = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+}
+
+export function pageMeta(page: number, perPage: number, total: number) {
+  return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) }
+}

@@ -1,0 +1,81 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import secureJson from 'secure-json-parse'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../context.js'
+import { isDatabaseReachable } from '../db/database.js'
+import { AppError } from '../errors.js'
+import { adminRoutes } from '../modules/admin/admin.routes.js'
+import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
+import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
+import { adminAuth, resellerAuth } from './auth.js'
+import { registerErrorHandlers } from './error-handler.js'
+import { registerMetrics } from './metrics.js'
+import { ErrorBody } from './schemas.js'
+
+export type App = FastifyInstance
+
+const REDACT = ['req.headers["x-apikey"]', 'req.headers.authorization', '*.api_key', '*.webhook_secret', '*.product_license', '*.licenses']
+
+/** Builds the HTTP app on a context; listening is main.ts's business. */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    logger: { level: ctx.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    trustProxy: ctx.config.trustProxy ?? false,
+    bodyLimit: 64 * 1024,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  registerErrorHandlers(app)
+  // An empty body with a JSON content type (a DELETE, a bodiless POST) is no body, not bad JSON.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined)
+    try {
+      done(null, secureJson.parse(body as string, undefined, { protoAction: 'remove', constructorAction: 'remove' }))
+    } catch {
+      done(new AppError('INVALID_JSON'), undefined)
+    }
+  })
+  app.addSchema(ErrorBody)
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Reseller Ordering Service API', version: '1.0.0', description: 'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.' },
+      servers: [{ url: ctx.config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' },
+          adminToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  registerMetrics(app, { processMetrics: ctx.config.appEnv !== 'test' })
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const ok = await isDatabaseReachable(ctx.db)
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'database unreachable' })
+  })
+
+  await app.register(
+    async (reseller) => {
+      reseller.addHook('onRequest', resellerAuth(ctx))
+      await reseller.register(ledgerRoutes(ctx))
+      await reseller.register(catalogRoutes(ctx))
+    },
+    { prefix: '/api/v1' },
+  )
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', adminAuth(ctx))
+      await admin.register(adminRoutes(ctx))
+    },
+    { prefix: '/api/admin/v1' },
+  )
+  return app
+}

@@ -1,0 +1,62 @@
+import path from 'node:path'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { checkAppKey, closeContext, createContext } from './context.js'
+import { acquireDataDirLock, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
+import { migrateToLatest } from './db/migrate.js'
+import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
+import { buildApp } from './http/server.js'
+import { isEmpty, seedDemo } from './modules/admin/demo.js'
+
+async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
+  if (config.databaseUrl) return { database: await openPostgres(config.databaseUrl, config.dbPoolMax), release: () => {} }
+  if (config.dataDir === 'memory') return { database: await openPGlite({}), release: () => {} }
+  const release = acquireDataDirLock(config.dataDir)
+  return { database: await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') }), release }
+}
+
+async function main() {
+  let config = loadConfig()
+  let secrets: DevSecretStore | undefined
+  if (config.appEnv !== 'production') {
+    secrets = resolveDevSecrets(config)
+    config = secrets.config
+  }
+  const { database, release } = await openDatabase(config)
+  await migrateToLatest(database.db)
+  const ctx = createContext(config, database)
+  await checkAppKey(ctx.db, ctx.vault)
+  if ((config.seedDemo ?? config.appEnv === 'development') && (await isEmpty(ctx))) {
+    const demo = await seedDemo(ctx)
+    secrets?.save({ demoApiKey: demo.apiKey })
+  }
+
+  const app = await buildApp(ctx)
+  await app.listen({ port: config.port, host: config.host })
+  const banner = [
+    `Reseller Ordering Service listening on ${config.publicUrl}`,
+    `  API base:     ${config.publicUrl}/api/v1`,
+    `  docs:         ${config.publicUrl}/api/docs`,
+    `  database:     ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`,
+  ]
+  if (secrets?.secrets.demoApiKey) banner.push(`  demo API key: ${secrets.secrets.demoApiKey}`)
+  if (secrets && !loadConfig().adminToken) banner.push(`  admin token:  ${config.adminToken}`)
+  console.log(banner.join('\n'))
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.log.info({ signal }, 'shutting down')
+    await app.close()
+    await closeContext(ctx)
+    release()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : `failed to start: ${(error as Error).message}`)
+  process.exit(1)
+})

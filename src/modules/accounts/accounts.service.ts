@@ -1,0 +1,81 @@
+import { isIP } from 'node:net'
+import { sql } from 'kysely'
+import { inTransaction, type Database, type Trx } from '../../db/database.js'
+import { AppError, invalidField } from '../../errors.js'
+import { randomToken, sha256Hex } from '../../vault.js'
+import { postLedgerEntry } from '../ledger/ledger.service.js'
+import { findAccount } from './accounts.queries.js'
+
+/** `rk_` + 32 random bytes; only the SHA-256 is kept, so the key is shown once. */
+async function issueApiKey(trx: Database, accountId: number): Promise<string> {
+  const apiKey = `rk_${randomToken(32)}`
+  await trx.insertInto('api_keys').values({ account_id: accountId, key_hash: sha256Hex(apiKey), key_prefix: apiKey.slice(0, 8) }).execute()
+  return apiKey
+}
+
+export async function createAccount(db: Database, input: { name: string; email?: string }) {
+  return inTransaction(db, async (trx) => {
+    const account = await trx.insertInto('accounts').values({ name: input.name, email: input.email ?? null }).returning('id').executeTakeFirstOrThrow()
+    const apiKey = await issueApiKey(trx, account.id)
+    return { ...(await findAccount(trx, account.id))!, api_key: apiKey }
+  })
+}
+
+async function lockAccount(trx: Trx, accountId: number) {
+  const account = await trx.selectFrom('accounts').select(['id', 'balance']).where('id', '=', accountId).forUpdate().executeTakeFirst()
+  if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
+  return account
+}
+
+/** Revokes every key of the account and issues a new one, atomically. */
+export async function rotateApiKey(db: Database, accountId: number) {
+  return inTransaction(db, async (trx) => {
+    await lockAccount(trx, accountId)
+    await trx.updateTable('api_keys').set({ revoked_at: sql`now()` }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()
+    return { id: accountId, api_key: await issueApiKey(trx, accountId) }
+  })
+}
+
+export type AccountChanges = { status?: 'active' | 'suspended'; max_active_locks?: number | null; ip_allowlist?: string[]; name?: string; email?: string | null }
+
+export async function updateAccount(db: Database, accountId: number, changes: AccountChanges) {
+  changes.ip_allowlist?.forEach((entry, i) => {
+    const [address, bits, extra] = entry.split('/')
+    const family = isIP(address)
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32))
+    if (!family || !validBits || extra !== undefined) throw invalidField(`ip_allowlist.${i}`, 'must be an IP address or CIDR')
+  })
+  const updated = await db
+    .updateTable('accounts')
+    .set({ ...changes, updated_at: sql`now()` } as never)
+    .where('id', '=', accountId)
+    .returning('id')
+    .executeTakeFirst()
+  if (!updated) throw new AppError('ACCOUNT_NOT_FOUND')
+  return (await findAccount(db, accountId))!
+}
+
+/**
+ * An operator's credit (or debit, when negative). A repeated `reference` answers the entry it
+ * already made instead of applying again; the account row lock makes that check race-free.
+ */
+export async function adjustBalance(db: Database, accountId: number, input: { amount: number; reason: string; reference?: string }) {
+  if (input.amount === 0) throw invalidField('amount', 'must not be zero')
+  return inTransaction(db, async (trx) => {
+    await lockAccount(trx, accountId)
+    if (input.reference) {
+      const existing = await trx.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('reference', '=', input.reference).executeTakeFirst()
+      if (existing) return { entry: existing, applied: false }
+    }
+    const entry = await postLedgerEntry(trx, {
+      accountId,
+      direction: input.amount > 0 ? 'credit' : 'debit',
+      type: 'adjustment',
+      amount: Math.abs(input.amount),
+      description: input.reason,
+      reference: input.reference,
+    })
+    if (!entry) throw new AppError('BALANCE_IS_INSUFFICIENT')
+    return { entry, applied: true }
+  })
+}

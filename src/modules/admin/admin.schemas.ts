@@ -1,0 +1,109 @@
+import { Type } from '@sinclair/typebox'
+import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
+import { Variant } from '../catalog/catalog.schemas.js'
+
+const Name = Type.String({ minLength: 1, maxLength: 191 })
+
+export const Account = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  status: Type.String({ enum: ['active', 'suspended'] }),
+  balance: Type.Integer(),
+  max_active_locks: Nullable(Type.Integer()),
+  ip_allowlist: Type.Array(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+
+export const CreateAccountBody = Type.Object({ name: Name, email: Type.Optional(Type.String({ format: 'email', maxLength: 191 })) })
+export const CreatedAccount = Ok(Type.Composite([Account, Type.Object({ api_key: Type.String({ description: 'shown once' }) })]))
+export const AccountChangesBody = Type.Object({
+  name: Type.Optional(Name),
+  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 191 }))),
+  status: Type.Optional(StringEnum(['active', 'suspended'])),
+  max_active_locks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10000 }))),
+  ip_allowlist: Type.Optional(Type.Array(Type.String({ minLength: 2, maxLength: 64 }), { maxItems: 100 })),
+})
+export const RotatedKey = Ok(Type.Object({ id: Type.Integer(), api_key: Type.String({ description: 'shown once; the previous key is revoked' }) }))
+
+export const AdjustmentBody = Type.Object({
+  amount: Type.Integer({ minimum: -1e15, maximum: 1e15, description: 'Rupiah; negative debits' }),
+  reason: Type.String({ minLength: 1, maxLength: 255 }),
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'idempotency key: a repeated reference is not applied twice' })),
+})
+export const Adjustment = Ok(
+  Type.Object({
+    applied: Type.Boolean({ description: 'false when the reference had already been applied' }),
+    entry: Type.Object({
+      id: Type.Integer(),
+      direction: Type.String(),
+      type: Type.String(),
+      amount: Type.Integer(),
+      balance_before: Type.Integer(),
+      balance_after: Type.Integer(),
+      description: Type.String(),
+      reference: Nullable(Type.String()),
+      created_at: Timestamp,
+    }),
+  }),
+)
+
+const ProviderMetaBody = Type.Object({
+  open_denom: Type.Optional(Type.Boolean()),
+  min_qty: Type.Optional(Type.Integer({ minimum: 1 })),
+  max_qty: Type.Optional(Type.Integer({ minimum: 1 })),
+  step_qty: Type.Optional(Type.Integer({ minimum: 1 })),
+  validation: Type.Optional(Type.Boolean()),
+  requires_zone_id: Type.Optional(Type.Boolean()),
+})
+const ItemFields = {
+  sku: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  name: Name,
+  price: Type.Integer({ minimum: 0, maximum: 1e12 }),
+  min_order: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  max_order: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),
+  unlimited_stock: Type.Optional(Type.Boolean()),
+  stock: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12 })),
+  provider: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
+  provider_code: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 191 }))),
+  provider_meta: Type.Optional(ProviderMetaBody),
+  required_fields: Type.Optional(Nullable(Type.Array(Type.Object({ key: Type.String(), label: Type.String(), required: Type.Boolean() })))),
+  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  active: Type.Optional(Type.Boolean()),
+}
+export const CreateItemBody = Type.Object({
+  product_name: Name,
+  category: Type.Optional(Type.String({ maxLength: 191 })),
+  order_process: StringEnum(['auto', 'h2h', 'smm', 'manual']),
+  ...ItemFields,
+})
+export const ItemChangesBody = Type.Partial(Type.Object(ItemFields))
+export const AdminItem = Ok(
+  Type.Composite([Variant, Type.Object({ product_id: Type.Integer(), product_name: Type.String(), category: Type.String(), active: Type.Boolean(), provider_code: Nullable(Type.String()) })]),
+)
+
+export const LicensesBody = Type.Object({ licenses: Type.Array(Type.String({ maxLength: 4000 }), { minItems: 1, maxItems: 10000 }) })
+export const LicensesAdded = Ok(Type.Object({ item_id: Type.Integer(), added: Type.Integer(), duplicates: Type.Integer() }))
+
+const ProviderKind = StringEnum(['digiflazz', 'smm_panel'])
+export const ProviderBody = Type.Object({
+  code: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }),
+  kind: ProviderKind,
+  base_url: Type.String({ pattern: '^https?://', maxLength: 500 }),
+  username: Type.Optional(Nullable(Type.String({ maxLength: 191 }))),
+  api_key: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  active: Type.Optional(Type.Boolean()),
+})
+export const ProviderChangesBody = Type.Partial(Type.Omit(ProviderBody, ['code']))
+export const Provider = Type.Object({
+  code: Type.String(),
+  kind: Type.String(),
+  base_url: Type.String(),
+  username: Nullable(Type.String()),
+  has_api_key: Type.Boolean(),
+  active: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export const CodeParam = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) })

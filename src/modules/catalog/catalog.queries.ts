@@ -1,0 +1,65 @@
+import { sql, type ExpressionBuilder } from 'kysely'
+import type { Database } from '../../db/database.js'
+import type { DB } from '../../db/schema.js'
+
+export type VariantFilter = { since?: Date; category?: string; search?: string; itemId?: number; activeOnly: boolean }
+
+type From = ExpressionBuilder<DB & { i: DB['items']; p: DB['products']; c: DB['categories'] }, 'i' | 'p' | 'c'>
+
+function applyFilter(eb: From, f: VariantFilter) {
+  const conditions = []
+  if (f.activeOnly) conditions.push(eb('i.active', '=', true))
+  if (f.itemId !== undefined) conditions.push(eb('i.id', '=', f.itemId))
+  if (f.since) conditions.push(eb('i.updated_at', '>=', f.since))
+  if (f.category !== undefined) {
+    const byName = eb(eb.fn('lower', ['c.name']), '=', f.category.toLowerCase())
+    conditions.push(/^\d{1,15}$/.test(f.category) ? eb.or([eb('c.id', '=', Number(f.category)), byName]) : byName)
+  }
+  if (f.search) {
+    const pattern = `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+    conditions.push(eb.or([eb('i.name', 'ilike', pattern), eb('p.name', 'ilike', pattern), eb('i.sku', 'ilike', pattern)]))
+  }
+  return eb.and(conditions)
+}
+
+function variantsFrom(db: Database) {
+  return db.selectFrom('items as i').innerJoin('products as p', 'p.id', 'i.product_id').innerJoin('categories as c', 'c.id', 'p.category_id')
+}
+
+export async function countVariants(db: Database, f: VariantFilter): Promise<number> {
+  const row = await variantsFrom(db)
+    .where((eb) => applyFilter(eb, f))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return row.n
+}
+
+/** Variants with their product and category, and stock available right now (after active locks). */
+export async function selectVariants(db: Database, f: VariantFilter, page?: { limit: number; offset: number }) {
+  let query = variantsFrom(db)
+    .leftJoin('providers as pr', 'pr.code', 'i.provider')
+    .where((eb) => applyFilter(eb, f))
+    .selectAll('i')
+    .select([
+      'p.name as product_name',
+      'p.image as product_image',
+      'c.id as category_id',
+      'c.name as category_name',
+      'c.icon as category_icon',
+      'pr.active as provider_active',
+      'pr.kind as provider_kind',
+      sql<number | null>`greatest(0, item_stock(i.id) - item_reserved(i.id))`.as('available'),
+    ])
+    .orderBy('c.id')
+    .orderBy('p.id')
+    .orderBy('i.id')
+  if (page) query = query.limit(page.limit).offset(page.offset)
+  return query.execute()
+}
+export type VariantRow = Awaited<ReturnType<typeof selectVariants>>[number]
+
+export async function databaseNow(db: Database): Promise<Date> {
+  const { rows } = await sql<{ now: Date }>`select clock_timestamp() as now`.execute(db)
+  return rows[0].now
+}
+

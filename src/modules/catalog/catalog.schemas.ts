@@ -1,0 +1,52 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Nullable, Ok, Timestamp } from '../../http/schemas.js'
+
+export const Variant = Type.Object({
+  id: Type.Integer({ description: 'the item_id of every other call' }),
+  sku: Type.String(),
+  name: Type.String(),
+  price: Type.Integer(),
+  stock: Nullable(Type.Integer({ description: 'available now (stock minus active locks); null when unlimited' })),
+  unlimited_stock: Type.Boolean(),
+  min_order: Type.Integer(),
+  max_order: Nullable(Type.Integer()),
+  order_process: Type.String({ enum: ['auto', 'h2h', 'smm', 'manual'] }),
+  status: Type.String({ enum: ['on', 'off'] }),
+  h2h_provider: Nullable(Type.String()),
+  provider_meta: Type.Object({
+    open_denom: Type.Boolean(),
+    min_qty: Nullable(Type.Integer()),
+    max_qty: Nullable(Type.Integer()),
+    step_qty: Nullable(Type.Integer()),
+  }),
+  required_fields: Type.Array(Type.Object({ key: Type.String(), label: Type.String(), required: Type.Boolean() })),
+  validation: Type.Object({ available: Type.Boolean(), requires_zone_id: Type.Boolean(), fields: Type.Array(Type.String()) }),
+  description: Type.String(),
+  updated_at: Timestamp,
+})
+export type Variant = Static<typeof Variant>
+
+export const CatalogQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 500 }), Type.Literal('all')], { default: 100 })),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'the previous answer\'s server_time, for delta sync' })),
+  category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'category id or name' })),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+})
+export type CatalogQuery = Static<typeof CatalogQuery>
+
+export const CatalogPage = Type.Object({
+  message: Type.Literal('OK'),
+  data: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      icon: Nullable(Type.String()),
+      products: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), image: Nullable(Type.String()), variants: Type.Array(Variant) })),
+    }),
+  ),
+  meta: Type.Object({ total_items: Type.Integer(), is_delta: Type.Boolean(), page: Type.Integer(), per_page: Type.Integer(), last_page: Type.Integer() }),
+  server_time: Type.String({ format: 'date-time', description: 'pass as updated_since on the next sync' }),
+})
+
+export const ItemDetail = Ok(Type.Composite([Variant, Type.Object({ product_id: Type.Integer(), product_name: Type.String(), category: Type.String() })]))

@@ -1,0 +1,76 @@
+import type { Database } from '../../db/database.js'
+import type { RequiredField } from '../../db/schema.js'
+import { AppError } from '../../errors.js'
+import { countVariants, databaseNow, selectVariants, type VariantFilter, type VariantRow } from './catalog.queries.js'
+import type { CatalogQuery, Variant } from './catalog.schemas.js'
+
+// Writes that commit while a page is read must show up in the next delta: the cursor trails by a second.
+const DELTA_OVERLAP_MS = 1000
+
+const DEFAULT_FIELDS: Record<string, RequiredField[]> = {
+  auto: [],
+  manual: [],
+  h2h: [{ key: 'note', label: 'Customer number or game account id', required: true }],
+  smm: [{ key: 'note', label: 'Target link or username', required: true }],
+}
+
+export function toVariant(row: VariantRow): Variant {
+  const meta = row.provider_meta ?? {}
+  const validates = row.order_process === 'h2h' && row.provider_kind === 'digiflazz' && meta.validation === true
+  const requiresZone = meta.requires_zone_id === true
+  return {
+    id: row.id,
+    sku: row.sku,
+    name: row.name,
+    price: row.price,
+    stock: row.unlimited_stock ? null : Number(row.available ?? 0),
+    unlimited_stock: row.unlimited_stock,
+    min_order: row.min_order,
+    max_order: row.max_order,
+    order_process: row.order_process,
+    status: row.active && row.provider_active !== false ? 'on' : 'off',
+    h2h_provider: row.provider,
+    provider_meta: { open_denom: meta.open_denom === true, min_qty: meta.min_qty ?? null, max_qty: meta.max_qty ?? null, step_qty: meta.step_qty ?? null },
+    required_fields: row.required_fields ?? DEFAULT_FIELDS[row.order_process],
+    validation: { available: validates, requires_zone_id: requiresZone, fields: validates ? (requiresZone ? ['customer_id', 'zone_id'] : ['customer_id']) : [] },
+    description: row.description,
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+type Category = { id: number; name: string; icon: string | null; products: { id: number; name: string; image: string | null; variants: Variant[] }[] }
+
+function nest(rows: VariantRow[]): Category[] {
+  const categories: Category[] = []
+  for (const row of rows) {
+    let category = categories.at(-1)
+    if (category?.id !== row.category_id) categories.push((category = { id: row.category_id, name: row.category_name, icon: row.category_icon, products: [] }))
+    let product = category.products.at(-1)
+    if (product?.id !== row.product_id) category.products.push((product = { id: row.product_id, name: row.product_name, image: row.product_image, variants: [] }))
+    product.variants.push(toVariant(row))
+  }
+  return categories
+}
+
+/** GET /v1/item: categories → products → variants, paged over variants; a delta includes switched-off items. */
+export async function listCatalog(db: Database, q: CatalogQuery) {
+  const serverTime = new Date((await databaseNow(db)).getTime() - DELTA_OVERLAP_MS)
+  const since = q.updated_since ? new Date(q.updated_since) : undefined
+  const filter: VariantFilter = { since, category: q.category, search: q.search, activeOnly: since === undefined }
+  const total = await countVariants(db, filter)
+  const page = q.page ?? 1
+  const perPage = q.per_page === 'all' || q.per_page === undefined ? (q.per_page === 'all' ? Math.max(total, 1) : 100) : q.per_page
+  const rows = await selectVariants(db, filter, { limit: perPage, offset: (page - 1) * perPage })
+  return {
+    message: 'OK' as const,
+    data: nest(rows),
+    meta: { total_items: total, is_delta: since !== undefined, page, per_page: perPage, last_page: Math.max(1, Math.ceil(total / perPage)) },
+    server_time: serverTime.toISOString(),
+  }
+}
+
+export async function getCatalogItem(db: Database, itemId: number, options = { includeInactive: false }) {
+  const [row] = await selectVariants(db, { itemId, activeOnly: !options.includeInactive })
+  if (!row) throw new AppError('ITEM_NOT_FOUND')
+  return { ...toVariant(row), product_id: row.product_id, product_name: row.product_name, category: row.category_name }
+}

@@ -1,0 +1,134 @@
+import { sql } from 'kysely'
+import { inTransaction, type Database, type Trx } from '../../db/database.js'
+import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
+import { AppError, invalidField } from '../../errors.js'
+import { randomToken, type Vault } from '../../vault.js'
+import { getCatalogItem } from './catalog.service.js'
+
+export type ItemInput = {
+  product_name: string
+  name: string
+  category?: string
+  price: number
+  order_process: OrderProcess
+  sku?: string
+  min_order?: number
+  max_order?: number | null
+  unlimited_stock?: boolean
+  stock?: number
+  provider?: string | null
+  provider_code?: string | null
+  provider_meta?: ProviderMeta
+  required_fields?: RequiredField[] | null
+  description?: string
+  active?: boolean
+}
+
+async function productIdFor(trx: Trx, categoryName: string, productName: string): Promise<number> {
+  await trx.insertInto('categories').values({ name: categoryName }).onConflict((oc) => oc.column('name').doNothing()).execute()
+  const category = await trx.selectFrom('categories').select('id').where('name', '=', categoryName).executeTakeFirstOrThrow()
+  await trx.insertInto('products').values({ category_id: category.id, name: productName }).onConflict((oc) => oc.columns(['category_id', 'name']).doNothing()).execute()
+  const product = await trx.selectFrom('products').select('id').where('category_id', '=', category.id).where('name', '=', productName).executeTakeFirstOrThrow()
+  return product.id
+}
+
+async function checkProvider(trx: Trx, code: string | null | undefined) {
+  if (!code) return
+  const provider = await trx.selectFrom('providers').select('code').where('code', '=', code).executeTakeFirst()
+  if (!provider) throw invalidField('provider', `no provider registered with code "${code}"`)
+}
+
+function checkStockRules(input: { order_process: OrderProcess; unlimited_stock?: boolean; stock?: number; min_order?: number; max_order?: number | null }) {
+  if (input.order_process === 'auto' && input.unlimited_stock) throw invalidField('unlimited_stock', 'an auto item\'s stock is its licenses')
+  if (input.order_process === 'auto' && input.stock !== undefined) throw invalidField('stock', 'an auto item\'s stock is its licenses; add licenses instead')
+  if (input.max_order != null && input.max_order < (input.min_order ?? 1)) throw invalidField('max_order', 'must be at least min_order')
+}
+
+export async function createItem(db: Database, input: ItemInput) {
+  checkStockRules(input)
+  const id = await inTransaction(db, async (trx) => {
+    await checkProvider(trx, input.provider)
+    const productId = await productIdFor(trx, input.category?.trim() || 'Uncategorized', input.product_name)
+    const sku = input.sku ?? `SKU-${randomToken(6).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`
+    const clash = await trx.selectFrom('items').select('id').where('sku', '=', sku).executeTakeFirst()
+    if (clash) throw invalidField('sku', 'is already used by another item')
+    const row = await trx
+      .insertInto('items')
+      .values({
+        product_id: productId,
+        sku,
+        name: input.name,
+        price: input.price,
+        order_process: input.order_process,
+        min_order: input.min_order ?? 1,
+        max_order: input.max_order ?? null,
+        unlimited_stock: input.unlimited_stock ?? false,
+        stock: input.stock ?? 0,
+        active: input.active ?? true,
+        provider: input.provider ?? null,
+        provider_code: input.provider_code ?? null,
+        provider_meta: JSON.stringify(input.provider_meta ?? {}),
+        required_fields: input.required_fields ? JSON.stringify(input.required_fields) : null,
+        description: input.description ?? '',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  })
+  return getAdminItem(db, id)
+}
+
+export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_name' | 'category'>>
+
+export async function updateItem(db: Database, itemId: number, changes: ItemChanges) {
+  await inTransaction(db, async (trx) => {
+    const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forUpdate().executeTakeFirst()
+    if (!item) throw new AppError('ITEM_NOT_FOUND')
+    checkStockRules({ ...item, ...changes, order_process: item.order_process, stock: changes.stock })
+    await checkProvider(trx, changes.provider)
+    const { provider_meta, required_fields, ...plain } = changes
+    await trx
+      .updateTable('items')
+      .set({
+        ...plain,
+        ...(provider_meta !== undefined && { provider_meta: JSON.stringify(provider_meta) }),
+        ...(required_fields !== undefined && { required_fields: required_fields ? JSON.stringify(required_fields) : null }),
+        updated_at: sql`clock_timestamp()`,
+      })
+      .where('id', '=', itemId)
+      .execute()
+  })
+  return getAdminItem(db, itemId)
+}
+
+/** An operator's view: the catalog variant plus whether it is active. */
+export async function getAdminItem(db: Database, itemId: number) {
+  const item = await db.selectFrom('items').select(['active', 'provider_code']).where('id', '=', itemId).executeTakeFirst()
+  if (!item) throw new AppError('ITEM_NOT_FOUND')
+  const variant = await getCatalogItem(db, itemId, { includeInactive: true })
+  return { ...variant, active: item.active, provider_code: item.provider_code }
+}
+
+/**
+ * Adds auto stock. Each license is stored encrypted; its HMAC fingerprint is unique per item, so a
+ * voucher already in stock (sold or not) is skipped and counted as a duplicate.
+ */
+export async function addLicenses(db: Database, vault: Vault, itemId: number, licenses: string[]) {
+  const cleaned = licenses.map((l) => l.trim())
+  const blank = cleaned.findIndex((l) => l.length === 0)
+  if (blank >= 0) throw invalidField(`licenses.${blank}`, 'must not be blank')
+  return inTransaction(db, async (trx) => {
+    const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forUpdate().executeTakeFirst()
+    if (!item) throw new AppError('ITEM_NOT_FOUND')
+    if (item.order_process !== 'auto') throw invalidField('licenses', 'only auto items hold licenses')
+    const unique = new Map(cleaned.map((l) => [vault.fingerprint(l), l]))
+    let added = 0
+    const rows = [...unique].map(([fingerprint, license]) => ({ item_id: itemId, fingerprint, content_enc: vault.encrypt(license) }))
+    for (let i = 0; i < rows.length; i += 1000) {
+      const inserted = await trx.insertInto('licenses').values(rows.slice(i, i + 1000)).onConflict((oc) => oc.columns(['item_id', 'fingerprint']).doNothing()).returning('id').execute()
+      added += inserted.length
+    }
+    if (added > 0) await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('id', '=', itemId).execute()
+    return { item_id: itemId, added, duplicates: cleaned.length - added }
+  })
+}

@@ -1,0 +1,55 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import type { Provider, ProviderKind } from '../../db/schema.js'
+import { AppError } from '../../errors.js'
+import type { Vault } from '../../vault.js'
+
+export type ProviderInput = { code: string; kind: ProviderKind; base_url: string; username?: string | null; api_key?: string | null; active?: boolean }
+
+/** What an operator sees of a provider: never its key, only whether one is set. */
+export function providerView(p: Provider) {
+  const { api_key_enc, ...rest } = p
+  return { ...rest, has_api_key: api_key_enc !== null, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() }
+}
+
+export async function createProvider(db: Database, vault: Vault, input: ProviderInput) {
+  const row = await db
+    .insertInto('providers')
+    .values({
+      code: input.code,
+      kind: input.kind,
+      base_url: input.base_url.replace(/\/+$/, ''),
+      username: input.username ?? null,
+      api_key_enc: input.api_key ? vault.encrypt(input.api_key) : null,
+      active: input.active ?? true,
+    })
+    .onConflict((oc) => oc.column('code').doNothing())
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) throw new AppError('DUPLICATE', { detail: `provider ${input.code} exists` })
+  return providerView(row)
+}
+
+export async function updateProvider(db: Database, vault: Vault, code: string, changes: Partial<Omit<ProviderInput, 'code'>>) {
+  const { api_key, base_url, ...plain } = changes
+  const row = await db
+    .updateTable('providers')
+    .set({
+      ...plain,
+      ...(base_url !== undefined && { base_url: base_url.replace(/\/+$/, '') }),
+      ...(api_key !== undefined && { api_key_enc: api_key ? vault.encrypt(api_key) : null }),
+      updated_at: sql`now()`,
+    })
+    .where('code', '=', code)
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) throw new AppError('PROVIDER_NOT_FOUND')
+  // Switching a provider changes its items' status in the catalog: they belong in the next delta.
+  if (changes.active !== undefined) await db.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('provider', '=', code).execute()
+  return providerView(row)
+}
+
+export async function listProviders(db: Database) {
+  const rows = await db.selectFrom('providers').selectAll().orderBy('code').execute()
+  return rows.map(providerView)
+}

@@ -1,0 +1,40 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import type { LedgerDirection, LedgerEntry, LedgerType } from '../../db/schema.js'
+import { AppError } from '../../errors.js'
+
+export type LedgerPosting = {
+  accountId: number
+  direction: LedgerDirection
+  type: LedgerType
+  amount: number
+  description: string
+  invoice?: string | null
+  reference?: string | null
+  orderId?: number | null
+  orderLineId?: number | null
+  topupId?: number | null
+}
+
+/**
+ * The only way a balance changes: the account row and its ledger entry move in one statement
+ * (post_ledger_entry), inside the caller's transaction. Undefined when a debit would go below zero.
+ */
+export async function postLedgerEntry(trx: Database, p: LedgerPosting): Promise<LedgerEntry | undefined> {
+  const result = await sql<LedgerEntry>`
+    SELECT * FROM post_ledger_entry(${p.accountId}, ${p.direction}, ${p.type}, ${p.amount}::bigint, ${p.description},
+      ${p.invoice ?? null}, ${p.reference ?? null}, ${p.orderId ?? null}::bigint, ${p.orderLineId ?? null}::bigint, ${p.topupId ?? null}::bigint)`.execute(trx)
+  return result.rows[0]
+}
+
+export async function debitBalance(trx: Database, p: Omit<LedgerPosting, 'direction'>): Promise<LedgerEntry> {
+  const entry = await postLedgerEntry(trx, { ...p, direction: 'debit' })
+  if (!entry) throw new AppError('BALANCE_IS_INSUFFICIENT')
+  return entry
+}
+
+export async function creditBalance(trx: Database, p: Omit<LedgerPosting, 'direction'>): Promise<LedgerEntry> {
+  const entry = await postLedgerEntry(trx, { ...p, direction: 'credit' })
+  if (!entry) throw new AppError('ACCOUNT_NOT_FOUND')
+  return entry
+}

@@ -1,0 +1,38 @@
+import { afterAll } from 'vitest'
+import { loadConfig, type Config } from '../src/config.js'
+import { checkAppKey, closeContext, createContext, type AppContext } from '../src/context.js'
+import { buildApp, type App } from '../src/http/server.js'
+import { cloneTestDatabase } from './database.js'
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+export const APP_KEY = 'test-app-key-0123456789-0123456789-abcdef'
+
+export type TestApp = { app: App; ctx: AppContext; databaseUrl?: string; close(): Promise<void> }
+
+/** The real HTTP app on a database of its own; closed after the file's tests. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config: Config = loadConfig({
+    APP_ENV: 'test',
+    DATA_DIR: 'memory',
+    APP_KEY,
+    ADMIN_TOKEN,
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'silent',
+    WORKERS: 'false',
+    ...env,
+  })
+  const database = await cloneTestDatabase()
+  const ctx = createContext(config, database)
+  await checkAppKey(ctx.db, ctx.vault)
+  const app = await buildApp(ctx)
+  await app.ready()
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await app.close()
+    await closeContext(ctx)
+  }
+  afterAll(close)
+  return { app, ctx, databaseUrl: database.url, close }
+}

@@ -1,0 +1,19 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { buildTemplates } from './templates.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-test-'))
+  const template = path.join(dir, 'pglite-template.tar')
+  await buildTemplates(template)
+  project.provide('pgliteTemplate', template)
+  return () => fs.rmSync(dir, { recursive: true, force: true })
+}
