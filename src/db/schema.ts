@@ -128,7 +128,80 @@ export interface StockLocksTable {
   order_id: number | null
 }
 
+export type OrderStatus = 'pending' | 'paid' | 'completed' | 'canceled'
+export type LineStatus = 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+
+export interface RefIdsTable {
+  account_id: number
+  ref_id: string
+  kind: 'order' | 'topup'
+}
+
+export interface OrdersTable {
+  id: Id
+  account_id: number
+  ref_id: string
+  invoice: string
+  status: OrderStatus
+  payment_method: Generated<string>
+  price: number
+  fees: Generated<number>
+  amount: number
+  lock_id: number | null
+  cancel_reason: string | null
+  created_at: Generated<Date>
+  updated_at: Timestamp
+  finished_at: Date | null
+}
+
+export interface OrderLinesTable {
+  id: Id
+  order_id: number
+  position: number
+  item_id: number
+  order_process: OrderProcess
+  product_name: string
+  variant_name: string
+  quantity: number
+  unit_price: number
+  subtotal: number
+  note: string | null
+  status: LineStatus
+  refunded_amount: Generated<number>
+  stock_taken: Generated<number>
+  delivery_enc: string | null
+  delivery_note: string | null
+  delivered_at: Date | null
+}
+
+export interface SandboxOrdersTable {
+  id: Id
+  account_id: number
+  ref_id: string
+  invoice: string
+  item_id: number
+  quantity: number
+  price: number
+  amount: number
+  created_at: Generated<Date>
+}
+
+export interface OutboxEventsTable {
+  id: Id
+  account_id: number
+  event: string
+  order_id: number | null
+  order_line_id: number | null
+  created_at: Generated<Date>
+  processed_at: Date | null
+}
+
 export interface DB {
+  ref_ids: RefIdsTable
+  orders: OrdersTable
+  order_lines: OrderLinesTable
+  sandbox_orders: SandboxOrdersTable
+  outbox_events: OutboxEventsTable
   app_meta: AppMetaTable
   accounts: AccountsTable
   api_keys: ApiKeysTable
@@ -145,3 +218,5 @@ export type Account = Selectable<AccountsTable>
 export type Item = Selectable<ItemsTable>
 export type LedgerEntry = Selectable<LedgerEntriesTable>
 export type Provider = Selectable<ProvidersTable>
+export type Order = Selectable<OrdersTable>
+export type OrderLine = Selectable<OrderLinesTable>

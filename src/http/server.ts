@@ -9,6 +9,7 @@ import { AppError } from '../errors.js'
 import { adminRoutes } from '../modules/admin/admin.routes.js'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
+import { orderRoutes } from '../modules/orders/orders.routes.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { registerMetrics } from './metrics.js'
@@ -67,6 +68,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       reseller.addHook('onRequest', resellerAuth(ctx))
       await reseller.register(ledgerRoutes(ctx))
       await reseller.register(catalogRoutes(ctx))
+      await reseller.register(orderRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )

@@ -1,0 +1,96 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Nullable, Ok, OkPage, StringEnum, Timestamp } from '../../http/schemas.js'
+
+export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
+
+export const CartLine = Type.Object({
+  item_id: Type.Integer({ minimum: 1 }),
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  note: Type.Optional(Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' })),
+})
+
+export const PurchaseBody = Type.Object({
+  ref_id: RefId,
+  carts: Type.Array(CartLine, { minItems: 1, maxItems: 50 }),
+  lock_token: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+})
+export type PurchaseBody = Static<typeof PurchaseBody>
+
+export const OrderSummary = Type.Object({
+  id: Type.Integer(),
+  invoice: Type.String(),
+  ref_id: Type.String(),
+  amount: Type.Integer(),
+  status: Type.String(),
+  created_at: Timestamp,
+})
+export type OrderSummary = Static<typeof OrderSummary>
+
+export const CreatedOrder = Ok(OrderSummary)
+
+const License = Type.Object({ product_license: Type.String(), note: Nullable(Type.String()) })
+
+export const OrderItem = Type.Object({
+  variant_id: Type.Integer(),
+  variant_name: Type.String(),
+  product_name: Type.String(),
+  quantity: Type.Integer(),
+  price: Type.Integer({ description: 'unit price' }),
+  subtotal: Type.Integer(),
+  note: Nullable(Type.String()),
+  target: Nullable(Type.String()),
+  order_process: Type.String(),
+  status: Type.String(),
+  product_license: Type.Optional(Type.String({ description: 'auto and delivered manual lines: all licenses, one per line' })),
+  licenses: Type.Optional(Type.Array(License)),
+})
+
+export const H2hResult = Type.Object({ variant_id: Type.Integer(), sn: Type.String(), dispatch_status: Type.String(), log_message: Type.String() })
+export const SmmResult = Type.Object({
+  variant_id: Type.Integer(),
+  order_id: Type.String(),
+  status: Type.String(),
+  start_count: Type.Integer(),
+  remains: Type.Integer(),
+  delivered_count: Type.Integer(),
+  refund_amount: Type.Integer(),
+})
+
+export const OrderDetail = Type.Object({
+  id: Type.Integer(),
+  ref_id: Type.String(),
+  invoice: Type.String(),
+  payment_method: Type.String(),
+  status: Type.String(),
+  price: Type.Integer(),
+  fees: Nullable(Type.Integer()),
+  amount: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  items: Type.Array(OrderItem),
+  h2h_results: Type.Array(H2hResult),
+  smm_results: Type.Array(SmmResult),
+})
+export type OrderDetail = Static<typeof OrderDetail>
+
+export const OrderRetrieval = Type.Object({
+  message: Type.Literal('OK'),
+  data: OrderDetail,
+  h2h_results: Type.Array(H2hResult),
+  smm_results: Type.Array(SmmResult),
+})
+
+export const OrderStatus = StringEnum(['pending', 'paid', 'completed', 'canceled'])
+
+export const ListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+  status: Type.Optional(OrderStatus),
+})
+
+export const OrderList = OkPage(Type.Object({ id: Type.Integer(), invoice: Type.String(), ref_id: Type.String(), amount: Type.Integer(), status: Type.String(), created_at: Timestamp }))
+
+export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 191 }) })
+
+export const SandboxBody = Type.Object({ ref_id: RefId, item_id: Type.Integer({ minimum: 1 }), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) })
+export const SandboxOrder = Ok(Type.Object({ id: Type.Integer(), ref_id: Type.String(), invoice: Type.String(), status: Type.Literal('sandbox') }))

@@ -1,0 +1,47 @@
+import { sql } from 'kysely'
+import type { AppContext } from '../../context.js'
+import { AppError, type ErrorCode } from '../../errors.js'
+import { findOrderSummary } from './orders.queries.js'
+import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
+import { newInvoice } from './invoice.js'
+
+// The fulfilment processes that can take orders today; h2h and smm join when their dispatch lands.
+export const FULFILLABLE: readonly string[] = ['auto', 'manual']
+
+const RETRYABLE = new Set(['40001', '40P01'])
+type DbError = { code?: string; message?: string; detail?: string; hint?: string; constraint?: string }
+
+/** A refusal raised by purchase() (SQLSTATE RS422) as the AppError it stands for. */
+export function appErrorFromDatabase(error: DbError): AppError | undefined {
+  if (error.code !== 'RS422') return undefined
+  const code = error.message as ErrorCode
+  if (code === 'VALIDATION_ERROR' && error.detail) return new AppError(code, { fieldErrors: { [error.detail]: [error.hint || 'is invalid'] } })
+  return new AppError(code)
+}
+
+/**
+ * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,
+ * reserves, debits, fulfils auto lines and writes the outbox events in one transaction.
+ */
+export async function createPurchase(ctx: AppContext, accountId: number, body: PurchaseBody): Promise<OrderSummary> {
+  const carts = JSON.stringify(body.carts.map((c) => ({ item_id: c.item_id, quantity: c.quantity, note: c.note ?? null })))
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { rows } = await sql<{ result: OrderSummary & { error?: string } }>`
+        SELECT purchase(${accountId}, ${body.ref_id}, ${newInvoice('INV')}, ${carts}::jsonb, ${body.lock_token ?? null}, ${FULFILLABLE as string[]}::text[]) AS result`.execute(ctx.db)
+      const result = rows[0].result
+      if (result.error === 'REF_ID_ALREADY_EXIST') {
+        throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })
+      }
+      return result
+    } catch (error) {
+      const dbError = error as DbError
+      const refusal = appErrorFromDatabase(dbError)
+      if (refusal) throw refusal
+      // Deadlocks, serialization failures and an invoice collision are worth another go.
+      const retry = RETRYABLE.has(dbError.code ?? '') || (dbError.code === '23505' && dbError.constraint === 'orders_invoice_key')
+      if (!retry) throw error
+      if (attempt >= 4) throw new AppError('SERVICE_UNAVAILABLE')
+    }
+  }
+}

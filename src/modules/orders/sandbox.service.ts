@@ -1,0 +1,86 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import { AppError } from '../../errors.js'
+import { newInvoice } from './invoice.js'
+import type { OrderDetail } from './orders.schemas.js'
+
+type SandboxInput = { ref_id: string; item_id: number; quantity: number }
+
+async function findSandbox(db: Database, accountId: number, ref: string) {
+  return db
+    .selectFrom('sandbox_orders as s')
+    .innerJoin('items as i', 'i.id', 's.item_id')
+    .innerJoin('products as p', 'p.id', 'i.product_id')
+    .select(['s.id', 's.ref_id', 's.invoice', 's.item_id', 's.quantity', 's.price', 's.amount', 's.created_at', 'i.name as variant_name', 'p.name as product_name', 'i.order_process'])
+    .where('s.account_id', '=', accountId)
+    .where((eb) => eb.or([eb('s.ref_id', '=', ref), eb('s.invoice', '=', ref)]))
+    .executeTakeFirst()
+}
+
+const refused = (s: { id: number; ref_id: string; invoice: string; amount: number; created_at: Date }) =>
+  new AppError('REF_ID_ALREADY_EXIST', { data: { id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at } })
+
+/**
+ * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, stock);
+ * stores the order as `sandbox`, takes nothing, reserves nothing, sends nothing.
+ */
+export async function createSandboxOrder(db: Database, accountId: number, input: SandboxInput) {
+  const existing = await findSandbox(db, accountId, input.ref_id)
+  if (existing && existing.ref_id === input.ref_id) throw refused(existing)
+  const item = await db
+    .selectFrom('items as i')
+    .leftJoin('providers as pr', 'pr.code', 'i.provider')
+    .select(['i.id', 'i.price', 'i.active', 'i.min_order', 'i.max_order', 'i.order_process', 'i.provider', 'pr.active as provider_active', sql<number | null>`greatest(0, item_stock(i.id) - item_reserved(i.id))`.as('available')])
+    .where('i.id', '=', input.item_id)
+    .executeTakeFirst()
+  if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
+  if (item.provider_active === false || (['h2h', 'smm'].includes(item.order_process) && !item.provider)) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
+  if (input.quantity < item.min_order) throw new AppError('MINIMUM_ORDER_NOT_MET')
+  if (item.max_order !== null && input.quantity > item.max_order) {
+    throw new AppError('VALIDATION_ERROR', { fieldErrors: { quantity: [`must be at most ${item.max_order} for this item`] } })
+  }
+  if (item.available !== null && Number(item.available) < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
+  const amount = item.price * input.quantity
+  const row = await db
+    .insertInto('sandbox_orders')
+    .values({ account_id: accountId, ref_id: input.ref_id, invoice: newInvoice('SBX'), item_id: item.id, quantity: input.quantity, price: amount, amount })
+    .onConflict((oc) => oc.columns(['account_id', 'ref_id']).doNothing())
+    .returning(['id', 'ref_id', 'invoice'])
+    .executeTakeFirst()
+  if (!row) throw refused((await findSandbox(db, accountId, input.ref_id))!)
+  return { ...row, status: 'sandbox' as const }
+}
+
+/** A sandbox order in the retrieval shape, found when no real order has the ref. */
+export async function findSandboxDetail(db: Database, accountId: number, ref: string): Promise<OrderDetail | undefined> {
+  const s = await findSandbox(db, accountId, ref)
+  if (!s) return undefined
+  return {
+    id: s.id,
+    ref_id: s.ref_id,
+    invoice: s.invoice,
+    payment_method: 'sandbox',
+    status: 'sandbox',
+    price: s.price,
+    fees: 0,
+    amount: s.amount,
+    created_at: s.created_at,
+    updated_at: s.created_at,
+    items: [
+      {
+        variant_id: s.item_id,
+        variant_name: s.variant_name,
+        product_name: s.product_name,
+        quantity: s.quantity,
+        price: s.price / s.quantity,
+        subtotal: s.price,
+        note: null,
+        target: null,
+        order_process: s.order_process,
+        status: 'sandbox',
+      },
+    ],
+    h2h_results: [],
+    smm_results: [],
+  }
+}
