@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
+import { adminOrderRoutes } from '../modules/admin/admin-orders.routes.js'
 import { adminRoutes } from '../modules/admin/admin.routes.js'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
@@ -76,6 +77,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     async (admin) => {
       admin.addHook('onRequest', adminAuth(ctx))
       await admin.register(adminRoutes(ctx))
+      await admin.register(adminOrderRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

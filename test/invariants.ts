@@ -1,0 +1,61 @@
+import { sql } from 'kysely'
+import { expect } from 'vitest'
+import type { Database } from '../src/db/database.js'
+
+/**
+ * The invariants of DESIGN §5, asserted after every concurrent run: balances equal their ledgers
+ * and stay ≥ 0, stock adds up, every license is sold at most once and to a line of its own item,
+ * one order per (account, ref_id), and no paid order is left without a task that will end it.
+ */
+export async function assertInvariants(db: Database, limitedStockAdded: Record<number, number> = {}) {
+  const balances = await sql<{ id: number; balance: number; ledger: number }>`
+    SELECT a.id, a.balance,
+           coalesce(sum(CASE WHEN l.direction = 'credit' THEN l.amount ELSE -l.amount END), 0)::bigint AS ledger
+      FROM accounts a LEFT JOIN ledger_entries l ON l.account_id = a.id GROUP BY a.id`.execute(db)
+  for (const row of balances.rows) {
+    expect(row.balance, `account ${row.id} balance vs ledger`).toBe(row.ledger)
+    expect(row.balance).toBeGreaterThanOrEqual(0)
+  }
+
+  const orders = await sql<{ id: number; amount: number; lines: number; debited: number; refunded: number; status: string }>`
+    SELECT o.id, o.amount, o.status,
+           (SELECT coalesce(sum(subtotal), 0)::bigint FROM order_lines WHERE order_id = o.id) AS lines,
+           (SELECT coalesce(sum(amount), 0)::bigint FROM ledger_entries WHERE order_id = o.id AND type = 'purchase') AS debited,
+           (SELECT coalesce(sum(amount), 0)::bigint FROM ledger_entries WHERE order_id = o.id AND type = 'refund') AS refunded
+      FROM orders o`.execute(db)
+  for (const o of orders.rows) {
+    expect(o.lines, `order ${o.id} lines add up`).toBe(o.amount)
+    expect(o.debited, `order ${o.id} debited once`).toBe(o.amount)
+    if (o.status === 'canceled') expect(o.refunded).toBe(o.amount)
+  }
+
+  const duplicates = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT account_id, ref_id FROM orders GROUP BY 1, 2 HAVING count(*) > 1) d`.execute(db)
+  expect(duplicates.rows[0].n).toBe(0)
+
+  // Every auto line holds exactly its quantity of licenses, all of its own item.
+  const autoLines = await sql<{ id: number; quantity: number; held: number; foreign: number }>`
+    SELECT ol.id, ol.quantity,
+           (SELECT count(*) FROM licenses l WHERE l.order_line_id = ol.id) AS held,
+           (SELECT count(*) FROM licenses l WHERE l.order_line_id = ol.id AND l.item_id <> ol.item_id) AS foreign
+      FROM order_lines ol WHERE ol.order_process = 'auto'`.execute(db)
+  for (const line of autoLines.rows) {
+    expect(line.held, `auto line ${line.id}`).toBe(line.quantity)
+    expect(line.foreign).toBe(0)
+  }
+  const soldWithoutLine = await sql<{ n: number }>`SELECT count(*) AS n FROM licenses WHERE (status = 'sold') <> (order_line_id IS NOT NULL)`.execute(db)
+  expect(soldWithoutLine.rows[0].n).toBe(0)
+
+  for (const [itemId, added] of Object.entries(limitedStockAdded)) {
+    const { rows } = await sql<{ stock: number; taken: number }>`
+      SELECT i.stock, (SELECT coalesce(sum(stock_taken), 0)::bigint FROM order_lines WHERE item_id = i.id AND status <> 'refunded') AS taken
+        FROM items i WHERE i.id = ${Number(itemId)}`.execute(db)
+    expect(rows[0].stock + rows[0].taken, `item ${itemId} stock adds up`).toBe(added)
+    expect(rows[0].stock).toBeGreaterThanOrEqual(0)
+  }
+
+  // A paid order must have an open line behind it (the operator's queue for manual lines).
+  const stranded = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM orders o
+     WHERE o.status = 'paid' AND NOT EXISTS (SELECT 1 FROM order_lines WHERE order_id = o.id AND status IN ('pending', 'processing', 'cancel_requested'))`.execute(db)
+  expect(stranded.rows[0].n).toBe(0)
+}
