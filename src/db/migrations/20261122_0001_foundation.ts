@@ -45,23 +45,25 @@ const statements = [
   // A line is refunded at most once, whatever retries or races happen.
   `CREATE UNIQUE INDEX ledger_entries_refund_uq ON ledger_entries (order_line_id) WHERE type = 'refund'`,
   // The one place a balance changes: the account row and its ledger entry in one statement.
+  // The one place a balance changes: the account row and its ledger entry together (plpgsql, so plans are cached).
   `CREATE FUNCTION post_ledger_entry(p_account bigint, p_direction text, p_type text, p_amount bigint,
       p_description text, p_invoice text, p_reference text, p_order bigint, p_line bigint, p_topup bigint)
-    RETURNS SETOF ledger_entries LANGUAGE sql AS $$
-    WITH moved AS (
-      UPDATE accounts
-         SET balance = balance + CASE WHEN p_direction = 'credit' THEN p_amount ELSE -p_amount END,
-             updated_at = now()
+    RETURNS SETOF ledger_entries LANGUAGE plpgsql AS $$
+    DECLARE
+      v_delta bigint := CASE WHEN p_direction = 'credit' THEN p_amount ELSE -p_amount END;
+      v_balance bigint;
+    BEGIN
+      UPDATE accounts SET balance = balance + v_delta, updated_at = now()
        WHERE id = p_account AND (p_direction = 'credit' OR balance >= p_amount)
-      RETURNING id, balance
-    )
-    INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after,
-                                description, invoice, reference, order_id, order_line_id, topup_id)
-    SELECT id, p_direction, p_type, p_amount,
-           balance - CASE WHEN p_direction = 'credit' THEN p_amount ELSE -p_amount END, balance,
-           coalesce(p_description, ''), p_invoice, p_reference, p_order, p_line, p_topup
-      FROM moved
-    RETURNING *
+      RETURNING balance INTO v_balance;
+      IF NOT FOUND THEN RETURN; END IF;
+      RETURN QUERY
+        INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after,
+                                    description, invoice, reference, order_id, order_line_id, topup_id)
+        VALUES (p_account, p_direction, p_type, p_amount, v_balance - v_delta, v_balance,
+                coalesce(p_description, ''), p_invoice, p_reference, p_order, p_line, p_topup)
+        RETURNING *;
+    END
   $$`,
   `CREATE TABLE categories (
     id bigserial PRIMARY KEY,
@@ -109,7 +111,6 @@ const statements = [
     CHECK (NOT (order_process = 'auto' AND unlimited_stock))
   )`,
   `CREATE INDEX items_product_idx ON items (product_id)`,
-  `CREATE INDEX items_updated_idx ON items (updated_at)`,
   `CREATE TABLE licenses (
     id bigserial PRIMARY KEY,
     item_id bigint NOT NULL REFERENCES items(id),
@@ -123,6 +124,8 @@ const statements = [
   )`,
   `CREATE INDEX licenses_available_idx ON licenses (item_id, id) WHERE status = 'available'`,
   `CREATE INDEX licenses_line_idx ON licenses (order_line_id) WHERE order_line_id IS NOT NULL`,
+  // A sale of an auto item is a catalog change without touching the (shared-locked) item row.
+  `CREATE INDEX licenses_sold_idx ON licenses (item_id, sold_at) WHERE status = 'sold'`,
   `CREATE TABLE stock_locks (
     id bigserial PRIMARY KEY,
     token text NOT NULL UNIQUE,
@@ -145,10 +148,12 @@ const statements = [
       FROM items i WHERE i.id = p_item
   $$`,
   // Held by active, unexpired locks, except the one lock a request presents; expiry needs no sweeper.
-  `CREATE FUNCTION item_reserved(p_item bigint, p_except_lock bigint DEFAULT NULL) RETURNS bigint LANGUAGE sql VOLATILE AS $$
-    SELECT coalesce(sum(quantity), 0)::bigint FROM stock_locks
-     WHERE item_id = p_item AND status = 'active' AND expires_at > clock_timestamp()
-       AND id IS DISTINCT FROM p_except_lock
+  `CREATE FUNCTION item_reserved(p_item bigint, p_except_lock bigint DEFAULT NULL) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
+    BEGIN
+      RETURN (SELECT coalesce(sum(quantity), 0)::bigint FROM stock_locks
+               WHERE item_id = p_item AND status = 'active' AND expires_at > clock_timestamp()
+                 AND id IS DISTINCT FROM p_except_lock);
+    END
   $$`,
 ]
 

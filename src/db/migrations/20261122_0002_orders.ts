@@ -28,7 +28,6 @@ const statements = [
     UNIQUE (account_id, ref_id)
   )`,
   `CREATE INDEX orders_account_idx ON orders (account_id, id DESC)`,
-  `CREATE INDEX orders_account_status_idx ON orders (account_id, status, id DESC)`,
   `CREATE INDEX orders_open_idx ON orders (id) WHERE status = 'paid'`,
   `CREATE TABLE order_lines (
     id bigserial PRIMARY KEY,

@@ -53,7 +53,8 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.patch('/items/:id', { schema: { tags, security, summary: 'Change price, stock, activity or provider mapping', params: IdParam, body: S.ItemChangesBody, response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
       ok(await updateItem(db, request.params.id, request.body)),
     )
-    app.post('/items/:id/licenses', { schema: { tags, security, summary: 'Add auto stock; duplicates are skipped and counted', params: IdParam, body: S.LicensesBody, response: { 200: S.LicensesAdded, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
+    // Stock arrives in bulk: this one route takes up to 8 MiB.
+    app.post('/items/:id/licenses', { bodyLimit: 8 * 1024 * 1024, schema: { tags, security, summary: 'Add auto stock; duplicates are skipped and counted', params: IdParam, body: S.LicensesBody, response: { 200: S.LicensesAdded, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
       ok(await addLicenses(db, vault, request.params.id, request.body.licenses)),
     )
 

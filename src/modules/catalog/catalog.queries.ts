@@ -10,7 +10,10 @@ function applyFilter(eb: From, f: VariantFilter) {
   const conditions = []
   if (f.activeOnly) conditions.push(eb('i.active', '=', true))
   if (f.itemId !== undefined) conditions.push(eb('i.id', '=', f.itemId))
-  if (f.since) conditions.push(eb('i.updated_at', '>=', f.since))
+  if (f.since) {
+    const since = f.since
+    conditions.push(eb.or([eb('i.updated_at', '>=', since), eb.exists(lastSales(eb).where('l.sold_at', '>=', since))]))
+  }
   if (f.category !== undefined) {
     const byName = eb(eb.fn('lower', ['c.name']), '=', f.category.toLowerCase())
     conditions.push(/^\d{1,15}$/.test(f.category) ? eb.or([eb('c.id', '=', Number(f.category)), byName]) : byName)
@@ -20,6 +23,11 @@ function applyFilter(eb: From, f: VariantFilter) {
     conditions.push(eb.or([eb('i.name', 'ilike', pattern), eb('p.name', 'ilike', pattern), eb('i.sku', 'ilike', pattern)]))
   }
   return eb.and(conditions)
+}
+
+// Sales of auto items leave the item row alone (it is only share-locked): their time is the licenses'.
+function lastSales(eb: From) {
+  return eb.selectFrom('licenses as l').select('l.sold_at').whereRef('l.item_id', '=', 'i.id').where('l.status', '=', 'sold')
 }
 
 function variantsFrom(db: Database) {
@@ -49,6 +57,7 @@ export async function selectVariants(db: Database, f: VariantFilter, page?: { li
       'pr.active as provider_active',
       'pr.kind as provider_kind',
       sql<number | null>`greatest(0, item_stock(i.id) - item_reserved(i.id))`.as('available'),
+      (eb) => eb.fn<Date>('greatest', ['i.updated_at', lastSales(eb).orderBy('l.sold_at', 'desc').limit(1)]).as('changed_at'),
     ])
     .orderBy('c.id')
     .orderBy('p.id')

@@ -34,7 +34,7 @@ export function toVariant(row: VariantRow): Variant {
     required_fields: row.required_fields ?? DEFAULT_FIELDS[row.order_process],
     validation: { available: validates, requires_zone_id: requiresZone, fields: validates ? (requiresZone ? ['customer_id', 'zone_id'] : ['customer_id']) : [] },
     description: row.description,
-    updated_at: row.updated_at.toISOString(),
+    updated_at: row.changed_at.toISOString(),
   }
 }
 

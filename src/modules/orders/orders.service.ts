@@ -24,16 +24,20 @@ export function appErrorFromDatabase(error: DbError): AppError | undefined {
  * reserves, debits, fulfils auto lines and writes the outbox events in one transaction.
  */
 export async function createPurchase(ctx: AppContext, accountId: number, body: PurchaseBody): Promise<OrderSummary> {
-  const carts = JSON.stringify(body.carts.map((c) => ({ item_id: c.item_id, quantity: c.quantity, note: c.note ?? null })))
+  const items = body.carts.map((c) => c.item_id)
+  const quantities = body.carts.map((c) => c.quantity)
+  const notes = body.carts.map((c) => c.note ?? null)
   for (let attempt = 1; ; attempt++) {
+    const invoice = newInvoice('INV')
     try {
-      const { rows } = await sql<{ result: OrderSummary & { error?: string } }>`
-        SELECT purchase(${accountId}, ${body.ref_id}, ${newInvoice('INV')}, ${carts}::jsonb, ${body.lock_token ?? null}, ${FULFILLABLE as string[]}::text[]) AS result`.execute(ctx.db)
-      const result = rows[0].result
-      if (result.error === 'REF_ID_ALREADY_EXIST') {
+      const { rows } = await sql<{ order_id: number; created_at: Date; amount: number; refused: string | null }>`
+        SELECT * FROM purchase(${accountId}, ${body.ref_id}, ${invoice}, ${items}::bigint[], ${quantities}::integer[], ${notes}::text[],
+                               ${body.lock_token ?? null}, ${FULFILLABLE as string[]}::text[])`.execute(ctx.db)
+      const result = rows[0]
+      if (result.refused === 'REF_ID_ALREADY_EXIST') {
         throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })
       }
-      return result
+      return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }
     } catch (error) {
       const dbError = error as DbError
       const refusal = appErrorFromDatabase(dbError)

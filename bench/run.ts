@@ -1,0 +1,182 @@
+/**
+ * npm run bench: a real server on PostgreSQL, seeded here (100 accounts, 50 auto items with ample
+ * licenses, one hot item), autocannon on POST /v1/trx with unique ref_ids, and in the same run the
+ * fixed database ceiling of ../shared/bench-reference/run.sh. Writes bench/results/<time>.json.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import pg from 'pg'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const ADMIN = 'bench-admin-token-0123456789'
+const BASE_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const DB_NAME = 'reseller_bench'
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const ACCOUNTS = 100
+const ITEMS = 50
+const LICENSES_PER_ITEM = Number(process.env.BENCH_LICENSES ?? 3000)
+const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 40000)
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as net.AddressInfo).port
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function recreateDatabase(): Promise<string> {
+  const client = new pg.Client({ connectionString: BASE_URL })
+  await client.connect()
+  await client.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)
+  await client.query(`CREATE DATABASE ${DB_NAME}`)
+  await client.end()
+  const url = new URL(BASE_URL)
+  url.pathname = `/${DB_NAME}`
+  return url.toString()
+}
+
+function referenceCeiling(): Record<string, number> {
+  const script = path.resolve(ROOT, '../shared/bench-reference/run.sh')
+  const out = execFileSync('bash', [script, BASE_URL], { encoding: 'utf8', env: { ...process.env, SECONDS_RUN: String(SECONDS) } })
+  const line = out.trim().split('\n').at(-1)!
+  return JSON.parse(line)
+}
+
+async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_ENV: 'development',
+      APP_KEY: 'bench-app-key-0123456789-0123456789-0123',
+      ADMIN_TOKEN: ADMIN,
+      DATA_DIR: fs.mkdtempSync('/tmp/reseller-bench-'),
+      SEED_DEMO: 'false',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      WORKERS: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve())
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
+  })
+  return child
+}
+
+async function api(base: string, method: string, url: string, body?: object) {
+  const res = await fetch(`${base}/api/admin/v1${url}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { data: any }).data
+}
+
+async function seed(base: string) {
+  const keys: string[] = []
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const account = await api(base, 'POST', '/resellers', { name: `bench ${i}` })
+    await api(base, 'POST', `/resellers/${account.id}/balance`, { amount: 1e14, reason: 'bench' })
+    keys.push(account.api_key)
+  }
+  const items: number[] = []
+  for (let i = 0; i < ITEMS + 1; i++) {
+    const item = await api(base, 'POST', '/items', { product_name: 'Bench Voucher', name: `Voucher ${i}`, sku: `BENCH-${i}`, price: 1000 + i, order_process: 'auto' })
+    const count = i === ITEMS ? HOT_LICENSES : LICENSES_PER_ITEM
+    for (let done = 0; done < count; done += 10000) {
+      const batch = Array.from({ length: Math.min(10000, count - done) }, (_, n) => `BENCH-${i}-${done + n}-${Math.random().toString(36).slice(2)}`)
+      await api(base, 'POST', `/items/${item.id}/licenses`, { licenses: batch })
+    }
+    items.push(item.id)
+  }
+  return { keys, items: items.slice(0, ITEMS), hot: items[ITEMS] }
+}
+
+type Load = { connections: number; overallRate?: number; pick: () => { key: string; item: number } }
+
+let refCounter = 0
+async function load(base: string, { connections, overallRate, pick }: Load) {
+  const result = await autocannon({
+    url: base,
+    connections,
+    overallRate,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/trx',
+        setupRequest: (request: any) => {
+          const { key, item } = pick()
+          return { ...request, headers: { 'content-type': 'application/json', 'x-apikey': key }, body: JSON.stringify({ ref_id: `bench-${process.pid}-${++refCounter}`, carts: [{ item_id: item, quantity: 1 }] }) }
+        },
+      },
+    ],
+  })
+  const statusCodes = result.statusCodeStats as Record<string, { count: number }> | undefined
+  const count = (code: string) => statusCodes?.[code]?.count ?? 0
+  const errors = result['5xx'] + count('429') + result.errors + result.timeouts
+  return {
+    req_per_s: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    requests: result.requests.total,
+    non_2xx: result.non2xx,
+    errors,
+  }
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024)
+}
+
+async function main() {
+  console.log(`reference ceiling (pgbench, ${SECONDS}s) …`)
+  const reference = referenceCeiling()
+  const databaseUrl = await recreateDatabase()
+  const port = await freePort()
+  const server = await startServer(databaseUrl, port)
+  const base = `http://127.0.0.1:${port}`
+  try {
+    console.log('seeding …')
+    const { keys, items, hot } = await seed(base)
+    const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
+    const spread = () => ({ key: random(keys), item: random(items) })
+    console.log('warm-up …')
+    await load(base, { connections: 16, pick: spread }).catch(() => undefined)
+    console.log('purchase throughput, 64 connections …')
+    const throughput = await load(base, { connections: 64, pick: spread })
+    const rate = Math.max(1, Math.round(throughput.req_per_s / 2))
+    console.log(`purchase latency at ${rate} req/s …`)
+    const latency = await load(base, { connections: 64, overallRate: rate, pick: spread })
+    console.log('hot item throughput, 64 connections …')
+    const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }) })
+    const report = {
+      at: new Date().toISOString(),
+      seconds: SECONDS,
+      reference,
+      purchase: throughput,
+      purchase_at_half_rate: { rate, ...latency },
+      hot_item: hotItem,
+      server_rss_mb: rssMb(server.pid!),
+      purchase_ratio: Number((throughput.req_per_s / reference.reference_tps).toFixed(3)),
+      hot_item_ratio: Number((hotItem.req_per_s / reference.reference_tps).toFixed(3)),
+    }
+    console.log(JSON.stringify(report, null, 2))
+    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })
+    fs.writeFileSync(path.join(ROOT, 'bench/results', `${report.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2))
+  } finally {
+    server.kill('SIGTERM')
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,95 @@
+/** The admin CLI's commands: each is one operator API call (DESIGN §11). */
+export type Command = {
+  usage: string
+  method: 'GET' | 'POST' | 'PATCH'
+  path: (args: string[]) => string
+  body?: (flags: Flags, args: string[]) => object
+}
+export type Flags = Record<string, string | true>
+
+const int = (v: string | true | undefined) => (v === undefined || v === true ? undefined : Number(v))
+const str = (v: string | true | undefined) => (v === undefined || v === true ? undefined : v)
+const bool = (v: string | true | undefined) => (v === undefined ? undefined : v === true || v === 'true')
+const list = (v: string | true | undefined) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined)
+const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+
+const itemFields = (f: Flags) =>
+  clean({
+    name: str(f.name),
+    sku: str(f.sku),
+    price: int(f.price),
+    min_order: int(f['min-order']),
+    max_order: int(f['max-order']),
+    unlimited_stock: bool(f['unlimited-stock']),
+    stock: int(f.stock),
+    provider: str(f.provider),
+    provider_code: str(f['provider-code']),
+    description: str(f.description),
+    active: bool(f.active),
+  })
+
+export const COMMANDS: Record<string, Command> = {
+  'resellers:list': { usage: '[--page N]', method: 'GET', path: () => '/resellers' },
+  'resellers:show': { usage: 'ID', method: 'GET', path: ([id]) => `/resellers/${id}` },
+  'resellers:create': { usage: '--name NAME [--email EMAIL]', method: 'POST', path: () => '/resellers', body: (f) => clean({ name: str(f.name), email: str(f.email) }) },
+  'resellers:suspend': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'suspended' }) },
+  'resellers:activate': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'active' }) },
+  'resellers:update': {
+    usage: 'ID [--max-active-locks N] [--ip-allowlist 1.2.3.4,10.0.0.0/8]',
+    method: 'PATCH',
+    path: ([id]) => `/resellers/${id}`,
+    body: (f) => clean({ max_active_locks: int(f['max-active-locks']), ip_allowlist: f['ip-allowlist'] === undefined ? undefined : list(f['ip-allowlist']) ?? [] }),
+  },
+  'resellers:rotate-key': { usage: 'ID', method: 'POST', path: ([id]) => `/resellers/${id}/api-keys` },
+  'balance:adjust': {
+    usage: 'ID --amount N --reason TEXT [--reference KEY]',
+    method: 'POST',
+    path: ([id]) => `/resellers/${id}/balance`,
+    body: (f) => clean({ amount: int(f.amount), reason: str(f.reason), reference: str(f.reference) }),
+  },
+  'items:create': {
+    usage: '--product-name P --name N --price X --order-process auto|h2h|smm|manual [--category C] [--stock N] [--unlimited-stock] [--min-order N] [--provider CODE --provider-code SKU]',
+    method: 'POST',
+    path: () => '/items',
+    body: (f) => clean({ ...itemFields(f), product_name: str(f['product-name']), category: str(f.category), order_process: str(f['order-process']) }),
+  },
+  'items:show': { usage: 'ID', method: 'GET', path: ([id]) => `/items/${id}` },
+  'items:update': { usage: 'ID [--price X] [--stock N] [--active true|false] [--provider CODE] ...', method: 'PATCH', path: ([id]) => `/items/${id}`, body: (f) => itemFields(f) },
+  'licenses:add': { usage: 'ITEM_ID LICENSE... (or --file PATH, one per line)', method: 'POST', path: ([id]) => `/items/${id}/licenses`, body: (f, [, ...licenses]) => ({ licenses }) },
+  'providers:list': { usage: '', method: 'GET', path: () => '/providers' },
+  'providers:create': {
+    usage: '--code C --kind digiflazz|smm_panel --base-url URL [--username U] [--api-key K]',
+    method: 'POST',
+    path: () => '/providers',
+    body: (f) => clean({ code: str(f.code), kind: str(f.kind), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']), active: bool(f.active) }),
+  },
+  'providers:update': {
+    usage: 'CODE [--active true|false] [--base-url URL] [--api-key K]',
+    method: 'PATCH',
+    path: ([code]) => `/providers/${code}`,
+    body: (f) => clean({ active: bool(f.active), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']) }),
+  },
+  'transactions:list': { usage: '[--status paid] [--account-id N]', method: 'GET', path: () => '/transactions' },
+  'transactions:show': { usage: 'ID', method: 'GET', path: ([id]) => `/transactions/${id}` },
+  'transactions:send': {
+    usage: 'ID LINE_ID [--license TEXT] [--note TEXT]',
+    method: 'POST',
+    path: ([id, line]) => `/transactions/${id}/items/${line}/send`,
+    body: (f) => clean({ product_license: str(f.license), note: str(f.note) }),
+  },
+  'transactions:cancel': { usage: 'ID --reason TEXT', method: 'POST', path: ([id]) => `/transactions/${id}/cancel`, body: (f) => clean({ reason: str(f.reason) }) },
+}
+
+/** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */
+export function parseArgs(argv: string[]): { name: string; args: string[]; flags: Flags } {
+  const [name = 'help', ...rest] = argv
+  const args: string[] = []
+  const flags: Flags = {}
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i]
+    if (!token.startsWith('--')) args.push(token)
+    else if (rest[i + 1] === undefined || rest[i + 1].startsWith('--')) flags[token.slice(2)] = true
+    else flags[token.slice(2)] = rest[++i]
+  }
+  return { name, args, flags }
+}
