@@ -6,6 +6,8 @@ import { migrateToLatest } from './db/migrate.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { buildApp } from './http/server.js'
 import { isEmpty, seedDemo } from './modules/admin/demo.js'
+import { allWorkers } from './workers/index.js'
+import { startWorkers } from './workers/runner.js'
 
 async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
   if (config.databaseUrl) return { database: await openPostgres(config.databaseUrl, config.dbPoolMax), release: () => {} }
@@ -32,6 +34,7 @@ async function main() {
 
   const app = await buildApp(ctx)
   await app.listen({ port: config.port, host: config.host })
+  const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined
   const banner = [
     `Reseller Ordering Service listening on ${config.publicUrl}`,
     `  API base:     ${config.publicUrl}/api/v1`,
@@ -48,6 +51,7 @@ async function main() {
     stopping = true
     app.log.info({ signal }, 'shutting down')
     await app.close()
+    await workers?.stop()
     await closeContext(ctx)
     release()
     process.exit(0)

@@ -10,6 +10,7 @@ import { adminOrderRoutes } from '../modules/admin/admin-orders.routes.js'
 import { adminRoutes } from '../modules/admin/admin.routes.js'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
+import { lockRoutes } from '../modules/locks/locks.routes.js'
 import { orderRoutes } from '../modules/orders/orders.routes.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
@@ -70,6 +71,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(ledgerRoutes(ctx))
       await reseller.register(catalogRoutes(ctx))
       await reseller.register(orderRoutes(ctx))
+      await reseller.register(lockRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )

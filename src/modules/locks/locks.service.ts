@@ -1,0 +1,88 @@
+import crypto from 'node:crypto'
+import { sql } from 'kysely'
+import { inTransaction, type Database } from '../../db/database.js'
+import type { LockStatus } from '../../db/schema.js'
+import { AppError } from '../../errors.js'
+
+type LockInput = { item_id: number; quantity: number; lock_duration?: number }
+
+/**
+ * POST /v1/item/lock, checks in DESIGN §6 order. The item row is locked FOR UPDATE first, which
+ * also waits out every purchase of it in flight; then the account row, under which the cap is counted.
+ */
+export async function createLock(db: Database, accountId: number, input: LockInput, defaultCap: number) {
+  return inTransaction(db, async (trx) => {
+    const item = await trx.selectFrom('items').select(['id', 'active', 'unlimited_stock', 'min_order']).where('id', '=', input.item_id).forUpdate().executeTakeFirst()
+    if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
+    if (item.unlimited_stock) throw new AppError('LOCK_NOT_REQUIRED')
+    if (input.quantity < item.min_order) throw new AppError('MINIMUM_ORDER_NOT_MET')
+    const account = await trx.selectFrom('accounts').select('max_active_locks').where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow()
+    const { active } = await trx
+      .selectFrom('stock_locks')
+      .select((eb) => eb.fn.countAll<number>().as('active'))
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'active')
+      .where(sql<boolean>`expires_at > clock_timestamp()`)
+      .executeTakeFirstOrThrow()
+    if (active >= (account.max_active_locks ?? defaultCap)) throw new AppError('MAX_ACTIVE_LOCKS_REACHED')
+    const { rows } = await sql<{ available: number }>`SELECT item_stock(${item.id}) - item_reserved(${item.id}) AS available`.execute(trx)
+    if (rows[0].available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
+    return trx
+      .insertInto('stock_locks')
+      .values({
+        token: `LCK-${crypto.randomBytes(16).toString('hex')}`,
+        account_id: accountId,
+        item_id: item.id,
+        quantity: input.quantity,
+        locked_at: sql`clock_timestamp()`,
+        expires_at: sql`clock_timestamp() + make_interval(secs => ${input.lock_duration ?? 600})`,
+      })
+      .returning(['token as lock_token', 'item_id', 'quantity', 'locked_at', 'expires_at'])
+      .executeTakeFirstOrThrow()
+  })
+}
+
+/** The caller's active, unexpired locks, timed by the database clock. */
+export async function listActiveLocks(db: Database, accountId: number) {
+  const rows = await db
+    .selectFrom('stock_locks')
+    .select(['token as lock_token', 'item_id', 'quantity', 'locked_at', 'expires_at', sql<number>`ceil(extract(epoch FROM expires_at - clock_timestamp()))::integer`.as('remaining_seconds')])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .where(sql<boolean>`expires_at > clock_timestamp()`)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({ ...r, status: 'active' as const }))
+}
+
+const NO_LONGER_ACTIVE: Record<Exclude<LockStatus, 'active'>, 'LOCK_ALREADY_USED' | 'LOCK_EXPIRED' | 'LOCK_RELEASED'> = {
+  used: 'LOCK_ALREADY_USED',
+  expired: 'LOCK_EXPIRED',
+  released: 'LOCK_RELEASED',
+}
+
+/** DELETE /v1/item/lock/{token}: one conditional update; a lock past expires_at is expired, swept or not. */
+export async function releaseLock(db: Database, accountId: number, token: string) {
+  const released = await db
+    .updateTable('stock_locks')
+    .set({ status: 'released', finished_at: sql`clock_timestamp()` })
+    .where('token', '=', token)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .where(sql<boolean>`expires_at > clock_timestamp()`)
+    .returning(['token', 'finished_at'])
+    .executeTakeFirst()
+  if (released) return { lock_token: released.token, status: 'released' as const, released_at: released.finished_at! }
+  const lock = await db.selectFrom('stock_locks').select('status').where('token', '=', token).where('account_id', '=', accountId).executeTakeFirst()
+  if (!lock) throw new AppError('LOCK_NOT_FOUND')
+  throw new AppError(lock.status === 'active' ? 'LOCK_EXPIRED' : NO_LONGER_ACTIVE[lock.status])
+}
+
+/** Marks locks past their time as expired (their stock was free from expires_at on anyway). */
+export async function sweepExpiredLocks(db: Database, batch = 500): Promise<number> {
+  const result = await sql`
+    UPDATE stock_locks SET status = 'expired', finished_at = expires_at
+     WHERE id IN (SELECT id FROM stock_locks WHERE status = 'active' AND expires_at <= clock_timestamp()
+                   ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)`.execute(db)
+  return Number(result.numAffectedRows ?? 0)
+}
