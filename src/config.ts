@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
 // The environment as it arrives; every value is a string until converted and checked here.
@@ -58,15 +58,21 @@ export class ConfigError extends Error {
 /** Reads, converts and validates the environment; one line per bad value. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, unknown> = {}
-  for (const key of Object.keys(Env.properties)) {
+  const problems: string[] = []
+  for (const [key, schema] of Object.entries(Env.properties) as [string, TSchema][]) {
     const value = source[key]
-    if (value !== undefined && value !== '') raw[key] = value
+    if (value === undefined || value === '') continue
+    // Value.Convert would truncate "1.5", "1e3" or "0x10" to some integer: only plain digits are one.
+    if (schema.type === 'integer' && !/^\s*[+-]?\d+\s*$/.test(value)) problems.push(`${key}: Expected integer (got ${JSON.stringify(value)})`)
+    else raw[key] = value
   }
   const converted = Value.Default(Env, Value.Convert(Env, raw)) as Record<string, unknown>
-  const problems = [...Value.Errors(Env, converted)].map((e) => {
+  for (const e of Value.Errors(Env, converted)) {
     const name = e.path.slice(1)
-    return `${name}: ${e.message} (got ${JSON.stringify(source[name] ?? null)})`
-  })
+    const choices = (Env.properties[name as keyof Env] as TSchema | undefined)?.anyOf as { const?: unknown }[] | undefined
+    const message = choices?.every((c) => typeof c.const === 'string') ? `expected one of ${choices.map((c) => c.const).join(', ')}` : e.message
+    problems.push(`${name}: ${message} (got ${JSON.stringify(source[name] ?? null)})`)
+  }
   const env = converted as Env
   if (env.TRUST_PROXY) {
     for (const cidr of env.TRUST_PROXY.split(',')) if (!isAddressOrCidr(cidr.trim())) problems.push(`TRUST_PROXY: "${cidr.trim()}" is not an IP address or CIDR`)

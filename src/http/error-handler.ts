@@ -6,7 +6,12 @@ type AjvIssue = { instancePath: string; keyword: string; message?: string; param
 /** `/carts/0/quantity` → `carts.0.quantity`; a missing property is named by its own path. */
 export function fieldErrorsOf(issues: AjvIssue[], context?: string): FieldErrors {
   const errors: FieldErrors = {}
-  for (const issue of issues) {
+  // A failed anyOf (a nullable object or array) repeats its branches' failures: keep only the informative ones.
+  const below = (path: string, self: AjvIssue) => issues.some((o) => o !== self && o.instancePath.startsWith(`${path}/`))
+  const noise = (i: AjvIssue) =>
+    (i.keyword === 'anyOf' && issues.some((o) => o !== i && (o.instancePath === i.instancePath || o.instancePath.startsWith(`${i.instancePath}/`)))) ||
+    (i.keyword === 'type' && i.params.type === 'null' && below(i.instancePath, i))
+  for (const issue of issues.filter((i) => !noise(i))) {
     const parts = issue.instancePath.split('/').filter(Boolean)
     if (issue.keyword === 'required') parts.push(String(issue.params.missingProperty))
     if (issue.keyword === 'additionalProperties') parts.push(String(issue.params.additionalProperty))

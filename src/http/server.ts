@@ -43,6 +43,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   })
   app.addSchema(ErrorBody)
   await app.register(swagger, {
+    // Shared schemas keep their own names in components (ErrorBody, not def-0).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Reseller Ordering Service API', version: '1.0.0', description: 'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.' },

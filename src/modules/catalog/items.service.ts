@@ -38,6 +38,17 @@ async function checkProvider(trx: Trx, code: string | null | undefined) {
   if (!provider) throw invalidField('provider', `no provider registered with code "${code}"`)
 }
 
+// Two operators (or a retried request) can pass the clash check at once; the UNIQUE index decides.
+async function skuGuard<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    const e = error as { code?: string; constraint?: string }
+    if (e.code === '23505' && e.constraint === 'items_sku_key') throw invalidField('sku', 'is already used by another item')
+    throw error
+  }
+}
+
 function checkStockRules(input: { order_process: OrderProcess; unlimited_stock?: boolean; stock?: number; min_order?: number; max_order?: number | null }) {
   if (input.order_process === 'auto' && input.unlimited_stock) throw invalidField('unlimited_stock', 'an auto item\'s stock is its licenses')
   if (input.order_process === 'auto' && input.stock !== undefined) throw invalidField('stock', 'an auto item\'s stock is its licenses; add licenses instead')
@@ -50,9 +61,7 @@ export async function createItem(db: Database, input: ItemInput) {
     await checkProvider(trx, input.provider)
     const productId = await productIdFor(trx, input.category?.trim() || 'Uncategorized', input.product_name)
     const sku = input.sku ?? `SKU-${randomToken(6).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`
-    const clash = await trx.selectFrom('items').select('id').where('sku', '=', sku).executeTakeFirst()
-    if (clash) throw invalidField('sku', 'is already used by another item')
-    const row = await trx
+    const row = await skuGuard(trx
       .insertInto('items')
       .values({
         product_id: productId,
@@ -72,7 +81,7 @@ export async function createItem(db: Database, input: ItemInput) {
         description: input.description ?? '',
       })
       .returning('id')
-      .executeTakeFirstOrThrow()
+      .executeTakeFirstOrThrow())
     return row.id
   })
   return getAdminItem(db, id)
@@ -87,7 +96,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     checkStockRules({ ...item, ...changes, order_process: item.order_process, stock: changes.stock })
     await checkProvider(trx, changes.provider)
     const { provider_meta, required_fields, ...plain } = changes
-    await trx
+    await skuGuard(trx
       .updateTable('items')
       .set({
         ...plain,
@@ -96,7 +105,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
         updated_at: sql`clock_timestamp()`,
       })
       .where('id', '=', itemId)
-      .execute()
+      .execute())
   })
   return getAdminItem(db, itemId)
 }

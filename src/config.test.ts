@@ -1,0 +1,147 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.js'
+import { resolveDevSecrets } from './dev-secrets.js'
+
+/** The problems loadConfig reports for an environment (fails the test when it accepts it). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as ConfigError).problems
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`)
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://127.0.0.1:8080',
+      databaseUrl: undefined,
+      dataDir: './data',
+      appEnv: 'development',
+      appKey: undefined,
+      adminToken: undefined,
+      seedDemo: undefined,
+      paymentGateway: 'simulator',
+      maxActiveLocks: 10,
+      leaderboardTz: 'Asia/Jakarta',
+      workers: true,
+      redisUrl: undefined,
+      rateLimitPerMinute: 600,
+      trustProxy: undefined,
+      providerPollSeconds: 60,
+      webhookTimeoutMs: 10000,
+      dbPoolMax: 16,
+      logLevel: 'info',
+    })
+  })
+
+  it('converts strings and derives PUBLIC_URL from HOST and PORT', () => {
+    const config = loadConfig({ PORT: '9090', HOST: '0.0.0.0', WORKERS: 'false', SEED_DEMO: 'false', TRUST_PROXY: '127.0.0.1, 10.0.0.0/8', RATE_LIMIT_PER_MINUTE: '0' })
+    expect(config).toMatchObject({ port: 9090, host: '0.0.0.0', publicUrl: 'http://0.0.0.0:9090', workers: false, seedDemo: false, rateLimitPerMinute: 0 })
+    expect(config.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8'])
+    // A trailing slash would double up in payment links.
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example/' }).publicUrl).toBe('https://shop.example')
+  })
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT: .*integer.*"abc"/],
+    [{ PORT: '1.5' }, /^PORT: .*integer.*"1\.5"/],
+    [{ PORT: '1e3' }, /^PORT: .*integer.*"1e3"/],
+    [{ PORT: '70000' }, /^PORT: .*65535/],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, /^RATE_LIMIT_PER_MINUTE: .*0.*"-1"/],
+    [{ TRUST_PROXY: 'nonsense' }, /^TRUST_PROXY: "nonsense" is not an IP address or CIDR$/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY: "10\.0\.0\.0\/33"/],
+    [{ LEADERBOARD_TZ: 'Mars/Base' }, /^LEADERBOARD_TZ: unknown time zone "Mars\/Base"$/],
+    [{ APP_ENV: 'prod' }, /^APP_ENV: expected one of development, production, test \(got "prod"\)$/],
+    [{ WORKERS: 'maybe' }, /^WORKERS: .*boolean.*"maybe"/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+  ])('%j gives one line naming the variable', (env, line) => {
+    const problems = problemsOf(env)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(line)
+  })
+
+  it('reports every bad value at once, one line each, in the error message too', () => {
+    const problems = problemsOf({ PORT: 'abc', RATE_LIMIT_PER_MINUTE: '-1', LEADERBOARD_TZ: 'Mars/Base' })
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['LEADERBOARD_TZ', 'PORT', 'RATE_LIMIT_PER_MINUTE'])
+    const message = new ConfigError(problems).message
+    expect(message.split('\n')).toHaveLength(4)
+  })
+
+  it('refuses production without DATABASE_URL, APP_KEY and ADMIN_TOKEN', () => {
+    expect(problemsOf({ APP_ENV: 'production' }).map((p) => p.split(':')[0])).toEqual(['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN'])
+    expect(problemsOf({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32) })).toEqual(['ADMIN_TOKEN: required in production'])
+    const ok = loadConfig({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ADMIN_TOKEN: 't'.repeat(16) })
+    expect(ok.appEnv).toBe('production')
+  })
+
+  it('answers a frozen object', () => {
+    const config = loadConfig({})
+    expect(Object.isFrozen(config)).toBe(true)
+    expect(() => {
+      ;(config as { port: number }).port = 1
+    }).toThrow(TypeError)
+    expect(config.port).toBe(8080)
+  })
+})
+
+describe('dev secrets', () => {
+  const dirs: string[] = []
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-secrets-'))
+    dirs.push(dir)
+    return dir
+  }
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
+
+  it('generates APP_KEY and ADMIN_TOKEN into DATA_DIR and reuses them on the next start', () => {
+    const dataDir = path.join(tempDir(), 'nested')
+    const first = resolveDevSecrets(loadConfig({ DATA_DIR: dataDir }))
+    expect(first.config.appKey).toMatch(/^[\w-]{40,}$/)
+    expect(first.config.adminToken).toMatch(/^[\w-]{30,}$/)
+    expect(loadConfig({ APP_KEY: first.config.appKey!, ADMIN_TOKEN: first.config.adminToken! }).appKey).toBe(first.config.appKey)
+
+    const file = path.join(dataDir, 'secrets.json')
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ appKey: first.config.appKey, adminToken: first.config.adminToken })
+    // Only the owner may read the keys.
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+
+    first.save({ demoApiKey: 'rk_demo' })
+    const second = resolveDevSecrets(loadConfig({ DATA_DIR: dataDir }))
+    expect(second.config.appKey).toBe(first.config.appKey)
+    expect(second.config.adminToken).toBe(first.config.adminToken)
+    expect(second.secrets.demoApiKey).toBe('rk_demo')
+    expect(Object.isFrozen(second.config)).toBe(true)
+  })
+
+  it('prefers values from the environment and does not store them', () => {
+    const dataDir = tempDir()
+    const store = resolveDevSecrets(loadConfig({ DATA_DIR: dataDir, APP_KEY: 'a'.repeat(32), ADMIN_TOKEN: 'b'.repeat(16) }))
+    expect(store.config.appKey).toBe('a'.repeat(32))
+    expect(store.config.adminToken).toBe('b'.repeat(16))
+    expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(false)
+  })
+
+  it('keeps secrets in memory only for DATA_DIR=memory', () => {
+    const cwd = process.cwd()
+    process.chdir(tempDir())
+    try {
+      const first = resolveDevSecrets(loadConfig({ DATA_DIR: 'memory' }))
+      first.save({ demoApiKey: 'rk_mem' })
+      expect(first.config.appKey).toMatch(/^[\w-]{40,}$/)
+      expect(first.secrets.demoApiKey).toBe('rk_mem')
+      expect(fs.readdirSync('.')).toEqual([])
+      // Nothing persisted: another start gets fresh keys.
+      expect(resolveDevSecrets(loadConfig({ DATA_DIR: 'memory' })).config.appKey).not.toBe(first.config.appKey)
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+})

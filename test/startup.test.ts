@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+// `npm start` as a user runs it: the real entry point in its own process, embedded database, no configuration.
+const root = path.resolve(import.meta.dirname, '..')
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-start-'))
+const children: ChildProcess[] = []
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+type Service = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null>; waitFor: (pattern: RegExp, ms?: number) => Promise<RegExpMatchArray> }
+
+async function start(env: Record<string, string> = {}): Promise<Service> {
+  const port = await freePort()
+  const base = { ...process.env }
+  for (const name of ['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN', 'REDIS_URL', 'SEED_DEMO', 'PUBLIC_URL', 'TRUST_PROXY', 'NODE_OPTIONS']) delete base[name]
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+    cwd: root,
+    env: { ...base, PORT: String(port), HOST: '127.0.0.1', APP_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.push(child)
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const waitFor = async (pattern: RegExp, ms = 60_000) => {
+    const deadline = Date.now() + ms
+    for (;;) {
+      const match = output.match(pattern)
+      if (match) return match
+      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before ${pattern}:\n${output}`)
+      if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  return { child, port, output: () => output, exited, waitFor }
+}
+
+/** A process that must refuse to start: its exit code and everything it printed. */
+async function refusal(env: Record<string, string> = {}) {
+  const service = await start(env)
+  const code = await Promise.race([service.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000))])
+  return { code, output: service.output() }
+}
+
+describe('npm start', () => {
+  let first: Service
+  let demoKey: string
+
+  it('starts with no configuration: migrates, seeds a demo and prints its API key', async () => {
+    first = await start()
+    demoKey = (await first.waitFor(/demo API key: (rk_[\w-]+)/))[1]
+    expect(first.output()).toContain(`listening on http://127.0.0.1:${first.port}`)
+    expect(first.output()).toMatch(/admin token: +\S{16,}/)
+    const url = (p: string) => `http://127.0.0.1:${first.port}${p}`
+
+    expect((await fetch(url('/readyz'))).status).toBe(200)
+    const balance = await (await fetch(url('/api/v1/balance'), { headers: { 'x-apikey': demoKey } })).json()
+    expect(balance.data.balance).toBeGreaterThan(0)
+    const catalog = await (await fetch(url('/api/v1/item?per_page=all'), { headers: { 'x-apikey': demoKey } })).json()
+    const variants = catalog.data.flatMap((c: any) => c.products.flatMap((p: any) => p.variants))
+    expect(new Set(variants.map((v: any) => v.order_process))).toEqual(new Set(['auto', 'h2h', 'smm', 'manual']))
+    expect(variants.find((v: any) => v.order_process === 'auto').stock).toBeGreaterThan(0)
+    expect((await fetch(url('/api/v1/balance'), { headers: { 'x-apikey': 'rk_wrong' } })).status).toBe(401)
+  })
+
+  it('refuses a second process on the same embedded database', async () => {
+    const { code, output } = await refusal()
+    expect(code, output).not.toBe(0)
+    expect(code).not.toBe('timeout')
+    expect(output).toMatch(new RegExp(`embedded database in ${dataDir} is in use by process \\d+`))
+    // The first one is unharmed.
+    expect((await fetch(`http://127.0.0.1:${first.port}/readyz`)).status).toBe(200)
+  })
+
+  it('stops on SIGTERM, then refuses to reopen the data under another APP_KEY', async () => {
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    expect(fs.existsSync(path.join(dataDir, 'service.lock'))).toBe(false)
+
+    const { code, output } = await refusal({ APP_KEY: 'another-key-0123456789-0123456789-xyz' })
+    expect(code, output).not.toBe(0)
+    expect(code).not.toBe('timeout')
+    expect(output).toContain('APP_KEY differs from the key this database was created with')
+  })
+
+  it('restarts on the stored key with the same data and no second demo', async () => {
+    const again = await start()
+    expect((await again.waitFor(/demo API key: (rk_[\w-]+)/))[1]).toBe(demoKey)
+    const adminToken = (await again.waitFor(/admin token: +(\S+)/))[1]
+    const res = await fetch(`http://127.0.0.1:${again.port}/api/v1/balance`, { headers: { 'x-apikey': demoKey } })
+    expect(res.status).toBe(200)
+    const accounts = await (await fetch(`http://127.0.0.1:${again.port}/api/admin/v1/resellers`, { headers: { authorization: `Bearer ${adminToken}` } })).json()
+    expect(accounts.meta.total).toBe(1)
+    again.child.kill('SIGTERM')
+    expect(await again.exited).toBe(0)
+  })
+
+  it('exits 1 on a configuration error, naming the variable', async () => {
+    const { code, output } = await refusal({ PORT: 'abc' })
+    expect(code, output).toBe(1)
+    expect(output).toMatch(/^ {2}PORT: .*"abc"/m)
+  })
+})
