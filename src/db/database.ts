@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
@@ -15,6 +15,8 @@ export type DatabaseHandle = {
   /** Raw pool for the few hot statements that run as named prepared statements. */
   pool?: pg.Pool
   pglite?: PGlite
+  /** One statement outside any transaction; on PostgreSQL parsed and planned once per connection. */
+  prepared<R>(name: string, text: string, values: unknown[]): Promise<R[]>
   close(): Promise<void>
 }
 
@@ -38,7 +40,8 @@ export async function openPostgres(url: string, poolMax: number): Promise<Databa
   // A pool error on an idle client must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
-  return { db, driver: 'postgres', pool, close: () => db.destroy() }
+  const prepared = async <R>(name: string, text: string, values: unknown[]) => (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows
+  return { db, driver: 'postgres', pool, prepared, close: () => db.destroy() }
 }
 
 export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
@@ -52,6 +55,8 @@ export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob
     db,
     driver: 'pglite',
     pglite,
+    // Through Kysely, so it waits its turn for PGlite's single session like every other query.
+    prepared: async <R>(_name: string, text: string, values: unknown[]) => (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows,
     close: async () => {
       await db.destroy()
       await pglite.close()

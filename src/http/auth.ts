@@ -17,12 +17,14 @@ export function resellerAuth(ctx: AppContext) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const key = request.headers['x-apikey']
     if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new AppError('INVALID_API_KEY')
-    const account = await findAccountByKeyHash(ctx.db, sha256Hex(key))
+    const keyHash = sha256Hex(key)
+    const account = await findAccountByKeyHash(ctx.database, keyHash)
     if (!account) throw new AppError('INVALID_API_KEY')
     if (account.ip_allowlist.length > 0 && !isAllowed(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')
     if (account.status === 'suspended') throw new AppError('THE_ACCOUNT_HAS_BEEN_SUSPENDED')
     if (ctx.rateLimiter) {
-      const decision = await ctx.rateLimiter.hit(String(account.key_id))
+      // Counted per key by its hash: unique across processes and databases sharing one Redis.
+      const decision = await ctx.rateLimiter.hit(keyHash.slice(0, 32))
       if (!decision.allowed) throw new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds) } })
     }
     request.account = account

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { AppError, type ErrorCode } from '../../errors.js'
 import { findOrderSummary } from './orders.queries.js'
@@ -9,6 +8,8 @@ import { newInvoice } from './invoice.js'
 export const FULFILLABLE: readonly string[] = ['auto', 'manual']
 
 const RETRYABLE = new Set(['40001', '40P01'])
+const PURCHASE = 'SELECT * FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[])'
+type PurchaseOutcome = { order_id: number; created_at: Date; amount: number; refused: string | null }
 type DbError = { code?: string; message?: string; detail?: string; hint?: string; constraint?: string }
 
 /** A refusal raised by purchase() (SQLSTATE RS422) as the AppError it stands for. */
@@ -30,10 +31,9 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
   for (let attempt = 1; ; attempt++) {
     const invoice = newInvoice('INV')
     try {
-      const { rows } = await sql<{ order_id: number; created_at: Date; amount: number; refused: string | null }>`
-        SELECT * FROM purchase(${accountId}, ${body.ref_id}, ${invoice}, ${items}::bigint[], ${quantities}::integer[], ${notes}::text[],
-                               ${body.lock_token ?? null}, ${FULFILLABLE as string[]}::text[])`.execute(ctx.db)
-      const result = rows[0]
+      const [result] = await ctx.database.prepared<PurchaseOutcome>('purchase', PURCHASE, [
+        accountId, body.ref_id, invoice, items, quantities, notes, body.lock_token ?? null, FULFILLABLE,
+      ])
       if (result.refused === 'REF_ID_ALREADY_EXIST') {
         throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })
       }
