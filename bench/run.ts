@@ -9,6 +9,7 @@ import net from 'node:net'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { pacedLoad } from './paced.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const ADMIN = 'bench-admin-token-0123456789'
@@ -98,22 +99,27 @@ async function seed(base: string) {
   return { keys, items: items.slice(0, ITEMS), hot: items[ITEMS] }
 }
 
-type Load = { connections: number; overallRate?: number; pick: () => { key: string; item: number } }
+type Pick = () => { key: string; item: number }
 
 let refCounter = 0
-async function load(base: string, { connections, overallRate, pick }: Load) {
+function purchaseRequest(pick: Pick) {
+  const { key, item } = pick()
+  const body = JSON.stringify({ ref_id: `bench-${process.pid}-${++refCounter}`, carts: [{ item_id: item, quantity: 1 }] })
+  return { path: '/api/v1/trx', headers: { 'content-type': 'application/json', 'x-apikey': key }, body }
+}
+
+async function load(base: string, { connections, pick }: { connections: number; pick: Pick }) {
   const result = await autocannon({
     url: base,
     connections,
-    overallRate,
     duration: SECONDS,
     requests: [
       {
         method: 'POST',
         path: '/api/v1/trx',
         setupRequest: (request: any) => {
-          const { key, item } = pick()
-          return { ...request, headers: { 'content-type': 'application/json', 'x-apikey': key }, body: JSON.stringify({ ref_id: `bench-${process.pid}-${++refCounter}`, carts: [{ item_id: item, quantity: 1 }] }) }
+          const { headers, body } = purchaseRequest(pick)
+          return { ...request, headers, body }
         },
       },
     ],
@@ -154,7 +160,7 @@ async function main() {
     const throughput = await load(base, { connections: 64, pick: spread })
     const rate = Math.max(1, Math.round(throughput.req_per_s / 2))
     console.log(`purchase latency at ${rate} req/s …`)
-    const latency = await load(base, { connections: 64, overallRate: rate, pick: spread })
+    const latency = await pacedLoad({ base, rate, seconds: SECONDS, request: () => purchaseRequest(spread) })
     console.log('hot item throughput, 64 connections …')
     const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }) })
     const report = {
