@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Config } from './config.js'
 import type { Database, DatabaseHandle } from './db/database.js'
+import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './http/rate-limit.js'
 import { createVault, type Vault } from './vault.js'
 
@@ -11,13 +12,17 @@ export type AppContext = {
   database: DatabaseHandle
   vault: Vault
   rateLimiter?: RateLimiter
+  dispatchers: LineDispatcher[]
+  /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
+  fulfillable: string[]
 }
 
 export function createContext(config: Config, database: DatabaseHandle): AppContext {
   if (!config.appKey) throw new Error('APP_KEY is not set')
   const limit = config.rateLimitPerMinute
   const rateLimiter = limit === 0 ? undefined : config.redisUrl ? redisRateLimiter(config.redisUrl, limit) : memoryRateLimiter(limit)
-  return { config, db: database.db, database, vault: createVault(config.appKey), rateLimiter }
+  const dispatchers: LineDispatcher[] = []
+  return { config, db: database.db, database, vault: createVault(config.appKey), rateLimiter, dispatchers, fulfillable: fulfillableProcesses(dispatchers) }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

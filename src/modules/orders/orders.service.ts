@@ -4,9 +4,6 @@ import { findOrderSummary } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
 
-// The fulfilment processes that can take orders today; h2h and smm join when their dispatch lands.
-export const FULFILLABLE: readonly string[] = ['auto', 'manual']
-
 const RETRYABLE = new Set(['40001', '40P01'])
 const PURCHASE = 'SELECT * FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[])'
 type PurchaseOutcome = { order_id: number; created_at: Date; amount: number; refused: string | null }
@@ -32,7 +29,7 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
     const invoice = newInvoice('INV')
     try {
       const [result] = await ctx.database.prepared<PurchaseOutcome>('purchase', PURCHASE, [
-        accountId, body.ref_id, invoice, items, quantities, notes, body.lock_token ?? null, FULFILLABLE,
+        accountId, body.ref_id, invoice, items, quantities, notes, body.lock_token ?? null, ctx.fulfillable,
       ])
       if (result.refused === 'REF_ID_ALREADY_EXIST') {
         throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })

@@ -84,6 +84,18 @@ describe('POST /v1/trx', () => {
     expect(await balanceOf(app, r)).toBe(5_000)
   })
 
+  it('answers 503 for an item whose provider the operator switched off, debiting nothing', async () => {
+    const r = await createReseller(app, { balance: 50_000 })
+    await admin(app, 'POST', '/providers', { code: 'switchable', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
+    const item = await createAutoItem(app, 3, { price: 5_000, provider: 'switchable', provider_code: 'v1' })
+    await admin(app, 'PATCH', '/providers/switchable', { active: false })
+    expect([(await buy(app, r, 'off-1', [{ item_id: item.id, quantity: 1 }])).statusCode, await balanceOf(app, r)]).toEqual([503, 50_000])
+    const sandbox = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: r.headers, payload: { ref_id: 'off-1', item_id: item.id, quantity: 1 } })
+    expect([sandbox.statusCode, sandbox.json().message]).toEqual([503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'])
+    await admin(app, 'PATCH', '/providers/switchable', { active: true })
+    expect((await buy(app, r, 'off-1', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+  })
+
   it('validates the body: ref_id length, carts bounds, quantities', async () => {
     const r = await createReseller(app, { balance: 1000 })
     const cases: [object, string][] = [
