@@ -46,8 +46,9 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     })
     app.post(
       '/transactions/:id/items/:line/send',
-      { schema: { tags, security, summary: 'Deliver a manual line (order.item.sent)', params: LineParams, body: Type.Object({ product_license: Type.Optional(Type.String({ maxLength: 10000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }), response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
-      async (request) => ({ message: 'OK' as const, data: await sendManualLine(db, vault, request.params.id, request.params.line, request.body ?? {}) }),
+      // Sending with nothing to add is fine: a body-less POST counts as an empty object.
+      { preValidation: async (request) => void (request.body ??= {}), schema: { tags, security, summary: 'Deliver a manual line (order.item.sent)', params: LineParams, body: Type.Object({ product_license: Type.Optional(Type.String({ maxLength: 10000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }), response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
+      async (request) => ({ message: 'OK' as const, data: await sendManualLine(db, vault, request.params.id, request.params.line, request.body) }),
     )
     app.post(
       '/transactions/:id/cancel',

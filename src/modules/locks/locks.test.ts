@@ -9,7 +9,8 @@ import { sweepExpiredLocks } from './locks.service.js'
 const { app, ctx } = await createTestApp()
 
 const lock = (r: Reseller, payload: object) => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload })
-const release = (r: Reseller, token: string) => app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${token}`, headers: r.headers })
+// Clients often send a JSON content type on every call: a body-less DELETE must still work.
+const release = (r: Reseller, token: string) => app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${token}`, headers: { ...r.headers, 'content-type': 'application/json' } })
 const outcome = (res: { statusCode: number; json(): any }) => [res.statusCode, res.json().message]
 // Moves a lock's time past its end without waiting ten minutes.
 const backdate = (token: string) => sql`UPDATE stock_locks SET expires_at = clock_timestamp() - interval '1 second' WHERE token = ${token}`.execute(ctx.db)

@@ -11,16 +11,16 @@ describe('POST /v1/trx', () => {
   it('buys an auto item: paid at once, completed on retrieval with its licenses, balance debited', async () => {
     const r = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 3, { price: 12_500 })
-    const res = await buy(app, r, 'order-1', [{ item_id: item.id, quantity: 2 }])
+    const res = await buy(app, r, 'order:1', [{ item_id: item.id, quantity: 2 }])
     expect(res.statusCode).toBe(200)
     const created = res.json().data
-    expect(created).toMatchObject({ ref_id: 'order-1', amount: 25_000, status: 'paid' })
+    expect(created).toMatchObject({ ref_id: 'order:1', amount: 25_000, status: 'paid' })
     expect(created.invoice).toMatch(/^INV\d{8}[A-Z0-9]{8}$/)
     expect(Object.keys(created).sort()).toEqual(['amount', 'created_at', 'id', 'invoice', 'ref_id', 'status'])
     expect(await balanceOf(app, r)).toBe(75_000)
     expect(await stockOf(app, r, item.id)).toBe(1)
 
-    for (const ref of ['order-1', created.invoice, encodeURIComponent('order-1')]) {
+    for (const ref of ['order:1', created.invoice, encodeURIComponent('order:1')]) {
       const got = await get(app, `/trx/${ref}`, r)
       expect(got.statusCode).toBe(200)
       const body = got.json()
@@ -134,7 +134,7 @@ describe('manual fulfilment and operator cancel', () => {
     expect(view.items[0]).toMatchObject({ status: 'sent', product_license: 'netflix: a@b.c / pw', licenses: [{ product_license: 'netflix: a@b.c / pw', note: 'enjoy' }] })
     const events = await ctx.db.selectFrom('outbox_events').select(['event', 'order_line_id']).where('order_id', '=', created.id).orderBy('id').execute()
     expect(events).toEqual([{ event: 'order.paid', order_line_id: null }, { event: 'order.item.sent', order_line_id: lineId }, { event: 'order.completed', order_line_id: null }])
-    const twice = await app.inject({ method: 'POST', url: `/api/admin/v1/transactions/${created.id}/items/${lineId}/send`, headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload: {} })
+    const twice = await app.inject({ method: 'POST', url: `/api/admin/v1/transactions/${created.id}/items/${lineId}/send`, headers: { authorization: 'Bearer test-admin-token-0123456789' } })
     expect([twice.statusCode, twice.json().message]).toEqual([409, 'INVALID_STATE'])
   })
 
