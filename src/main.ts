@@ -18,6 +18,8 @@ async function openDatabase(config: Config): Promise<{ database: DatabaseHandle;
 
 async function main() {
   let config = loadConfig()
+  // A token the operator set is theirs to know; only a generated one is printed.
+  const printAdminToken = !config.adminToken
   let secrets: DevSecretStore | undefined
   if (config.appEnv !== 'production') {
     secrets = resolveDevSecrets(config)
@@ -42,7 +44,7 @@ async function main() {
     `  database:     ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`,
   ]
   if (secrets?.secrets.demoApiKey) banner.push(`  demo API key: ${secrets.secrets.demoApiKey}`)
-  if (secrets && !loadConfig().adminToken) banner.push(`  admin token:  ${config.adminToken}`)
+  if (secrets && printAdminToken) banner.push(`  admin token:  ${config.adminToken}`)
   console.log(banner.join('\n'))
 
   let stopping = false
