@@ -79,6 +79,14 @@ const statements = [
       RAISE EXCEPTION USING ERRCODE = 'RS422', MESSAGE = p_code, DETAIL = coalesce(p_field, ''), HINT = coalesce(p_sentence, '');
     END
   $$`,
+  // Operators and stock locks take an item exclusively: the fair gate first, then the row.
+  `CREATE FUNCTION hold_item_exclusively(p_item bigint) RETURNS boolean LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_advisory_xact_lock(1921, (p_item % 2147483647)::integer);
+      PERFORM 1 FROM items WHERE id = p_item FOR UPDATE;
+      RETURN FOUND;
+    END
+  $$`,
   purchaseFunction,
 ]
 

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely'
-import type { Database } from '../../db/database.js'
+import type { Database, Trx } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 
 export type VariantFilter = { since?: Date; category?: string; search?: string; itemId?: number; activeOnly: boolean }
@@ -72,3 +72,8 @@ export async function databaseNow(db: Database): Promise<Date> {
   return rows[0].now
 }
 
+
+/** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */
+export async function holdItemExclusively(trx: Trx, itemId: number): Promise<void> {
+  await sql`SELECT hold_item_exclusively(${itemId})`.execute(trx)
+}

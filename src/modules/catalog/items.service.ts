@@ -3,6 +3,7 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, type Vault } from '../../vault.js'
+import { holdItemExclusively } from './catalog.queries.js'
 import { getCatalogItem } from './catalog.service.js'
 
 export type ItemInput = {
@@ -91,6 +92,7 @@ export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_nam
 
 export async function updateItem(db: Database, itemId: number, changes: ItemChanges) {
   await inTransaction(db, async (trx) => {
+    await holdItemExclusively(trx, itemId)
     const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forUpdate().executeTakeFirst()
     if (!item) throw new AppError('ITEM_NOT_FOUND')
     checkStockRules({ ...item, ...changes, order_process: item.order_process, stock: changes.stock })
@@ -127,6 +129,7 @@ export async function addLicenses(db: Database, vault: Vault, itemId: number, li
   const blank = cleaned.findIndex((l) => l.length === 0)
   if (blank >= 0) throw invalidField(`licenses.${blank}`, 'must not be blank')
   return inTransaction(db, async (trx) => {
+    await holdItemExclusively(trx, itemId)
     const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forUpdate().executeTakeFirst()
     if (!item) throw new AppError('ITEM_NOT_FOUND')
     if (item.order_process !== 'auto') throw invalidField('licenses', 'only auto items hold licenses')

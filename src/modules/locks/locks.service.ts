@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { LockStatus } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
+import { holdItemExclusively } from '../catalog/catalog.queries.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
@@ -12,6 +13,7 @@ type LockInput = { item_id: number; quantity: number; lock_duration?: number }
  */
 export async function createLock(db: Database, accountId: number, input: LockInput, defaultCap: number) {
   return inTransaction(db, async (trx) => {
+    await holdItemExclusively(trx, input.item_id)
     const item = await trx.selectFrom('items').select(['id', 'active', 'unlimited_stock', 'min_order']).where('id', '=', input.item_id).forUpdate().executeTakeFirst()
     if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
     if (item.unlimited_stock) throw new AppError('LOCK_NOT_REQUIRED')
