@@ -105,7 +105,12 @@ export async function isDatabaseReachable(db: Database): Promise<boolean> {
   }
 }
 
-const RETRYABLE = new Set(['40001', '40P01'])
+export const RETRYABLE = new Set(['40001', '40P01'])
+
+/** A short random pause before retrying a deadlock victim, so the same collision is not replayed. */
+export function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+}
 
 /** Runs a use case in one transaction, retrying deadlocks and serialization failures. */
 export async function inTransaction<T>(db: Database, work: (trx: Trx) => Promise<T>, attempts = 4): Promise<T> {
@@ -115,6 +120,7 @@ export async function inTransaction<T>(db: Database, work: (trx: Trx) => Promise
     } catch (error) {
       const code = (error as { code?: string }).code
       if (!code || !RETRYABLE.has(code) || attempt >= attempts) throw error
+      await backoff(attempt)
     }
   }
 }

@@ -22,6 +22,8 @@ export function fieldErrorsOf(issues: AjvIssue[], context?: string): FieldErrors
   return errors
 }
 
+// Values the schema let through but PostgreSQL refuses (out of range, NUL bytes, too long).
+const DATABASE_REFUSED_VALUE = new Set(['22003', '22P02', '22P05', '22021', '22001', '54000'])
 const DATABASE_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300', '40001', '40P01'])
 
 /** Turns anything thrown into the error body of DESIGN §3; internals never reach the client. */
@@ -40,6 +42,7 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
   }
   if (error instanceof SyntaxError && error.statusCode === 400) return new AppError('INVALID_JSON')
   if (error.code && DATABASE_DOWN.has(error.code)) return new AppError('SERVICE_UNAVAILABLE')
+  if (error.code && DATABASE_REFUSED_VALUE.has(error.code)) return new AppError('VALIDATION_ERROR', { fieldErrors: { body: ['contains a value the service cannot store'] } })
   return new AppError('INTERNAL_ERROR')
 }
 

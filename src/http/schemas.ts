@@ -40,10 +40,14 @@ export function errors(...statuses: number[]): Record<number, typeof errorRef> {
 export const RESELLER_ERRORS = [401, 403, 429, 500, 503]
 export const ADMIN_ERRORS = [401, 500, 503]
 
-export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+/** A row id: beyond 2^53 a JSON number is no longer exact, and the database would refuse it anyway. */
+export const RowId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...options })
+export const PageNumber = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })
+
+export const IdParam = Type.Object({ id: RowId() })
 
 export const Paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
 }
 
 export function pageMeta(page: number, perPage: number, total: number) {

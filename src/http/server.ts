@@ -24,9 +24,15 @@ const REDACT = ['req.headers["x-apikey"]', 'req.headers.authorization', '*.api_k
 /** Builds the HTTP app on a context; listening is main.ts's business. */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({
-    logger: { level: ctx.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: {
+      level: ctx.config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      // Lock tokens travel in the release path: keep them out of the request log.
+      serializers: { req: (req) => ({ method: req.method, url: req.url.replace(/LCK-[0-9A-Za-z]+/g, 'LCK-[redacted]'), remoteAddress: req.ip }) },
+    },
     trustProxy: ctx.config.trustProxy ?? false,
     bodyLimit: 64 * 1024,
+    maxParamLength: 2048,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { purchaseFunction } from './20261122_0002_purchase-function.js'
+import { purchaseFunction, refuseUnusableLock } from './20261122_0002_purchase-function.js'
 
 // Purchases, their lines, sandbox orders and the outbox (DESIGN §5, §10).
 const statements = [
@@ -83,10 +83,11 @@ const statements = [
   `CREATE FUNCTION hold_item_exclusively(p_item bigint) RETURNS boolean LANGUAGE plpgsql AS $$
     BEGIN
       PERFORM pg_advisory_xact_lock(1921, (p_item % 2147483647)::integer);
-      PERFORM 1 FROM items WHERE id = p_item FOR UPDATE;
+      PERFORM 1 FROM items WHERE id = p_item FOR NO KEY UPDATE;
       RETURN FOUND;
     END
   $$`,
+  refuseUnusableLock,
   purchaseFunction,
 ]
 

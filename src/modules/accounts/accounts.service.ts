@@ -22,7 +22,7 @@ export async function createAccount(db: Database, input: { name: string; email?:
 }
 
 async function lockAccount(trx: Trx, accountId: number) {
-  const account = await trx.selectFrom('accounts').select(['id', 'balance']).where('id', '=', accountId).forUpdate().executeTakeFirst()
+  const account = await trx.selectFrom('accounts').select(['id', 'balance']).where('id', '=', accountId).forNoKeyUpdate().executeTakeFirst()
   if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
   return account
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, errors, pageMeta, Timestamp } from '../../http/schemas.js'
+import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, RowId, errors, pageMeta, Timestamp } from '../../http/schemas.js'
 import { loadOrderDetail } from '../orders/orders.queries.js'
 import { OrderDetail, OrderItem, OrderStatus } from '../orders/orders.schemas.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
@@ -16,12 +16,12 @@ const AdminOrder = Type.Composite([
 ])
 const AdminOrderRow = Type.Object({ id: Type.Integer(), account_id: Type.Integer(), invoice: Type.String(), ref_id: Type.String(), amount: Type.Integer(), status: Type.String(), created_at: Timestamp })
 const ListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   status: Type.Optional(OrderStatus),
-  account_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  account_id: Type.Optional(RowId()),
 })
-const LineParams = Type.Object({ id: Type.Integer({ minimum: 1 }), line: Type.Integer({ minimum: 1 }) })
+const LineParams = Type.Object({ id: RowId(), line: RowId() })
 const Outcome = Ok(Type.Object({ id: Type.Integer(), status: Type.String(), line_id: Type.Optional(Type.Integer()), refunded_lines: Type.Optional(Type.Integer()) }))
 
 /** The operator's view of every account's transactions, and manual delivery and cancel (DESIGN §11). */

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
-import { ADMIN_ERRORS, IdParam, Ok, OkPage, errors, pageMeta } from '../../http/schemas.js'
+import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors, pageMeta } from '../../http/schemas.js'
 import { findAccount } from '../accounts/accounts.queries.js'
 import { adjustBalance, createAccount, rotateApiKey, updateAccount } from '../accounts/accounts.service.js'
 import { addLicenses, createItem, getAdminItem, updateItem } from '../catalog/items.service.js'
@@ -22,7 +22,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.get(
       '/resellers',
-      { schema: { tags, security, summary: 'List reseller accounts', querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })), per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })) }), response: { 200: OkPage(S.Account), ...errors(422, ...ADMIN_ERRORS) } } },
+      { schema: { tags, security, summary: 'List reseller accounts', querystring: Type.Object({ page: Type.Optional(PageNumber), per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })) }), response: { 200: OkPage(S.Account), ...errors(422, ...ADMIN_ERRORS) } } },
       async (request) => {
         const page = request.query.page ?? 1
         const perPage = request.query.per_page ?? 50

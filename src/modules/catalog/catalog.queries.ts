@@ -67,11 +67,17 @@ export async function selectVariants(db: Database, f: VariantFilter, page?: { li
 }
 export type VariantRow = Awaited<ReturnType<typeof selectVariants>>[number]
 
-export async function databaseNow(db: Database): Promise<Date> {
-  const { rows } = await sql<{ now: Date }>`select clock_timestamp() as now`.execute(db)
-  return rows[0].now
+/**
+ * The delta-sync cursor: now, or the start of the oldest transaction still running if earlier.
+ * Every change that a running transaction will commit carries a time at or after that start, so
+ * the next delta from this cursor sees it; nothing is lost to commit order.
+ */
+export async function syncCursor(db: Database): Promise<Date> {
+  const { rows } = await sql<{ cursor: Date }>`
+    SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
+                                      WHERE pid <> pg_backend_pid() AND datname = current_database())) AS cursor`.execute(db)
+  return rows[0].cursor
 }
-
 
 /** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */
 export async function holdItemExclusively(trx: Trx, itemId: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Ok, Timestamp } from '../../http/schemas.js'
+import { Nullable, Ok, PageNumber, Timestamp } from '../../http/schemas.js'
 
 export const Variant = Type.Object({
   id: Type.Integer({ description: 'the item_id of every other call' }),
@@ -27,7 +27,7 @@ export const Variant = Type.Object({
 export type Variant = Static<typeof Variant>
 
 export const CatalogQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 500 }), Type.Literal('all')], { default: 100 })),
   updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'the previous answer\'s server_time, for delta sync' })),
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'category id or name' })),

@@ -1,11 +1,8 @@
 import type { Database } from '../../db/database.js'
 import type { RequiredField } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { countVariants, databaseNow, selectVariants, type VariantFilter, type VariantRow } from './catalog.queries.js'
+import { countVariants, selectVariants, syncCursor, type VariantFilter, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
-
-// Writes that commit while a page is read must show up in the next delta: the cursor trails by a second.
-const DELTA_OVERLAP_MS = 1000
 
 const DEFAULT_FIELDS: Record<string, RequiredField[]> = {
   auto: [],
@@ -54,7 +51,7 @@ function nest(rows: VariantRow[]): Category[] {
 
 /** GET /v1/item: categories → products → variants, paged over variants; a delta includes switched-off items. */
 export async function listCatalog(db: Database, q: CatalogQuery) {
-  const serverTime = new Date((await databaseNow(db)).getTime() - DELTA_OVERLAP_MS)
+  const serverTime = await syncCursor(db)
   const since = q.updated_since ? new Date(q.updated_since) : undefined
   const filter: VariantFilter = { since, category: q.category, search: q.search, activeOnly: since === undefined }
   const total = await countVariants(db, filter)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
+import { onPostgres } from '../../../test/database.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 
 const { app, ctx } = await createTestApp()
@@ -246,5 +247,31 @@ describe('delta sync with updated_since', () => {
     const bad = await get(app, '/item?updated_since=yesterday', r)
     expect(bad.statusCode).toBe(422)
     expect(bad.json()).toMatchObject({ message: 'VALIDATION_ERROR', errors: { updated_since: expect.any(Array) } })
+  })
+})
+
+describe('delta sync and commit order', () => {
+  // A purchase that began before a listing but commits after it must be in the next delta.
+  it.skipIf(!onPostgres)('a sale committed after a listing is in the delta from that listing', async () => {
+    const buyer = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 5, { category: category('Slow') })
+    await backdateAll()
+    let letGo!: () => void
+    let holding!: () => void
+    const held = new Promise<void>((resolve) => (holding = resolve))
+    const holder = ctx.db.transaction().execute(async (trx) => {
+      await sql`SELECT hold_item_exclusively(${item.id})`.execute(trx)
+      holding()
+      await new Promise<void>((resolve) => (letGo = resolve))
+    })
+    await held
+    const sale = app.inject({ method: 'POST', url: '/api/v1/trx', headers: buyer.headers, payload: { ref_id: 'slow-sale', carts: [{ item_id: item.id, quantity: 1 }] } })
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const listing = await catalog()
+    letGo()
+    await holder
+    expect((await sale).statusCode).toBe(200)
+    const delta = await catalog(`?updated_since=${encodeURIComponent(listing.server_time)}`)
+    expect(variantsOf(delta).filter((v: any) => v.id === item.id).map((v: any) => v.stock)).toEqual([4])
   })
 })

@@ -93,7 +93,7 @@ export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_nam
 export async function updateItem(db: Database, itemId: number, changes: ItemChanges) {
   await inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, itemId)
-    const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forUpdate().executeTakeFirst()
+    const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
     if (!item) throw new AppError('ITEM_NOT_FOUND')
     checkStockRules({ ...item, ...changes, order_process: item.order_process, stock: changes.stock })
     await checkProvider(trx, changes.provider)
@@ -130,7 +130,7 @@ export async function addLicenses(db: Database, vault: Vault, itemId: number, li
   if (blank >= 0) throw invalidField(`licenses.${blank}`, 'must not be blank')
   return inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, itemId)
-    const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forUpdate().executeTakeFirst()
+    const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
     if (!item) throw new AppError('ITEM_NOT_FOUND')
     if (item.order_process !== 'auto') throw invalidField('licenses', 'only auto items hold licenses')
     const unique = new Map(cleaned.map((l) => [vault.fingerprint(l), l]))

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Database } from '../../db/database.js'
+import { inTransaction, type Database } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
@@ -32,21 +32,26 @@ export async function createProvider(db: Database, vault: Vault, input: Provider
 
 export async function updateProvider(db: Database, vault: Vault, code: string, changes: Partial<Omit<ProviderInput, 'code'>>) {
   const { api_key, base_url, ...plain } = changes
-  const row = await db
-    .updateTable('providers')
-    .set({
-      ...plain,
-      ...(base_url !== undefined && { base_url: base_url.replace(/\/+$/, '') }),
-      ...(api_key !== undefined && { api_key_enc: api_key ? vault.encrypt(api_key) : null }),
-      updated_at: sql`now()`,
-    })
-    .where('code', '=', code)
-    .returningAll()
-    .executeTakeFirst()
-  if (!row) throw new AppError('PROVIDER_NOT_FOUND')
-  // Switching a provider changes its items' status in the catalog: they belong in the next delta.
-  if (changes.active !== undefined) await db.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('provider', '=', code).execute()
-  return providerView(row)
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .updateTable('providers')
+      .set({
+        ...plain,
+        ...(base_url !== undefined && { base_url: base_url.replace(/\/+$/, '') }),
+        ...(api_key !== undefined && { api_key_enc: api_key ? vault.encrypt(api_key) : null }),
+        updated_at: sql`now()`,
+      })
+      .where('code', '=', code)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw new AppError('PROVIDER_NOT_FOUND')
+    // Switching a provider changes its items' status in the catalog: they belong in the next delta.
+    if (changes.active !== undefined) {
+      await sql`SELECT hold_item_exclusively(id) FROM items WHERE provider = ${code} ORDER BY id`.execute(trx)
+      await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('provider', '=', code).execute()
+    }
+    return providerView(row)
+  })
 }
 
 export async function listProviders(db: Database) {

@@ -22,7 +22,7 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const lock = await createLock(ctx.db, request.account.id, request.body, ctx.config.maxActiveLocks)
+        const lock = await createLock(ctx.db, request.account.id, request.body, { defaultCap: ctx.config.maxActiveLocks, fulfillable: ctx.fulfillable })
         return reply.status(201).send({ success: true as const, data: lock })
       },
     )

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
-import { Ok, Timestamp } from '../../http/schemas.js'
+import { Ok, RowId, Timestamp } from '../../http/schemas.js'
 
 export const LockBody = Type.Object({
-  item_id: Type.Integer({ minimum: 1 }),
+  item_id: RowId(),
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "at least the item's min_order" }),
   lock_duration: Type.Optional(Type.Integer({ minimum: 60, maximum: 600, default: 600, description: 'seconds' })),
 })
@@ -21,6 +21,6 @@ export const ActiveLocks = Ok(
   Type.Array(Type.Composite([Lock, Type.Object({ status: Type.Literal('active'), remaining_seconds: Type.Integer() })])),
 )
 
-export const TokenParam = Type.Object({ lock_token: Type.String({ minLength: 1, maxLength: 100 }) })
+export const TokenParam = Type.Object({ lock_token: Type.String({ minLength: 1, maxLength: 2000 }) })
 
 export const ReleasedLock = Ok(Type.Object({ lock_token: Type.String(), status: Type.Literal('released'), released_at: Timestamp }))

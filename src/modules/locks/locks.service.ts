@@ -2,23 +2,32 @@ import crypto from 'node:crypto'
 import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { LockStatus } from '../../db/schema.js'
-import { AppError } from '../../errors.js'
+import { AppError, invalidField } from '../../errors.js'
 import { holdItemExclusively } from '../catalog/catalog.queries.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
 /**
- * POST /v1/item/lock, checks in DESIGN §6 order. The item row is locked FOR UPDATE first, which
- * also waits out every purchase of it in flight; then the account row, under which the cap is counted.
+ * POST /v1/item/lock, checks in DESIGN §6 order. The item is held exclusively first, which also
+ * waits out every purchase of it in flight; then the account row, under which the cap is counted.
  */
-export async function createLock(db: Database, accountId: number, input: LockInput, defaultCap: number) {
+export async function createLock(db: Database, accountId: number, input: LockInput, limits: { defaultCap: number; fulfillable: readonly string[] }) {
+  const { defaultCap, fulfillable } = limits
   return inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, input.item_id)
-    const item = await trx.selectFrom('items').select(['id', 'active', 'unlimited_stock', 'min_order']).where('id', '=', input.item_id).forUpdate().executeTakeFirst()
+    const item = await trx
+      .selectFrom('items as i')
+      .leftJoin('providers as p', 'p.code', 'i.provider')
+      .select(['i.id', 'i.active', 'i.unlimited_stock', 'i.min_order', 'i.max_order', 'i.order_process', 'p.active as provider_active'])
+      .where('i.id', '=', input.item_id)
+      .executeTakeFirst()
     if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
     if (item.unlimited_stock) throw new AppError('LOCK_NOT_REQUIRED')
+    // Stock that no purchase could take must not be held either.
+    if (item.provider_active === false || !fulfillable.includes(item.order_process)) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
     if (input.quantity < item.min_order) throw new AppError('MINIMUM_ORDER_NOT_MET')
-    const account = await trx.selectFrom('accounts').select('max_active_locks').where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow()
+    if (item.max_order !== null && input.quantity > item.max_order) throw invalidField('quantity', `must be at most ${item.max_order} for this item`)
+    const account = await trx.selectFrom('accounts').select('max_active_locks').where('id', '=', accountId).forNoKeyUpdate().executeTakeFirstOrThrow()
     const { active } = await trx
       .selectFrom('stock_locks')
       .select((eb) => eb.fn.countAll<number>().as('active'))

@@ -53,6 +53,16 @@ describe('POST /v1/item/lock', () => {
     expect(outcome(await lock(r, { item_id: auto.id, quantity: 1 }))).toEqual([422, 'MINIMUM_ORDER_NOT_MET'])
   })
 
+  it('holds no stock that a purchase could not take: provider off, over max_order', async () => {
+    const r = await createReseller(app)
+    await admin(app, 'POST', '/providers', { code: 'lock-prov', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
+    const item = await createAutoItem(app, 5, { provider: 'lock-prov', provider_code: 'x', max_order: 2 })
+    const tooMany = await lock(r, { item_id: item.id, quantity: 3 })
+    expect([...outcome(tooMany), tooMany.json().errors]).toEqual([422, 'VALIDATION_ERROR', { quantity: ['must be at most 2 for this item'] }])
+    await admin(app, 'PATCH', '/providers/lock-prov', { active: false })
+    expect(outcome(await lock(r, { item_id: item.id, quantity: 1 }))).toEqual([503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'])
+  })
+
   it('uses the default cap of 10 per account', async () => {
     const r = await createReseller(app)
     const item = await createAutoItem(app, 20)
@@ -145,6 +155,17 @@ describe('POST /v1/trx with lock_token', () => {
     await release(a, token)
     expect(outcome(await buy(app, a, 'lock-case', [{ item_id: item.id, quantity: 2 }], { lock_token: token }))).toEqual([422, 'LOCK_RELEASED'])
     expect((await buy(app, a, 'lock-case', [{ item_id: item.id, quantity: 2 }])).statusCode).toBe(200)
+    // null and "" mean no lock, as many clients send absent fields
+    expect((await buy(app, a, 'null-lock', [{ item_id: item.id, quantity: 1 }], { lock_token: null })).statusCode).toBe(200)
+    expect((await buy(app, a, 'empty-lock', [{ item_id: item.id, quantity: 1 }], { lock_token: '' })).statusCode).toBe(200)
+  })
+
+  it('tells the losers of a race for one lock that it was used', async () => {
+    const a = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 3)
+    const token = (await lock(a, { item_id: item.id, quantity: 3 })).json().data.lock_token
+    const results = await Promise.all([0, 1, 2, 3].map((n) => buy(app, a, `same-lock-${n}`, [{ item_id: item.id, quantity: 3 }], { lock_token: token })))
+    expect(results.map(outcome).sort()).toEqual([[200, 'OK'], [422, 'LOCK_ALREADY_USED'], [422, 'LOCK_ALREADY_USED'], [422, 'LOCK_ALREADY_USED']])
   })
 })
 

@@ -7,11 +7,12 @@ import { creditBalance } from '../ledger/ledger.service.js'
 import { lockOrder, recordEvent, settleOrder } from './order-state.js'
 
 /**
- * Refunds one line exactly once: the conditional update wins for one caller only, and the ledger's
- * unique (line, refund) index backs it up. Limited stock taken by the line goes back.
+ * Takes one line back exactly once: the conditional update wins for one caller only (the ledger's
+ * unique (line, refund) index backs it up). Limited stock the line took goes back to the item.
+ * The refund itself is credited by creditRefunds, after every item row: items before the account.
  */
-export async function refundLine(trx: Trx, order: Order, line: OrderLine, reason: string): Promise<boolean> {
-  const refunded = await trx
+export async function withdrawLine(trx: Trx, line: OrderLine): Promise<{ lineId: number; amount: number } | undefined> {
+  const withdrawn = await trx
     .updateTable('order_lines')
     .set({ status: 'refunded', refunded_amount: sql`subtotal` })
     .where('id', '=', line.id)
@@ -19,18 +20,22 @@ export async function refundLine(trx: Trx, order: Order, line: OrderLine, reason
     .where('status', 'in', ['pending', 'cancel_requested'])
     .returning(['id', 'subtotal', 'stock_taken', 'item_id'])
     .executeTakeFirst()
-  if (!refunded) return false
-  if (refunded.stock_taken > 0) {
+  if (!withdrawn) return undefined
+  if (withdrawn.stock_taken > 0) {
     await trx
       .updateTable('items')
-      .set({ stock: sql`stock + ${refunded.stock_taken}`, updated_at: sql`clock_timestamp()` })
-      .where('id', '=', refunded.item_id)
+      .set({ stock: sql`stock + ${withdrawn.stock_taken}`, updated_at: sql`clock_timestamp()` })
+      .where('id', '=', withdrawn.item_id)
       .execute()
   }
-  if (refunded.subtotal > 0) {
-    await creditBalance(trx, { accountId: order.account_id, type: 'refund', amount: refunded.subtotal, description: `Refund ${order.invoice}: ${reason}`, invoice: order.invoice, orderId: order.id, orderLineId: line.id })
+  return { lineId: withdrawn.id, amount: withdrawn.subtotal }
+}
+
+export async function creditRefunds(trx: Trx, order: Order, refunds: { lineId: number; amount: number }[], reason: string): Promise<void> {
+  for (const { lineId, amount } of refunds) {
+    if (amount === 0) continue
+    await creditBalance(trx, { accountId: order.account_id, type: 'refund', amount, description: `Refund ${order.invoice}: ${reason}`, invoice: order.invoice, orderId: order.id, orderLineId: lineId })
   }
-  return true
 }
 
 /** Operator cancel (DESIGN §5): refunds every line not delivered yet; delivered lines stay. */
@@ -39,10 +44,15 @@ export async function cancelOrder(db: Database, orderId: number, reason: string)
     const order = await lockOrder(trx, orderId)
     if (order.status !== 'paid') throw new AppError('INVALID_STATE', { detail: `order is ${order.status}` })
     await trx.updateTable('orders').set({ cancel_reason: reason }).where('id', '=', order.id).execute()
-    const lines = await trx.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).where('status', '=', 'pending').orderBy('item_id').execute()
-    let refunded = 0
-    for (const line of lines) if (await refundLine(trx, order, line, reason)) refunded++
-    return { id: order.id, status: await settleOrder(trx, order), refunded_lines: refunded }
+    // Item rows in ascending id, like a purchase, and the account only after them: no deadlock.
+    const lines = await trx.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).where('status', '=', 'pending').orderBy('item_id').orderBy('id').execute()
+    const refunds = []
+    for (const line of lines) {
+      const refund = await withdrawLine(trx, line)
+      if (refund) refunds.push(refund)
+    }
+    await creditRefunds(trx, order, refunds, reason)
+    return { id: order.id, status: await settleOrder(trx, order), refunded_lines: refunds.length }
   })
 }
 

@@ -12,7 +12,7 @@ export async function recordEvent(trx: Trx, order: Pick<Order, 'id' | 'account_i
 
 /** The order row, locked: operator actions on one order run one at a time. */
 export async function lockOrder(trx: Trx, orderId: number): Promise<Order> {
-  const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst()
+  const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).forNoKeyUpdate().executeTakeFirst()
   if (!order) throw new AppError('TRX_NOT_FOUND')
   return order
 }

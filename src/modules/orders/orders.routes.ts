@@ -51,7 +51,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post(
       '/order/sandbox',
       { schema: { tags, security, summary: 'A test order: checked, stored, never charged or delivered', body: SandboxBody, response: { 200: SandboxOrder, ...errors(404, 422, ...RESELLER_ERRORS) } } },
-      async (request) => ({ message: 'OK' as const, data: await createSandboxOrder(ctx.db, request.account.id, request.body) }),
+      async (request) => ({ message: 'OK' as const, data: await createSandboxOrder(ctx.db, request.account.id, request.body, ctx.fulfillable) }),
     )
   }
 }

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Ok, OkPage, StringEnum, Timestamp } from '../../http/schemas.js'
+import { Nullable, Ok, OkPage, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
 
 export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
 
 export const CartLine = Type.Object({
-  item_id: Type.Integer({ minimum: 1 }),
+  item_id: RowId(),
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
   note: Type.Optional(Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' })),
 })
@@ -12,7 +12,8 @@ export const CartLine = Type.Object({
 export const PurchaseBody = Type.Object({
   ref_id: RefId,
   carts: Type.Array(CartLine, { minItems: 1, maxItems: 50 }),
-  lock_token: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  // Clients often send absent fields as null or "": both mean no lock.
+  lock_token: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
 })
 export type PurchaseBody = Static<typeof PurchaseBody>
 
@@ -83,14 +84,15 @@ export const OrderRetrieval = Type.Object({
 export const OrderStatus = StringEnum(['pending', 'paid', 'completed', 'canceled'])
 
 export const ListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
   status: Type.Optional(OrderStatus),
 })
 
 export const OrderList = OkPage(Type.Object({ id: Type.Integer(), invoice: Type.String(), ref_id: Type.String(), amount: Type.Integer(), status: Type.String(), created_at: Timestamp }))
 
-export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 191 }) })
+// Longer than any ref_id is simply not found, not a validation error.
+export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 2000 }) })
 
-export const SandboxBody = Type.Object({ ref_id: RefId, item_id: Type.Integer({ minimum: 1 }), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) })
+export const SandboxBody = Type.Object({ ref_id: RefId, item_id: RowId(), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) })
 export const SandboxOrder = Ok(Type.Object({ id: Type.Integer(), ref_id: Type.String(), invoice: Type.String(), status: Type.Literal('sandbox') }))

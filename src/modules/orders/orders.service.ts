@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.js'
+import { RETRYABLE, backoff } from '../../db/database.js'
 import { AppError, type ErrorCode } from '../../errors.js'
 import { findOrderSummary } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
 
-const RETRYABLE = new Set(['40001', '40P01'])
 const PURCHASE = 'SELECT * FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[])'
 type PurchaseOutcome = { order_id: number; created_at: Date; amount: number; refused: string | null }
 type DbError = { code?: string; message?: string; detail?: string; hint?: string; constraint?: string }
@@ -29,7 +29,7 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
     const invoice = newInvoice('INV')
     try {
       const [result] = await ctx.database.prepared<PurchaseOutcome>('purchase', PURCHASE, [
-        accountId, body.ref_id, invoice, items, quantities, notes, body.lock_token ?? null, ctx.fulfillable,
+        accountId, body.ref_id, invoice, items, quantities, notes, body.lock_token || null, ctx.fulfillable,
       ])
       if (result.refused === 'REF_ID_ALREADY_EXIST') {
         throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })
@@ -43,6 +43,7 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
       const retry = RETRYABLE.has(dbError.code ?? '') || (dbError.code === '23505' && dbError.constraint === 'orders_invoice_key')
       if (!retry) throw error
       if (attempt >= 4) throw new AppError('SERVICE_UNAVAILABLE')
+      await backoff(attempt)
     }
   }
 }

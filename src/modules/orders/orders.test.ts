@@ -84,6 +84,15 @@ describe('POST /v1/trx', () => {
     expect(await balanceOf(app, r)).toBe(5_000)
   })
 
+  it('answers values PostgreSQL cannot store with 422, never 500', async () => {
+    const r = await createReseller(app, { balance: 1000 })
+    const item = await createAutoItem(app, 1)
+    const res = await buy(app, r, 'nul\u0000ref', [{ item_id: item.id, quantity: 1 }])
+    expect([res.statusCode, res.json().message]).toEqual([422, 'VALIDATION_ERROR'])
+    expect((await get(app, '/trx?page=1e300', r)).statusCode).toBe(422)
+    expect((await get(app, `/trx/${'x'.repeat(300)}`, r)).json()).toEqual({ message: 'TRX_NOT_FOUND' })
+  })
+
   it('answers 503 for an item whose provider the operator switched off, debiting nothing', async () => {
     const r = await createReseller(app, { balance: 50_000 })
     await admin(app, 'POST', '/providers', { code: 'switchable', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
@@ -99,6 +108,7 @@ describe('POST /v1/trx', () => {
   it('validates the body: ref_id length, carts bounds, quantities', async () => {
     const r = await createReseller(app, { balance: 1000 })
     const cases: [object, string][] = [
+      [{ ref_id: 'a', carts: [{ item_id: 1e20, quantity: 1 }] }, 'carts.0.item_id'],
       [{ ref_id: 'x'.repeat(192), carts: [{ item_id: 1, quantity: 1 }] }, 'ref_id'],
       [{ ref_id: '', carts: [{ item_id: 1, quantity: 1 }] }, 'ref_id'],
       [{ ref_id: 'a', carts: [] }, 'carts'],
@@ -203,6 +213,12 @@ describe('GET /v1/trx and sandbox', () => {
     expect((await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })).json().message).toBe('REF_ID_ALREADY_EXIST')
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-2', item_id: auto.id, quantity: 2 })).json().message).toBe('INSUFFICIENT_STOCK')
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-3', item_id: 999_999, quantity: 1 })).json().message).toBe('ITEM_NOT_FOUND')
+    const unlimited = await createItem(app, { order_process: 'manual', unlimited_stock: true })
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-4', item_id: unlimited.id, quantity: 1000 })).statusCode).toBe(200)
+    await admin(app, 'POST', '/providers', { code: 'sb-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
+    const h2h = await createItem(app, { order_process: 'h2h', unlimited_stock: true, provider: 'sb-h2h', provider_code: 'x' })
+    // like a real purchase: no h2h dispatch yet
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1 })).json().message).toBe('PRODUCT_TEMPORARILY_UNAVAILABLE')
     expect(await balanceOf(app, r)).toBe(10_000)
     expect(await stockOf(app, r, auto.id)).toBe(1)
     expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('sandbox')
@@ -214,6 +230,22 @@ describe('GET /v1/trx and sandbox', () => {
 })
 
 describe('concurrency', () => {
+  it('cancels racing purchases and lock creation on the same items without deadlock errors', async () => {
+    const resellers = await Promise.all([0, 1].map(() => createReseller(app, { balance: 10_000_000 })))
+    const first = await createItem(app, { order_process: 'manual', stock: 500, price: 1_000 })
+    const second = await createItem(app, { order_process: 'manual', stock: 500, price: 1_000 })
+    const orders = []
+    for (let i = 0; i < 8; i++) orders.push((await buy(app, resellers[0], `cx-${i}`, [{ item_id: second.id, quantity: 1 }, { item_id: first.id, quantity: 1 }])).json().data.id)
+    const adminHeaders = { authorization: 'Bearer test-admin-token-0123456789' }
+    const results = await Promise.all([
+      ...orders.map((id) => app.inject({ method: 'POST', url: `/api/admin/v1/transactions/${id}/cancel`, headers: adminHeaders, payload: { reason: 'race' } })),
+      ...Array.from({ length: 24 }, (_, n) => buy(app, resellers[1], `cy-${n}`, [{ item_id: n % 2 ? first.id : second.id, quantity: 1 }, { item_id: second.id, quantity: 1 }])),
+      ...Array.from({ length: 8 }, () => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: resellers[1].headers, payload: { item_id: second.id, quantity: 1 } })),
+    ])
+    expect(results.filter((r) => r.statusCode >= 500).map((r) => `${r.statusCode} ${r.body}`)).toEqual([])
+    await assertInvariants(ctx.db, { [first.id]: 500 })
+  })
+
   it('keeps money and stock exact under 240 simultaneous purchases with racing ref_ids', async () => {
     const resellers = await Promise.all([0, 1, 2].map(() => createReseller(app, { balance: 120_000 })))
     const items = await Promise.all([0, 1, 2].map(() => createAutoItem(app, 15, { price: 7_000 })))

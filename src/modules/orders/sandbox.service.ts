@@ -24,22 +24,24 @@ const refused = (s: { id: number; ref_id: string; invoice: string; amount: numbe
  * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, stock);
  * stores the order as `sandbox`, takes nothing, reserves nothing, sends nothing.
  */
-export async function createSandboxOrder(db: Database, accountId: number, input: SandboxInput) {
+export async function createSandboxOrder(db: Database, accountId: number, input: SandboxInput, fulfillable: readonly string[]) {
   const existing = await findSandbox(db, accountId, input.ref_id)
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
   const item = await db
     .selectFrom('items as i')
     .leftJoin('providers as pr', 'pr.code', 'i.provider')
-    .select(['i.id', 'i.price', 'i.active', 'i.min_order', 'i.max_order', 'i.order_process', 'i.provider', 'pr.active as provider_active', sql<number | null>`greatest(0, item_stock(i.id) - item_reserved(i.id))`.as('available')])
+    .select(['i.id', 'i.price', 'i.active', 'i.min_order', 'i.max_order', 'i.order_process', 'i.provider', 'pr.active as provider_active', sql<number | null>`item_stock(i.id) - item_reserved(i.id)`.as('available')])
     .where('i.id', '=', input.item_id)
     .executeTakeFirst()
   if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
   if (item.provider_active === false || (['h2h', 'smm'].includes(item.order_process) && !item.provider)) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
   if (input.quantity < item.min_order) throw new AppError('MINIMUM_ORDER_NOT_MET')
+  if (!fulfillable.includes(item.order_process)) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
   if (item.max_order !== null && input.quantity > item.max_order) {
     throw new AppError('VALIDATION_ERROR', { fieldErrors: { quantity: [`must be at most ${item.max_order} for this item`] } })
   }
-  if (item.available !== null && Number(item.available) < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
+  // NULL is unlimited stock.
+  if (item.available !== null && item.available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
   const amount = item.price * input.quantity
   const row = await db
     .insertInto('sandbox_orders')
