@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Config } from './config.js'
 import type { Database, DatabaseHandle } from './db/database.js'
+import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './http/rate-limit.js'
 import { createVault, type Vault } from './vault.js'
@@ -12,17 +13,21 @@ export type AppContext = {
   database: DatabaseHandle
   vault: Vault
   rateLimiter?: RateLimiter
+  authCache: AuthCache
   dispatchers: LineDispatcher[]
   /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
   fulfillable: string[]
 }
+
+// Bounds how long a change missed by every notification path could go unseen.
+const AUTH_CACHE_MS = 5_000
 
 export function createContext(config: Config, database: DatabaseHandle): AppContext {
   if (!config.appKey) throw new Error('APP_KEY is not set')
   const limit = config.rateLimitPerMinute
   const rateLimiter = limit === 0 ? undefined : config.redisUrl ? redisRateLimiter(config.redisUrl, limit) : memoryRateLimiter(limit)
   const dispatchers: LineDispatcher[] = []
-  return { config, db: database.db, database, vault: createVault(config.appKey), rateLimiter, dispatchers, fulfillable: fulfillableProcesses(dispatchers) }
+  return { config, db: database.db, database, vault: createVault(config.appKey), rateLimiter, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers) }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

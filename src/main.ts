@@ -5,6 +5,7 @@ import { acquireDataDirLock, openPGlite, openPostgres, type DatabaseHandle } fro
 import { migrateToLatest } from './db/migrate.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { buildApp } from './http/server.js'
+import { watchAccountChanges } from './modules/accounts/account-changes.js'
 import { isEmpty, seedDemo } from './modules/admin/demo.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
@@ -37,6 +38,7 @@ async function main() {
   const app = await buildApp(ctx)
   await app.listen({ port: config.port, host: config.host })
   const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined
+  const stopWatching = await watchAccountChanges(ctx)
   const banner = [
     `Reseller Ordering Service listening on ${config.publicUrl}`,
     `  API base:     ${config.publicUrl}/api/v1`,
@@ -54,6 +56,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down')
     await app.close()
     await workers?.stop()
+    await stopWatching()
     await closeContext(ctx)
     release()
     process.exit(0)

@@ -2,6 +2,7 @@ import { afterAll } from 'vitest'
 import { loadConfig, type Config } from '../src/config.js'
 import { checkAppKey, closeContext, createContext, type AppContext } from '../src/context.js'
 import { buildApp, type App } from '../src/http/server.js'
+import { openPostgres, type DatabaseHandle } from '../src/db/database.js'
 import { cloneTestDatabase } from './database.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
@@ -9,9 +10,8 @@ export const APP_KEY = 'test-app-key-0123456789-0123456789-abcdef'
 
 export type TestApp = { app: App; ctx: AppContext; databaseUrl?: string; close(): Promise<void> }
 
-/** The real HTTP app on a database of its own; closed after the file's tests. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config: Config = loadConfig({
+function testConfig(env: Record<string, string>): Config {
+  return loadConfig({
     APP_ENV: 'test',
     DATA_DIR: 'memory',
     APP_KEY,
@@ -21,7 +21,21 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WORKERS: 'false',
     ...env,
   })
-  const database = await cloneTestDatabase()
+}
+
+/** The real HTTP app on a database of its own; closed after the file's tests. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  return appOn(await cloneTestDatabase(), env)
+}
+
+/** A second process's view: another app with its own pool on the same PostgreSQL database. */
+export async function createSiblingApp(databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+  const handle = await openPostgres(databaseUrl, 4)
+  return appOn({ ...handle, url: databaseUrl }, env)
+}
+
+async function appOn(database: DatabaseHandle & { url?: string }, env: Record<string, string>): Promise<TestApp> {
+  const config = testConfig(env)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
   const app = await buildApp(ctx)

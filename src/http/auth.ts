@@ -18,8 +18,12 @@ export function resellerAuth(ctx: AppContext) {
     const key = request.headers['x-apikey']
     if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new AppError('INVALID_API_KEY')
     const keyHash = sha256Hex(key)
-    const account = await findAccountByKeyHash(ctx.database, keyHash)
-    if (!account) throw new AppError('INVALID_API_KEY')
+    let account = ctx.authCache.get(keyHash)
+    if (!account) {
+      account = await findAccountByKeyHash(ctx.database, keyHash)
+      if (!account) throw new AppError('INVALID_API_KEY')
+      ctx.authCache.set(keyHash, account)
+    }
     if (account.ip_allowlist.length > 0 && !isAllowed(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')
     if (account.status === 'suspended') throw new AppError('THE_ACCOUNT_HAS_BEEN_SUSPENDED')
     if (ctx.rateLimiter) {

@@ -4,6 +4,7 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { postLedgerEntry } from '../ledger/ledger.service.js'
+import { announceAccountChange } from './account-changes.js'
 import { findAccount } from './accounts.queries.js'
 
 /** `rk_` + 32 random bytes; only the SHA-256 is kept, so the key is shown once. */
@@ -32,6 +33,7 @@ export async function rotateApiKey(db: Database, accountId: number) {
   return inTransaction(db, async (trx) => {
     await lockAccount(trx, accountId)
     await trx.updateTable('api_keys').set({ revoked_at: sql`now()` }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()
+    await announceAccountChange(trx, accountId)
     return { id: accountId, api_key: await issueApiKey(trx, accountId) }
   })
 }
@@ -45,13 +47,16 @@ export async function updateAccount(db: Database, accountId: number, changes: Ac
     const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32))
     if (!family || !validBits || extra !== undefined) throw invalidField(`ip_allowlist.${i}`, 'must be an IP address or CIDR')
   })
-  const updated = await db
-    .updateTable('accounts')
-    .set({ ...changes, updated_at: sql`now()` } as never)
-    .where('id', '=', accountId)
-    .returning('id')
-    .executeTakeFirst()
-  if (!updated) throw new AppError('ACCOUNT_NOT_FOUND')
+  await inTransaction(db, async (trx) => {
+    const updated = await trx
+      .updateTable('accounts')
+      .set({ ...changes, updated_at: sql`now()` } as never)
+      .where('id', '=', accountId)
+      .returning('id')
+      .executeTakeFirst()
+    if (!updated) throw new AppError('ACCOUNT_NOT_FOUND')
+    await announceAccountChange(trx, accountId)
+  })
   return (await findAccount(db, accountId))!
 }
 

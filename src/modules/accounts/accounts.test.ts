@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
-import { createTestApp } from '../../../test/app.js'
+import { createSiblingApp, createTestApp } from '../../../test/app.js'
+import { onPostgres } from '../../../test/database.js'
+import { watchAccountChanges } from './account-changes.js'
 import { admin, createReseller, get, type Reseller } from '../../../test/factory.js'
 import type { Database } from '../../db/database.js'
 import type { App } from '../../http/server.js'
@@ -177,3 +179,29 @@ async function rateLimitSuite(name: string, env: Record<string, string>) {
 
 await rateLimitSuite('rate limit (in-process)', {})
 await rateLimitSuite('rate limit (Redis)', { REDIS_URL: 'redis://127.0.0.1:6379' })
+
+describe('changes made by another process', () => {
+  // Authentication is cached for a few seconds; NOTIFY makes every process forget a changed account.
+  it.skipIf(!onPostgres)('a key rotated elsewhere stops working here within moments, not at the cache TTL', async () => {
+    const here = await createTestApp()
+    const elsewhere = await createSiblingApp(here.databaseUrl!)
+    const stopWatching = await watchAccountChanges(here.ctx)
+    try {
+      const r = await createReseller(here.app)
+      expect((await get(here.app, '/balance', r)).statusCode).toBe(200)
+      const started = Date.now()
+      await admin(elsewhere.app, 'POST', `/resellers/${r.id}/api-keys`)
+      let status = 200
+      while (status === 200 && Date.now() - started < 4000) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        status = (await get(here.app, '/balance', r)).statusCode
+      }
+      expect(status).toBe(401)
+      expect(Date.now() - started).toBeLessThan(2000)
+    } finally {
+      await stopWatching()
+      await elsewhere.close()
+      await here.close()
+    }
+  })
+})

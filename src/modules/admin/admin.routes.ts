@@ -16,6 +16,12 @@ const security = [{ adminToken: [] }]
 /** The operator API of DESIGN §11 (accounts, balance, items, licenses, providers). */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
+  // This process forgets a changed account at once; others hear it through NOTIFY.
+  const forgetting = async <T>(accountId: number, change: Promise<T>) => {
+    const result = await change
+    ctx.authCache.forgetAccount(accountId)
+    return result
+  }
   return async (app) => {
     app.post('/resellers', { schema: { tags, security, summary: 'Create a reseller account and its first API key', body: S.CreateAccountBody, response: { 200: S.CreatedAccount, ...errors(422, ...ADMIN_ERRORS) } } }, async (request) =>
       ok(await createAccount(db, request.body)),
@@ -39,10 +45,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       return ok(account)
     })
     app.patch('/resellers/:id', { schema: { tags, security, summary: 'Suspend/reactivate, set the lock cap or the IP allow-list', params: IdParam, body: S.AccountChangesBody, response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await updateAccount(db, request.params.id, request.body)),
+      ok(await forgetting(request.params.id, updateAccount(db, request.params.id, request.body))),
     )
     app.post('/resellers/:id/api-keys', { schema: { tags, security, summary: 'Rotate the API key (the old one stops working at once)', params: IdParam, response: { 200: S.RotatedKey, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await rotateApiKey(db, request.params.id)),
+      ok(await forgetting(request.params.id, rotateApiKey(db, request.params.id))),
     )
     app.post('/resellers/:id/balance', { schema: { tags, security, summary: 'Credit or debit a balance (idempotent by reference)', params: IdParam, body: S.AdjustmentBody, response: { 200: S.Adjustment, ...errors(400, 404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
       ok(await adjustBalance(db, request.params.id, request.body)),

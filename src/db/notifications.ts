@@ -1,0 +1,38 @@
+import pg from 'pg'
+import type { DatabaseHandle } from './database.js'
+
+/**
+ * Calls onMessage for every NOTIFY on `channel` from any process sharing the database. On
+ * PostgreSQL a dedicated connection listens and reconnects; onLost runs whenever messages may
+ * have been missed. Returns the function that stops listening.
+ */
+export async function listen(database: DatabaseHandle, channel: string, onMessage: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>> {
+  if (database.pglite) return database.pglite.listen(channel, onMessage)
+  let client: pg.Client | undefined
+  let stopped = false
+  let retry: NodeJS.Timeout | undefined
+  const connect = async () => {
+    const next = new pg.Client(database.pool!.options)
+    next.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''))
+    next.on('error', () => {
+      onLost()
+      next.end().catch(() => {})
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000)
+    })
+    try {
+      await next.connect()
+      await next.query(`LISTEN ${channel}`)
+      client = next
+    } catch {
+      onLost()
+      next.end().catch(() => {})
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000)
+    }
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    clearTimeout(retry)
+    await client?.end().catch(() => {})
+  }
+}
