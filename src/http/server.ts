@@ -32,7 +32,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     trustProxy: ctx.config.trustProxy ?? false,
     bodyLimit: 64 * 1024,
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
