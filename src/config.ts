@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { isAddressOrCidr } from './ip-ranges.js'
 
 // The environment as it arrives; every value is a string until converted and checked here.
 const Env = Type.Object({
@@ -111,15 +112,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 /** A copy of the config with some values replaced (resolved secrets, test overrides). */
 export function withConfig(config: Config, changes: Partial<Config>): Config {
   return Object.freeze({ ...config, ...changes })
-}
-
-function isAddressOrCidr(value: string): boolean {
-  const [address, bits, ...rest] = value.split('/')
-  if (rest.length > 0) return false
-  const ipv4 = /^(\d{1,3})(\.\d{1,3}){3}$/.test(address) && address.split('.').every((o) => Number(o) <= 255)
-  const ipv6 = address.includes(':') && /^[0-9a-fA-F:.]+$/.test(address)
-  if (!ipv4 && !ipv6) return false
-  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (ipv4 ? 32 : 128))
 }
 
 function isTimeZone(zone: string): boolean {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
-import { BlockList, isIP } from 'node:net'
 import type { FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
+import { isInRanges } from '../ip-ranges.js'
 import { findAccountByKeyHash, type AuthenticatedAccount } from '../modules/accounts/accounts.queries.js'
 import type { AppContext } from '../context.js'
 import { sha256Hex } from '../vault.js'
@@ -24,7 +24,7 @@ export function resellerAuth(ctx: AppContext) {
       if (!account) throw new AppError('INVALID_API_KEY')
       ctx.authCache.set(keyHash, account)
     }
-    if (account.ip_allowlist.length > 0 && !isAllowed(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')
+    if (account.ip_allowlist.length > 0 && !isInRanges(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')
     if (account.status === 'suspended') throw new AppError('THE_ACCOUNT_HAS_BEEN_SUSPENDED')
     if (ctx.rateLimiter) {
       // Counted per key by its hash: unique across processes and databases sharing one Redis.
@@ -42,16 +42,4 @@ export function adminAuth(ctx: AppContext) {
     const valid = ctx.config.adminToken && given.length === expected.length && crypto.timingSafeEqual(given, expected)
     if (!valid) throw new AppError('UNAUTHORIZED')
   }
-}
-
-export function isAllowed(ip: string, allowlist: string[]): boolean {
-  const address = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip
-  const list = new BlockList()
-  for (const entry of allowlist) {
-    const [net, bits] = entry.split('/')
-    const type = isIP(net) === 6 ? 'ipv6' : 'ipv4'
-    if (bits === undefined) list.addAddress(net, type)
-    else list.addSubnet(net, Number(bits), type)
-  }
-  return list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')
 }

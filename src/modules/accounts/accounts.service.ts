@@ -1,7 +1,7 @@
-import { isIP } from 'node:net'
 import { sql } from 'kysely'
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
+import { isAddressOrCidr } from '../../ip-ranges.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { postLedgerEntry } from '../ledger/ledger.service.js'
 import { announceAccountChange } from './account-changes.js'
@@ -42,10 +42,7 @@ export type AccountChanges = { status?: 'active' | 'suspended'; max_active_locks
 
 export async function updateAccount(db: Database, accountId: number, changes: AccountChanges) {
   changes.ip_allowlist?.forEach((entry, i) => {
-    const [address, bits, extra] = entry.split('/')
-    const family = isIP(address)
-    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32))
-    if (!family || !validBits || extra !== undefined) throw invalidField(`ip_allowlist.${i}`, 'must be an IP address or CIDR')
+    if (!isAddressOrCidr(entry)) throw invalidField(`ip_allowlist.${i}`, 'must be an IP address or CIDR')
   })
   await inTransaction(db, async (trx) => {
     const updated = await trx
