@@ -3,6 +3,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
+import { AppError } from '../errors.js'
 import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
 
@@ -105,22 +106,27 @@ export async function isDatabaseReachable(db: Database): Promise<boolean> {
   }
 }
 
-export const RETRYABLE = new Set(['40001', '40P01'])
+const RETRYABLE = new Set(['40001', '40P01'])
 
-/** A short random pause before retrying a deadlock victim, so the same collision is not replayed. */
-export function backoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+/**
+ * Runs `run` again, after a short random pause so the same collision is not replayed, while it
+ * fails with a deadlock, a serialization failure or an error `alsoRetry` accepts. When every
+ * attempt failed so, the database is too busy: 503 SERVICE_UNAVAILABLE.
+ */
+export async function retrying<T>(run: () => Promise<T>, alsoRetry: (error: { code?: string; constraint?: string }) => boolean = () => false, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run()
+    } catch (error) {
+      const e = error as { code?: string; constraint?: string }
+      if (!RETRYABLE.has(e.code ?? '') && !alsoRetry(e)) throw error
+      if (attempt >= attempts) throw new AppError('SERVICE_UNAVAILABLE')
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+    }
+  }
 }
 
 /** Runs a use case in one transaction, retrying deadlocks and serialization failures. */
-export async function inTransaction<T>(db: Database, work: (trx: Trx) => Promise<T>, attempts = 4): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(work)
-    } catch (error) {
-      const code = (error as { code?: string }).code
-      if (!code || !RETRYABLE.has(code) || attempt >= attempts) throw error
-      await backoff(attempt)
-    }
-  }
+export async function inTransaction<T>(db: Database, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return retrying(() => db.transaction().execute(work))
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js'
-import { RETRYABLE, backoff } from '../../db/database.js'
+import { retrying } from '../../db/database.js'
 import { AppError, type ErrorCode } from '../../errors.js'
 import { findOrderSummary } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
@@ -25,25 +25,20 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
   const items = body.carts.map((c) => c.item_id)
   const quantities = body.carts.map((c) => c.quantity)
   const notes = body.carts.map((c) => c.note ?? null)
-  for (let attempt = 1; ; attempt++) {
+  const attempt = async () => {
     const invoice = newInvoice('INV')
-    try {
-      const [result] = await ctx.database.prepared<PurchaseOutcome>('purchase', PURCHASE, [
-        accountId, body.ref_id, invoice, items, quantities, notes, body.lock_token || null, ctx.fulfillable,
-      ])
-      if (result.refused === 'REF_ID_ALREADY_EXIST') {
-        throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })
-      }
-      return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }
-    } catch (error) {
-      const dbError = error as DbError
-      const refusal = appErrorFromDatabase(dbError)
-      if (refusal) throw refusal
-      // Deadlocks, serialization failures and an invoice collision are worth another go.
-      const retry = RETRYABLE.has(dbError.code ?? '') || (dbError.code === '23505' && dbError.constraint === 'orders_invoice_key')
-      if (!retry) throw error
-      if (attempt >= 4) throw new AppError('SERVICE_UNAVAILABLE')
-      await backoff(attempt)
-    }
+    const [result] = await ctx.database.prepared<PurchaseOutcome>('purchase', PURCHASE, [
+      accountId, body.ref_id, invoice, items, quantities, notes, body.lock_token || null, ctx.fulfillable,
+    ])
+    return { result, invoice }
   }
+  // An invoice collision is worth another go, with a new invoice.
+  const invoiceTaken = (e: { code?: string; constraint?: string }) => e.code === '23505' && e.constraint === 'orders_invoice_key'
+  const { result, invoice } = await retrying(attempt, invoiceTaken).catch((error: DbError) => {
+    throw appErrorFromDatabase(error) ?? error
+  })
+  if (result.refused === 'REF_ID_ALREADY_EXIST') {
+    throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })
+  }
+  return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }
 }
