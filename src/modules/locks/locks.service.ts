@@ -2,8 +2,9 @@ import crypto from 'node:crypto'
 import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { LockStatus } from '../../db/schema.js'
-import { AppError, invalidField } from '../../errors.js'
+import { AppError } from '../../errors.js'
 import { holdItemExclusively } from '../catalog/catalog.queries.js'
+import { refuseUnsellable } from '../catalog/sellable.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
@@ -18,15 +19,13 @@ export async function createLock(db: Database, accountId: number, input: LockInp
     const item = await trx
       .selectFrom('items as i')
       .leftJoin('providers as p', 'p.code', 'i.provider')
-      .select(['i.id', 'i.active', 'i.unlimited_stock', 'i.min_order', 'i.max_order', 'i.order_process', 'p.active as provider_active'])
+      .select(['i.id', 'i.active', 'i.unlimited_stock', 'i.min_order', 'i.max_order', 'i.order_process', 'i.provider', 'p.active as provider_active'])
       .where('i.id', '=', input.item_id)
       .executeTakeFirst()
     if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
     if (item.unlimited_stock) throw new AppError('LOCK_NOT_REQUIRED')
     // Stock that no purchase could take must not be held either.
-    if (item.provider_active === false || !fulfillable.includes(item.order_process)) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
-    if (input.quantity < item.min_order) throw new AppError('MINIMUM_ORDER_NOT_MET')
-    if (item.max_order !== null && input.quantity > item.max_order) throw invalidField('quantity', `must be at most ${item.max_order} for this item`)
+    refuseUnsellable(item, input.quantity, fulfillable)
     const account = await trx.selectFrom('accounts').select('max_active_locks').where('id', '=', accountId).forNoKeyUpdate().executeTakeFirstOrThrow()
     const { active } = await trx
       .selectFrom('stock_locks')

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import { AppError } from '../../errors.js'
+import { refuseUnsellable } from '../catalog/sellable.js'
 import { newInvoice } from './invoice.js'
 import type { OrderDetail } from './orders.schemas.js'
 
@@ -34,12 +35,7 @@ export async function createSandboxOrder(db: Database, accountId: number, input:
     .where('i.id', '=', input.item_id)
     .executeTakeFirst()
   if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
-  if (item.provider_active === false || (['h2h', 'smm'].includes(item.order_process) && !item.provider)) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
-  if (input.quantity < item.min_order) throw new AppError('MINIMUM_ORDER_NOT_MET')
-  if (!fulfillable.includes(item.order_process)) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
-  if (item.max_order !== null && input.quantity > item.max_order) {
-    throw new AppError('VALIDATION_ERROR', { fieldErrors: { quantity: [`must be at most ${item.max_order} for this item`] } })
-  }
+  refuseUnsellable(item, input.quantity, fulfillable)
   // NULL is unlimited stock.
   if (item.available !== null && item.available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
   const amount = item.price * input.quantity
