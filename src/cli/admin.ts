@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { loadConfig, type Config } from '../config.js'
 import { checkAppKey, closeContext, createContext } from '../context.js'
-import { acquireDataDirLock, openPGlite, openPostgres, readLockHolder } from '../db/database.js'
+import { acquireDataDirLock, dataDirHolder, openPGlite, openPostgres } from '../db/database.js'
 import { migrateToLatest } from '../db/migrate.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
 import { buildApp } from '../http/server.js'
@@ -10,17 +10,6 @@ import { COMMANDS, parseArgs } from './commands.js'
 
 type Call = { method: string; url: string; body?: object }
 type Answer = { status: number; body: unknown }
-
-function isHeld(config: Config): boolean {
-  const pid = readLockHolder(path.join(config.dataDir, 'service.lock'))
-  if (!pid || pid === process.pid) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** A running service owns embedded PGlite: talk to it over HTTP. */
 async function overHttp(config: Config, call: Call): Promise<Answer> {
@@ -68,7 +57,7 @@ async function main() {
   if (config.appEnv !== 'production') config = resolveDevSecrets(config).config
   const query = command.method === 'GET' ? new URLSearchParams(Object.entries(flags).map(([k, v]) => [k.replaceAll('-', '_'), String(v)])).toString() : ''
   const call: Call = { method: command.method, url: `/api/admin/v1${command.path(args)}${query ? `?${query}` : ''}`, body: command.body?.(flags, args) }
-  const useHttp = !config.databaseUrl && config.dataDir !== 'memory' && isHeld(config)
+  const useHttp = !config.databaseUrl && config.dataDir !== 'memory' && dataDirHolder(config.dataDir) !== undefined
   const answer = useHttp ? await overHttp(config, call) : await inProcess(config, call)
   console.log(JSON.stringify(answer.body, null, 2))
   process.exit(answer.status >= 400 ? 1 : 0)

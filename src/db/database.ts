@@ -68,18 +68,24 @@ export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob
 /** Embedded PGlite belongs to one process: a lock file in DATA_DIR says which. */
 export function acquireDataDirLock(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true })
-  const file = path.join(dataDir, 'service.lock')
-  const holder = readLockHolder(file)
-  if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
-    throw new Error(`the embedded database in ${dataDir} is in use by process ${holder}; stop it or set DATABASE_URL`)
-  }
+  const file = lockFile(dataDir)
+  const holder = dataDirHolder(dataDir)
+  if (holder !== undefined) throw new Error(`the embedded database in ${dataDir} is in use by process ${holder}; stop it or set DATABASE_URL`)
   fs.writeFileSync(file, String(process.pid))
   return () => {
     if (readLockHolder(file) === process.pid) fs.rmSync(file, { force: true })
   }
 }
 
-export function readLockHolder(file: string): number | undefined {
+/** The live process other than this one that holds the embedded database, if any. */
+export function dataDirHolder(dataDir: string): number | undefined {
+  const pid = readLockHolder(lockFile(dataDir))
+  return pid !== undefined && pid !== process.pid && isAlive(pid) ? pid : undefined
+}
+
+const lockFile = (dataDir: string) => path.join(dataDir, 'service.lock')
+
+function readLockHolder(file: string): number | undefined {
   try {
     const pid = Number(fs.readFileSync(file, 'utf8').trim())
     return Number.isInteger(pid) && pid > 0 ? pid : undefined

@@ -13,20 +13,19 @@ export async function listen(database: DatabaseHandle, channel: string, onMessag
   let retry: NodeJS.Timeout | undefined
   const connect = async () => {
     const next = new pg.Client(database.pool!.options)
-    next.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''))
-    next.on('error', () => {
+    const lost = () => {
       onLost()
       next.end().catch(() => {})
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000)
-    })
+      if (!stopped) retry = setTimeout(() => void connect(), 1000)
+    }
+    next.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''))
+    next.on('error', lost)
     try {
       await next.connect()
       await next.query(`LISTEN ${channel}`)
       client = next
     } catch {
-      onLost()
-      next.end().catch(() => {})
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000)
+      lost()
     }
   }
   await connect()
