@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, RowId, errors, pageMeta, Timestamp } from '../../http/schemas.js'
-import { loadOrderDetail } from '../orders/orders.queries.js'
+import { listOrders, loadOrderDetail } from '../orders/orders.queries.js'
 import { OrderDetail, OrderItem, OrderStatus } from '../orders/orders.schemas.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 
@@ -30,14 +30,8 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/transactions', { schema: { tags, security, summary: 'Transactions of every account, newest first', querystring: ListQuery, response: { 200: OkPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) } } }, async (request) => {
       const { page = 1, per_page = 50, status, account_id } = request.query
-      let query = db.selectFrom('orders')
-      if (status) query = query.where('status', '=', status)
-      if (account_id) query = query.where('account_id', '=', account_id)
-      const [rows, count] = await Promise.all([
-        query.select(['id', 'account_id', 'invoice', 'ref_id', 'amount', 'status', 'created_at']).orderBy('id', 'desc').limit(per_page).offset((page - 1) * per_page).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, count.n) }
+      const { rows, total } = await listOrders(db, { accountId: account_id, status, page, per_page })
+      return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
     })
     app.get('/transactions/:id', { schema: { tags, security, summary: 'One transaction with its line ids', params: IdParam, response: { 200: Ok(AdminOrder), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) => {
       const order = await db.selectFrom('orders').selectAll().where('id', '=', request.params.id).executeTakeFirst()

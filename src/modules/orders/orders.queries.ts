@@ -20,11 +20,13 @@ export async function findOrderByRef(db: Database, accountId: number, ref: strin
     .executeTakeFirst()
 }
 
-export async function listOrders(db: Database, accountId: number, q: { page: number; per_page: number; status?: OrderStatus }) {
-  let query = db.selectFrom('orders').where('account_id', '=', accountId)
+/** Purchases newest first: one account's for a reseller, or every account's for an operator. */
+export async function listOrders(db: Database, q: { accountId?: number; page: number; per_page: number; status?: OrderStatus }) {
+  let query = db.selectFrom('orders')
+  if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId)
   if (q.status) query = query.where('status', '=', q.status)
   const [rows, count] = await Promise.all([
-    query.select(SUMMARY).orderBy('id', 'desc').limit(q.per_page).offset((q.page - 1) * q.per_page).execute(),
+    query.select([...SUMMARY, 'account_id']).orderBy('id', 'desc').limit(q.per_page).offset((q.page - 1) * q.per_page).execute(),
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   return { rows, total: count.n }

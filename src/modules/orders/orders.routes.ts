@@ -44,7 +44,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       { schema: { tags, security, summary: 'Your purchases, newest first', querystring: ListQuery, response: { 200: OrderList, ...errors(422, ...RESELLER_ERRORS) } } },
       async (request) => {
         const q = { page: request.query.page ?? 1, per_page: request.query.per_page ?? 20, status: request.query.status }
-        const { rows, total } = await listOrders(ctx.db, request.account.id, q)
+        const { rows, total } = await listOrders(ctx.db, { ...q, accountId: request.account.id })
         return { message: 'OK' as const, data: rows, meta: pageMeta(q.page, q.per_page, total) }
       },
     )
