@@ -4,7 +4,8 @@ import { openPGlite, openPostgres } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 
 // Imported by the global setup, so no vitest runtime here.
-export const TEMPLATE_DB = 'reseller_test_template'
+// Several checkouts may test against one server at once: each names its own template.
+export const TEMPLATE_DB = process.env.TEST_TEMPLATE_DB || 'reseller_test_template'
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined
 
 export function databaseUrlFor(name: string): string {
