@@ -16,6 +16,7 @@ import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { registerMetrics } from './metrics.js'
 import { ErrorBody } from './schemas.js'
+import { buildValidator } from './validators.js'
 
 export type App = FastifyInstance
 
@@ -33,7 +34,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     trustProxy: ctx.config.trustProxy ?? false,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 2048 },
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
+    schemaController: { compilersFactory: { buildValidator } },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

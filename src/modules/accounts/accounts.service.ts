@@ -4,6 +4,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { isAddressOrCidr } from '../../ip-ranges.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { postLedgerEntry } from '../ledger/ledger.service.js'
+import { MAX_MONEY } from '../ledger/money.js'
 import { announceAccountChange } from './account-changes.js'
 import { findAccount } from './accounts.queries.js'
 
@@ -40,14 +41,21 @@ export async function rotateApiKey(db: Database, accountId: number) {
 
 export type AccountChanges = { status?: 'active' | 'suspended'; max_active_locks?: number | null; ip_allowlist?: string[]; name?: string; email?: string | null }
 
+/** Only the columns named here can change; a balance moves only through the ledger. */
 export async function updateAccount(db: Database, accountId: number, changes: AccountChanges) {
-  changes.ip_allowlist?.forEach((entry, i) => {
+  const { name, email, status, max_active_locks, ip_allowlist } = changes
+  ip_allowlist?.forEach((entry, i) => {
     if (!isAddressOrCidr(entry)) throw invalidField(`ip_allowlist.${i}`, 'must be an IP address or CIDR')
   })
+  if ([name, email, status, max_active_locks, ip_allowlist].every((v) => v === undefined)) {
+    const account = await findAccount(db, accountId)
+    if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
+    return account
+  }
   await inTransaction(db, async (trx) => {
     const updated = await trx
       .updateTable('accounts')
-      .set({ ...changes, updated_at: sql`now()` } as never)
+      .set({ name, email, status, max_active_locks, ip_allowlist, updated_at: sql`now()` })
       .where('id', '=', accountId)
       .returning('id')
       .executeTakeFirst()
@@ -64,11 +72,13 @@ export async function updateAccount(db: Database, accountId: number, changes: Ac
 export async function adjustBalance(db: Database, accountId: number, input: { amount: number; reason: string; reference?: string }) {
   if (input.amount === 0) throw invalidField('amount', 'must not be zero')
   return inTransaction(db, async (trx) => {
-    await lockAccount(trx, accountId)
+    const account = await lockAccount(trx, accountId)
     if (input.reference) {
       const existing = await trx.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('reference', '=', input.reference).executeTakeFirst()
       if (existing) return { entry: existing, applied: false }
     }
+    // Checked under the row lock: no concurrent credit can slip past the bound.
+    if (account.balance + input.amount > MAX_MONEY) throw invalidField('amount', `would take the balance over ${MAX_MONEY.toLocaleString('en')}`)
     const entry = await postLedgerEntry(trx, {
       accountId,
       direction: input.amount > 0 ? 'credit' : 'debit',

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
 import { Variant } from '../catalog/catalog.schemas.js'
+import { MAX_MONEY } from '../ledger/money.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 191 })
 
@@ -28,7 +29,7 @@ export const AccountChangesBody = Type.Object({
 export const RotatedKey = Ok(Type.Object({ id: Type.Integer(), api_key: Type.String({ description: 'shown once; the previous key is revoked' }) }))
 
 export const AdjustmentBody = Type.Object({
-  amount: Type.Integer({ minimum: -1e15, maximum: 1e15, description: 'Rupiah; negative debits' }),
+  amount: Type.Integer({ minimum: -MAX_MONEY, maximum: MAX_MONEY, description: 'Rupiah; negative debits; a balance never exceeds 10^15' }),
   reason: Type.String({ minLength: 1, maxLength: 255 }),
   reference: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'idempotency key: a repeated reference is not applied twice' })),
 })
@@ -51,15 +52,16 @@ export const Adjustment = Ok(
 
 const ProviderMetaBody = Type.Object({
   open_denom: Type.Optional(Type.Boolean()),
-  min_qty: Type.Optional(Type.Integer({ minimum: 1 })),
-  max_qty: Type.Optional(Type.Integer({ minimum: 1 })),
-  step_qty: Type.Optional(Type.Integer({ minimum: 1 })),
+  min_qty: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  max_qty: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  step_qty: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   validation: Type.Optional(Type.Boolean()),
   requires_zone_id: Type.Optional(Type.Boolean()),
 })
 const ItemFields = {
   sku: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   name: Name,
+  // A unit price far under MAX_MONEY; a line's price × quantity is bounded where it is computed.
   price: Type.Integer({ minimum: 0, maximum: 1e12 }),
   min_order: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   max_order: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),

@@ -50,6 +50,11 @@ async function skuGuard<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+// JSON columns too take only the keys they know: a body's extra keys are never stored.
+const providerMetaJson = (m: ProviderMeta) =>
+  JSON.stringify({ open_denom: m.open_denom, min_qty: m.min_qty, max_qty: m.max_qty, step_qty: m.step_qty, validation: m.validation, requires_zone_id: m.requires_zone_id })
+const requiredFieldsJson = (fields: RequiredField[] | null) => (fields ? JSON.stringify(fields.map((f) => ({ key: f.key, label: f.label, required: f.required }))) : null)
+
 function checkStockRules(input: { order_process: OrderProcess; unlimited_stock?: boolean; stock?: number; min_order?: number; max_order?: number | null }) {
   if (input.order_process === 'auto' && input.unlimited_stock) throw invalidField('unlimited_stock', 'an auto item\'s stock is its licenses')
   if (input.order_process === 'auto' && input.stock !== undefined) throw invalidField('stock', 'an auto item\'s stock is its licenses; add licenses instead')
@@ -77,8 +82,8 @@ export async function createItem(db: Database, input: ItemInput) {
         active: input.active ?? true,
         provider: input.provider ?? null,
         provider_code: input.provider_code ?? null,
-        provider_meta: JSON.stringify(input.provider_meta ?? {}),
-        required_fields: input.required_fields ? JSON.stringify(input.required_fields) : null,
+        provider_meta: providerMetaJson(input.provider_meta ?? {}),
+        required_fields: requiredFieldsJson(input.required_fields ?? null),
         description: input.description ?? '',
       })
       .returning('id')
@@ -90,20 +95,39 @@ export async function createItem(db: Database, input: ItemInput) {
 
 export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_name' | 'category'>>
 
+/** Only the columns named here can change: never the id, the product or the order_process. */
 export async function updateItem(db: Database, itemId: number, changes: ItemChanges) {
+  const { sku, name, price, min_order, max_order, unlimited_stock, stock, provider, provider_code, provider_meta, required_fields, description, active } = changes
+  const named = [sku, name, price, min_order, max_order, unlimited_stock, stock, provider, provider_code, provider_meta, required_fields, description, active]
+  if (named.every((v) => v === undefined)) return getAdminItem(db, itemId)
   await inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, itemId)
     const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
     if (!item) throw new AppError('ITEM_NOT_FOUND')
-    checkStockRules({ ...item, ...changes, order_process: item.order_process, stock: changes.stock })
-    await checkProvider(trx, changes.provider)
-    const { provider_meta, required_fields, ...plain } = changes
+    checkStockRules({
+      order_process: item.order_process,
+      unlimited_stock: unlimited_stock ?? item.unlimited_stock,
+      stock,
+      min_order: min_order ?? item.min_order,
+      max_order: max_order === undefined ? item.max_order : max_order,
+    })
+    await checkProvider(trx, provider)
     await skuGuard(trx
       .updateTable('items')
       .set({
-        ...plain,
-        ...(provider_meta !== undefined && { provider_meta: JSON.stringify(provider_meta) }),
-        ...(required_fields !== undefined && { required_fields: required_fields ? JSON.stringify(required_fields) : null }),
+        sku,
+        name,
+        price,
+        min_order,
+        max_order,
+        unlimited_stock,
+        stock,
+        provider,
+        provider_code,
+        provider_meta: provider_meta === undefined ? undefined : providerMetaJson(provider_meta),
+        required_fields: required_fields === undefined ? undefined : requiredFieldsJson(required_fields),
+        description,
+        active,
         updated_at: sql`clock_timestamp()`,
       })
       .where('id', '=', itemId)

@@ -30,15 +30,23 @@ export async function createProvider(db: Database, vault: Vault, input: Provider
   return providerView(row)
 }
 
+/** Only the columns named here can change: never the code (items refer to it), never a raw key. */
 export async function updateProvider(db: Database, vault: Vault, code: string, changes: Partial<Omit<ProviderInput, 'code'>>) {
-  const { api_key, base_url, ...plain } = changes
+  const { kind, base_url, username, api_key, active } = changes
+  if ([kind, base_url, username, api_key, active].every((v) => v === undefined)) {
+    const row = await db.selectFrom('providers').selectAll().where('code', '=', code).executeTakeFirst()
+    if (!row) throw new AppError('PROVIDER_NOT_FOUND')
+    return providerView(row)
+  }
   return inTransaction(db, async (trx) => {
     const row = await trx
       .updateTable('providers')
       .set({
-        ...plain,
-        ...(base_url !== undefined && { base_url: base_url.replace(/\/+$/, '') }),
-        ...(api_key !== undefined && { api_key_enc: api_key ? vault.encrypt(api_key) : null }),
+        kind,
+        base_url: base_url?.replace(/\/+$/, ''),
+        username,
+        api_key_enc: api_key === undefined ? undefined : api_key ? vault.encrypt(api_key) : null,
+        active,
         updated_at: sql`now()`,
       })
       .where('code', '=', code)
@@ -46,7 +54,7 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
       .executeTakeFirst()
     if (!row) throw new AppError('PROVIDER_NOT_FOUND')
     // Switching a provider changes its items' status in the catalog: they belong in the next delta.
-    if (changes.active !== undefined) {
+    if (active !== undefined) {
       await sql`SELECT hold_item_exclusively(id) FROM items WHERE provider = ${code} ORDER BY id`.execute(trx)
       await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('provider', '=', code).execute()
     }
