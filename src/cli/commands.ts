@@ -7,9 +7,24 @@ export type Command = {
 }
 export type Flags = Record<string, string | true>
 
-const int = (v: string | true | undefined) => (v === undefined || v === true ? undefined : Number(v))
+/** A flag the operator got wrong: the CLI says so instead of sending NaN (as null) or a guess. */
+export class FlagError extends Error {}
+
+// Each reads `flags[name]`, so an error can name the flag as typed.
+const int = (f: Flags, name: string) => {
+  const v = f[name]
+  if (v === undefined) return undefined
+  if (v === true || !/^[-+]?\d+$/.test(v.trim())) throw new FlagError(`--${name}: not a number`)
+  return Number(v)
+}
+const nullableInt = (f: Flags, name: string, unset: string) => (f[name] === unset ? null : int(f, name))
 const str = (v: string | true | undefined) => (v === undefined || v === true ? undefined : v)
-const bool = (v: string | true | undefined) => (v === undefined ? undefined : v === true || v === 'true')
+const bool = (f: Flags, name: string) => {
+  const v = f[name]
+  if (v === undefined) return undefined
+  if (v !== true && v !== 'true' && v !== 'false') throw new FlagError(`--${name}: not true or false`)
+  return v !== 'false'
+}
 const list = (v: string | true | undefined) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined)
 const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
@@ -17,15 +32,15 @@ const itemFields = (f: Flags) =>
   clean({
     name: str(f.name),
     sku: str(f.sku),
-    price: int(f.price),
-    min_order: int(f['min-order']),
-    max_order: int(f['max-order']),
-    unlimited_stock: bool(f['unlimited-stock']),
-    stock: int(f.stock),
+    price: int(f, 'price'),
+    min_order: int(f, 'min-order'),
+    max_order: nullableInt(f, 'max-order', 'none'),
+    unlimited_stock: bool(f, 'unlimited-stock'),
+    stock: int(f, 'stock'),
     provider: str(f.provider),
     provider_code: str(f['provider-code']),
     description: str(f.description),
-    active: bool(f.active),
+    active: bool(f, 'active'),
   })
 
 export const COMMANDS: Record<string, Command> = {
@@ -35,17 +50,17 @@ export const COMMANDS: Record<string, Command> = {
   'resellers:suspend': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'suspended' }) },
   'resellers:activate': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'active' }) },
   'resellers:update': {
-    usage: 'ID [--max-active-locks N] [--ip-allowlist 1.2.3.4,10.0.0.0/8]',
+    usage: 'ID [--max-active-locks N|default] [--ip-allowlist 1.2.3.4,10.0.0.0/8]',
     method: 'PATCH',
     path: ([id]) => `/resellers/${id}`,
-    body: (f) => clean({ max_active_locks: int(f['max-active-locks']), ip_allowlist: f['ip-allowlist'] === undefined ? undefined : list(f['ip-allowlist']) ?? [] }),
+    body: (f) => clean({ max_active_locks: nullableInt(f, 'max-active-locks', 'default'), ip_allowlist: f['ip-allowlist'] === undefined ? undefined : list(f['ip-allowlist']) ?? [] }),
   },
   'resellers:rotate-key': { usage: 'ID', method: 'POST', path: ([id]) => `/resellers/${id}/api-keys` },
   'balance:adjust': {
     usage: 'ID --amount N --reason TEXT [--reference KEY]',
     method: 'POST',
     path: ([id]) => `/resellers/${id}/balance`,
-    body: (f) => clean({ amount: int(f.amount), reason: str(f.reason), reference: str(f.reference) }),
+    body: (f) => clean({ amount: int(f, 'amount'), reason: str(f.reason), reference: str(f.reference) }),
   },
   'items:create': {
     usage: '--product-name P --name N --price X --order-process auto|h2h|smm|manual [--category C] [--stock N] [--unlimited-stock] [--min-order N] [--provider CODE --provider-code SKU]',
@@ -61,13 +76,13 @@ export const COMMANDS: Record<string, Command> = {
     usage: '--code C --kind digiflazz|smm_panel --base-url URL [--username U] [--api-key K]',
     method: 'POST',
     path: () => '/providers',
-    body: (f) => clean({ code: str(f.code), kind: str(f.kind), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']), active: bool(f.active) }),
+    body: (f) => clean({ code: str(f.code), kind: str(f.kind), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']), active: bool(f, 'active') }),
   },
   'providers:update': {
     usage: 'CODE [--active true|false] [--base-url URL] [--api-key K]',
     method: 'PATCH',
     path: ([code]) => `/providers/${code}`,
-    body: (f) => clean({ active: bool(f.active), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']) }),
+    body: (f) => clean({ active: bool(f, 'active'), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']) }),
   },
   'transactions:list': { usage: '[--status paid] [--account-id N]', method: 'GET', path: () => '/transactions' },
   'transactions:show': { usage: 'ID', method: 'GET', path: ([id]) => `/transactions/${id}` },

@@ -14,6 +14,7 @@ import { lockRoutes } from '../modules/locks/locks.routes.js'
 import { orderRoutes } from '../modules/orders/orders.routes.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
+import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
 import { registerMetrics } from './metrics.js'
 import { ErrorBody } from './schemas.js'
 import { buildValidator } from './validators.js'
@@ -35,6 +36,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 2048 },
     schemaController: { compilersFactory: { buildValidator } },
+    frameworkErrors,
+    clientErrorHandler,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -29,7 +29,9 @@ export type Variant = Static<typeof Variant>
 export const CatalogQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 500 }), Type.Literal('all')], { default: 100 })),
-  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'the previous answer\'s server_time, for delta sync' })),
+  updated_since: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date', description: 'midnight UTC' })], { description: 'the previous answer\'s server_time, for delta sync' }),
+  ),
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'category id or name' })),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 })

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { RequiredField } from '../../db/schema.js'
-import { AppError } from '../../errors.js'
+import { AppError, invalidField } from '../../errors.js'
 import { countVariants, selectVariants, syncCursor, type VariantFilter, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
 
@@ -49,10 +49,22 @@ function nest(rows: VariantRow[]): Category[] {
   return categories
 }
 
+/**
+ * `updated_since` as a time the database can compare: a leap second (23:59:60) passes the
+ * date-time format but names no instant JavaScript or PostgreSQL can hold, so it is refused.
+ */
+function sinceOf(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined
+  const since = new Date(text)
+  if (Number.isNaN(since.getTime())) throw invalidField('updated_since', 'must be an ISO 8601 time (no leap second)')
+  // Nothing changed before 1970; earlier years (0000) are beyond what PostgreSQL reads back.
+  return since.getTime() < 0 ? new Date(0) : since
+}
+
 /** GET /v1/item: categories → products → variants, paged over variants; a delta includes switched-off items. */
 export async function listCatalog(db: Database, q: CatalogQuery) {
+  const since = sinceOf(q.updated_since)
   const serverTime = await syncCursor(db)
-  const since = q.updated_since ? new Date(q.updated_since) : undefined
   const filter: VariantFilter = { since, category: q.category, search: q.search, activeOnly: since === undefined }
   const total = await countVariants(db, filter)
   const page = q.page ?? 1

@@ -1,0 +1,30 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, type ErrorCode } from '../errors.js'
+
+/**
+ * Router failures before any route runs: a path that does not percent-decode, or a path
+ * parameter longer than the router takes. Neither names anything the service has, so both are
+ * 404 NOT_FOUND, like any unknown path; the path is never echoed back.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  request.log.debug({ code: error.code }, 'malformed request path')
+  return reply.status(404).send({ message: 'NOT_FOUND' satisfies ErrorCode })
+}
+
+/**
+ * A request Node's HTTP parser refuses (a bad Content-Length, a broken header) never reaches
+ * Fastify: answer it in the house shape on the raw socket, then close the connection.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  // The client went away, or the answer was already written: nothing to say.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const appError = new AppError(error.code === 'HPE_HEADER_OVERFLOW' ? 'PAYLOAD_TOO_LARGE' : 'INVALID_JSON')
+  const body = JSON.stringify({ message: appError.code })
+  // A client too slow to send its request gets the connection closed, not an answer.
+  if (socket.writable && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.write(`HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy()
+}
