@@ -4,7 +4,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, APP_KEY, createTestApp } from '../../test/app.js'
-import { createAutoItem, createItem, createReseller, get } from '../../test/factory.js'
+import { createAutoItem, createReseller, get } from '../../test/factory.js'
 import { balanceOf } from '../../test/factory-orders.js'
 import { assertInvariants } from '../../test/invariants.js'
 import { COMMANDS, parseArgs } from '../cli/commands.js'
@@ -95,6 +95,15 @@ describe('odd inputs answer in the house shape, never 5xx, never an echo', () =>
     const future = await get(app, '/item?updated_since=2999-06-30', r)
     expect(future.json().meta).toMatchObject({ is_delta: true, total_items: 0 })
     expect((await get(app, '/item?updated_since=0001-01-01T00:00:00Z', r)).statusCode).toBe(200)
+  })
+
+  it('answers 422 naming a query or path number too large to be finite, not a database error blaming the body', async () => {
+    for (const [url, field] of [['/trx?page=1e400', 'page'], ['/item?per_page=1e400', 'per_page'], ['/item/1e400', 'id'], ['/balance/mutations?page=-1e400', 'page']]) {
+      const res = await get(app, url, r)
+      expect([res.statusCode, res.json().message, fieldsOf(res)], url).toEqual([422, 'VALIDATION_ERROR', [field]])
+    }
+    const body = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: { ...r.headers, 'content-type': 'application/json' }, payload: `{"ref_id":"inf","item_id":${item.id},"quantity":1e400}` })
+    expect([body.statusCode, fieldsOf(body)]).toEqual([422, ['quantity']])
   })
 
   it('answers 404 NOT_FOUND for a path that does not percent-decode, without echoing it', async () => {

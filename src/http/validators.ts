@@ -14,18 +14,23 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 /** A path segment of an unknown field is the client's text: never echo much of it. */
 const segment = (key: string | number) => (typeof key === 'string' && key.length > 64 ? `${key.slice(0, 64)}…` : String(key))
 
+type Issue = { instancePath: string; keyword: string; message: string; params: Record<string, unknown> }
+
 /**
- * Strings PostgreSQL cannot hold as they are (NUL) or that would be stored changed (unpaired
- * surrogates become U+FFFD), found anywhere in the value: each as an Ajv-like issue with its path.
+ * Values PostgreSQL cannot hold as they are, found anywhere in the value, each as an Ajv-like
+ * issue with its path: NUL in a string, unpaired surrogates (stored changed, as U+FFFD), and a
+ * number that is not finite (Ajv coerces the text "1e400" to Infinity and then skips its limits).
  */
-export function unstorableText(value: unknown): { instancePath: string; keyword: string; message: string; params: Record<string, unknown> }[] {
-  const issues = []
+function unstorableValues(value: unknown): Issue[] {
+  const issues: Issue[] = []
   // Iterative: a 64 KiB body can nest thousands of levels deep.
   const stack: [unknown, string][] = [[value, '']]
   while (stack.length > 0 && issues.length < 50) {
     const [current, path] = stack.pop()!
     if (typeof current === 'string') {
       if (UNSTORABLE.test(current)) issues.push({ instancePath: path, keyword: 'text', message: 'must not contain NUL or unpaired surrogate characters', params: {} })
+    } else if (typeof current === 'number') {
+      if (!Number.isFinite(current)) issues.push({ instancePath: path, keyword: 'finite', message: 'must be a finite number', params: {} })
     } else if (Array.isArray(current)) {
       current.forEach((v, i) => stack.push([v, `${path}/${i}`]))
     } else if (current !== null && typeof current === 'object') {
@@ -35,10 +40,10 @@ export function unstorableText(value: unknown): { instancePath: string; keyword:
   return issues
 }
 
-function refusingUnstorableText(validate: ValidateFunction): ValidateFunction {
+function refusingUnstorable(validate: ValidateFunction): ValidateFunction {
   const checked: ValidateFunction = (data, context) => {
     const valid = validate(data, context)
-    const issues = unstorableText(data)
+    const issues = unstorableValues(data)
     checked.errors = issues.length > 0 ? [...(validate.errors ?? []), ...issues] : validate.errors
     return valid && issues.length === 0
   }
@@ -56,7 +61,7 @@ function validatorsFor(externalSchemas: ExternalSchemas, options?: { plugins?: u
   const plugins = (options?.plugins ?? []) as never
   const json = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: false } }) as unknown as (route: RouteSchema) => ValidateFunction
   const text = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: 'array' } }) as unknown as (route: RouteSchema) => ValidateFunction
-  return (route: RouteSchema) => refusingUnstorableText(route.httpPart === 'body' ? json(route) : text(route))
+  return (route: RouteSchema) => refusingUnstorable(route.httpPart === 'body' ? json(route) : text(route))
 }
 
 // The package's types describe the compiler as taking a bare schema; Fastify hands it the route.
