@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, type ErrorCode } from '../errors.js'
+import { AppError } from '../errors.js'
 
 /**
  * Router failures before any route runs: a path that does not percent-decode, or a path
@@ -9,8 +9,11 @@ import { AppError, type ErrorCode } from '../errors.js'
  * 404 NOT_FOUND, like any unknown path; the path is never echoed back.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  request.log.debug({ code: error.code }, 'malformed request path')
-  return reply.status(404).send({ message: 'NOT_FOUND' satisfies ErrorCode })
+  const pathError = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+  // The only other one is a failing async route constraint, which this service does not use.
+  if (!pathError) request.log.error({ err: error }, 'router failed')
+  const appError = new AppError(pathError ? 'NOT_FOUND' : 'INTERNAL_ERROR')
+  return reply.status(appError.status).send({ message: appError.code })
 }
 
 /**
