@@ -88,17 +88,26 @@ export function redisCounterStore(url: string): CounterStore {
   })
   const fallback = memoryCounterStore()
   let degraded = false
+  // After a failed command a hung Redis is not waited on again (commandTimeout) for a second.
+  let retryAt = 0
+  const unavailable = (err: unknown, log?: Log) => {
+    if (!degraded) log?.warn({ err }, 'rate limit: Redis unavailable, counting in this process until it returns')
+    degraded = true
+  }
   const inRedis = async <T>(run: () => Promise<T>, otherwise: () => Promise<T>, log?: Log): Promise<T> => {
+    await firstAttempt
+    if (redis.status !== 'ready' || Date.now() < retryAt) {
+      unavailable(new Error(`Redis connection is ${redis.status}`), log)
+      return otherwise()
+    }
     try {
-      await firstAttempt
-      if (redis.status !== 'ready') throw new Error(`Redis connection is ${redis.status}`)
       const value = await run()
       if (degraded) log?.info({}, 'rate limit: Redis answers again, counting there')
       degraded = false
       return value
     } catch (err) {
-      if (!degraded) log?.warn({ err }, 'rate limit: Redis unavailable, counting in this process until it returns')
-      degraded = true
+      retryAt = Date.now() + 1000
+      unavailable(err, log)
       return otherwise()
     }
   }

@@ -1,0 +1,101 @@
+import { expect } from 'vitest'
+import { adminCall } from './server-process.js'
+
+/** What one purchase request got: a status, or `hang` when it did not answer within HANG_MS. */
+export type Outcome = { key: string; ref: string; item: number; status: number | 'hang' | 'network'; ms: number }
+
+export type Shop = { keys: string[]; items: number[]; manual: { id: number; stock: number } }
+
+// Far above the few seconds a lost or hung database may take to answer 503.
+export const HANG_MS = 10_000
+
+/** Funded accounts, auto items with licenses and a limited manual item, through the operator API. */
+export async function openShop(base: string, tag: string): Promise<Shop> {
+  const keys = await Promise.all([0, 1, 2, 3].map(async (i) => {
+    const account = await adminCall(base, 'POST', '/resellers', { name: `${tag} ${i}` })
+    await adminCall(base, 'POST', `/resellers/${account.id}/balance`, { amount: 50_000_000, reason: `${tag} drill` })
+    return account.api_key as string
+  }))
+  const items = await Promise.all([0, 1, 2].map(async (i) => {
+    const item = await adminCall(base, 'POST', '/items', { product_name: tag, name: `${tag} ${i}`, price: 1_000 + i, order_process: 'auto' })
+    await adminCall(base, 'POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: 600 }, (_, n) => `${tag}-${i}-${n}`) })
+    return item.id as number
+  }))
+  const manual = await adminCall(base, 'POST', '/items', { product_name: tag, name: `${tag} manual`, price: 500, order_process: 'manual', stock: 300 })
+  return { keys, items, manual: { id: manual.id, stock: 300 } }
+}
+
+export async function purchase(base: string, key: string, ref: string, item: number): Promise<Outcome> {
+  const started = Date.now()
+  try {
+    const res = await fetch(`${base}/api/v1/trx`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-apikey': key },
+      body: JSON.stringify({ ref_id: ref, carts: [{ item_id: item, quantity: 1 }] }),
+      signal: AbortSignal.timeout(HANG_MS),
+    })
+    const body = (await res.json()) as { message?: unknown }
+    // Every answer keeps the house shape, failures included.
+    expect(typeof body.message, `${res.status} ${JSON.stringify(body)}`).toBe('string')
+    return { key, ref, item, status: res.status, ms: Date.now() - started }
+  } catch (error) {
+    return { key, ref, item, status: (error as Error).name === 'TimeoutError' ? 'hang' : 'network', ms: Date.now() - started }
+  }
+}
+
+/** Buyers in a loop until stop(), each pausing between purchases (the stock lasts); every outcome is kept. */
+export function startLoad(base: string, shop: Shop, tag: string, buyers = 8, pauseMs = 50) {
+  const outcomes: Outcome[] = []
+  let running = true
+  let sent = 0
+  const buyer = async (b: number) => {
+    while (running) {
+      const n = ++sent
+      const item = n % 5 === 0 ? shop.manual.id : shop.items[n % shop.items.length]
+      outcomes.push(await purchase(base, shop.keys[b % shop.keys.length], `${tag}-${b}-${n}`, item))
+      await new Promise((resolve) => setTimeout(resolve, pauseMs))
+    }
+  }
+  const done = Promise.all(Array.from({ length: buyers }, (_, b) => buyer(b)))
+  return {
+    outcomes,
+    acknowledged: () => outcomes.filter((o) => o.status === 200).length,
+    async stop() {
+      running = false
+      await done
+      return outcomes
+    },
+  }
+}
+
+/** Until a purchase succeeds again (the service recovers by itself), within `withinMs`. */
+export async function untilPurchasesSucceed(base: string, shop: Shop, tag: string, withinMs = 20_000): Promise<Outcome[]> {
+  const deadline = Date.now() + withinMs
+  const tries: Outcome[] = []
+  for (let n = 0; Date.now() < deadline; n++) {
+    const outcome = await purchase(base, shop.keys[0], `${tag}-recover-${n}`, shop.items[0])
+    tries.push(outcome)
+    if (outcome.status === 200) return tries
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`no purchase succeeded within ${withinMs} ms: ${JSON.stringify(tries.slice(-3))}`)
+}
+
+/**
+ * Nothing but 200, refusals of stock (422) and 503: never a 500, a hang or a dropped connection.
+ * Every acknowledged purchase is there; one answered 503 may have committed (the connection died
+ * after COMMIT was sent), so posting it again answers 200 or REF_ID_ALREADY_EXIST with the order.
+ */
+export async function expectOnlyOkOrUnavailable(base: string, outcomes: Outcome[]) {
+  const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 503 && o.status !== 422)
+  expect(unexpected, JSON.stringify(unexpected.slice(0, 5))).toEqual([])
+  for (const o of outcomes.filter((x) => x.status === 200)) {
+    const res = await fetch(`${base}/api/v1/trx/${encodeURIComponent(o.ref)}`, { headers: { 'x-apikey': o.key } })
+    expect(res.status, o.ref).toBe(200)
+    expect(['completed', 'paid']).toContain(((await res.json()) as { data: { status: string } }).data.status)
+  }
+  for (const o of outcomes.filter((x) => x.status === 503)) {
+    const again = await purchase(base, o.key, o.ref, o.item)
+    expect([200, 422], o.ref).toContain(again.status)
+  }
+}
