@@ -15,6 +15,16 @@ function expectAlive(server: ServerProcess) {
   expect(server.output()).not.toMatch(/Unhandled|uncaught/i)
 }
 
+/** Waits for `count` acknowledged purchases; fails at once when the service died. */
+async function untilAcknowledged(load: { acknowledged(): number }, server: ServerProcess, count: number) {
+  const deadline = Date.now() + 20_000
+  while (load.acknowledged() < count) {
+    expect(server.child.exitCode, server.output()).toBeNull()
+    expect(Date.now(), `${count} purchases acknowledged`).toBeLessThan(deadline)
+    await sleep(10)
+  }
+}
+
 async function readyz(base: string) {
   const started = Date.now()
   const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(10_000) })
@@ -43,9 +53,8 @@ describe.skipIf(!onPostgres)('database connections killed under a purchase load 
     const load = startLoad(server.base, shop, 'kill')
     try {
       for (let round = 0; round < 5; round++) {
-        const before = load.acknowledged()
         // Let purchases flow between the kills, so each round cuts some mid-flight.
-        while (load.acknowledged() < before + 20) await sleep(10)
+        await untilAcknowledged(load, server, load.acknowledged() + 20)
         const { rows } = await killer.query<{ n: number }>(
           'SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()) t',
           [name],
@@ -59,7 +68,7 @@ describe.skipIf(!onPostgres)('database connections killed under a purchase load 
     await untilPurchasesSucceed(server.base, shop, 'kill')
     expectAlive(server)
     expect(load.outcomes.some((o) => o.status === 503), 'some requests lost their connection').toBe(true)
-    await expectOnlyOkOrUnavailable(server.base, load.outcomes)
+    await expectOnlyOkOrUnavailable(server.base, load.outcomes, load.others)
     await assertInvariants(database.db, { [shop.manual.id]: shop.manual.stock })
   })
 })
@@ -82,7 +91,7 @@ describe.skipIf(!onPostgres)('a private PostgreSQL stopped and restarted under a
     const { base } = server!
     const shop = await openShop(base, 'stop')
     const load = startLoad(base, shop, 'stop')
-    while (load.acknowledged() < 20) await sleep(10)
+    await untilAcknowledged(load, server!, 20)
 
     cluster!.freeze()
     const frozenAt = Date.now()
@@ -108,13 +117,13 @@ describe.skipIf(!onPostgres)('a private PostgreSQL stopped and restarted under a
     const beforeRestart = load.acknowledged()
     await cluster!.restart()
     await untilPurchasesSucceed(base, shop, 'stop-restarted')
-    while (load.acknowledged() < beforeRestart + 20) await sleep(10)
+    await untilAcknowledged(load, server!, beforeRestart + 20)
     const outcomes = await load.stop()
 
     expectAlive(server!)
     // None waited out the hang timeout of the load (10 s): every answer came within a few seconds.
     expect(outcomes.filter((o) => o.status === 'hang')).toEqual([])
-    await expectOnlyOkOrUnavailable(base, outcomes)
+    await expectOnlyOkOrUnavailable(base, outcomes, load.others)
     handle = await openPostgres(cluster!.url, 2)
     await assertInvariants(handle.db, { [shop.manual.id]: shop.manual.stock })
   })

@@ -1,20 +1,22 @@
 import { expect } from 'vitest'
+import { ADMIN_TOKEN } from './app.js'
 import { adminCall } from './server-process.js'
 
+type Status = number | 'hang' | 'network'
 /** What one purchase request got: a status, or `hang` when it did not answer within HANG_MS. */
-export type Outcome = { key: string; ref: string; item: number; status: number | 'hang' | 'network'; ms: number }
+export type Outcome = { key: string; ref: string; item: number; status: Status; ms: number }
 
-export type Shop = { keys: string[]; items: number[]; manual: { id: number; stock: number } }
+export type Shop = { accounts: number[]; keys: string[]; items: number[]; manual: { id: number; stock: number } }
 
 // Far above the few seconds a lost or hung database may take to answer 503.
 export const HANG_MS = 10_000
 
 /** Funded accounts, auto items with licenses and a limited manual item, through the operator API. */
 export async function openShop(base: string, tag: string): Promise<Shop> {
-  const keys = await Promise.all([0, 1, 2, 3].map(async (i) => {
+  const accounts = await Promise.all([0, 1, 2, 3].map(async (i) => {
     const account = await adminCall(base, 'POST', '/resellers', { name: `${tag} ${i}` })
     await adminCall(base, 'POST', `/resellers/${account.id}/balance`, { amount: 50_000_000, reason: `${tag} drill` })
-    return account.api_key as string
+    return account as { id: number; api_key: string }
   }))
   const items = await Promise.all([0, 1, 2].map(async (i) => {
     const item = await adminCall(base, 'POST', '/items', { product_name: tag, name: `${tag} ${i}`, price: 1_000 + i, order_process: 'auto' })
@@ -22,7 +24,7 @@ export async function openShop(base: string, tag: string): Promise<Shop> {
     return item.id as number
   }))
   const manual = await adminCall(base, 'POST', '/items', { product_name: tag, name: `${tag} manual`, price: 500, order_process: 'manual', stock: 300 })
-  return { keys, items, manual: { id: manual.id, stock: 300 } }
+  return { accounts: accounts.map((a) => a.id), keys: accounts.map((a) => a.api_key), items, manual: { id: manual.id, stock: 300 } }
 }
 
 export async function purchase(base: string, key: string, ref: string, item: number): Promise<Outcome> {
@@ -43,22 +45,50 @@ export async function purchase(base: string, key: string, ref: string, item: num
   }
 }
 
-/** Buyers in a loop until stop(), each pausing between purchases (the stock lasts); every outcome is kept. */
+/** Any other request: its status, or `hang` / `network`. */
+async function call(url: string, init: RequestInit): Promise<Status> {
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(HANG_MS) })
+    const body = (await res.json()) as { message?: unknown }
+    expect(typeof body.message, `${url} ${res.status} ${JSON.stringify(body)}`).toBe('string')
+    return res.status
+  } catch (error) {
+    return (error as Error).name === 'TimeoutError' ? 'hang' : 'network'
+  }
+}
+
+/**
+ * Buyers in a loop until stop(), each pausing between purchases (the stock lasts). Beside the
+ * purchase (one statement), each reads its order back and now and then an operator credits an
+ * account (a transaction): queries through the query builder, between which a connection may die.
+ */
 export function startLoad(base: string, shop: Shop, tag: string, buyers = 8, pauseMs = 50) {
   const outcomes: Outcome[] = []
+  const others: { what: string; status: Status }[] = []
   let running = true
   let sent = 0
   const buyer = async (b: number) => {
+    const key = shop.keys[b % shop.keys.length]
     while (running) {
       const n = ++sent
       const item = n % 5 === 0 ? shop.manual.id : shop.items[n % shop.items.length]
-      outcomes.push(await purchase(base, shop.keys[b % shop.keys.length], `${tag}-${b}-${n}`, item))
+      const bought = await purchase(base, key, `${tag}-${b}-${n}`, item)
+      outcomes.push(bought)
+      if (bought.status === 200) {
+        others.push({ what: 'read', status: await call(`${base}/api/v1/trx/${encodeURIComponent(bought.ref)}`, { headers: { 'x-apikey': key } }) })
+      }
+      if (n % 4 === 0) {
+        const body = JSON.stringify({ amount: 1, reason: 'drill credit', reference: `${tag}-credit-${n}` })
+        const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
+        others.push({ what: 'credit', status: await call(`${base}/api/admin/v1/resellers/${shop.accounts[b % shop.accounts.length]}/balance`, { method: 'POST', headers, body }) })
+      }
       await new Promise((resolve) => setTimeout(resolve, pauseMs))
     }
   }
   const done = Promise.all(Array.from({ length: buyers }, (_, b) => buyer(b)))
   return {
     outcomes,
+    others,
     acknowledged: () => outcomes.filter((o) => o.status === 200).length,
     async stop() {
       running = false
@@ -86,9 +116,11 @@ export async function untilPurchasesSucceed(base: string, shop: Shop, tag: strin
  * Every acknowledged purchase is there; one answered 503 may have committed (the connection died
  * after COMMIT was sent), so posting it again answers 200 or REF_ID_ALREADY_EXIST with the order.
  */
-export async function expectOnlyOkOrUnavailable(base: string, outcomes: Outcome[]) {
+export async function expectOnlyOkOrUnavailable(base: string, outcomes: Outcome[], others: { what: string; status: Status }[]) {
   const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 503 && o.status !== 422)
   expect(unexpected, JSON.stringify(unexpected.slice(0, 5))).toEqual([])
+  const unexpectedOthers = others.filter((o) => o.status !== 200 && o.status !== 503)
+  expect(unexpectedOthers, JSON.stringify(unexpectedOthers.slice(0, 5))).toEqual([])
   for (const o of outcomes.filter((x) => x.status === 200)) {
     const res = await fetch(`${base}/api/v1/trx/${encodeURIComponent(o.ref)}`, { headers: { 'x-apikey': o.key } })
     expect(res.status, o.ref).toBe(200)
