@@ -38,6 +38,13 @@ describe('loadConfig', () => {
       providerPollSeconds: 60,
       webhookTimeoutMs: 10000,
       dbPoolMax: 16,
+      dbConnectTimeoutMs: 3000,
+      dbStatementTimeoutMs: 5000,
+      dbQueryTimeoutMs: 6000,
+      dbIdleInTransactionTimeoutMs: 10000,
+      authFailuresPerMinute: 20,
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
       logLevel: 'info',
     })
   })
@@ -46,6 +53,9 @@ describe('loadConfig', () => {
     const config = loadConfig({ PORT: '9090', HOST: '0.0.0.0', WORKERS: 'false', SEED_DEMO: 'false', TRUST_PROXY: '127.0.0.1, 10.0.0.0/8', RATE_LIMIT_PER_MINUTE: '0' })
     expect(config).toMatchObject({ port: 9090, host: '0.0.0.0', publicUrl: 'http://0.0.0.0:9090', workers: false, seedDemo: false, rateLimitPerMinute: 0 })
     expect(config.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8'])
+    // The metrics port listens where the API does unless told otherwise; the query timeout follows the statement timeout.
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9100', DB_STATEMENT_TIMEOUT_MS: '2000' })).toMatchObject({ metricsPort: 9100, metricsHost: '0.0.0.0', dbStatementTimeoutMs: 2000, dbQueryTimeoutMs: 3000 })
+    expect(loadConfig({ METRICS_HOST: '10.0.0.5', DB_QUERY_TIMEOUT_MS: '9000' })).toMatchObject({ metricsHost: '10.0.0.5', dbQueryTimeoutMs: 9000 })
     // A trailing slash would double up in payment links.
     expect(loadConfig({ PUBLIC_URL: 'https://shop.example/' }).publicUrl).toBe('https://shop.example')
   })
@@ -62,6 +72,10 @@ describe('loadConfig', () => {
     [{ APP_ENV: 'prod' }, /^APP_ENV: expected one of development, production, test \(got "prod"\)$/],
     [{ WORKERS: 'maybe' }, /^WORKERS: .*boolean.*"maybe"/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+    [{ DB_STATEMENT_TIMEOUT_MS: '50' }, /^DB_STATEMENT_TIMEOUT_MS: .*100.*"50"/],
+    [{ DB_STATEMENT_TIMEOUT_MS: '8000', DB_QUERY_TIMEOUT_MS: '4000' }, /^DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS \(8000\)$/],
+    [{ METRICS_PORT: 'metrics' }, /^METRICS_PORT: .*integer.*"metrics"/],
+    [{ AUTH_FAILURES_PER_MINUTE: '-5' }, /^AUTH_FAILURES_PER_MINUTE: .*0.*"-5"/],
   ])('%j gives one line naming the variable', (env, line) => {
     const problems = problemsOf(env)
     expect(problems).toHaveLength(1)

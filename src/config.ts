@@ -23,6 +23,13 @@ const Env = Type.Object({
   PROVIDER_POLL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 16, default: 16 }),
+  DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 3000 }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000 }),
+  DB_QUERY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 3600000 })),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 10000 }),
+  AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 20 }),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
 })
 type Env = Static<typeof Env>
@@ -47,6 +54,13 @@ export type Config = Readonly<{
   providerPollSeconds: number
   webhookTimeoutMs: number
   dbPoolMax: number
+  dbConnectTimeoutMs: number
+  dbStatementTimeoutMs: number
+  dbQueryTimeoutMs: number
+  dbIdleInTransactionTimeoutMs: number
+  authFailuresPerMinute: number
+  metricsPort: number | undefined
+  metricsHost: string
   logLevel: string
 }>
 
@@ -79,6 +93,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     for (const cidr of env.TRUST_PROXY.split(',')) if (!isAddressOrCidr(cidr.trim())) problems.push(`TRUST_PROXY: "${cidr.trim()}" is not an IP address or CIDR`)
   }
   if (!isTimeZone(env.LEADERBOARD_TZ)) problems.push(`LEADERBOARD_TZ: unknown time zone "${env.LEADERBOARD_TZ}"`)
+  // The client-side limit backs up the server's for a database that stopped answering; shorter, it would cut queries the server still runs.
+  const queryTimeoutMs = env.DB_QUERY_TIMEOUT_MS ?? env.DB_STATEMENT_TIMEOUT_MS + 1000
+  if (queryTimeoutMs <= env.DB_STATEMENT_TIMEOUT_MS) problems.push(`DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS (${env.DB_STATEMENT_TIMEOUT_MS})`)
   if (env.APP_ENV === 'production') {
     if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
     if (!env.APP_KEY) problems.push('APP_KEY: required in production')
@@ -105,6 +122,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     dbPoolMax: env.DB_POOL_MAX,
+    dbConnectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    dbStatementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    dbQueryTimeoutMs: queryTimeoutMs,
+    dbIdleInTransactionTimeoutMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+    metricsPort: env.METRICS_PORT,
+    metricsHost: env.METRICS_HOST ?? env.HOST,
     logLevel: env.LOG_LEVEL,
   })
 }

@@ -3,7 +3,7 @@ import type { Config } from './config.js'
 import type { Database, DatabaseHandle } from './db/database.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
-import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './http/rate-limit.js'
+import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
 import { createVault, type Vault } from './vault.js'
 
 /** Everything a request or a worker needs, wired by hand in one place. */
@@ -12,7 +12,11 @@ export type AppContext = {
   db: Database
   database: DatabaseHandle
   vault: Vault
+  counters: CounterStore
+  /** Requests per API key (RATE_LIMIT_PER_MINUTE). */
   rateLimiter?: RateLimiter
+  /** Unknown API keys per client address (AUTH_FAILURES_PER_MINUTE). */
+  authFailures?: RateLimiter
   authCache: AuthCache
   dispatchers: LineDispatcher[]
   /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
@@ -24,14 +28,15 @@ const AUTH_CACHE_MS = 5_000
 
 export function createContext(config: Config, database: DatabaseHandle): AppContext {
   if (!config.appKey) throw new Error('APP_KEY is not set')
-  const limit = config.rateLimitPerMinute
-  const rateLimiter = limit === 0 ? undefined : config.redisUrl ? redisRateLimiter(config.redisUrl, limit) : memoryRateLimiter(limit)
+  const counters = config.redisUrl ? redisCounterStore(config.redisUrl) : memoryCounterStore()
+  const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute)
+  const authFailures = config.authFailuresPerMinute === 0 ? undefined : rateLimiter(counters, 'authfail', config.authFailuresPerMinute)
   const dispatchers: LineDispatcher[] = []
-  return { config, db: database.db, database, vault: createVault(config.appKey), rateLimiter, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers) }
+  return { config, db: database.db, database, vault: createVault(config.appKey), counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers) }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.rateLimiter?.close()
+  await ctx.counters.close()
   await ctx.database.close()
 }
 

@@ -4,17 +4,26 @@ import { checkAppKey, closeContext, createContext } from './context.js'
 import { acquireDataDirLock, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
+import { metricsServer } from './http/metrics.js'
 import { buildApp } from './http/server.js'
 import { watchAccountChanges } from './modules/accounts/account-changes.js'
 import { isEmpty, seedDemo } from './modules/admin/demo.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
 
+/** The migrated database. */
 async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
-  if (config.databaseUrl) return { database: await openPostgres(config.databaseUrl, config.dbPoolMax), release: () => {} }
-  if (config.dataDir === 'memory') return { database: await openPGlite({}), release: () => {} }
-  const release = acquireDataDirLock(config.dataDir)
-  return { database: await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') }), release }
+  if (config.databaseUrl) {
+    // Migrations may wait for another process's or build an index: not under the request timeouts.
+    const migrating = await openPostgres(config.databaseUrl, 2)
+    await migrateToLatest(migrating.db).finally(() => migrating.close())
+    const timeouts = { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs, queryMs: config.dbQueryTimeoutMs, idleInTransactionMs: config.dbIdleInTransactionTimeoutMs }
+    return { database: await openPostgres(config.databaseUrl, config.dbPoolMax, timeouts), release: () => {} }
+  }
+  const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)
+  const database = await openPGlite(config.dataDir === 'memory' ? {} : { dataDir: path.join(config.dataDir, 'pglite') })
+  await migrateToLatest(database.db)
+  return { database, release }
 }
 
 async function main() {
@@ -27,7 +36,6 @@ async function main() {
     config = secrets.config
   }
   const { database, release } = await openDatabase(config)
-  await migrateToLatest(database.db)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
   if ((config.seedDemo ?? config.appEnv === 'development') && (await isEmpty(ctx))) {
@@ -37,6 +45,8 @@ async function main() {
 
   const app = await buildApp(ctx)
   await app.listen({ port: config.port, host: config.host })
+  const metrics = config.metricsPort === undefined ? undefined : metricsServer(app.metricsRegistry)
+  await metrics?.listen({ port: config.metricsPort, host: config.metricsHost })
   const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined
   const stopWatching = await watchAccountChanges(ctx)
   const banner = [
@@ -45,6 +55,7 @@ async function main() {
     `  docs:         ${config.publicUrl}/api/docs`,
     `  database:     ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`,
   ]
+  if (metrics) banner.push(`  metrics:      http://${config.metricsHost}:${config.metricsPort}/metrics`)
   if (secrets?.secrets.demoApiKey) banner.push(`  demo API key: ${secrets.secrets.demoApiKey}`)
   if (secrets && printAdminToken) banner.push(`  admin token:  ${config.adminToken}`)
   console.log(banner.join('\n'))
@@ -55,6 +66,7 @@ async function main() {
     stopping = true
     app.log.info({ signal }, 'shutting down')
     await app.close()
+    await metrics?.close()
     await workers?.stop()
     await stopWatching()
     await closeContext(ctx)

@@ -36,13 +36,84 @@ function parseNumeric(value: string): number {
 pg.types.setTypeParser(INT8, parseSafeInteger)
 pg.types.setTypeParser(NUMERIC, parseNumeric)
 
-export async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax })
+/** How long the service waits on PostgreSQL before a request answers 503 (DESIGN §12). */
+export type DatabaseTimeouts = { connectMs: number; statementMs: number; queryMs: number; idleInTransactionMs: number }
+
+/** Without timeouts (migrations, tools, tests) a statement may take as long as it needs. */
+export async function openPostgres(url: string, poolMax: number, timeouts?: DatabaseTimeouts): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    ...(timeouts && {
+      // Also bounds the wait for a free pool slot when every connection hangs.
+      connectionTimeoutMillis: timeouts.connectMs,
+      statement_timeout: timeouts.statementMs,
+      // Client side: a stopped server never sends the statement timeout's error.
+      query_timeout: timeouts.queryMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    }),
+  })
   // A pool error on an idle client must not crash the process; the next query reconnects.
   pool.on('error', () => {})
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool) }) })
   const prepared = async <R>(name: string, text: string, values: unknown[]) => (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows
   return { db, driver: 'postgres', pool, prepared, close: () => db.destroy() }
+}
+
+// Node's socket errors, connection exceptions (08), admin/crash shutdown (57P01-03), statement
+// and idle-in-transaction timeouts, and a server out of resources (53).
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57014', '25P03', '57P01', '57P02', '57P03'])
+// node-postgres reports a lost or hung connection with these messages and no code.
+const UNAVAILABLE_MESSAGE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|timeout expired)/
+
+/** The database was lost or did not answer in time: 503, never 500 (DESIGN §12). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (typeof code === 'string') return UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('53')
+  return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)
+}
+
+/**
+ * Kysely's view of the pool. A client whose connection failed or timed out is dropped at once and
+ * never reused: it may still hold a transaction open on the server. Its 'error' event is caught
+ * while checked out (pg would otherwise throw it and end the process).
+ */
+function discardingLostClients(pool: pg.Pool) {
+  return {
+    async connect() {
+      const client = await pool.connect()
+      let lost: Error | undefined
+      let released = false
+      const drop = (error: Error) => {
+        lost ??= error
+        if (released) return
+        released = true
+        client.removeListener('error', drop)
+        // With an error the pool ends the client, destroying the socket of a query still in flight.
+        client.release(error)
+      }
+      client.on('error', drop)
+      return {
+        async query(text: string, values: unknown[]) {
+          if (lost) throw lost
+          try {
+            return await client.query(text, values)
+          } catch (error) {
+            if (isDatabaseUnavailable(error)) drop(error as Error)
+            throw error
+          }
+        },
+        release() {
+          if (released) return
+          released = true
+          client.removeListener('error', drop)
+          client.release()
+        },
+      }
+    },
+    end: () => pool.end(),
+  } as unknown as pg.Pool
 }
 
 export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
@@ -103,12 +174,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export async function isDatabaseReachable(db: Database): Promise<boolean> {
+/** Answers false within `withinMs` when the database does not answer, even with every pool slot hung. */
+export async function isDatabaseReachable(db: Database, withinMs = 1000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)))
+  const answered = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  )
   try {
-    await sql`select 1`.execute(db)
-    return true
-  } catch {
-    return false
+    return await Promise.race([answered, late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js'
 import { isInRanges } from '../ip-ranges.js'
 import { findAccountByKeyHash, type AuthenticatedAccount } from '../modules/accounts/accounts.queries.js'
 import type { AppContext } from '../context.js'
+import type { RateDecision } from './rate-limit.js'
 import { sha256Hex } from '../vault.js'
 
 declare module 'fastify' {
@@ -12,7 +13,12 @@ declare module 'fastify' {
   }
 }
 
-/** X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12). */
+const tooManyRequests = (decision: RateDecision) => new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds) } })
+
+/**
+ * X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12).
+ * An address that sent too many unknown keys this minute is refused before the database is asked.
+ */
 export function resellerAuth(ctx: AppContext) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const key = request.headers['x-apikey']
@@ -20,21 +26,27 @@ export function resellerAuth(ctx: AppContext) {
     const keyHash = sha256Hex(key)
     let account = ctx.authCache.get(keyHash)
     if (!account) {
+      const failures = await ctx.authFailures?.check(request.ip, request.log)
+      if (failures && !failures.allowed) throw tooManyRequests(failures)
       account = await findAccountByKeyHash(ctx.database, keyHash)
-      if (!account) throw new AppError('INVALID_API_KEY')
+      if (!account) {
+        await ctx.authFailures?.hit(request.ip, request.log)
+        throw new AppError('INVALID_API_KEY')
+      }
       ctx.authCache.set(keyHash, account)
     }
     if (account.ip_allowlist.length > 0 && !isInRanges(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')
     if (account.status === 'suspended') throw new AppError('THE_ACCOUNT_HAS_BEEN_SUSPENDED')
     if (ctx.rateLimiter) {
       // Counted per key by its hash: unique across processes and databases sharing one Redis.
-      const decision = await ctx.rateLimiter.hit(keyHash.slice(0, 32))
-      if (!decision.allowed) throw new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds) } })
+      const decision = await ctx.rateLimiter.hit(keyHash.slice(0, 32), request.log)
+      if (!decision.allowed) throw tooManyRequests(decision)
     }
     request.account = account
   }
 }
 
+/** `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (operator API and `/metrics`). */
 export function adminAuth(ctx: AppContext) {
   const expected = Buffer.from(`Bearer ${ctx.config.adminToken ?? ''}`)
   return async function authenticateOperator(request: FastifyRequest): Promise<void> {

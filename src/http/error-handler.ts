@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
+import { isDatabaseUnavailable } from '../db/database.js'
 import { AppError, type FieldErrors } from '../errors.js'
 
 type AjvIssue = { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }
@@ -24,7 +25,8 @@ export function fieldErrorsOf(issues: AjvIssue[], context?: string): FieldErrors
 
 // Values the schema let through but PostgreSQL refuses (out of range, NUL bytes, too long).
 const DATABASE_REFUSED_VALUE = new Set(['22003', '22P02', '22P05', '22021', '22001', '54000'])
-const DATABASE_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300', '40001', '40P01'])
+// Deadlocks and serialization failures that outlived their retries: the database is too busy.
+const DATABASE_BUSY = new Set(['40001', '40P01'])
 
 /** Turns anything thrown into the error body of DESIGN §3; internals never reach the client. */
 export function toAppError(error: FastifyError & { code?: string }): AppError {
@@ -41,7 +43,7 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
       return new AppError('UNSUPPORTED_MEDIA_TYPE')
   }
   if (error instanceof SyntaxError && error.statusCode === 400) return new AppError('INVALID_JSON')
-  if (error.code && DATABASE_DOWN.has(error.code)) return new AppError('SERVICE_UNAVAILABLE')
+  if (isDatabaseUnavailable(error) || (error.code && DATABASE_BUSY.has(error.code))) return new AppError('SERVICE_UNAVAILABLE')
   if (error.code && DATABASE_REFUSED_VALUE.has(error.code)) return new AppError('VALIDATION_ERROR', { fieldErrors: { body: ['contains a value the service cannot store'] } })
   return new AppError('INTERNAL_ERROR')
 }

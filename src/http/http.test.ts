@@ -117,7 +117,7 @@ describe('operations endpoints', () => {
   it('counts requests by route and status in /metrics', async () => {
     await get(app, '/balance', r)
     await app.inject({ url: '/api/v1/balance', headers: { 'x-apikey': 'rk_wrong' } })
-    const res = await app.inject({ url: '/metrics' })
+    const res = await app.inject({ url: '/metrics', headers: adminHeaders })
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^text\/plain/)
     expect(res.body).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/balance",status="200"\} [1-9]\d*$/m)

@@ -1,8 +1,23 @@
-import type { FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { registerErrorHandlers } from './error-handler.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metricsRegistry: Registry
+  }
+}
+
+type MetricsOptions = {
+  processMetrics: boolean
+  /** False when METRICS_PORT serves them (main.ts starts that listener). */
+  servedHere: boolean
+  /** Guards `/metrics` on the API port: it shows admin route counters, versions and memory. */
+  authenticate: (request: FastifyRequest) => Promise<void>
+}
 
 /** Prometheus metrics for one app instance (its own registry, so tests can build many apps). */
-export function registerMetrics(app: FastifyInstance, options: { processMetrics: boolean }): Registry {
+export function registerMetrics(app: FastifyInstance, options: MetricsOptions): Registry {
   const registry = new Registry()
   if (options.processMetrics) collectDefaultMetrics({ register: registry })
   const requests = new Counter({
@@ -23,9 +38,22 @@ export function registerMetrics(app: FastifyInstance, options: { processMetrics:
     requests.inc({ method: request.method, route, status: reply.statusCode })
     duration.observe({ method: request.method, route }, reply.elapsedTime / 1000)
   })
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.decorate('metricsRegistry', registry)
+  if (options.servedHere) app.get('/metrics', { schema: { hide: true }, onRequest: options.authenticate }, exposition(registry))
+  return registry
+}
+
+/** The listener of METRICS_PORT: `/metrics` only, left open (the port is the operator's to fence). */
+export function metricsServer(registry: Registry): FastifyInstance {
+  const server = Fastify({ logger: false })
+  registerErrorHandlers(server)
+  server.get('/metrics', exposition(registry))
+  return server
+}
+
+function exposition(registry: Registry) {
+  return async (_request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
     reply.header('content-type', registry.contentType)
     return registry.metrics()
-  })
-  return registry
+  }
 }

@@ -2,47 +2,127 @@ import { Redis } from 'ioredis'
 
 export type RateDecision = { allowed: boolean; retryAfterSeconds: number }
 
-/** Fixed one-minute windows per API key. */
-export type RateLimiter = {
-  hit(key: string): Promise<RateDecision>
+/** Where warnings go: the request's logger (pino's signature). */
+type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
+
+/** Counts per key in fixed one-minute windows, shared by every limiter of the process. */
+export type CounterStore = {
+  /** Adds one to the key's count in this window and answers the new count. */
+  increment(key: string, log?: Log): Promise<number>
+  /** The key's count in this window. */
+  count(key: string, log?: Log): Promise<number>
   close(): Promise<void>
+}
+
+/** A limit per key and minute: hit() counts one and decides, check() only decides. */
+export type RateLimiter = {
+  hit(key: string, log?: Log): Promise<RateDecision>
+  check(key: string, log?: Log): Promise<RateDecision>
 }
 
 const WINDOW_MS = 60_000
 
-function decide(count: number, limit: number, now: number): RateDecision {
-  const windowEnd = (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS
-  return { allowed: count <= limit, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) }
+const windowOf = (now: number) => Math.floor(now / WINDOW_MS)
+
+function decide(allowed: boolean, now: number): RateDecision {
+  const windowEnd = (windowOf(now) + 1) * WINDOW_MS
+  return { allowed, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) }
 }
 
-export function memoryRateLimiter(limit: number): RateLimiter {
+/** `name` keeps limiters apart in one store (`ratelimit` per API key, `authfail` per address). */
+export function rateLimiter(store: CounterStore, name: string, limit: number): RateLimiter {
+  return {
+    async hit(key, log) {
+      return decide((await store.increment(`${name}:${key}`, log)) <= limit, Date.now())
+    },
+    async check(key, log) {
+      return decide((await store.count(`${name}:${key}`, log)) < limit, Date.now())
+    },
+  }
+}
+
+export function memoryCounterStore(): CounterStore {
   let window = -1
   let counts = new Map<string, number>()
+  const current = () => {
+    const now = windowOf(Date.now())
+    if (now !== window) {
+      window = now
+      counts = new Map()
+    }
+    return counts
+  }
   return {
-    async hit(key) {
-      const now = Date.now()
-      const current = Math.floor(now / WINDOW_MS)
-      if (current !== window) {
-        window = current
-        counts = new Map()
-      }
-      const count = (counts.get(key) ?? 0) + 1
+    async increment(key) {
+      const count = (current().get(key) ?? 0) + 1
       counts.set(key, count)
-      return decide(count, limit, now)
+      return count
+    },
+    async count(key) {
+      return current().get(key) ?? 0
     },
     async close() {},
   }
 }
 
-/** Shared counters for several API processes. */
-export function redisRateLimiter(url: string, limit: number): RateLimiter {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+/**
+ * Shared counters in Redis for several API processes. While Redis is down or slow the counts fail
+ * open to this process's own counters (one warning), and go back to Redis once it answers again.
+ */
+export function redisCounterStore(url: string): CounterStore {
+  const redis = new Redis(url, {
+    // A command fails at once while disconnected, and within half a second when Redis hangs.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: 500,
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  })
+  // Reconnection is ioredis's business; an unhandled 'error' event would end the process.
+  redis.on('error', () => {})
+  // The first requests wait for the first connection attempt (a second at most) rather than count locally.
+  const firstAttempt = new Promise<void>((resolve) => {
+    for (const event of ['ready', 'error', 'end']) redis.once(event, () => resolve())
+    setTimeout(resolve, 1000).unref()
+  })
+  const fallback = memoryCounterStore()
+  let degraded = false
+  // After a failed command a hung Redis is not waited on again (commandTimeout) for a second.
+  let retryAt = 0
+  const unavailable = (err: unknown, log?: Log) => {
+    if (!degraded) log?.warn({ err }, 'rate limit: Redis unavailable, counting in this process until it returns')
+    degraded = true
+  }
+  const inRedis = async <T>(run: () => Promise<T>, otherwise: () => Promise<T>, log?: Log): Promise<T> => {
+    await firstAttempt
+    if (redis.status !== 'ready' || Date.now() < retryAt) {
+      unavailable(new Error(`Redis connection is ${redis.status}`), log)
+      return otherwise()
+    }
+    try {
+      const value = await run()
+      if (degraded) log?.info({}, 'rate limit: Redis answers again, counting there')
+      degraded = false
+      return value
+    } catch (err) {
+      retryAt = Date.now() + 1000
+      unavailable(err, log)
+      return otherwise()
+    }
+  }
+  const bucket = (key: string) => `${key}:${windowOf(Date.now())}`
   return {
-    async hit(key) {
-      const now = Date.now()
-      const bucket = `ratelimit:${key}:${Math.floor(now / WINDOW_MS)}`
-      const [[, count]] = (await redis.multi().incr(bucket).pexpire(bucket, WINDOW_MS * 2).exec()) as [[unknown, number]]
-      return decide(count, limit, now)
+    increment(key, log) {
+      const name = bucket(key)
+      const run = async () => {
+        const [[, count]] = (await redis.multi().incr(name).pexpire(name, WINDOW_MS * 2).exec()) as [[unknown, number]]
+        return count
+      }
+      return inRedis(run, () => fallback.increment(key), log)
+    },
+    count(key, log) {
+      return inRedis(async () => Number((await redis.get(bucket(key))) ?? 0), () => fallback.count(key), log)
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect())

@@ -68,7 +68,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
   })
   await app.register(swaggerUi, { routePrefix: '/api/docs' })
-  registerMetrics(app, { processMetrics: ctx.config.appEnv !== 'test' })
+  registerMetrics(app, { processMetrics: ctx.config.appEnv !== 'test', servedHere: ctx.config.metricsPort === undefined, authenticate: adminAuth(ctx) })
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/app.js'
+import { onPostgres } from '../../test/database.js'
+
+// Apps are made at the top: createTestApp closes them in an afterAll, which only a file's top level registers.
+const { app, ctx } = await createTestApp()
+const original = ctx.database.prepared
+
+/** Every authentication lookup fails with `error`; the answer of a reseller request is what a client sees. */
+async function answerWhenLookupFails(error: Error) {
+  ctx.database.prepared = () => Promise.reject(error)
+  try {
+    return await app.inject({ url: '/api/v1/balance', headers: { 'x-apikey': `rk_${Math.random()}` } })
+  } finally {
+    ctx.database.prepared = original
+  }
+}
+
+const withCode = (code: string, message = 'database error') => Object.assign(new Error(message), { code })
+
+describe('a lost or hung database answers 503 SERVICE_UNAVAILABLE, never 500', () => {
+  it.each([
+    // node-postgres: no SQLSTATE, only a message.
+    ['Connection terminated unexpectedly', new Error('Connection terminated unexpectedly')],
+    ['connection timeout', new Error('Connection terminated due to connection timeout')],
+    ['pool wait', new Error('timeout exceeded when trying to connect')],
+    ['query_timeout', new Error('Query read timeout')],
+    ['broken client', new Error('Client has encountered a connection error and is not queryable')],
+    // PostgreSQL: statement and idle-in-transaction timeouts, shutdowns, connection exceptions, resources.
+    ['statement_timeout', withCode('57014', 'canceling statement due to statement timeout')],
+    ['idle_in_transaction_session_timeout', withCode('25P03')],
+    ['admin shutdown', withCode('57P01')],
+    ['crash shutdown', withCode('57P02')],
+    ['cannot connect now', withCode('57P03')],
+    ['connection failure', withCode('08006')],
+    ['too many connections', withCode('53300')],
+    // Node's sockets.
+    ['ECONNRESET', withCode('ECONNRESET')],
+    ['EPIPE', withCode('EPIPE')],
+  ])('%s', async (_name, error) => {
+    const res = await answerWhenLookupFails(error)
+    expect(res.statusCode).toBe(503)
+    expect(res.body).toBe('{"message":"SERVICE_UNAVAILABLE"}')
+  })
+
+  it('keeps 500 INTERNAL_ERROR, without internals, for a fault of the service itself', async () => {
+    for (const error of [new Error('Connection string is bad: terminated'), withCode('42P01', 'relation "x" does not exist'), withCode('23505')]) {
+      const res = await answerWhenLookupFails(error)
+      expect(res.statusCode, error.message).toBe(500)
+      expect(res.body).toBe('{"message":"INTERNAL_ERROR"}')
+    }
+  })
+
+  // PGlite has one session: a transaction holding it is a database that does not answer /readyz.
+  it.skipIf(onPostgres)('/readyz answers 503 when the database does not answer within a second', async () => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const holder = ctx.db.transaction().execute(() => held)
+    try {
+      const ready = await app.inject({ url: '/readyz' })
+      expect([ready.statusCode, ready.json()]).toEqual([503, { status: 'database unreachable' }])
+    } finally {
+      release()
+      await holder
+    }
+    expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200)
+  })
+})

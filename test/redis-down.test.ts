@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cloneTestDatabase, onPostgres } from './database.js'
+import { adminCall, freePort, startServerProcess, type ServerProcess } from './server-process.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const LIMIT = 30
+
+/** A Redis of this test's own on `port`, answering once spawn() resolves. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' })
+  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, enableOfflineQueue: false })
+  probe.on('error', () => {})
+  try {
+    for (let i = 0; i < 100; i++) {
+      if (await probe.connect().then(() => true, () => false)) return child
+      await sleep(50)
+    }
+    throw new Error(`redis-server on ${port} did not answer`)
+  } finally {
+    probe.disconnect()
+  }
+}
+
+// Windows are fixed minutes: counting across a boundary would start over mid-test.
+async function awayFromWindowEdge(needMs: number) {
+  const left = 60_000 - (Date.now() % 60_000)
+  if (left < needMs) await sleep(left + 50)
+}
+
+// DESIGN §12: with REDIS_URL set and Redis down or hung, the rate limit falls back to in-process counters.
+describe('Redis lost under the rate limiter', () => {
+  let redisPort: number
+  let redis: ChildProcess | undefined
+  let server: ServerProcess | undefined
+  let closeDatabase = async () => {}
+  beforeAll(async () => {
+    redisPort = await freePort()
+    redis = await startRedis(redisPort)
+    const env: Record<string, string> = { REDIS_URL: `redis://127.0.0.1:${redisPort}`, RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: 'info', WORKERS: 'false' }
+    if (onPostgres) {
+      const database = await cloneTestDatabase()
+      closeDatabase = () => database.close()
+      env.DATABASE_URL = database.url!
+    }
+    server = await startServerProcess(env)
+  })
+  afterAll(async () => {
+    server?.child.kill('SIGKILL')
+    redis?.kill('SIGKILL')
+    await closeDatabase()
+  })
+
+  it('hung, then killed: every request still answered (limited in-process), one warning per outage; back in Redis when it returns', async () => {
+    const { base } = server!
+    const reseller = async (name: string) => {
+      const key = (await adminCall(base, 'POST', '/resellers', { name })).api_key as string
+      return { key, bucket: `ratelimit:${crypto.createHash('sha256').update(key).digest('hex').slice(0, 32)}:*` }
+    }
+    const balance = async (key: string) => {
+      const res = await fetch(`${base}/api/v1/balance`, { headers: { 'x-apikey': key }, signal: AbortSignal.timeout(5000) })
+      const body = (await res.json()) as { message: string }
+      return res.status === 200 ? 200 : `${res.status} ${body.message}`
+    }
+    const counted = async (bucket: string) => {
+      const client = new Redis({ port: redisPort, host: '127.0.0.1', retryStrategy: () => null })
+      try {
+        const keys = await client.keys(bucket)
+        return keys.length === 0 ? 0 : Number(await client.get(keys[0]))
+      } finally {
+        client.disconnect()
+      }
+    }
+    const [a, b, c] = [await reseller('redis a'), await reseller('redis b'), await reseller('redis c')]
+    await awayFromWindowEdge(3000)
+
+    // Up: the count lives in Redis.
+    expect([await balance(a.key), await balance(a.key)]).toEqual([200, 200])
+    expect(await counted(a.bucket)).toBe(2)
+
+    // Hung (SIGSTOP): answered all the same, after half a second at most.
+    redis!.kill('SIGSTOP')
+    try {
+      for (let i = 0; i < 5; i++) expect(await balance(b.key)).toBe(200)
+    } finally {
+      redis!.kill('SIGCONT')
+    }
+    await sleep(1100)
+    expect(await balance(b.key)).toBe(200)
+    expect(await counted(b.bucket)).toBeGreaterThanOrEqual(1)
+
+    // Killed: every request answered, and the in-process counter still enforces the limit.
+    redis!.kill('SIGKILL')
+    await new Promise((resolve) => redis!.once('exit', resolve))
+    await awayFromWindowEdge(5000)
+    const answers = []
+    for (let i = 0; i <= LIMIT; i++) answers.push(await balance(c.key))
+    expect(answers.slice(0, LIMIT)).toEqual(Array(LIMIT).fill(200))
+    expect(answers[LIMIT]).toBe('429 TOO_MANY_REQUESTS')
+
+    // Back on the same port: counting returns to Redis by itself.
+    redis = await startRedis(redisPort)
+    const deadline = Date.now() + 10_000
+    while ((await counted(a.bucket)) === 0) {
+      expect(Date.now(), 'counts went back to Redis').toBeLessThan(deadline)
+      expect(await balance(a.key)).toBe(200)
+      await sleep(200)
+    }
+
+    const output = server!.output()
+    expect(output).not.toMatch(/Unhandled error event|uncaught/i)
+    expect(output.match(/Redis unavailable/g)).toHaveLength(2)
+    expect(output.match(/Redis answers again/g)).toHaveLength(2)
+    expect(output).not.toMatch(/"statusCode":5\d\d/)
+  })
+})
