@@ -3,6 +3,7 @@ import { inTransaction, type Database } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
+import { holdProviderItemsExclusively } from './catalog.queries.js'
 
 export type ProviderInput = { code: string; kind: ProviderKind; base_url: string; username?: string | null; api_key?: string | null; active?: boolean }
 
@@ -47,7 +48,7 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
     if (!row) throw new AppError('PROVIDER_NOT_FOUND')
     // Switching a provider changes its items' status in the catalog: they belong in the next delta.
     if (changes.active !== undefined) {
-      await sql`SELECT hold_item_exclusively(id) FROM items WHERE provider = ${code} ORDER BY id`.execute(trx)
+      await holdProviderItemsExclusively(trx, code)
       await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('provider', '=', code).execute()
     }
     return providerView(row)

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get } from '../../../test/factory.js'
+import type { LedgerType } from '../../db/schema.js'
+import { postLedgerEntry } from './ledger.service.js'
 
 const { app, ctx } = await createTestApp()
 
@@ -35,8 +37,8 @@ const adminPost = (url: string, payload: object) =>
   app.inject({ method: 'POST', url: `/api/admin/v1${url}`, headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload })
 
 /** A credit of a kind the operator API cannot make yet (top-ups arrive later), through the one balance function. */
-async function postEntry(accountId: number, direction: 'credit' | 'debit', type: string, amount: number) {
-  await sql`select * from post_ledger_entry(${accountId}, ${direction}, ${type}, ${amount}::bigint, ${`${type} ${amount}`}, null, null, null, null, null)`.execute(ctx.db)
+async function postEntry(accountId: number, direction: 'credit' | 'debit', type: LedgerType, amount: number) {
+  await postLedgerEntry(ctx.db, { accountId, direction, type, amount, description: `${type} ${amount}` })
 }
 
 describe('mutations list', async () => {

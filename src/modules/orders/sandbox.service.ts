@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import { AppError } from '../../errors.js'
+import { availableStock } from '../catalog/catalog.queries.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
 import { newInvoice } from './invoice.js'
 import type { OrderDetail } from './orders.schemas.js'
@@ -28,16 +28,10 @@ const refused = (s: { id: number; ref_id: string; invoice: string; amount: numbe
 export async function createSandboxOrder(db: Database, accountId: number, input: SandboxInput, fulfillable: readonly string[]) {
   const existing = await findSandbox(db, accountId, input.ref_id)
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
-  const item = await db
-    .selectFrom('items as i')
-    .leftJoin('providers as pr', 'pr.code', 'i.provider')
-    .select(['i.id', 'i.price', 'i.active', 'i.min_order', 'i.max_order', 'i.order_process', 'i.provider', 'pr.active as provider_active', sql<number | null>`item_stock(i.id) - item_reserved(i.id)`.as('available')])
-    .where('i.id', '=', input.item_id)
-    .executeTakeFirst()
-  if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
-  refuseUnsellable(item, input.quantity, fulfillable)
+  const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable)
+  const { available } = await db.selectNoFrom(availableStock(item.id).as('available')).executeTakeFirstOrThrow()
   // NULL is unlimited stock.
-  if (item.available !== null && item.available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
+  if (available !== null && available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
   const amount = item.price * input.quantity
   const row = await db
     .insertInto('sandbox_orders')
