@@ -12,6 +12,7 @@ const file = (path: string): Repeatable => ({ name: path, url: new URL(`../${pat
 export const repeatables: readonly Repeatable[] = [
   file('db/functions/advisory-locks.sql'),
   file('db/functions/app-errors.sql'),
+  file('db/functions/money.sql'),
   file('modules/catalog/stock.sql'),
   file('modules/catalog/sellable.sql'),
   file('modules/ledger/ledger.sql'),

@@ -1,6 +1,7 @@
 -- The item checks of a purchase, in its order (DESIGN §5), for purchase(), sandbox orders and stock
 -- locks alike: the item exists and is active, its provider is on, the line meets the minimum, the
--- item's quantity over the whole cart stays within its maximum, and a fulfilment can take it.
+-- item's quantity over the whole cart (p_item_total) stays within its maximum, the line costs at
+-- most money_max(), and a fulfilment can take it.
 -- p_field prefixes the field paths ('carts.0'; NULL for a body with one item). p_processes NULL:
 -- the caller checks fulfilment itself, later (purchase() checks the notes first). Returns the item.
 CREATE OR REPLACE FUNCTION refuse_unsellable(p_item bigint, p_quantity bigint, p_item_total bigint, p_processes text[], p_field text)
@@ -16,7 +17,13 @@ BEGIN
   END IF;
   IF p_quantity < v_item.min_order THEN PERFORM raise_app('MINIMUM_ORDER_NOT_MET', concat_ws('.', p_field, 'quantity')); END IF;
   IF p_item_total > v_item.max_order THEN
-    PERFORM raise_app('VALIDATION_ERROR', concat_ws('.', p_field, 'quantity'), 'must be at most ' || v_item.max_order || ' for this item');
+    PERFORM raise_app('VALIDATION_ERROR', concat_ws('.', p_field, 'quantity'),
+                      CASE WHEN p_item_total > p_quantity THEN 'must be at most ' || v_item.max_order || ' for this item over all lines of it'
+                           ELSE 'must be at most ' || v_item.max_order || ' for this item' END);
+  END IF;
+  -- In numeric: a price times a quantity can pass what a bigint holds.
+  IF v_item.price::numeric * p_quantity > money_max() THEN
+    PERFORM raise_app('VALIDATION_ERROR', concat_ws('.', p_field, 'quantity'), 'the line would cost more than ' || money_max());
   END IF;
   IF p_processes IS NOT NULL AND NOT v_item.order_process = ANY (p_processes) THEN
     PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));

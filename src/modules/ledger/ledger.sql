@@ -1,5 +1,6 @@
 -- The one place a balance changes: the account row and its ledger entry together (plpgsql, so plans
--- are cached). No row back: a debit would go below zero, or there is no such account.
+-- are cached). No row back: a debit would go below zero, or there is no such account. A credit
+-- that would take the balance over money_max() is refused (422 on `amount`).
 CREATE OR REPLACE FUNCTION post_ledger_entry(p_account bigint, p_direction text, p_type text, p_amount bigint,
     p_description text, p_invoice text, p_reference text, p_order bigint, p_line bigint, p_topup bigint)
   RETURNS SETOF ledger_entries LANGUAGE plpgsql AS $$
@@ -8,9 +9,14 @@ DECLARE
   v_balance bigint;
 BEGIN
   UPDATE accounts SET balance = balance + v_delta, updated_at = now()
-   WHERE id = p_account AND (p_direction = 'credit' OR balance >= p_amount)
+   WHERE id = p_account AND CASE WHEN p_direction = 'credit' THEN balance <= money_max() - p_amount ELSE balance >= p_amount END
   RETURNING balance INTO v_balance;
-  IF NOT FOUND THEN RETURN; END IF;
+  IF NOT FOUND THEN
+    IF p_direction = 'credit' AND EXISTS (SELECT 1 FROM accounts WHERE id = p_account) THEN
+      PERFORM raise_app('VALIDATION_ERROR', 'amount', 'would take the balance over ' || money_max());
+    END IF;
+    RETURN;
+  END IF;
   RETURN QUERY
     INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after,
                                 description, invoice, reference, order_id, order_line_id, topup_id)

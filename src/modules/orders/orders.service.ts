@@ -5,12 +5,14 @@ import { findOrderSummary } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
 import { callPurchase } from './purchase.js'
+import { refuseBlankRefId } from './ref-id.js'
 
 /**
  * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,
  * reserves, debits, fulfils auto lines and writes the outbox events in one transaction.
  */
 export async function createPurchase(ctx: AppContext, accountId: number, body: PurchaseBody): Promise<OrderSummary> {
+  refuseBlankRefId(body.ref_id)
   const attempt = async () => {
     const invoice = newInvoice('INV')
     const result = await callPurchase(ctx.database, {

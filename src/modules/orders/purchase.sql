@@ -28,7 +28,10 @@ DECLARE
   v_json jsonb;
   v_item items%ROWTYPE;
   v_stock record;
-  v_total bigint := 0;
+  v_total bigint;
+  v_sum numeric := 0;
+  v_item_total bigint;
+  v_notes text[] := '{}';
   v_reserved bigint;
   v_have bigint;
   v_line_id bigint;
@@ -74,8 +77,13 @@ BEGIN
 
   FOR i IN 1 .. n LOOP
     v_field := 'carts.' || (i - 1);
-    v_item := refuse_unsellable(p_items[i], p_qtys[i], p_qtys[i], NULL, v_field);
+    -- max_order bounds the item over the whole cart: this line and the ones before it.
+    v_item_total := CASE WHEN n = 1 THEN p_qtys[i]
+                         ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END;
+    v_item := refuse_unsellable(p_items[i], p_qtys[i], v_item_total, NULL, v_field);
+    -- The note is checked trimmed and stored as checked.
     v_note := nullif(btrim(p_notes[i]), '');
+    v_notes := array_append(v_notes, v_note);
     IF v_note IS NULL AND v_item.order_process IN ('h2h', 'smm') THEN
       PERFORM raise_app('REQUIRED_FIELD_MISSING', v_field || '.note', 'the target number, account or link is required');
     END IF;
@@ -101,8 +109,10 @@ BEGIN
       PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
     END IF;
     IF v_item.order_process <> 'auto' THEN v_open := v_open + 1; END IF;
-    v_total := v_total + v_item.price * p_qtys[i];
+    v_sum := v_sum + v_item.price::numeric * p_qtys[i];
   END LOOP;
+  IF v_sum > money_max() THEN PERFORM raise_app('VALIDATION_ERROR', 'carts', 'the order would cost more than ' || money_max()); END IF;
+  v_total := v_sum;
 
   -- Stock, per item over all its lines, computed under the item row locks.
   FOR v_stock IN
@@ -144,7 +154,7 @@ BEGIN
   FOR i IN 1 .. n LOOP
     INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity,
                              unit_price, subtotal, note, status, stock_taken, delivered_at)
-    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], it.price, it.price * p_qtys[i], p_notes[i],
+    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], it.price, it.price * p_qtys[i], v_notes[i],
            CASE WHEN it.order_process = 'auto' THEN 'delivered' ELSE 'pending' END,
            CASE WHEN it.order_process <> 'auto' AND NOT it.unlimited_stock THEN p_qtys[i] ELSE 0 END,
            CASE WHEN it.order_process = 'auto' THEN now() END
