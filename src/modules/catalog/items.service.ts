@@ -155,3 +155,33 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
   if (added > 0) await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('id', '=', itemId).execute()
   return { item_id: itemId, added, duplicates: cleaned.length - added }
 }
+
+/** createItem inside the caller's transaction (the demo seed runs in one): the same checks and columns. Answers the id. */
+export async function createItemWithin(trx: Trx, input: ItemInput): Promise<number> {
+  checkStockRules(input)
+  await checkProvider(trx, input.provider)
+  const productId = await productIdFor(trx, input.category?.trim() || 'Uncategorized', input.product_name)
+  const sku = input.sku ?? `SKU-${randomToken(6).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`
+  const row = await skuGuard(trx
+    .insertInto('items')
+    .values({
+      product_id: productId,
+      sku,
+      name: input.name,
+      price: input.price,
+      order_process: input.order_process,
+      min_order: input.min_order ?? 1,
+      max_order: input.max_order ?? null,
+      unlimited_stock: input.unlimited_stock ?? false,
+      stock: input.stock ?? 0,
+      active: input.active ?? true,
+      provider: input.provider ?? null,
+      provider_code: input.provider_code ?? null,
+      provider_meta: JSON.stringify(input.provider_meta ?? {}),
+      required_fields: input.required_fields ? JSON.stringify(input.required_fields) : null,
+      description: input.description ?? '',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow())
+  return row.id
+}

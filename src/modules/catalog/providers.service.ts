@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { inTransaction, type Database } from '../../db/database.js'
+import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
@@ -58,4 +58,23 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
 export async function listProviders(db: Database) {
   const rows = await db.selectFrom('providers').selectAll().orderBy('code').execute()
   return rows.map(providerView)
+}
+
+/** createProvider inside the caller's transaction (the demo seed runs in one); the same columns. */
+export async function createProviderWithin(trx: Trx, vault: Vault, input: ProviderInput) {
+  const row = await trx
+    .insertInto('providers')
+    .values({
+      code: input.code,
+      kind: input.kind,
+      base_url: input.base_url.replace(/\/+$/, ''),
+      username: input.username ?? null,
+      api_key_enc: input.api_key ? vault.encrypt(input.api_key) : null,
+      active: input.active ?? true,
+    })
+    .onConflict((oc) => oc.column('code').doNothing())
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) throw new AppError('DUPLICATE', { detail: `provider ${input.code} exists` })
+  return providerView(row)
 }
