@@ -7,7 +7,7 @@ import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { metricsServer } from './http/metrics.js'
 import { buildApp } from './http/server.js'
 import { watchAccountChanges } from './modules/accounts/account-changes.js'
-import { isEmpty, seedDemo } from './modules/admin/demo.js'
+import { seedDemo } from './modules/admin/demo.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
 
@@ -38,10 +38,9 @@ async function main() {
   const { database, release } = await openDatabase(config)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
-  if ((config.seedDemo ?? config.appEnv === 'development') && (await isEmpty(ctx))) {
-    const demo = await seedDemo(ctx)
-    secrets?.save({ demoApiKey: demo.apiKey })
-  }
+  // Only on an empty database, once however many processes start together.
+  const demo = (config.seedDemo ?? config.appEnv === 'development') ? await seedDemo(ctx) : undefined
+  if (demo) secrets?.save({ demoApiKey: demo.apiKey })
 
   const app = await buildApp(ctx)
   await app.listen({ port: config.port, host: config.host })

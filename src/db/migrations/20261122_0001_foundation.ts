@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
-// Accounts, keys, the ledger and the catalog (DESIGN §3, §5b, §7, §11, §12).
+// Accounts, keys, the ledger and the catalog (DESIGN §3, §5b, §7, §11, §12). Tables only: the
+// functions are repeatable SQL files (src/db/repeatable.ts), applied after every versioned migration.
 const statements = [
   `CREATE TABLE app_meta (key text PRIMARY KEY, value text NOT NULL)`,
   `CREATE TABLE accounts (
@@ -44,27 +45,6 @@ const statements = [
   `CREATE UNIQUE INDEX ledger_entries_reference_uq ON ledger_entries (account_id, reference) WHERE reference IS NOT NULL`,
   // A line is refunded at most once, whatever retries or races happen.
   `CREATE UNIQUE INDEX ledger_entries_refund_uq ON ledger_entries (order_line_id) WHERE type = 'refund'`,
-  // The one place a balance changes: the account row and its ledger entry in one statement.
-  // The one place a balance changes: the account row and its ledger entry together (plpgsql, so plans are cached).
-  `CREATE FUNCTION post_ledger_entry(p_account bigint, p_direction text, p_type text, p_amount bigint,
-      p_description text, p_invoice text, p_reference text, p_order bigint, p_line bigint, p_topup bigint)
-    RETURNS SETOF ledger_entries LANGUAGE plpgsql AS $$
-    DECLARE
-      v_delta bigint := CASE WHEN p_direction = 'credit' THEN p_amount ELSE -p_amount END;
-      v_balance bigint;
-    BEGIN
-      UPDATE accounts SET balance = balance + v_delta, updated_at = now()
-       WHERE id = p_account AND (p_direction = 'credit' OR balance >= p_amount)
-      RETURNING balance INTO v_balance;
-      IF NOT FOUND THEN RETURN; END IF;
-      RETURN QUERY
-        INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after,
-                                    description, invoice, reference, order_id, order_line_id, topup_id)
-        VALUES (p_account, p_direction, p_type, p_amount, v_balance - v_delta, v_balance,
-                coalesce(p_description, ''), p_invoice, p_reference, p_order, p_line, p_topup)
-        RETURNING *;
-    END
-  $$`,
   `CREATE TABLE categories (
     id bigserial PRIMARY KEY,
     name text NOT NULL UNIQUE,
@@ -140,21 +120,6 @@ const statements = [
   )`,
   `CREATE INDEX stock_locks_item_active_idx ON stock_locks (item_id) INCLUDE (quantity, expires_at) WHERE status = 'active'`,
   `CREATE INDEX stock_locks_account_active_idx ON stock_locks (account_id) WHERE status = 'active'`,
-  // Stock before locks: unsold licenses for auto items, the counter otherwise, NULL when unlimited.
-  `CREATE FUNCTION item_stock(p_item bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
-    SELECT CASE WHEN i.unlimited_stock THEN NULL
-                WHEN i.order_process = 'auto' THEN (SELECT count(*) FROM licenses l WHERE l.item_id = i.id AND l.status = 'available')
-                ELSE i.stock END
-      FROM items i WHERE i.id = p_item
-  $$`,
-  // Held by active, unexpired locks, except the one lock a request presents; expiry needs no sweeper.
-  `CREATE FUNCTION item_reserved(p_item bigint, p_except_lock bigint DEFAULT NULL) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
-    BEGIN
-      RETURN (SELECT coalesce(sum(quantity), 0)::bigint FROM stock_locks
-               WHERE item_id = p_item AND status = 'active' AND expires_at > clock_timestamp()
-                 AND id IS DISTINCT FROM p_except_lock);
-    END
-  $$`,
 ]
 
 export async function up(db: Kysely<any>): Promise<void> {

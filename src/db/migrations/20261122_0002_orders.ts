@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
-import { purchaseFunction, refuseUnusableLock } from './20261122_0002_purchase-function.js'
 
-// Purchases, their lines, sandbox orders and the outbox (DESIGN §5, §10).
+// Purchases, their lines, sandbox orders and the outbox (DESIGN §5, §10). Tables only: purchase()
+// and its helpers are repeatable SQL files (src/db/repeatable.ts).
 const statements = [
   // One ref_id namespace per account, shared by purchases and top-ups; claimed first by a purchase.
   `CREATE TABLE ref_ids (
@@ -73,22 +73,6 @@ const statements = [
   )`,
   `CREATE INDEX outbox_events_pending_idx ON outbox_events (id) WHERE processed_at IS NULL`,
   `CREATE INDEX outbox_events_order_idx ON outbox_events (order_id)`,
-  // Raised inside purchase(): the message is an error code of src/errors.ts, the detail a field path.
-  `CREATE FUNCTION raise_app(p_code text, p_field text DEFAULT NULL, p_sentence text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
-    BEGIN
-      RAISE EXCEPTION USING ERRCODE = 'RS422', MESSAGE = p_code, DETAIL = coalesce(p_field, ''), HINT = coalesce(p_sentence, '');
-    END
-  $$`,
-  // Operators and stock locks take an item exclusively: the fair gate first, then the row.
-  `CREATE FUNCTION hold_item_exclusively(p_item bigint) RETURNS boolean LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_advisory_xact_lock(1921, (p_item % 2147483647)::integer);
-      PERFORM 1 FROM items WHERE id = p_item FOR NO KEY UPDATE;
-      RETURN FOUND;
-    END
-  $$`,
-  refuseUnusableLock,
-  purchaseFunction,
 ]
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -16,11 +16,14 @@ async function issueApiKey(trx: Database, accountId: number): Promise<string> {
 }
 
 export async function createAccount(db: Database, input: { name: string; email?: string }) {
-  return inTransaction(db, async (trx) => {
-    const account = await trx.insertInto('accounts').values({ name: input.name, email: input.email ?? null }).returning('id').executeTakeFirstOrThrow()
-    const apiKey = await issueApiKey(trx, account.id)
-    return { ...(await findAccount(trx, account.id))!, api_key: apiKey }
-  })
+  return inTransaction(db, (trx) => createAccountWithin(trx, input))
+}
+
+/** createAccount inside the caller's transaction (the demo seed runs in one). */
+export async function createAccountWithin(trx: Trx, input: { name: string; email?: string }) {
+  const account = await trx.insertInto('accounts').values({ name: input.name, email: input.email ?? null }).returning('id').executeTakeFirstOrThrow()
+  const apiKey = await issueApiKey(trx, account.id)
+  return { ...(await findAccount(trx, account.id))!, api_key: apiKey }
 }
 
 async function lockAccount(trx: Trx, accountId: number) {
@@ -67,27 +70,36 @@ export async function updateAccount(db: Database, accountId: number, changes: Ac
 
 /**
  * An operator's credit (or debit, when negative). A repeated `reference` answers the entry it
- * already made instead of applying again; the account row lock makes that check race-free.
+ * already made instead of applying again; the account row lock makes that check race-free. The
+ * same reference with another amount or direction is a conflict, never silently the old entry.
  */
 export async function adjustBalance(db: Database, accountId: number, input: { amount: number; reason: string; reference?: string }) {
+  return inTransaction(db, (trx) => adjustBalanceWithin(trx, accountId, input))
+}
+
+/** adjustBalance inside the caller's transaction (the demo seed runs in one). */
+export async function adjustBalanceWithin(trx: Trx, accountId: number, input: { amount: number; reason: string; reference?: string }) {
   if (input.amount === 0) throw invalidField('amount', 'must not be zero')
-  return inTransaction(db, async (trx) => {
-    const account = await lockAccount(trx, accountId)
-    if (input.reference) {
-      const existing = await trx.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('reference', '=', input.reference).executeTakeFirst()
-      if (existing) return { entry: existing, applied: false }
+  const direction = input.amount > 0 ? 'credit' : 'debit'
+  const account = await lockAccount(trx, accountId)
+  if (input.reference) {
+    const existing = await trx.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('reference', '=', input.reference).executeTakeFirst()
+    if (existing && (existing.type !== 'adjustment' || existing.direction !== direction || existing.amount !== Math.abs(input.amount))) {
+      const made = `a ${existing.direction} of ${existing.amount} (${existing.type})`
+      throw new AppError('DUPLICATE', { fieldErrors: { reference: [`was already used for ${made}; a repeat must have the same amount and direction`] } })
     }
-    // Checked under the row lock: no concurrent credit can slip past the bound.
-    if (account.balance + input.amount > MAX_MONEY) throw invalidField('amount', `would take the balance over ${MAX_MONEY.toLocaleString('en')}`)
-    const entry = await postLedgerEntry(trx, {
-      accountId,
-      direction: input.amount > 0 ? 'credit' : 'debit',
-      type: 'adjustment',
-      amount: Math.abs(input.amount),
-      description: input.reason,
-      reference: input.reference,
-    })
-    if (!entry) throw new AppError('BALANCE_IS_INSUFFICIENT')
-    return { entry, applied: true }
+    if (existing) return { entry: existing, applied: false }
+  }
+  // Checked under the row lock: no concurrent credit can slip past the bound.
+  if (account.balance + input.amount > MAX_MONEY) throw invalidField('amount', `would take the balance over ${MAX_MONEY.toLocaleString('en')}`)
+  const entry = await postLedgerEntry(trx, {
+    accountId,
+    direction,
+    type: 'adjustment',
+    amount: Math.abs(input.amount),
+    description: input.reason,
+    reference: input.reference,
   })
+  if (!entry) throw new AppError('BALANCE_IS_INSUFFICIENT')
+  return { entry, applied: true }
 }

@@ -50,7 +50,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post('/resellers/:id/api-keys', { schema: { tags, security, summary: 'Rotate the API key (the old one stops working at once)', params: IdParam, response: { 200: S.RotatedKey, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
       ok(await forgetting(request.params.id, rotateApiKey(db, request.params.id))),
     )
-    app.post('/resellers/:id/balance', { schema: { tags, security, summary: 'Credit or debit a balance (idempotent by reference)', params: IdParam, body: S.AdjustmentBody, response: { 200: S.Adjustment, ...errors(400, 404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
+    app.post('/resellers/:id/balance', { schema: { tags, security, summary: 'Credit or debit a balance (idempotent by reference)', params: IdParam, body: S.AdjustmentBody, response: { 200: S.Adjustment, ...errors(400, 404, 409, 422, ...ADMIN_ERRORS) } } }, async (request) =>
       ok(await adjustBalance(db, request.params.id, request.body)),
     )
 

@@ -130,9 +130,9 @@ describe('licenses', () => {
     const second = await admin(app, 'POST', `/items/${item.id}/licenses`, { licenses: ['BBB-2', 'CCC-3'] })
     expect(second).toEqual({ item_id: item.id, added: 1, duplicates: 1 })
     expect((await admin(app, 'GET', `/items/${item.id}`)).stock).toBe(3)
-    // The same text may be stock of another item.
+    // A voucher is unique in the whole store: another item cannot stock it again.
     const other = await createItem(app)
-    expect(await admin(app, 'POST', `/items/${other.id}/licenses`, { licenses: ['AAA-1'] })).toEqual({ item_id: other.id, added: 1, duplicates: 0 })
+    expect(await admin(app, 'POST', `/items/${other.id}/licenses`, { licenses: ['AAA-1', 'DDD-4'] })).toEqual({ item_id: other.id, added: 1, duplicates: 1 })
   })
 
   it('refuses licenses for a non-auto item, a blank one and an unknown item', async () => {

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely'
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 
@@ -56,7 +56,7 @@ export async function selectVariants(db: Database, f: VariantFilter, page?: { li
       'c.icon as category_icon',
       'pr.active as provider_active',
       'pr.kind as provider_kind',
-      sql<number | null>`greatest(0, item_stock(i.id) - item_reserved(i.id))`.as('available'),
+      sql<number | null>`greatest(0, ${availableStock(sql.ref('i.id'))})`.as('available'),
       (eb) => eb.fn<Date>('greatest', ['i.updated_at', lastSales(eb).orderBy('l.sold_at', 'desc').limit(1)]).as('changed_at'),
     ])
     .orderBy('c.id')
@@ -79,7 +79,17 @@ export async function syncCursor(db: Database): Promise<Date> {
   return rows[0].cursor
 }
 
+/** Stock an item has for sale now: item_stock() less item_reserved() (stock.sql); NULL when unlimited. */
+export function availableStock(itemId: Expression<unknown> | number): RawBuilder<number | null> {
+  return sql<number | null>`(item_stock(${itemId}) - item_reserved(${itemId}))`
+}
+
 /** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */
 export async function holdItemExclusively(trx: Trx, itemId: number): Promise<void> {
   await sql`SELECT hold_item_exclusively(${itemId})`.execute(trx)
+}
+
+/** Every item of a provider, exclusively, in ascending id like every other item lock. */
+export async function holdProviderItemsExclusively(trx: Trx, providerCode: string): Promise<void> {
+  await sql`SELECT hold_item_exclusively(id) FROM items WHERE provider = ${providerCode} ORDER BY id`.execute(trx)
 }

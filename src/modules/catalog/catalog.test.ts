@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { onPostgres } from '../../../test/database.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
+import { holdItemExclusively } from './catalog.queries.js'
 
 const { app, ctx } = await createTestApp()
 const r = await createReseller(app)
@@ -260,7 +261,7 @@ describe('delta sync and commit order', () => {
     let holding!: () => void
     const held = new Promise<void>((resolve) => (holding = resolve))
     const holder = ctx.db.transaction().execute(async (trx) => {
-      await sql`SELECT hold_item_exclusively(${item.id})`.execute(trx)
+      await holdItemExclusively(trx, item.id)
       holding()
       await new Promise<void>((resolve) => (letGo = resolve))
     })

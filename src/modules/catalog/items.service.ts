@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
+import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
 import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, type Vault } from '../../vault.js'
@@ -145,26 +146,66 @@ export async function getAdminItem(db: Database, itemId: number) {
 }
 
 /**
- * Adds auto stock. Each license is stored encrypted; its HMAC fingerprint is unique per item, so a
- * voucher already in stock (sold or not) is skipped and counted as a duplicate.
+ * Adds auto stock. Each license is stored encrypted with its HMAC fingerprint; a voucher already in
+ * the store's stock, in any item and sold or not, is skipped and counted as a duplicate.
  */
 export async function addLicenses(db: Database, vault: Vault, itemId: number, licenses: string[]) {
+  return inTransaction(db, (trx) => addLicensesWithin(trx, vault, itemId, licenses))
+}
+
+/** addLicenses inside the caller's transaction (the demo seed runs in one). */
+export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, licenses: string[]) {
   const cleaned = licenses.map((l) => l.trim())
   const blank = cleaned.findIndex((l) => l.length === 0)
   if (blank >= 0) throw invalidField(`licenses.${blank}`, 'must not be blank')
-  return inTransaction(db, async (trx) => {
-    await holdItemExclusively(trx, itemId)
-    const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
-    if (!item) throw new AppError('ITEM_NOT_FOUND')
-    if (item.order_process !== 'auto') throw invalidField('licenses', 'only auto items hold licenses')
-    const unique = new Map(cleaned.map((l) => [vault.fingerprint(l), l]))
-    let added = 0
-    const rows = [...unique].map(([fingerprint, license]) => ({ item_id: itemId, fingerprint, content_enc: vault.encrypt(license) }))
-    for (let i = 0; i < rows.length; i += 1000) {
-      const inserted = await trx.insertInto('licenses').values(rows.slice(i, i + 1000)).onConflict((oc) => oc.columns(['item_id', 'fingerprint']).doNothing()).returning('id').execute()
-      added += inserted.length
-    }
-    if (added > 0) await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('id', '=', itemId).execute()
-    return { item_id: itemId, added, duplicates: cleaned.length - added }
-  })
+  await holdItemExclusively(trx, itemId)
+  const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
+  if (!item) throw new AppError('ITEM_NOT_FOUND')
+  if (item.order_process !== 'auto') throw invalidField('licenses', 'only auto items hold licenses')
+  // One batch at a time store-wide: a database with old cross-item duplicates has no unique index on the fingerprint.
+  await holdAdvisoryLock(trx, 'licenseIntake')
+  const unique = [...new Map(cleaned.map((l) => [vault.fingerprint(l), l]))]
+  let added = 0
+  for (let i = 0; i < unique.length; i += 1000) {
+    const batch = unique.slice(i, i + 1000)
+    const inserted = await sql<{ id: number }>`
+      INSERT INTO licenses (item_id, fingerprint, content_enc)
+      SELECT ${itemId}::bigint, u.fingerprint, u.content_enc FROM unnest(${batch.map(([f]) => f)}::text[], ${batch.map(([, l]) => vault.encrypt(l))}::text[]) AS u(fingerprint, content_enc)
+       WHERE NOT EXISTS (SELECT 1 FROM licenses l WHERE l.fingerprint = u.fingerprint)
+      ON CONFLICT DO NOTHING
+      RETURNING id`.execute(trx)
+    added += inserted.rows.length
+  }
+  if (added > 0) await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('id', '=', itemId).execute()
+  return { item_id: itemId, added, duplicates: cleaned.length - added }
+}
+
+/** createItem inside the caller's transaction (the demo seed runs in one): the same checks and columns. Answers the id. */
+export async function createItemWithin(trx: Trx, input: ItemInput): Promise<number> {
+  checkStockRules(input)
+  await checkProvider(trx, input.provider)
+  const productId = await productIdFor(trx, input.category?.trim() || 'Uncategorized', input.product_name)
+  const sku = input.sku ?? `SKU-${randomToken(6).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`
+  const row = await skuGuard(trx
+    .insertInto('items')
+    .values({
+      product_id: productId,
+      sku,
+      name: input.name,
+      price: input.price,
+      order_process: input.order_process,
+      min_order: input.min_order ?? 1,
+      max_order: input.max_order ?? null,
+      unlimited_stock: input.unlimited_stock ?? false,
+      stock: input.stock ?? 0,
+      active: input.active ?? true,
+      provider: input.provider ?? null,
+      provider_code: input.provider_code ?? null,
+      provider_meta: JSON.stringify(input.provider_meta ?? {}),
+      required_fields: input.required_fields ? JSON.stringify(input.required_fields) : null,
+      description: input.description ?? '',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow())
+  return row.id
 }

@@ -1,8 +1,9 @@
 import { sql } from 'kysely'
-import { inTransaction, type Database } from '../../db/database.js'
+import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
+import { holdProviderItemsExclusively } from './catalog.queries.js'
 
 export type ProviderInput = { code: string; kind: ProviderKind; base_url: string; username?: string | null; api_key?: string | null; active?: boolean }
 
@@ -55,7 +56,7 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
     if (!row) throw new AppError('PROVIDER_NOT_FOUND')
     // Switching a provider changes its items' status in the catalog: they belong in the next delta.
     if (active !== undefined) {
-      await sql`SELECT hold_item_exclusively(id) FROM items WHERE provider = ${code} ORDER BY id`.execute(trx)
+      await holdProviderItemsExclusively(trx, code)
       await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('provider', '=', code).execute()
     }
     return providerView(row)
@@ -65,4 +66,23 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
 export async function listProviders(db: Database) {
   const rows = await db.selectFrom('providers').selectAll().orderBy('code').execute()
   return rows.map(providerView)
+}
+
+/** createProvider inside the caller's transaction (the demo seed runs in one); the same columns. */
+export async function createProviderWithin(trx: Trx, vault: Vault, input: ProviderInput) {
+  const row = await trx
+    .insertInto('providers')
+    .values({
+      code: input.code,
+      kind: input.kind,
+      base_url: input.base_url.replace(/\/+$/, ''),
+      username: input.username ?? null,
+      api_key_enc: input.api_key ? vault.encrypt(input.api_key) : null,
+      active: input.active ?? true,
+    })
+    .onConflict((oc) => oc.column('code').doNothing())
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) throw new AppError('DUPLICATE', { detail: `provider ${input.code} exists` })
+  return providerView(row)
 }

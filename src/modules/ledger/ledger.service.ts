@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import type { LedgerDirection, LedgerEntry, LedgerType } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 
@@ -18,12 +19,13 @@ export type LedgerPosting = {
 
 /**
  * The only way a balance changes: the account row and its ledger entry move in one statement
- * (post_ledger_entry), inside the caller's transaction. Undefined when a debit would go below zero.
+ * (post_ledger_entry in ledger.sql, whose only caller this is), inside the caller's transaction.
+ * Undefined when a debit would go below zero.
  */
 export async function postLedgerEntry(trx: Database, p: LedgerPosting): Promise<LedgerEntry | undefined> {
-  const result = await sql<LedgerEntry>`
+  const result = await raisingAppErrors(sql<LedgerEntry>`
     SELECT * FROM post_ledger_entry(${p.accountId}, ${p.direction}, ${p.type}, ${p.amount}::bigint, ${p.description},
-      ${p.invoice ?? null}, ${p.reference ?? null}, ${p.orderId ?? null}::bigint, ${p.orderLineId ?? null}::bigint, ${p.topupId ?? null}::bigint)`.execute(trx)
+      ${p.invoice ?? null}, ${p.reference ?? null}, ${p.orderId ?? null}::bigint, ${p.orderLineId ?? null}::bigint, ${p.topupId ?? null}::bigint)`.execute(trx))
   return result.rows[0]
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get } from '../../../test/factory.js'
+import type { LedgerType } from '../../db/schema.js'
+import { postLedgerEntry } from './ledger.service.js'
 
 const { app, ctx } = await createTestApp()
 
@@ -35,8 +37,8 @@ const adminPost = (url: string, payload: object) =>
   app.inject({ method: 'POST', url: `/api/admin/v1${url}`, headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload })
 
 /** A credit of a kind the operator API cannot make yet (top-ups arrive later), through the one balance function. */
-async function postEntry(accountId: number, direction: 'credit' | 'debit', type: string, amount: number) {
-  await sql`select * from post_ledger_entry(${accountId}, ${direction}, ${type}, ${amount}::bigint, ${`${type} ${amount}`}, null, null, null, null, null)`.execute(ctx.db)
+async function postEntry(accountId: number, direction: 'credit' | 'debit', type: LedgerType, amount: number) {
+  await postLedgerEntry(ctx.db, { accountId, direction, type, amount, description: `${type} ${amount}` })
 }
 
 describe('mutations list', async () => {
@@ -99,9 +101,14 @@ describe('operator credit idempotency', () => {
     const first = await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: 50_000, reason: 'bank transfer', reference: 'BT-1' })
     expect(first.applied).toBe(true)
     expect(first.entry).toMatchObject({ direction: 'credit', type: 'adjustment', amount: 50_000, balance_after: 50_000, reference: 'BT-1' })
-    // Even with another amount: the reference names the transfer, not the body.
-    const again = await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: 60_000, reason: 'bank transfer', reference: 'BT-1' })
+    // The same transfer again, whatever its reason says: answered, not applied.
+    const again = await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: 50_000, reason: 'bank transfer (retry)', reference: 'BT-1' })
     expect(again).toEqual({ applied: false, entry: first.entry })
+    // Another amount or direction under the same reference is a conflict, not silence.
+    for (const amount of [60_000, -50_000]) {
+      const conflict = await adminPost(`/resellers/${r.id}/balance`, { amount, reason: 'bank transfer', reference: 'BT-1' })
+      expect([conflict.statusCode, conflict.json()]).toEqual([409, { message: 'DUPLICATE', errors: { reference: ['was already used for a credit of 50000 (adjustment); a repeat must have the same amount and direction'] } }])
+    }
     expect((await get(app, '/balance', r)).json().data.balance).toBe(50_000)
     // References are per account.
     const other = await createReseller(app)
@@ -135,6 +142,24 @@ describe('operator credit idempotency', () => {
     const unknown = await adminPost(`/resellers/999999/balance`, { amount: 10, reason: 'ghost' })
     expect(unknown.statusCode).toBe(404)
     expect(unknown.json()).toEqual({ message: 'ACCOUNT_NOT_FOUND' })
+  })
+})
+
+describe('balances stay within 10^15', () => {
+  it('refuses a credit that would take the balance over 10^15 with 422 on amount, and takes one up to it', async () => {
+    const r = await createReseller(app, { balance: 999_999_999_999_000 })
+    const over = await adminPost(`/resellers/${r.id}/balance`, { amount: 1_001, reason: 'too much', reference: 'OVER-1' })
+    expect([over.statusCode, over.json()]).toEqual([422, { message: 'VALIDATION_ERROR', errors: { amount: ['would take the balance over 1000000000000000'] } }])
+    const exact = await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: 1_000, reason: 'up to the bound' })
+    expect(exact.entry.balance_after).toBe(1_000_000_000_000_000)
+    expect((await get(app, '/balance', r)).json().data.balance).toBe(1_000_000_000_000_000)
+    // The refused reference was left free, and a debit still works at the bound.
+    expect((await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: -1, reason: 'x', reference: 'OVER-1' })).applied).toBe(true)
+  })
+
+  it('the database itself refuses a balance over 10^15', async () => {
+    const r = await createReseller(app)
+    await expect(sql`UPDATE accounts SET balance = 1000000000000001 WHERE id = ${r.id}`.execute(ctx.db)).rejects.toThrow(/accounts_money_max/)
   })
 })
 

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
 import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
-import type { LockStatus } from '../../db/schema.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import { AppError } from '../../errors.js'
-import { holdItemExclusively } from '../catalog/catalog.queries.js'
+import { availableStock, holdItemExclusively } from '../catalog/catalog.queries.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
@@ -16,16 +16,11 @@ export async function createLock(db: Database, accountId: number, input: LockInp
   const { defaultCap, fulfillable } = limits
   return inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, input.item_id)
-    const item = await trx
-      .selectFrom('items as i')
-      .leftJoin('providers as p', 'p.code', 'i.provider')
-      .select(['i.id', 'i.active', 'i.unlimited_stock', 'i.min_order', 'i.max_order', 'i.order_process', 'i.provider', 'p.active as provider_active'])
-      .where('i.id', '=', input.item_id)
-      .executeTakeFirst()
+    const item = await trx.selectFrom('items').select(['id', 'active', 'unlimited_stock']).where('id', '=', input.item_id).executeTakeFirst()
     if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
     if (item.unlimited_stock) throw new AppError('LOCK_NOT_REQUIRED')
     // Stock that no purchase could take must not be held either.
-    refuseUnsellable(item, input.quantity, fulfillable)
+    await refuseUnsellable(trx, item.id, input.quantity, fulfillable)
     const account = await trx.selectFrom('accounts').select('max_active_locks').where('id', '=', accountId).forNoKeyUpdate().executeTakeFirstOrThrow()
     const { active } = await trx
       .selectFrom('stock_locks')
@@ -35,8 +30,8 @@ export async function createLock(db: Database, accountId: number, input: LockInp
       .where(sql<boolean>`expires_at > clock_timestamp()`)
       .executeTakeFirstOrThrow()
     if (active >= (account.max_active_locks ?? defaultCap)) throw new AppError('MAX_ACTIVE_LOCKS_REACHED')
-    const { rows } = await sql<{ available: number }>`SELECT item_stock(${item.id}) - item_reserved(${item.id}) AS available`.execute(trx)
-    if (rows[0].available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
+    const { available } = await trx.selectNoFrom(availableStock(item.id).as('available')).executeTakeFirstOrThrow()
+    if (available! < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
     return trx
       .insertInto('stock_locks')
       .values({
@@ -65,12 +60,6 @@ export async function listActiveLocks(db: Database, accountId: number) {
   return rows.map((r) => ({ ...r, status: 'active' as const }))
 }
 
-const NO_LONGER_ACTIVE: Record<Exclude<LockStatus, 'active'>, 'LOCK_ALREADY_USED' | 'LOCK_EXPIRED' | 'LOCK_RELEASED'> = {
-  used: 'LOCK_ALREADY_USED',
-  expired: 'LOCK_EXPIRED',
-  released: 'LOCK_RELEASED',
-}
-
 /** DELETE /v1/item/lock/{token}: one conditional update; a lock past expires_at is expired, swept or not. */
 export async function releaseLock(db: Database, accountId: number, token: string) {
   const released = await db
@@ -83,9 +72,17 @@ export async function releaseLock(db: Database, accountId: number, token: string
     .returning(['token', 'finished_at'])
     .executeTakeFirst()
   if (released) return { lock_token: released.token, status: 'released' as const, released_at: released.finished_at! }
-  const lock = await db.selectFrom('stock_locks').select('status').where('token', '=', token).where('account_id', '=', accountId).executeTakeFirst()
-  if (!lock) throw new AppError('LOCK_NOT_FOUND')
-  throw new AppError(lock.status === 'active' ? 'LOCK_EXPIRED' : NO_LONGER_ACTIVE[lock.status])
+  await refuseUnusableLock(db, accountId, token)
+  // Not refused: it was active and unexpired a moment ago, so it ran out in between.
+  throw new AppError('LOCK_EXPIRED')
+}
+
+/** The one caller of refuse_unusable_lock() (locks.sql) outside purchase(): LOCK_NOT_FOUND, or the code of its state. */
+async function refuseUnusableLock(db: Database, accountId: number, token: string): Promise<void> {
+  const { rows } = await raisingAppErrors(
+    sql`SELECT refuse_unusable_lock(status, expires_at) FROM stock_locks WHERE token = ${token} AND account_id = ${accountId}`.execute(db),
+  )
+  if (rows.length === 0) throw new AppError('LOCK_NOT_FOUND')
 }
 
 /** Marks locks past their time as expired (their stock was free from expires_at on anyway). */

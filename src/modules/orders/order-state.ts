@@ -3,7 +3,9 @@ import type { Trx } from '../../db/database.js'
 import type { Order } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 
-export type OrderEvent = 'order.paid' | 'order.completed' | 'order.canceled' | 'order.item.sent'
+// Every event an order emits, written here and in purchase.sql (a test holds the two together).
+export const ORDER_EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent'] as const
+export type OrderEvent = (typeof ORDER_EVENTS)[number]
 
 /** Every status change leaves through the outbox, in the transaction that made it. */
 export async function recordEvent(trx: Trx, order: Pick<Order, 'id' | 'account_id'>, event: OrderEvent, lineId?: number): Promise<void> {

@@ -1,8 +1,9 @@
-import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import { AppError } from '../../errors.js'
+import { availableStock } from '../catalog/catalog.queries.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
 import { newInvoice } from './invoice.js'
+import { refuseBlankRefId } from './ref-id.js'
 import type { OrderDetail } from './orders.schemas.js'
 
 type SandboxInput = { ref_id: string; item_id: number; quantity: number }
@@ -22,22 +23,18 @@ const refused = (s: { id: number; ref_id: string; invoice: string; amount: numbe
   new AppError('REF_ID_ALREADY_EXIST', { data: { id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at } })
 
 /**
- * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, stock);
- * stores the order as `sandbox`, takes nothing, reserves nothing, sends nothing.
+ * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, maximum,
+ * line cost, stock); stores the order as `sandbox`, takes nothing, reserves nothing, sends nothing.
  */
 export async function createSandboxOrder(db: Database, accountId: number, input: SandboxInput, fulfillable: readonly string[]) {
+  refuseBlankRefId(input.ref_id)
   const existing = await findSandbox(db, accountId, input.ref_id)
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
-  const item = await db
-    .selectFrom('items as i')
-    .leftJoin('providers as pr', 'pr.code', 'i.provider')
-    .select(['i.id', 'i.price', 'i.active', 'i.min_order', 'i.max_order', 'i.order_process', 'i.provider', 'pr.active as provider_active', sql<number | null>`item_stock(i.id) - item_reserved(i.id)`.as('available')])
-    .where('i.id', '=', input.item_id)
-    .executeTakeFirst()
-  if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
-  refuseUnsellable(item, input.quantity, fulfillable)
+  const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable)
+  const { available } = await db.selectNoFrom(availableStock(item.id).as('available')).executeTakeFirstOrThrow()
   // NULL is unlimited stock.
-  if (item.available !== null && item.available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
+  if (available !== null && available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
+  // Exact: refuse_unsellable refused a line over money_max() (10^15 < 2^53), computed in numeric.
   const amount = item.price * input.quantity
   const row = await db
     .insertInto('sandbox_orders')

@@ -1,34 +1,21 @@
-/**
- * purchase(): the whole of POST /v1/trx in one round trip, in the order of checks of DESIGN §5.
- * Part of migration 20261122_0002 (append-only: change it with CREATE OR REPLACE in a new one).
- * Rows are locked items (ascending id) → stock lock → account (in post_ledger_entry). Any refusal
- * raises, so a refused purchase stores nothing and leaves its ref_id free. Cart lines arrive as
- * three parallel arrays (item ids, quantities, notes): no JSON to take apart on the hot path.
- *
- * Item rows of auto and unlimited items are locked FOR SHARE, counters FOR UPDATE. Licenses are
- * claimed with SKIP LOCKED, exact on their own; stock locks are created under FOR UPDATE, so none
- * appears while a purchase is in flight. Only when an item has active reservations do its buyers
- * serialize, on a transaction advisory lock, to count stock net of them (measured: 1,374 → 1,931
- * purchases/s under pgbench against FOR UPDATE on every item row).
- * Exclusive row locks are FOR NO KEY UPDATE throughout: inserts that reference an account or an
- * item take FOR KEY SHARE on it (the ref_id claim does, before any item lock), which FOR UPDATE
- * would wait on and deadlock with.
- * Before its row lock, a buyer takes the item's gate (advisory lock 1921) shared; whoever needs the
- * item row exclusively takes the gate exclusive first (hold_item_exclusively). Row share locks let
- * new sharers overtake a waiting FOR UPDATE forever under load; the gate's queue is fair.
- */
-export const refuseUnusableLock = `
-CREATE FUNCTION refuse_unusable_lock(p_status text, p_expires_at timestamptz) RETURNS void LANGUAGE plpgsql AS $fn$
-BEGIN
-  IF p_status = 'used' THEN PERFORM raise_app('LOCK_ALREADY_USED'); END IF;
-  IF p_status = 'released' THEN PERFORM raise_app('LOCK_RELEASED'); END IF;
-  IF p_status = 'expired' OR p_expires_at <= clock_timestamp() THEN PERFORM raise_app('LOCK_EXPIRED'); END IF;
-END
-$fn$`
-
-export const purchaseFunction = `
-CREATE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text, p_items bigint[], p_qtys integer[],
-                         p_notes text[], p_lock_token text, p_processes text[])
+-- purchase(): the whole of POST /v1/trx in one round trip, in the order of checks of DESIGN §5.
+-- Rows are locked items (ascending id) → stock lock → account (in post_ledger_entry). Any refusal
+-- raises, so a refused purchase stores nothing and leaves its ref_id free. Cart lines arrive as
+-- three parallel arrays (item ids, quantities, notes): no JSON to take apart on the hot path.
+--
+-- Item rows of auto and unlimited items are locked FOR SHARE, counters FOR UPDATE. Licenses are
+-- claimed with SKIP LOCKED, exact on their own; stock locks are created under FOR UPDATE, so none
+-- appears while a purchase is in flight. Only when an item has active reservations do its buyers
+-- serialize, on a transaction advisory lock, to count stock net of them (measured: 1,374 → 1,931
+-- purchases/s under pgbench against FOR UPDATE on every item row).
+-- Exclusive row locks are FOR NO KEY UPDATE throughout: inserts that reference an account or an
+-- item take FOR KEY SHARE on it (the ref_id claim does, before any item lock), which FOR UPDATE
+-- would wait on and deadlock with.
+-- Before its row lock, a buyer takes the item's gate (item_gate_lock_class) shared; whoever needs the
+-- item row exclusively takes the gate exclusive first (hold_item_exclusively). Row share locks let
+-- new sharers overtake a waiting FOR UPDATE forever under load; the gate's queue is fair.
+CREATE OR REPLACE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text, p_items bigint[], p_qtys integer[],
+                                    p_notes text[], p_lock_token text, p_processes text[])
 RETURNS TABLE (order_id bigint, created_at timestamptz, amount bigint, refused text)
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -39,9 +26,12 @@ DECLARE
   v_created timestamptz;
   v_note text;
   v_json jsonb;
-  v_item record;
+  v_item items%ROWTYPE;
   v_stock record;
-  v_total bigint := 0;
+  v_total bigint;
+  v_sum numeric := 0;
+  v_item_total bigint;
+  v_notes text[] := '{}';
   v_reserved bigint;
   v_have bigint;
   v_line_id bigint;
@@ -71,7 +61,7 @@ BEGIN
   -- Item rows in one global order, so concurrent purchases never deadlock.
   FOR v_id IN SELECT DISTINCT u FROM unnest(p_items) u ORDER BY 1 LOOP
     IF EXISTS (SELECT 1 FROM items WHERE id = v_id AND (order_process = 'auto' OR unlimited_stock)) THEN
-      PERFORM pg_advisory_xact_lock_shared(1921, (v_id % 2147483647)::integer);
+      PERFORM pg_advisory_xact_lock_shared(item_gate_lock_class(), item_lock_key(v_id));
       PERFORM 1 FROM items WHERE id = v_id FOR SHARE;
       v_shared := v_shared || v_id;
     ELSE
@@ -87,24 +77,18 @@ BEGIN
 
   FOR i IN 1 .. n LOOP
     v_field := 'carts.' || (i - 1);
-    SELECT it.active, it.price, it.order_process, it.min_order, it.max_order, it.provider,
-           (it.provider_meta->>'open_denom')::boolean AS open_denom, pr.active AS provider_active
-      INTO v_item FROM items it LEFT JOIN providers pr ON pr.code = it.provider WHERE it.id = p_items[i];
-    IF NOT FOUND OR NOT v_item.active THEN PERFORM raise_app('ITEM_NOT_FOUND', v_field || '.item_id'); END IF;
-    IF (v_item.provider IS NOT NULL AND NOT v_item.provider_active)
-       OR (v_item.order_process IN ('h2h', 'smm') AND v_item.provider IS NULL) THEN
-      PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
-    END IF;
-    IF p_qtys[i] < v_item.min_order THEN PERFORM raise_app('MINIMUM_ORDER_NOT_MET', v_field || '.quantity'); END IF;
-    IF p_qtys[i] > v_item.max_order THEN
-      PERFORM raise_app('VALIDATION_ERROR', v_field || '.quantity', 'must be at most ' || v_item.max_order || ' for this item');
-    END IF;
+    -- max_order bounds the item over the whole cart: this line and the ones before it.
+    v_item_total := CASE WHEN n = 1 THEN p_qtys[i]
+                         ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END;
+    v_item := refuse_unsellable(p_items[i], p_qtys[i], v_item_total, NULL, v_field);
+    -- The note is checked trimmed and stored as checked.
     v_note := nullif(btrim(p_notes[i]), '');
+    v_notes := array_append(v_notes, v_note);
     IF v_note IS NULL AND v_item.order_process IN ('h2h', 'smm') THEN
       PERFORM raise_app('REQUIRED_FIELD_MISSING', v_field || '.note', 'the target number, account or link is required');
     END IF;
     IF v_note IS NOT NULL AND left(v_note, 1) = '{'
-       AND (v_item.order_process = 'smm' OR (v_item.order_process = 'h2h' AND coalesce(v_item.open_denom, false))) THEN
+       AND (v_item.order_process = 'smm' OR (v_item.order_process = 'h2h' AND coalesce((v_item.provider_meta->>'open_denom')::boolean, false))) THEN
       BEGIN
         v_json := v_note::jsonb;
       EXCEPTION WHEN others THEN
@@ -125,8 +109,10 @@ BEGIN
       PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
     END IF;
     IF v_item.order_process <> 'auto' THEN v_open := v_open + 1; END IF;
-    v_total := v_total + v_item.price * p_qtys[i];
+    v_sum := v_sum + v_item.price::numeric * p_qtys[i];
   END LOOP;
+  IF v_sum > money_max() THEN PERFORM raise_app('VALIDATION_ERROR', 'carts', 'the order would cost more than ' || money_max()); END IF;
+  v_total := v_sum;
 
   -- Stock, per item over all its lines, computed under the item row locks.
   FOR v_stock IN
@@ -141,7 +127,7 @@ BEGIN
     END IF;
     v_reserved := item_reserved(v_stock.id, v_lock.id);
     IF v_reserved > 0 AND v_stock.id = ANY (v_shared) THEN
-      PERFORM pg_advisory_xact_lock(1920, (v_stock.id % 2147483647)::integer);
+      PERFORM pg_advisory_xact_lock(item_count_lock_class(), item_lock_key(v_stock.id));
       v_reserved := item_reserved(v_stock.id, v_lock.id);
     END IF;
     IF v_stock.order_process = 'auto' THEN
@@ -168,7 +154,7 @@ BEGIN
   FOR i IN 1 .. n LOOP
     INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity,
                              unit_price, subtotal, note, status, stock_taken, delivered_at)
-    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], it.price, it.price * p_qtys[i], p_notes[i],
+    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], it.price, it.price * p_qtys[i], v_notes[i],
            CASE WHEN it.order_process = 'auto' THEN 'delivered' ELSE 'pending' END,
            CASE WHEN it.order_process <> 'auto' AND NOT it.unlimited_stock THEN p_qtys[i] ELSE 0 END,
            CASE WHEN it.order_process = 'auto' THEN now() END
@@ -197,4 +183,4 @@ BEGIN
 
   RETURN QUERY SELECT v_order_id, v_created, v_total, NULL::text;
 END
-$fn$`
+$fn$;

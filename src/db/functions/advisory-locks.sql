@@ -1,0 +1,19 @@
+-- The advisory lock classes, in one place: the first key of pg_advisory_xact_lock(class, key).
+--   1919  src/db/migrate.ts, while it applies the repeatable files (a constant there: it runs before this file exists)
+--   1920  item_count_lock_class(): buyers of an item with active reservations count its stock one at a time
+--   1921  item_gate_lock_class(): the fair per-item gate; buyers pass it shared, hold_item_exclusively exclusive
+--   1922  license_intake_lock_class(): licenses are added one batch at a time, store-wide (a voucher is unique in the store)
+--   1923  demo_seed_lock_class(): one process seeds the demo, the others then find the database not empty
+-- The second key of an item lock is item_lock_key(id).
+
+CREATE OR REPLACE FUNCTION item_count_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1920 $$;
+
+CREATE OR REPLACE FUNCTION item_gate_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1921 $$;
+
+CREATE OR REPLACE FUNCTION item_lock_key(p_item bigint) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT (p_item % 2147483647)::integer
+$$;
+
+CREATE OR REPLACE FUNCTION license_intake_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1922 $$;
+
+CREATE OR REPLACE FUNCTION demo_seed_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1923 $$;

@@ -1,0 +1,20 @@
+import { AppError, ERROR_CODES, type ErrorCode } from '../../errors.js'
+
+type DbError = { code?: string; message?: string; detail?: string; hint?: string }
+
+/** A refusal raised in SQL by raise_app() (SQLSTATE RS422, app-errors.sql) as the AppError it stands for. */
+export function appErrorFromDatabase(error: DbError): AppError | undefined {
+  if (error.code !== 'RS422' || !(error.message! in ERROR_CODES)) return undefined
+  const code = error.message as ErrorCode
+  if (code === 'VALIDATION_ERROR' && error.detail) return new AppError(code, { fieldErrors: { [error.detail]: [error.hint || 'is invalid'] } })
+  return new AppError(code)
+}
+
+/** Runs a statement that may call raise_app(): its refusal arrives as an AppError. */
+export async function raisingAppErrors<T>(statement: Promise<T>): Promise<T> {
+  try {
+    return await statement
+  } catch (error) {
+    throw appErrorFromDatabase(error as DbError) ?? error
+  }
+}

@@ -1,0 +1,21 @@
+/** A repeatable SQL file: its name (the path under src/) is what the database records its hash under. */
+export type Repeatable = { name: string; url: URL }
+
+const file = (path: string): Repeatable => ({ name: path, url: new URL(`../${path}`, import.meta.url) })
+
+/**
+ * The database functions, each module's in its own file of CREATE OR REPLACE statements, re-applied
+ * by migrate.ts whenever a file's text changes. Listed in dependency order: a file may use what an
+ * earlier one defines. A changed signature or return type needs a versioned migration that drops
+ * the old function first (CREATE OR REPLACE cannot change them).
+ */
+export const repeatables: readonly Repeatable[] = [
+  file('db/functions/advisory-locks.sql'),
+  file('db/functions/app-errors.sql'),
+  file('db/functions/money.sql'),
+  file('modules/catalog/stock.sql'),
+  file('modules/catalog/sellable.sql'),
+  file('modules/ledger/ledger.sql'),
+  file('modules/locks/locks.sql'),
+  file('modules/orders/purchase.sql'),
+]

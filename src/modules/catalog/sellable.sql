@@ -1,0 +1,33 @@
+-- The item checks of a purchase, in its order (DESIGN §5), for purchase(), sandbox orders and stock
+-- locks alike: the item exists and is active, its provider is on, the line meets the minimum, the
+-- item's quantity over the whole cart (p_item_total) stays within its maximum, the line costs at
+-- most money_max(), and a fulfilment can take it.
+-- p_field prefixes the field paths ('carts.0'; NULL for a body with one item). p_processes NULL:
+-- the caller checks fulfilment itself, later (purchase() checks the notes first). Returns the item.
+CREATE OR REPLACE FUNCTION refuse_unsellable(p_item bigint, p_quantity bigint, p_item_total bigint, p_processes text[], p_field text)
+RETURNS items LANGUAGE plpgsql AS $$
+DECLARE
+  v_item items%ROWTYPE;
+BEGIN
+  SELECT * INTO v_item FROM items WHERE id = p_item;
+  IF NOT FOUND OR NOT v_item.active THEN PERFORM raise_app('ITEM_NOT_FOUND', concat_ws('.', p_field, 'item_id')); END IF;
+  IF (v_item.provider IS NOT NULL AND NOT (SELECT active FROM providers WHERE code = v_item.provider))
+     OR (v_item.order_process IN ('h2h', 'smm') AND v_item.provider IS NULL) THEN
+    PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));
+  END IF;
+  IF p_quantity < v_item.min_order THEN PERFORM raise_app('MINIMUM_ORDER_NOT_MET', concat_ws('.', p_field, 'quantity')); END IF;
+  IF p_item_total > v_item.max_order THEN
+    PERFORM raise_app('VALIDATION_ERROR', concat_ws('.', p_field, 'quantity'),
+                      CASE WHEN p_item_total > p_quantity THEN 'must be at most ' || v_item.max_order || ' for this item over all lines of it'
+                           ELSE 'must be at most ' || v_item.max_order || ' for this item' END);
+  END IF;
+  -- In numeric: a price times a quantity can pass what a bigint holds.
+  IF v_item.price::numeric * p_quantity > money_max() THEN
+    PERFORM raise_app('VALIDATION_ERROR', concat_ws('.', p_field, 'quantity'), 'the line would cost more than ' || money_max());
+  END IF;
+  IF p_processes IS NOT NULL AND NOT v_item.order_process = ANY (p_processes) THEN
+    PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));
+  END IF;
+  RETURN v_item;
+END
+$$;

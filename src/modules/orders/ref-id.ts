@@ -1,0 +1,6 @@
+import { invalidField } from '../../errors.js'
+
+/** A ref_id of nothing but white space names nothing: a 422 on `ref_id`, like any other bad field. */
+export function refuseBlankRefId(refId: string): void {
+  if (refId.trim() === '') throw invalidField('ref_id', 'must not be blank')
+}
