@@ -4,7 +4,7 @@ import { inTransaction, type Trx } from '../../db/database.js'
 import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
 import { adjustBalanceWithin, createAccountWithin } from '../accounts/accounts.service.js'
 import { addLicensesWithin, createItemWithin } from '../catalog/items.service.js'
-import { createProviderWithin } from '../catalog/providers.service.js'
+import { createProvider } from '../catalog/providers.service.js'
 
 /** No accounts, items or providers yet: the only time the demo is seeded (an operator's data is never mixed with it). */
 async function isEmpty(trx: Trx): Promise<boolean> {
@@ -26,8 +26,8 @@ export async function seedDemo(ctx: AppContext): Promise<{ accountId: number; ap
   return inTransaction(ctx.db, async (trx) => {
     await holdAdvisoryLock(trx, 'demoSeed')
     if (!(await isEmpty(trx))) return undefined
-    await createProviderWithin(trx, vault, { code: 'sim-h2h', kind: 'digiflazz', base_url: `${config.publicUrl}/sim/digiflazz/v1`, username: 'demo', api_key: 'demo-key' })
-    await createProviderWithin(trx, vault, { code: 'sim-smm', kind: 'smm_panel', base_url: `${config.publicUrl}/sim/smm/api/v2`, api_key: 'demo-key' })
+    await createProvider(trx, vault, { code: 'sim-h2h', kind: 'digiflazz', base_url: `${config.publicUrl}/sim/digiflazz/v1`, username: 'demo', api_key: 'demo-key' })
+    await createProvider(trx, vault, { code: 'sim-smm', kind: 'smm_panel', base_url: `${config.publicUrl}/sim/smm/api/v2`, api_key: 'demo-key' })
 
     const steam = await createItemWithin(trx, { category: 'Game Voucher', product_name: 'Steam Wallet IDR', name: 'Steam Wallet 60.000', sku: 'STEAM60', price: 61500, order_process: 'auto' })
     await addLicensesWithin(trx, vault, steam, voucher('STEAM60', 50))

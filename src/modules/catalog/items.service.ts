@@ -64,33 +64,7 @@ function checkStockRules(input: { order_process: OrderProcess; unlimited_stock?:
 
 export async function createItem(db: Database, input: ItemInput) {
   checkStockRules(input)
-  const id = await inTransaction(db, async (trx) => {
-    await checkProvider(trx, input.provider)
-    const productId = await productIdFor(trx, input.category?.trim() || 'Uncategorized', input.product_name)
-    const sku = input.sku ?? `SKU-${randomToken(6).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`
-    const row = await skuGuard(trx
-      .insertInto('items')
-      .values({
-        product_id: productId,
-        sku,
-        name: input.name,
-        price: input.price,
-        order_process: input.order_process,
-        min_order: input.min_order ?? 1,
-        max_order: input.max_order ?? null,
-        unlimited_stock: input.unlimited_stock ?? false,
-        stock: input.stock ?? 0,
-        active: input.active ?? true,
-        provider: input.provider ?? null,
-        provider_code: input.provider_code ?? null,
-        provider_meta: providerMetaJson(input.provider_meta ?? {}),
-        required_fields: requiredFieldsJson(input.required_fields ?? null),
-        description: input.description ?? '',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow())
-    return row.id
-  })
+  const id = await inTransaction(db, (trx) => createItemWithin(trx, input))
   return getAdminItem(db, id)
 }
 
@@ -201,8 +175,8 @@ export async function createItemWithin(trx: Trx, input: ItemInput): Promise<numb
       active: input.active ?? true,
       provider: input.provider ?? null,
       provider_code: input.provider_code ?? null,
-      provider_meta: JSON.stringify(input.provider_meta ?? {}),
-      required_fields: input.required_fields ? JSON.stringify(input.required_fields) : null,
+      provider_meta: providerMetaJson(input.provider_meta ?? {}),
+      required_fields: requiredFieldsJson(input.required_fields ?? null),
       description: input.description ?? '',
     })
     .returning('id')

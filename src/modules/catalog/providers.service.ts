@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { inTransaction, type Database, type Trx } from '../../db/database.js'
+import { inTransaction, type Database } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
@@ -11,24 +11,6 @@ export type ProviderInput = { code: string; kind: ProviderKind; base_url: string
 export function providerView(p: Provider) {
   const { api_key_enc, ...rest } = p
   return { ...rest, has_api_key: api_key_enc !== null, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() }
-}
-
-export async function createProvider(db: Database, vault: Vault, input: ProviderInput) {
-  const row = await db
-    .insertInto('providers')
-    .values({
-      code: input.code,
-      kind: input.kind,
-      base_url: input.base_url.replace(/\/+$/, ''),
-      username: input.username ?? null,
-      api_key_enc: input.api_key ? vault.encrypt(input.api_key) : null,
-      active: input.active ?? true,
-    })
-    .onConflict((oc) => oc.column('code').doNothing())
-    .returningAll()
-    .executeTakeFirst()
-  if (!row) throw new AppError('DUPLICATE', { detail: `provider ${input.code} exists` })
-  return providerView(row)
 }
 
 /** Only the columns named here can change: never the code (items refer to it), never a raw key. */
@@ -68,8 +50,8 @@ export async function listProviders(db: Database) {
   return rows.map(providerView)
 }
 
-/** createProvider inside the caller's transaction (the demo seed runs in one); the same columns. */
-export async function createProviderWithin(trx: Trx, vault: Vault, input: ProviderInput) {
+/** One statement: runs alone or inside the caller's transaction (the demo seed). */
+export async function createProvider(trx: Database, vault: Vault, input: ProviderInput) {
   const row = await trx
     .insertInto('providers')
     .values({
