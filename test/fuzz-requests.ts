@@ -1,0 +1,393 @@
+import fc from 'fast-check'
+import { ADMIN_TOKEN } from './app.js'
+import type { SentRequest } from './house-shape.js'
+import { isObject, verdict, type Operation, type Param, type Schema } from './openapi.js'
+import { uniform, NASTY_STRINGS, REMOVE, RawNumber, asParsed, chance, defineOwn, getAt, huge, locations, oddValue, pick, setAt, toJsonText, validValue, type Gen, type Hint } from './fuzz-values.js'
+import type { World } from './fuzz-world.js'
+
+type Actor = { headers: Record<string, string>; accountId?: number }
+type Draft = { op: Operation; actor: Actor; path: Record<string, string>; query: [string, string][]; body?: unknown; chosen: Record<string, unknown> }
+
+let sequence = 0
+
+/** encodeURIComponent, except that a lone surrogate is sent as its WTF-8 bytes (%ED%A0%80) instead of throwing. */
+function encodeSegment(s: string): string {
+  return [...s]
+    .map((c) => {
+      const unit = c.charCodeAt(0)
+      if (c.length === 1 && unit >= 0xd800 && unit <= 0xdfff) return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+      return encodeURIComponent(c)
+    })
+    .join('')
+}
+const fresh = (prefix: string) => `${prefix}-${process.pid}-${++sequence}`
+
+// Deep paths get more of the run: they hold the money and the locks.
+const DEEP = /\/(trx|order\/sandbox|item\/lock|send|cancel|balance)$|\{lock_token\}$/
+
+/** One generated request: a valid one, or a valid one with one thing broken, or something odd. */
+export function generateRequest(g: Gen, ops: Operation[], world: World): SentRequest {
+  const weighted = ops.flatMap((op) => (op.method !== 'GET' && DEEP.test(op.path) ? [op, op, op] : [op]))
+  const op = pick(g, weighted)
+  const draft = validDraft(g, op, world)
+  const roll = uniform(g, 99)
+  if (roll < 25) return settle(assemble(draft, 'valid'))
+  if (roll < 55 && op.body) return settle(mutateBody(g, draft, world))
+  if (roll < 68) return settle(mutateParam(g, draft) ?? assemble(draft, 'valid'))
+  if (roll < 80) return settle(garbageBody(g, draft))
+  if (roll < 90) return settle(oddPath(g, draft))
+  if (roll < 95) return settle(badAuth(g, draft))
+  return settle(oddHeaders(g, draft))
+}
+
+// Requests meant to fail authentication come from addresses of their own: failed logins may be throttled per address.
+const strangerAddress = (g: Gen) => `10.${uniform(g, 255)}.${uniform(g, 255)}.${uniform(g, 253) + 1}`
+
+function actorFor(g: Gen, op: Operation, world: World): Actor {
+  if (op.audience === 'operator') return { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }
+  const a = world.accounts[pick(g, [0, 0, 0, 1, 2])]
+  return { headers: { 'x-apikey': a.apiKey }, accountId: a.id }
+}
+
+function validDraft(g: Gen, op: Operation, world: World): Draft {
+  const draft: Draft = { op, actor: actorFor(g, op, world), path: {}, query: [], chosen: {} }
+  const hint = hints(g, draft, world)
+  for (const p of op.params.filter((p) => p.in === 'path')) draft.path[p.name] = String(validValue(g, p.schema, hint, [`:${p.name}`]))
+  for (const p of op.params.filter((p) => p.in === 'query')) {
+    if (p.required || chance(g, 0.35)) draft.query.push([p.name, String(validValue(g, p.schema, hint, [`?${p.name}`]))])
+  }
+  if (op.body) draft.body = validValue(g, op.body, hint)
+  // The ledger item's stock is accounted exactly afterwards: operators leave it alone.
+  if (op.audience === 'operator' && /\/items\/\{id\}/.test(op.path) && draft.path.id === String(world.ledgerItem.id)) draft.path.id = String(world.items[0].id)
+  return draft
+}
+
+/** Realistic values by field name: existing ids, refs and tokens, fresh ref_ids, fitting quantities. */
+function hints(g: Gen, draft: Draft, world: World): Hint {
+  const own = <T extends { account_id: number }>(rows: T[]) => {
+    const mine = rows.filter((r) => r.account_id === draft.actor.accountId)
+    return mine.length && chance(g, 0.9) ? mine : rows
+  }
+  const sellable = draft.op.audience === 'reseller' ? [...world.items, world.ledgerItem] : world.items
+  const item = () => (draft.op.path.endsWith('/lock') && chance(g, 0.7) ? pick(g, sellable.filter((i) => !i.unlimited)) : pick(g, sellable))
+  const segmentBefore = (param: string) => draft.op.path.split('/').at(draft.op.path.split('/').indexOf(`{${param}}`) - 1)
+  return (name, schema, path) => {
+    if (chance(g, 0.05)) return undefined
+    if (name.startsWith(':')) {
+      const param = name.slice(1)
+      const resource = segmentBefore(param)
+      if (param === 'line') {
+        const lines = world.lines.filter((l) => l.order_id === draft.chosen.order)
+        const pending = world.lines.filter((l) => l.order_process === 'manual' && l.status === 'pending')
+        return { value: (lines.length && chance(g, 0.8) ? pick(g, lines) : pick(g, pending.length ? pending : world.lines)).id }
+      }
+      // Half the time another account than the three that send reseller requests: fewer of those suspended.
+      if (resource === 'resellers') return { value: chance(g, 0.5) ? pick(g, world.accounts).id : pick(g, world.accountIds) }
+      if (resource === 'items' || resource === 'item') return { value: item().id }
+      if (resource === 'transactions') {
+        const pending = world.lines.filter((l) => l.status === 'pending')
+        const order = pending.length && chance(g, 0.7) ? pick(g, pending).order_id : pick(g, world.orders).id
+        draft.chosen.order = order
+        return { value: order }
+      }
+      if (resource === 'trx') {
+        const refs = [...own(world.orders).flatMap((o) => [o.ref_id, o.invoice]), ...own(world.sandboxes).map((s) => s.ref_id)]
+        return { value: pick(g, refs) }
+      }
+      if (resource === 'lock') return { value: pick(g, own(world.locks)).token }
+      if (resource === 'providers') return { value: pick(g, world.providers).code }
+      return undefined
+    }
+    if (name === '?account_id') return { value: pick(g, world.accountIds) }
+    if (name === '?updated_since') return { value: new Date(Date.now() - g(fc.nat, { max: 3_600_000 })).toISOString() }
+    if (name === '?category') return { value: pick(g, ['Uncategorized', '1', 'Games']) }
+    if (path.length === 0 && isObject(schema.properties) && 'carts' in schema.properties && 'lock_token' in schema.properties) {
+      const locks = world.locks.filter((l) => l.account_id === draft.actor.accountId && l.status === 'active')
+      if (locks.length && chance(g, 0.3)) {
+        const lock = pick(g, locks)
+        draft.chosen.lock = lock.token
+        return { value: { ref_id: fresh('fz'), carts: [{ item_id: lock.item_id, quantity: lock.quantity }], lock_token: lock.token }, partial: true }
+      }
+    }
+    if (isObject(schema.properties) && 'item_id' in schema.properties && 'quantity' in schema.properties) {
+      const it = item()
+      const quantity = it.price >= 1e12 ? pick(g, [1, 1000, 1001, 999_999]) : Math.min(it.min + uniform(g, 2), it.max ?? Infinity)
+      const value: Record<string, unknown> = { item_id: it.id, quantity }
+      if ('note' in schema.properties && (it.note || chance(g, 0.2))) value.note = it.note ?? '0812'
+      if ('lock_duration' in schema.properties && chance(g, 0.5)) value.lock_duration = g(fc.integer, { min: 60, max: 600 })
+      return { value, partial: true }
+    }
+    switch (name) {
+      case 'ref_id': {
+        const used = own(world.orders)
+        return { value: chance(g, 0.9) || !used.length ? fresh('fz') : pick(g, used).ref_id }
+      }
+      case 'lock_token':
+        return { value: pick(g, [null, '']) }
+      case 'reference':
+        return { value: chance(g, 0.8) ? fresh('fz-ref') : 'fz-ref-reused' }
+      case 'amount':
+        return { value: chance(g, 0.9) ? g(fc.integer, { min: 1, max: 1_000_000 }) : -g(fc.integer, { min: 1, max: 10_000 }) }
+      case 'licenses':
+        return { value: Array.from({ length: g(fc.integer, { min: 1, max: 3 }) }, () => fresh('FZ-LIC')) }
+      case 'provider':
+        return { value: chance(g, 0.8) ? pick(g, world.providers).code : null }
+      case 'code':
+        return path.length === 1 ? { value: fresh('fz-p').toLowerCase() } : undefined
+      case 'base_url':
+        return { value: 'http://127.0.0.1:9/v1' }
+      case 'ip_allowlist':
+        return { value: chance(g, 0.8) ? [] : ['127.0.0.1', '::1/128'] }
+      case 'status':
+        return draft.op.path.includes('resellers') && chance(g, 0.9) ? { value: 'active' } : undefined
+      case 'sku':
+        return { value: fresh('FZ-SKU') }
+      case 'active':
+        return { value: chance(g, 0.85) }
+    }
+    return undefined
+  }
+}
+
+function assemble(d: Draft, kind: string, over: Partial<SentRequest> & { rawPath?: string } = {}): SentRequest {
+  const path = over.rawPath ?? d.op.path.replace(/\{(\w+)\}/g, (_m, name) => encodeSegment(d.path[name]))
+  const query = d.query.length ? `?${new URLSearchParams(d.query).toString()}` : ''
+  const headers: Record<string, string> = { ...d.actor.headers }
+  let payload: string | undefined
+  if (d.body !== undefined) {
+    payload = toJsonText(d.body)
+    headers['content-type'] = 'application/json'
+  }
+  const parsed = d.body === undefined ? undefined : asParsed(d.body)
+  const known = d.op.body?.properties ?? {}
+  const patch =
+    d.op.method === 'PATCH' && isObject(parsed) && verdict(d.op.body, parsed) === 'valid' ? Object.fromEntries(Object.entries(parsed).filter(([k]) => k in known)) : undefined
+  const req: SentRequest = { op: d.op, kind, method: d.op.method, url: path + query, headers, payload, patch, ...over }
+  return req
+}
+
+/**
+ * A URL that routes as written: every escape decodes, no NUL, no segment over the router's limit.
+ * Only then is the answer decided by the contract (auth → params → body); otherwise any house-shaped 4xx will do.
+ */
+function routesCleanly(url: string): boolean {
+  const path = url.split('?')[0]
+  try {
+    return !/%00|\u0000/.test(path) && path.split('/').every((s) => decodeURIComponent(s) !== undefined && s.length <= 2048)
+  } catch {
+    return false
+  }
+}
+
+/** Drops an expectation the URL itself could pre-empt. */
+export function settle(req: SentRequest): SentRequest {
+  if (req.expect && !routesCleanly(req.url)) delete req.expect
+  return req
+}
+
+const fieldPath = (path: string[]) => path.join('.')
+
+/** Fields the 2xx answer carries (`balance`, `id`, `created_at`): what a read-edit-write-back client sends back. */
+function answerFields(op: Operation): string[] {
+  const ok = Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1]
+  return Object.keys(ok?.properties?.data?.properties ?? {})
+}
+
+/** One field of a valid body made wrong, missing, odd or joined by an unknown neighbour. */
+function mutateBody(g: Gen, d: Draft, world: World): SentRequest {
+  const baseValid = verdict(d.op.body, asParsed(d.body)) === 'valid'
+  const places = locations(d.body, d.op.body).filter((l) => l.path.length > 0)
+  const objects = locations(d.body, d.op.body).filter((l) => isObject(getAt(d.body, l.path)))
+  const how = places.length ? pick(g, ['remove', 'odd', 'odd', 'null', 'extra', 'array'] as const) : 'extra'
+  if (how === 'extra' && objects.length) {
+    const at = pick(g, objects).path
+    const writable = (getAt(d.op.body, at.flatMap((p) => ['properties', p])) as Schema | undefined)?.properties ?? {}
+    const readOnly = at.length === 0 ? answerFields(d.op).filter((k) => !(k in writable)) : []
+    const key = readOnly.length && chance(g, 0.5) ? pick(g, readOnly) : chance(g, 0.6) ? pick(g, world.columns) : pick(g, ['__proto__', 'constructor', 'prototype', '', ' ', 'a'.repeat(300), 'carts[0]', 'REF_ID', 'ref_id ', '\u0000', '$where'])
+    const value = pick(g, [777_777_777, 'FZX-extra', '2000-01-01T00:00:00Z', true, { nested: 1 }])
+    // Only a value nobody else would answer proves the field was written.
+    const distinctive = typeof value === 'number' || typeof value === 'string'
+    const target = { ...(getAt(d.body, at) as Record<string, unknown>) }
+    if (key in target) return assemble(d, 'valid')
+    defineOwn(target, key, value)
+    const body = setAt(d.body, at, target)
+    return finishBody(d, body, `body:extra ${fieldPath([...at, key])}`, baseValid, [...at, key], at.length === 0 && distinctive ? [{ key, value }] : [])
+  }
+  const place = pick(g, places)
+  const current = getAt(d.body, place.path)
+  let value: unknown
+  switch (how) {
+    case 'remove':
+      value = REMOVE
+      break
+    case 'null':
+      value = null
+      break
+    case 'array':
+      value = Array.isArray(current) ? pick(g, [[], Array(51).fill(current[0]), [current], [...current, ...current]]) : [current]
+      break
+    default:
+      value = oddValue(g)
+  }
+  // Removing an array element shifts the rest: what turns wrong is the array itself (minItems).
+  const blamed = value === REMOVE && /^\d+$/.test(place.path.at(-1)!) ? place.path.slice(0, -1) : place.path
+  return finishBody(d, setAt(d.body, place.path, value), `body:${how} ${fieldPath(place.path)}`, baseValid, blamed, [])
+}
+
+function finishBody(d: Draft, body: unknown, kind: string, baseValid: boolean, path: string[], extras: { key: string; value: unknown }[]): SentRequest {
+  const req = assemble({ ...d, body }, kind, { extras })
+  if (baseValid && req.payload!.length < 60_000 && verdict(d.op.body, asParsed(body)) === 'invalid') {
+    req.expect = { statuses: [422], codes: ['VALIDATION_ERROR'], field: fieldPath(path) }
+  }
+  return req
+}
+
+const BROKEN_JSON = ['{', '{"a":', '[1,', "{'a':1}", '{"a":1,}', 'nul', 'NaN', '{"a":01}', '{"a":"\\x41"}', '{"a":1}}', '{"a":1}{"b":2}', '\u0000', '{"a":"\t"}', '{"a":"\\ud800"', '{"ref_id":"x" "carts":[]}', '{"a":1e}', '{"a":-}', '{"a":.5}', '{"a":+1}', '{"a":0x10}', '{"a":Infinity}', '{a:1}', '"unterminated', '[', ']', '}']
+const FOREIGN_TYPES = ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz']
+const ODD_JSON_TYPES = ['application/json; charset=utf-16', 'application/json; charset=latin1', 'application/JSON', 'Application/Json; charset="UTF-8"', 'application/json;;', 'application/vnd.api+json', 'application/json, text/plain', '*/*', 'application/json; boundary=x', 'application', 'x'.repeat(1000)]
+
+/** The whole body broken: bad JSON, not an object, another content type, empty, huge, deep, polluting. */
+function garbageBody(g: Gen, d: Draft): SentRequest {
+  const json = { ...d, body: undefined }
+  const valid = d.body === undefined ? '{}' : toJsonText(d.body)
+  const wantsBody = Boolean(d.op.body)
+  // A GET or DELETE body is not read at all; on the others it must parse.
+  const parsesBody = !['GET', 'DELETE'].includes(d.op.method)
+  const kind = uniform(g, 8)
+  const headers = (ct: string) => ({ ...d.actor.headers, 'content-type': ct })
+  switch (kind) {
+    case 0: {
+      const payload = pick(g, BROKEN_JSON)
+      return assemble(json, 'garbage:broken-json', { payload, headers: headers('application/json'), ...(parsesBody && { expect: { statuses: [400], codes: ['INVALID_JSON'] } }) })
+    }
+    case 1: {
+      const payload = pick(g, ['[]', '1', '"s"', 'true', '[{"ref_id":"x"}]', '-0', '1e400'])
+      return assemble(json, 'garbage:not-an-object', { payload, headers: headers('application/json'), ...(wantsBody && { expect: { statuses: [422], codes: ['VALIDATION_ERROR'] } }) })
+    }
+    case 2:
+      return assemble(json, 'garbage:foreign-type', { payload: valid, headers: headers(pick(g, FOREIGN_TYPES)), ...(wantsBody && parsesBody && { expect: { statuses: [415, 422], codes: ['UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR'] } }) })
+    case 3:
+      return assemble(json, 'garbage:odd-json-type', { payload: valid, headers: headers(pick(g, ODD_JSON_TYPES)) })
+    case 4:
+      return assemble(json, 'garbage:empty', { payload: pick(g, ['', ' ', '\n', '\r\n\t ']), headers: pick(g, [headers('application/json'), headers('text/plain'), d.actor.headers]) })
+    case 5: {
+      const pad = chance(g, 0.5) ? 70_000 : 60_000
+      const payload = `{"pad":"${huge(pad)}",${valid.slice(1)}`
+      return assemble(json, `garbage:huge-${pad}`, { payload, headers: headers('application/json') })
+    }
+    case 6: {
+      const depth = pick(g, [1_000, 10_000, 30_000])
+      const payload = `{"constructor":{"prototype":{"x":1}},"deep":${'['.repeat(depth)}${']'.repeat(depth)},${valid.slice(1)}`
+      return assemble(json, 'garbage:deep', { payload, headers: headers('application/json') })
+    }
+    case 7: {
+      const payload = pick(g, [`\ufeff${valid}`, `{"__proto__":{"isAdmin":true},${valid.slice(1)}`, valid.replace('{', '{"ref_id":1,"ref_id":"dup",'), `${valid}\u0000`, valid.replace(/"/g, "'")])
+      return assemble(json, 'garbage:tricky-json', { payload, headers: headers('application/json') })
+    }
+    default:
+      return assemble(json, 'garbage:random-json', { payload: toJsonText(g(fc.jsonValue, { maxDepth: 4 })), headers: headers('application/json') })
+  }
+}
+
+/** Values a query string or path segment parses to nothing valid for the schema, decided by the schema alone. */
+function definitelyInvalid(g: Gen, p: Param): string | undefined {
+  const s = p.schema
+  const types = [s.type, ...(s.anyOf ?? []).map((b: Schema) => b.type)].flat()
+  if (types.includes('integer') && !types.includes('string')) {
+    const candidates = ['abc', '1.5', 'NaN', 'true', '9007199254740993']
+    if ((s.minimum ?? -Infinity) >= 0) candidates.push('-5', String((s.minimum ?? 0) - 1))
+    if (s.maximum !== undefined && s.maximum < 1e9) candidates.push(String(s.maximum + 1))
+    return pick(g, candidates)
+  }
+  if (s.enum && types.every((t) => t === 'string')) return pick(g, ['bogus', s.enum[0].toUpperCase(), `${s.enum[0]} `])
+  if (s.type === 'string' && s.maxLength !== undefined && s.maxLength < 2048 && !s.format && !s.pattern) return 'z'.repeat(s.maxLength + 1)
+  return undefined
+}
+
+const ODD_SEGMENTS = ['0', '-1', '1.5', '1e3', '0x1A', '00001', ' 1', '9007199254740993', '99999999999999999999999', 'abc', 'null', 'undefined', '%00', 'a%00b', '%20', '%2F', '..', '%2e%2e', '+', '%F0%9F%98%80', '%E2%80%AE', 'LCK-%00', '%25', "'%20OR%201=1"]
+
+/** A path or query parameter replaced by something odd; `undefined` when the route has none. */
+function mutateParam(g: Gen, d: Draft): SentRequest | undefined {
+  const params = d.op.params.filter((p) => p.in === 'path' || p.in === 'query')
+  if (!params.length) return undefined
+  const p = pick(g, params)
+  const invalid = chance(g, 0.5) ? definitelyInvalid(g, p) : undefined
+  const value = invalid ?? (chance(g, 0.5) ? pick(g, ODD_SEGMENTS) : String(oddValue(g) instanceof RawNumber ? pick(g, ['1e400', '-0']) : pick(g, NASTY_STRINGS)))
+  const expect = invalid !== undefined ? { statuses: [422], codes: ['VALIDATION_ERROR'], field: p.name } : undefined
+  if (p.in === 'path') {
+    const encoded = invalid !== undefined || chance(g, 0.5)
+    const rawPath = d.op.path.replace(/\{(\w+)\}/g, (_m, name) => (name === p.name ? (encoded ? encodeSegment(value) : value) : encodeSegment(d.path[name])))
+    return assemble(d, `param:${p.name}${encoded ? '' : ' raw'}`, { rawPath, expect })
+  }
+  const query: [string, string][] = [...d.query.filter(([k]) => k !== p.name), [p.name, value]]
+  if (chance(g, 0.2)) query.push([p.name, value], [pick(g, ['__proto__[x]', 'constructor', 'foo', 'page[]', '']), '1'])
+  return assemble({ ...d, query }, `query:${p.name}`, { expect: query.filter(([k]) => k === p.name).length === 1 ? expect : undefined })
+}
+
+const BAD_PERCENT = ['%', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%AE', '%FF', '%%', '%u0041', '%0', '%G1']
+
+/** Odd URLs: bad percent-encoding, NUL, very long segments, dot segments, doubled slashes, case. */
+function oddPath(g: Gen, d: Draft): SentRequest {
+  const base = d.op.path.replace(/\{(\w+)\}/g, (_m, name) => encodeSegment(d.path[name]))
+  const params = [...d.op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
+  const kind = uniform(g, 6)
+  const replaceParam = (value: string) => (params.length ? d.op.path.replace(/\{(\w+)\}/g, (_m, name) => (name === params[0] ? value : encodeSegment(d.path[name]))) : `${base}/${value}`)
+  switch (kind) {
+    case 0:
+      return assemble(d, 'path:bad-percent', { rawPath: replaceParam(`${d.path[params[0]] ?? 'x'}${pick(g, BAD_PERCENT)}`) })
+    case 1:
+      return assemble(d, 'path:nul', { rawPath: replaceParam(pick(g, ['%00', 'a%00', '%00%00', '1%00'])) })
+    case 2: {
+      const n = pick(g, [2_049, 3_000, 10_000, 60_000])
+      return assemble(d, `path:long-${n}`, { rawPath: replaceParam(huge(n)) })
+    }
+    case 3:
+      return assemble(d, 'path:dots', { rerouted: true,  rawPath: pick(g, [`${base}/..`, `${base}/%2e%2e/balance`, base.replace('/v1/', '/v1/./'), base.replace('/v1/', '/v1/../v1/'), `${base}/.`]) })
+    case 4:
+      return assemble(d, 'path:slashes', { rerouted: true,  rawPath: pick(g, [`${base}/`, base.replace('/v1/', '/v1//'), `/${base}`, `${base}//`, base.replace(/\//g, '%2F')]) })
+    case 5:
+      return assemble(d, 'path:case', { rerouted: true,  rawPath: pick(g, [base.toUpperCase(), base.replace('api', 'API'), `${base};jsessionid=1`, `${base}#frag`, `${base}?`, `${base}?&&&=&`]) })
+    default:
+      return assemble(d, 'path:unicode', { rawPath: replaceParam(pick(g, ['é', '😀', 'ﷺ', '\u202e', 'ı', 'Ⅻ', '٣'])) })
+  }
+}
+
+/** Missing, wrong, foreign or malformed credentials. */
+function badAuth(g: Gen, d: Draft): SentRequest {
+  const reseller = d.op.audience === 'reseller'
+  const token = pick(g, ['', ' ', 'rk_' + '0'.repeat(64), 'nope', 'x'.repeat(201), 'x'.repeat(5000), `Bearer ${ADMIN_TOKEN}`, 'rk_é', reseller ? ADMIN_TOKEN : ADMIN_TOKEN.slice(1)])
+  const headers = pick<Record<string, string>>(g, [
+    {},
+    reseller ? { 'x-apikey': token } : { authorization: `Bearer ${token}` },
+    reseller ? { authorization: `Bearer ${ADMIN_TOKEN}` } : { 'x-apikey': 'rk_x' },
+    reseller ? { 'X-APIKEY': token } : { authorization: `bearer ${ADMIN_TOKEN}` },
+    reseller ? { 'x-api-key': d.actor.headers['x-apikey'] } : { authorization: `Bearer  ${ADMIN_TOKEN}` },
+    reseller ? { apikey: d.actor.headers['x-apikey'] } : { authorization: ADMIN_TOKEN },
+  ])
+  const req = assemble({ ...d, actor: { headers } }, 'auth:bad', { remoteAddress: strangerAddress(g) })
+  req.expect = { statuses: [401, 429], codes: [reseller ? 'INVALID_API_KEY' : 'UNAUTHORIZED', 'TOO_MANY_REQUESTS'] }
+  return req
+}
+
+/** Odd but legal headers around a valid request: none of them may change the answer's shape. */
+function oddHeaders(g: Gen, d: Draft): SentRequest {
+  const req = assemble(d, 'headers:odd')
+  const extra = pick<Record<string, string>>(g, [
+    { accept: 'text/html' },
+    { accept: 'application/xml;q=1, */*;q=0' },
+    { 'content-type': 'application/json' },
+    { 'x-forwarded-for': "1.2.3.4, ' OR 1=1, ::ffff:999.1.1.1" },
+    { 'accept-encoding': 'gzip, br, zstd, x'.repeat(50) },
+    { 'content-encoding': 'gzip' },
+    { 'content-encoding': 'br' },
+    { 'x-http-method-override': 'DELETE' },
+    { 'x-apikey': `${d.actor.headers['x-apikey'] ?? ''}, rk_other` },
+    { host: 'evil.example:1' },
+    { 'if-none-match': '*' },
+    { 'expect': '100-continue' },
+  ])
+  req.kind = `headers:${Object.keys(extra)[0]}`
+  req.headers = { ...req.headers, ...extra }
+  if ('x-apikey' in extra) req.remoteAddress = strangerAddress(g)
+  return req
+}
