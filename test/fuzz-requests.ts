@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { ADMIN_TOKEN } from './app.js'
 import type { SentRequest } from './house-shape.js'
 import { isObject, verdict, type Operation, type Param, type Schema } from './openapi.js'
-import { uniform, NASTY_STRINGS, REMOVE, RawNumber, asParsed, chance, defineOwn, getAt, huge, locations, oddValue, pick, setAt, toJsonText, validValue, type Gen, type Hint } from './fuzz-values.js'
+import { uniform, NASTY_STRINGS, REMOVE, asParsed, chance, defineOwn, getAt, huge, locations, oddValue, pick, setAt, toJsonText, validValue, type Gen, type Hint } from './fuzz-values.js'
 import type { World } from './fuzz-world.js'
 
 type Actor = { headers: Record<string, string>; accountId?: number }
@@ -36,8 +36,20 @@ export function generateRequest(g: Gen, ops: Operation[], world: World): SentReq
   if (roll < 68) return settle(mutateParam(g, draft) ?? assemble(draft, 'valid'))
   if (roll < 80) return settle(garbageBody(g, draft))
   if (roll < 90) return settle(oddPath(g, draft))
-  if (roll < 95) return settle(badAuth(g, draft))
+  if (roll < 94) return settle(badAuth(g, draft))
+  if (roll < 96) return settle(wrongMethod(g, draft, ops))
   return settle(oddHeaders(g, draft))
+}
+
+/** A method the path does not have: the unknown-route 404 in the house shape. */
+function wrongMethod(g: Gen, d: Draft, ops: Operation[]): SentRequest {
+  const taken = new Set(ops.filter((o) => o.path === d.op.path).map((o) => o.method))
+  const free = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter((m) => !taken.has(m as Operation['method']))
+  const req = assemble(d, 'method:wrong')
+  req.method = pick(g, free)
+  req.rerouted = true
+  req.expect = { statuses: [404], codes: ['NOT_FOUND'] }
+  return req
 }
 
 // Requests meant to fail authentication come from addresses of their own: failed logins may be throttled per address.
@@ -294,16 +306,19 @@ function definitelyInvalid(g: Gen, p: Param): string | undefined {
   const s = p.schema
   const types = [s.type, ...(s.anyOf ?? []).map((b: Schema) => b.type)].flat()
   if (types.includes('integer') && !types.includes('string')) {
-    const candidates = ['abc', '1.5', 'NaN', 'true', '9007199254740993']
+    const candidates = ['abc', '1.5', 'NaN', 'true', '9007199254740993', 'Infinity', '1e400', '-Infinity']
     if ((s.minimum ?? -Infinity) >= 0) candidates.push('-5', String((s.minimum ?? 0) - 1))
     if (s.maximum !== undefined && s.maximum < 1e9) candidates.push(String(s.maximum + 1))
     return pick(g, candidates)
   }
   if (s.enum && types.every((t) => t === 'string')) return pick(g, ['bogus', s.enum[0].toUpperCase(), `${s.enum[0]} `])
+  if (s.format === 'date-time') return pick(g, ['2026-02-30T00:00:00Z', '2026-01-01T24:00:01Z', '2026-01-01', 'yesterday', '2026-01-01T00:00:00+25:00'])
   if (s.type === 'string' && s.maxLength !== undefined && s.maxLength < 2048 && !s.format && !s.pattern) return 'z'.repeat(s.maxLength + 1)
   return undefined
 }
 
+// Well-formed enough for a date-time check, yet at the edges of what a database or Date accepts.
+const DATE_EDGES = ['2026-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '9999-12-31T23:59:59.999Z', '1969-12-31T23:59:59.999999999Z', '2026-01-01T00:00:00.1234567890123Z', '2026-01-01T00:00:00-00:00', '2026-01-01t00:00:00z', '2026-01-01 00:00:00Z', '4714-11-24T00:00:00Z', '294277-01-01T00:00:00Z']
 const ODD_SEGMENTS = ['0', '-1', '1.5', '1e3', '0x1A', '00001', ' 1', '9007199254740993', '99999999999999999999999', 'abc', 'null', 'undefined', '%00', 'a%00b', '%20', '%2F', '..', '%2e%2e', '+', '%F0%9F%98%80', '%E2%80%AE', 'LCK-%00', '%25', "'%20OR%201=1"]
 
 /** A path or query parameter replaced by something odd; `undefined` when the route has none. */
@@ -312,7 +327,8 @@ function mutateParam(g: Gen, d: Draft): SentRequest | undefined {
   if (!params.length) return undefined
   const p = pick(g, params)
   const invalid = chance(g, 0.5) ? definitelyInvalid(g, p) : undefined
-  const value = invalid ?? (chance(g, 0.5) ? pick(g, ODD_SEGMENTS) : String(oddValue(g) instanceof RawNumber ? pick(g, ['1e400', '-0']) : pick(g, NASTY_STRINGS)))
+  const odd = p.schema.format === 'date-time' && chance(g, 0.7) ? pick(g, DATE_EDGES) : chance(g, 0.5) ? pick(g, ODD_SEGMENTS) : pick(g, NASTY_STRINGS)
+  const value = invalid ?? odd
   const expect = invalid !== undefined ? { statuses: [422], codes: ['VALIDATION_ERROR'], field: p.name } : undefined
   if (p.in === 'path') {
     const encoded = invalid !== undefined || chance(g, 0.5)

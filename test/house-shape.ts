@@ -73,11 +73,21 @@ function checkError(req: SentRequest, status: number, body: Record<string, unkno
   if (body.errors !== undefined) {
     const errors = body.errors
     if (!isObject(errors) || !Object.values(errors).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string'))) fail('errors is not {field: [sentence]}')
-    // A request without a body cannot have a body field wrong (GET /v1/trx/%00 blamed the body).
-    if (isObject(errors) && 'body' in errors && !req.op.body) fail('errors name the body of a body-less request', JSON.stringify(errors).slice(0, 200))
+    // `errors` names the field at fault (DESIGN §4): `body` only when the body as a whole is wrong, never for
+    // a body-less request (GET /v1/trx/%00 blamed the body) or a JSON object whose one field the database refused.
+    if (isObject(errors) && 'body' in errors && (!req.op.body || sentJsonObject(req))) fail('errors name the body, not the field at fault', JSON.stringify(errors).slice(0, 200))
   }
   if (body.data !== undefined && code !== 'REF_ID_ALREADY_EXIST') fail('data on an error other than REF_ID_ALREADY_EXIST', code)
   if (text.includes(HUGE_MARK) || text.length > 16_384) fail('error echoes a huge input back', `${text.length} chars`)
+}
+
+function sentJsonObject(req: SentRequest): boolean {
+  if (req.headers['content-type'] !== 'application/json' || req.payload === undefined) return false
+  try {
+    return isObject(JSON.parse(req.payload))
+  } catch {
+    return false
+  }
 }
 
 function checkSuccess(req: SentRequest, status: number, body: Record<string, unknown>, fail: (c: string, d?: string) => void) {
@@ -92,8 +102,11 @@ function checkSuccess(req: SentRequest, status: number, body: Record<string, unk
   }
   // A string may be normalised (a trailing slash trimmed) into another valid value; anything else reads back as sent.
   for (const [key, sent] of Object.entries(req.patch ?? {})) {
-    if (DERIVED_ON_READ.has(key) || !(key in data) || (sent !== null && typeof sent === 'object') || sameValue(data[key], sent)) continue
-    if (typeof sent !== 'string' || verdict(req.op.body?.properties?.[key], data[key]) === 'invalid') {
+    const schema = req.op.body?.properties?.[key]
+    // Structured fields read back with defaults filled in (required_fields: null shows the process's own).
+    const structured = [schema?.type, ...(schema?.anyOf ?? []).map((b: { type?: string }) => b.type)].some((t) => t === 'object' || t === 'array')
+    if (DERIVED_ON_READ.has(key) || structured || !(key in data) || sameValue(data[key], sent)) continue
+    if (typeof sent !== 'string' || verdict(schema, data[key]) === 'invalid') {
       fail('a PATCH stored another value than it was sent', `${key}: sent ${JSON.stringify(sent)}, reads ${JSON.stringify(data[key])}`)
     }
   }
