@@ -76,7 +76,7 @@ export function validValue(g: Gen, schema: Schema, hint: Hint, path: string[] = 
   const branches = schema.anyOf ?? schema.oneOf
   if (branches) {
     const real = branches.filter((b: Schema) => b.type !== 'null')
-    return validValue(g, real.length && chance(g, 0.85) ? pick(g, real) : pick(g, branches), hint, path)
+    return validValue(g, real.length && chance(g, 0.7) ? pick(g, real) : pick(g, branches), hint, path)
   }
   if ('const' in schema) return schema.const
   if (schema.enum) return pick(g, schema.enum)

@@ -60,7 +60,7 @@ describe(`fuzz: ${RUNS} requests generated from the OpenAPI document (seed ${SEE
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     )
-    console.log(`fuzz: ${RUNS} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    console.log(`fuzz: ${RUNS} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (${unsendable} could not be sent)`)
     const report = failures.report()
     if (report) console.log(`fuzz failures (${failures.groups.size} groups):\n${report}`)
     expect(unsendable, 'requests the harness could not send').toBeLessThan(RUNS / 100)
