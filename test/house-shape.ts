@@ -133,7 +133,8 @@ export class FailureLog {
   report(): string {
     const short = (s: string) => s.replace(/(.)\1{40,}/gu, (m, c) => `${c}×${[...m].length}`).slice(0, 400)
     return [...this.groups]
-      .sort(([a], [b]) => a.localeCompare(b))
+      // 5xx first: they are the ones that matter most.
+      .sort(([a, x], [b, y]) => Number(y.res.statusCode >= 500) - Number(x.res.statusCode >= 500) || a.localeCompare(b))
       .map(([key, g]) =>
         [
           `✗ ${key} (×${g.count}) ${g.detail ? `— ${short(g.detail)}` : ''}`,
