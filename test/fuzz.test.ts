@@ -23,19 +23,19 @@ const perOperation = new Map<string, { sent: number; ok: number }>()
 let unsendable = 0
 
 async function send(req: SentRequest): Promise<Answer | undefined> {
+  let res
   try {
-    const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload, remoteAddress: req.remoteAddress })
-    const answer = { statusCode: res.statusCode, headers: res.headers, body: res.body }
-    // An operator rotated a fuzz account's key: its requests go on with the new one.
-    const data = res.statusCode === 200 && req.op.audience === 'operator' ? (res.json() as { data?: { id?: number; api_key?: string } }).data : undefined
-    const rotated = world.accounts.find((a) => data?.api_key && a.id === data.id)
-    if (rotated) rotated.headers['x-apikey'] = rotated.apiKey = data!.api_key!
-    return answer
+    res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload, remoteAddress: req.remoteAddress })
   } catch {
     // A request no HTTP client could send (an illegal header byte): nothing reached the app.
     unsendable++
     return undefined
   }
+  // An operator rotated a fuzz account's key: its requests go on with the new one.
+  const data = res.statusCode === 200 && req.op.audience === 'operator' ? (JSON.parse(res.body) as { data?: { id?: number; api_key?: string } }).data : undefined
+  const rotated = world.accounts.find((a) => data?.api_key && a.id === data.id)
+  if (rotated) rotated.headers['x-apikey'] = rotated.apiKey = data!.api_key!
+  return { statusCode: res.statusCode, headers: res.headers, body: res.body }
 }
 
 describe(`fuzz: ${RUNS} requests generated from the OpenAPI document (seed ${SEED})`, () => {
