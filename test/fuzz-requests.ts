@@ -1,0 +1,135 @@
+import fc from 'fast-check'
+import { ADMIN_TOKEN } from './app.js'
+import type { SentRequest } from './house-shape.js'
+import { isObject, type Operation } from './openapi.js'
+import { chance, pick, uniform, validValue, type Gen, type Hint } from './fuzz-values.js'
+import type { World } from './fuzz-world.js'
+import { assemble, settle, type Actor, type Draft } from './fuzz-draft.js'
+import { badAuth, garbageBody, mutateBody, mutateParam, oddHeaders, oddPath, wrongMethod } from './fuzz-mutations.js'
+
+let sequence = 0
+const fresh = (prefix: string) => `${prefix}-${process.pid}-${++sequence}`
+
+// Deep paths get more of the run: they hold the money and the locks.
+const DEEP = /\/(trx|order\/sandbox|item\/lock|send|cancel|balance)$|\{lock_token\}$/
+
+/** One generated request: a valid one, or a valid one with one thing broken, or something odd. */
+export function generateRequest(g: Gen, ops: Operation[], world: World): SentRequest {
+  const weighted = ops.flatMap((op) => (op.method !== 'GET' && DEEP.test(op.path) ? [op, op, op] : [op]))
+  const op = pick(g, weighted)
+  const draft = validDraft(g, op, world)
+  const roll = uniform(g, 99)
+  if (roll < 25) return settle(assemble(draft, 'valid'))
+  if (roll < 55 && op.body) return settle(mutateBody(g, draft, world))
+  if (roll < 68) return settle(mutateParam(g, draft) ?? assemble(draft, 'valid'))
+  if (roll < 80) return settle(garbageBody(g, draft))
+  if (roll < 90) return settle(oddPath(g, draft))
+  if (roll < 94) return settle(badAuth(g, draft))
+  if (roll < 96) return settle(wrongMethod(g, draft, ops))
+  return settle(oddHeaders(g, draft))
+}
+function actorFor(g: Gen, op: Operation, world: World): Actor {
+  if (op.audience === 'operator') return { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }
+  const a = world.accounts[pick(g, [0, 0, 0, 1, 2])]
+  return { headers: { 'x-apikey': a.apiKey }, accountId: a.id }
+}
+
+function validDraft(g: Gen, op: Operation, world: World): Draft {
+  const draft: Draft = { op, actor: actorFor(g, op, world), path: {}, query: [], chosen: {} }
+  const hint = hints(g, draft, world)
+  for (const p of op.params.filter((p) => p.in === 'path')) draft.path[p.name] = String(validValue(g, p.schema, hint, [`:${p.name}`]))
+  for (const p of op.params.filter((p) => p.in === 'query')) {
+    if (p.required || chance(g, 0.35)) draft.query.push([p.name, String(validValue(g, p.schema, hint, [`?${p.name}`]))])
+  }
+  if (op.body) draft.body = validValue(g, op.body, hint)
+  // The ledger item's stock is accounted exactly afterwards: operators leave it alone.
+  if (op.audience === 'operator' && /\/items\/\{id\}/.test(op.path) && draft.path.id === String(world.ledgerItem.id)) draft.path.id = String(world.items[0].id)
+  return draft
+}
+
+/** Realistic values by field name: existing ids, refs and tokens, fresh ref_ids, fitting quantities. */
+function hints(g: Gen, draft: Draft, world: World): Hint {
+  const own = <T extends { account_id: number }>(rows: T[]) => {
+    const mine = rows.filter((r) => r.account_id === draft.actor.accountId)
+    return mine.length && chance(g, 0.9) ? mine : rows
+  }
+  const sellable = draft.op.audience === 'reseller' ? [...world.items, world.ledgerItem] : world.items
+  const item = () => (draft.op.path.endsWith('/lock') && chance(g, 0.7) ? pick(g, sellable.filter((i) => !i.unlimited)) : pick(g, sellable))
+  const segmentBefore = (param: string) => draft.op.path.split('/').at(draft.op.path.split('/').indexOf(`{${param}}`) - 1)
+  return (name, schema, path) => {
+    if (chance(g, 0.05)) return undefined
+    if (name.startsWith(':')) {
+      const param = name.slice(1)
+      const resource = segmentBefore(param)
+      if (param === 'line') {
+        const lines = world.lines.filter((l) => l.order_id === draft.chosen.order)
+        const pending = world.lines.filter((l) => l.order_process === 'manual' && l.status === 'pending')
+        return { value: (lines.length && chance(g, 0.8) ? pick(g, lines) : pick(g, pending.length ? pending : world.lines)).id }
+      }
+      // Half the time another account than the three that send reseller requests: fewer of those suspended.
+      if (resource === 'resellers') return { value: chance(g, 0.5) ? pick(g, world.accounts).id : pick(g, world.accountIds) }
+      if (resource === 'items' || resource === 'item') return { value: item().id }
+      if (resource === 'transactions') {
+        const pending = world.lines.filter((l) => l.status === 'pending')
+        const order = pending.length && chance(g, 0.7) ? pick(g, pending).order_id : pick(g, world.orders).id
+        draft.chosen.order = order
+        return { value: order }
+      }
+      if (resource === 'trx') {
+        const refs = [...own(world.orders).flatMap((o) => [o.ref_id, o.invoice]), ...own(world.sandboxes).map((s) => s.ref_id)]
+        return { value: pick(g, refs) }
+      }
+      if (resource === 'lock') return { value: pick(g, own(world.locks)).token }
+      if (resource === 'providers') return { value: pick(g, world.providers).code }
+      return undefined
+    }
+    if (name === '?account_id') return { value: pick(g, world.accountIds) }
+    if (name === '?updated_since') return { value: new Date(Date.now() - g(fc.nat, { max: 3_600_000 })).toISOString() }
+    if (name === '?category') return { value: pick(g, ['Uncategorized', '1', 'Games']) }
+    if (path.length === 0 && isObject(schema.properties) && 'carts' in schema.properties && 'lock_token' in schema.properties) {
+      const locks = world.locks.filter((l) => l.account_id === draft.actor.accountId && l.status === 'active')
+      if (locks.length && chance(g, 0.3)) {
+        const lock = pick(g, locks)
+        draft.chosen.lock = lock.token
+        return { value: { ref_id: fresh('fz'), carts: [{ item_id: lock.item_id, quantity: lock.quantity }], lock_token: lock.token }, partial: true }
+      }
+    }
+    if (isObject(schema.properties) && 'item_id' in schema.properties && 'quantity' in schema.properties) {
+      const it = item()
+      const quantity = it.price >= 1e12 ? pick(g, [1, 1000, 1001, 999_999]) : Math.min(it.min + uniform(g, 2), it.max ?? Infinity)
+      const value: Record<string, unknown> = { item_id: it.id, quantity }
+      if ('note' in schema.properties && (it.note || chance(g, 0.2))) value.note = it.note ?? '0812'
+      if ('lock_duration' in schema.properties && chance(g, 0.5)) value.lock_duration = g(fc.integer, { min: 60, max: 600 })
+      return { value, partial: true }
+    }
+    switch (name) {
+      case 'ref_id': {
+        const used = own(world.orders)
+        return { value: chance(g, 0.9) || !used.length ? fresh('fz') : pick(g, used).ref_id }
+      }
+      case 'lock_token':
+        return { value: pick(g, [null, '']) }
+      case 'reference':
+        return { value: chance(g, 0.8) ? fresh('fz-ref') : 'fz-ref-reused' }
+      case 'amount':
+        return { value: chance(g, 0.9) ? g(fc.integer, { min: 1, max: 1_000_000 }) : -g(fc.integer, { min: 1, max: 10_000 }) }
+      case 'licenses':
+        return { value: Array.from({ length: g(fc.integer, { min: 1, max: 3 }) }, () => fresh('FZ-LIC')) }
+      case 'provider':
+        return { value: chance(g, 0.8) ? pick(g, world.providers).code : null }
+      case 'code':
+        return path.length === 1 ? { value: fresh('fz-p').toLowerCase() } : undefined
+      case 'base_url':
+        return { value: 'http://127.0.0.1:9/v1' }
+      case 'ip_allowlist':
+        return { value: chance(g, 0.8) ? [] : ['127.0.0.1', '::1/128'] }
+      case 'status':
+        return draft.op.path.includes('resellers') && chance(g, 0.9) ? { value: 'active' } : undefined
+      case 'sku':
+        return { value: fresh('FZ-SKU') }
+      case 'active':
+        return { value: chance(g, 0.85) }
+    }
+    return undefined
+  }
+}

@@ -1,0 +1,127 @@
+import { sql } from 'kysely'
+import type { Database } from '../src/db/database.js'
+import type { App } from '../src/http/server.js'
+import { admin, createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
+import { buy } from './factory-orders.js'
+
+/**
+ * The data a fuzz run aims at: funded accounts with orders (paid manual lines, completed auto lines,
+ * sandbox orders) and locks, items of every kind, providers on and off. Requests pick ids, refs and
+ * tokens from here so they reach the deep paths; `refresh` re-reads what the requests changed.
+ */
+export type SeedItem = { id: number; order_process: string; unlimited: boolean; min: number; max: number | null; price: number; restore: Record<string, unknown>; note?: string }
+export type World = {
+  accounts: (Reseller & { balance: number })[]
+  items: SeedItem[]
+  /** Limited stock no operator request may touch: its stock must add up exactly afterwards. */
+  ledgerItem: SeedItem
+  ledgerStock: number
+  providers: { code: string; active: boolean }[]
+  orders: { id: number; account_id: number; ref_id: string; invoice: string; status: string }[]
+  lines: { id: number; order_id: number; order_process: string; status: string }[]
+  locks: { token: string; account_id: number; item_id: number; quantity: number; status: string }[]
+  sandboxes: { account_id: number; ref_id: string; invoice: string }[]
+  accountIds: number[]
+  columns: string[]
+}
+
+const FUNDS = 10_000_000_000
+
+export async function seedWorld(app: App, db: Database): Promise<World> {
+  const accounts = []
+  for (const name of ['Fuzz A', 'Fuzz B', 'Fuzz C']) accounts.push({ ...(await createReseller(app, { name, balance: FUNDS })), balance: FUNDS })
+  const providers = [
+    { code: 'fz-h2h', active: true },
+    { code: 'fz-smm', active: true },
+    { code: 'fz-off', active: false },
+  ]
+  await admin(app, 'POST', '/providers', { code: 'fz-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
+  await admin(app, 'POST', '/providers', { code: 'fz-smm', kind: 'smm_panel', base_url: 'http://127.0.0.1:9/api/v2' })
+  await admin(app, 'POST', '/providers', { code: 'fz-off', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1', active: false })
+
+  const specs: [Record<string, unknown>, number, string?][] = [
+    [{ order_process: 'auto', price: 1_000 }, 400],
+    [{ order_process: 'manual', price: 500, stock: 1_000_000 }, 0],
+    [{ order_process: 'manual', price: 2_000, unlimited_stock: true }, 0],
+    [{ order_process: 'manual', price: 300, stock: 100_000, min_order: 5, max_order: 10 }, 0],
+    [{ order_process: 'manual', price: 1e12, unlimited_stock: true }, 0],
+    [{ order_process: 'h2h', price: 1_500, unlimited_stock: true, provider: 'fz-h2h', provider_code: 'ML5' }, 0, '0812345678'],
+    [{ order_process: 'smm', price: 10, unlimited_stock: true, provider: 'fz-smm', provider_code: '1' }, 0, '{"target":"https://example.com/p","opt_smm":"x"}'],
+    [{ order_process: 'h2h', price: 1_500, unlimited_stock: true, provider: 'fz-off', provider_code: 'X' }, 0, '0812'],
+    [{ order_process: 'manual', price: 100, stock: 50, active: false }, 0],
+  ]
+  const items: SeedItem[] = []
+  for (const [body, licenses, note] of specs) {
+    const item = body.order_process === 'auto' ? await createAutoItem(app, licenses, body) : await createItem(app, body)
+    const restore = {
+      price: body.price,
+      active: body.active ?? true,
+      min_order: body.min_order ?? 1,
+      max_order: body.max_order ?? null,
+      provider: body.provider ?? null,
+      provider_code: body.provider_code ?? null,
+      ...(body.order_process !== 'auto' && { unlimited_stock: body.unlimited_stock ?? false }),
+    }
+    items.push({ id: item.id, order_process: item.order_process, unlimited: item.unlimited_stock, min: item.min_order, max: item.max_order, price: item.price, restore, note })
+  }
+  const ledgerStock = 100_000
+  const led = await createItem(app, { order_process: 'manual', price: 700, stock: ledgerStock })
+  const ledgerItem: SeedItem = { id: led.id, order_process: 'manual', unlimited: false, min: 1, max: null, price: 700, restore: {} }
+
+  const [auto, limited, unlimited] = items
+  for (const [i, a] of accounts.entries()) {
+    for (const [n, item] of [auto, limited, unlimited, ledgerItem, limited].entries()) {
+      const res = await buy(app, a, `seed-${i}-${n}`, [{ item_id: item.id, quantity: item.min }])
+      if (res.statusCode !== 200) throw new Error(`seed purchase: ${res.body}`)
+    }
+    for (const item of [limited, ledgerItem, limited]) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: a.headers, payload: { item_id: item.id, quantity: 1 } })
+      if (res.statusCode !== 201) throw new Error(`seed lock: ${res.body}`)
+    }
+    const sbx = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: a.headers, payload: { ref_id: `seed-sbx-${i}`, item_id: auto.id, quantity: 1 } })
+    if (sbx.statusCode !== 200) throw new Error(`seed sandbox: ${sbx.body}`)
+  }
+  const { rows } = await sql<{ column_name: string }>`SELECT DISTINCT column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`.execute(db)
+  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], accountIds: [], columns: rows.map((r) => r.column_name) }
+  await refresh(world, db)
+  return world
+}
+
+/** Re-reads the ids, refs and tokens the requests created or changed (the newest ones). */
+export async function refresh(world: World, db: Database): Promise<void> {
+  world.orders = (await sql<World['orders'][number]>`SELECT id, account_id, ref_id, invoice, status FROM orders ORDER BY id DESC LIMIT 300`.execute(db)).rows
+  world.lines = (await sql<World['lines'][number]>`SELECT id, order_id, order_process, status FROM order_lines ORDER BY id DESC LIMIT 600`.execute(db)).rows
+  world.locks = (await sql<World['locks'][number]>`SELECT token, account_id, item_id, quantity, status FROM stock_locks ORDER BY id DESC LIMIT 300`.execute(db)).rows
+  world.sandboxes = (await sql<World['sandboxes'][number]>`SELECT account_id, ref_id, invoice FROM sandbox_orders ORDER BY id DESC LIMIT 200`.execute(db)).rows
+  world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
+}
+
+/**
+ * Undoes what operator requests did to the fuzz accounts and items (suspended, walled off by an
+ * allow-list, lock cap 0, drained, items off, providers switched), so reseller requests keep
+ * reaching the deep paths. Only through the operator API, with valid bodies.
+ */
+export async function heal(app: App, db: Database, world: World): Promise<number> {
+  let requests = 0
+  const op = async (method: 'POST' | 'PATCH', url: string, payload: object) => {
+    requests++
+    return admin(app, method, url, payload).catch(() => undefined)
+  }
+  const balances = new Map((await sql<{ id: number; balance: number }>`SELECT id, balance FROM accounts`.execute(db)).rows.map((r) => [r.id, r.balance]))
+  for (const a of world.accounts) {
+    await op('PATCH', `/resellers/${a.id}`, { status: 'active', ip_allowlist: [], max_active_locks: 1000 })
+    if ((balances.get(a.id) ?? 0) < FUNDS / 10) await op('POST', `/resellers/${a.id}/balance`, { amount: FUNDS, reason: 'fuzz refill' })
+  }
+  for (const p of world.providers) await op('PATCH', `/providers/${p.code}`, { active: p.active })
+  const stock = new Map((await sql<{ id: number; stock: number; available: number }>`SELECT id, stock, (SELECT count(*) FROM licenses l WHERE l.item_id = i.id AND l.status = 'available') AS available FROM items i`.execute(db)).rows.map((r) => [r.id, r]))
+  for (const item of world.items) {
+    const change: Record<string, unknown> = { ...item.restore }
+    if (!item.unlimited && item.order_process !== 'auto' && (stock.get(item.id)?.stock ?? 0) < 1000) change.stock = 100_000
+    await op('PATCH', `/items/${item.id}`, change)
+    if (item.order_process === 'auto' && Number(stock.get(item.id)?.available ?? 0) < 100) {
+      await op('POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: 300 }, (_, i) => `FZ-${item.id}-${Date.now()}-${i}`) })
+    }
+  }
+  await refresh(world, db)
+  return requests
+}
