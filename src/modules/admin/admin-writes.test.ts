@@ -130,6 +130,16 @@ describe('POST /providers and PATCH /providers/{code}', () => {
     expect(row.api_key_enc).not.toBe('plain')
     expect(ctx.vault.decrypt(row.api_key_enc!)).toBe('secret-key-1')
   })
+
+  it('refuses a base_url without a host, on create and on change', async () => {
+    for (const base_url of ['https://', 'http:///v1', 'https://?x']) {
+      const created = await call('POST', '/providers', { code: 'no-host', kind: 'digiflazz', base_url })
+      expect([created.statusCode, Object.keys(created.json().errors ?? {})], base_url).toEqual([422, ['base_url']])
+      const changed = await call('PATCH', '/providers/allow-smm', { base_url })
+      expect([changed.statusCode, Object.keys(changed.json().errors ?? {})], base_url).toEqual([422, ['base_url']])
+    }
+    expect((await providerRow('allow-smm')).base_url).toBe('http://127.0.0.1:10/api/v2')
+  })
 })
 
 describe('POST /resellers/{id}/balance bounds', () => {

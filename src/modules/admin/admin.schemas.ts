@@ -92,7 +92,8 @@ const ProviderKind = StringEnum(['digiflazz', 'smm_panel'])
 export const ProviderBody = Type.Object({
   code: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }),
   kind: ProviderKind,
-  base_url: Type.String({ pattern: '^https?://', maxLength: 500 }),
+  // A host after the scheme: `https://` alone would be stored as `https:`.
+  base_url: Type.String({ pattern: '^https?://[^/?#\\s]+', maxLength: 500 }),
   username: Type.Optional(Nullable(Type.String({ maxLength: 191 }))),
   api_key: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   active: Type.Optional(Type.Boolean()),
