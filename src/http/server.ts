@@ -38,6 +38,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     schemaController: { compilersFactory: { buildValidator } },
     frameworkErrors,
     clientErrorHandler,
+    // A client gets 30 s to send its whole request (headers and body): a trickling one cannot hold a socket forever.
+    requestTimeout: 30_000,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

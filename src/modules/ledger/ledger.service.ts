@@ -29,12 +29,6 @@ export async function postLedgerEntry(trx: Database, p: LedgerPosting): Promise<
   return result.rows[0]
 }
 
-export async function debitBalance(trx: Database, p: Omit<LedgerPosting, 'direction'>): Promise<LedgerEntry> {
-  const entry = await postLedgerEntry(trx, { ...p, direction: 'debit' })
-  if (!entry) throw new AppError('BALANCE_IS_INSUFFICIENT')
-  return entry
-}
-
 export async function creditBalance(trx: Database, p: Omit<LedgerPosting, 'direction'>): Promise<LedgerEntry> {
   const entry = await postLedgerEntry(trx, { ...p, direction: 'credit' })
   if (!entry) throw new AppError('ACCOUNT_NOT_FOUND')
