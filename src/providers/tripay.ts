@@ -91,7 +91,7 @@ export function tripayGateway(s: TripaySettings, callbackUrl: string): PaymentGa
         name: c.name,
         type: channelType(c.group ?? '', c.code),
         fee_flat: Math.max(0, Math.round(Number(c.fee_customer?.flat ?? 0))),
-        fee_percent: Math.max(0, Number(c.fee_customer?.percent ?? 0)),
+        fee_percent: Math.min(100, Math.max(0, Math.round(Number(c.fee_customer?.percent ?? 0) * 1000) / 1000)),
         min_amount: Number(c.minimum_amount ?? 0),
         max_amount: Number(c.maximum_amount ?? 0),
         active: c.active !== false,

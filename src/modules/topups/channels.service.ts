@@ -60,6 +60,11 @@ export async function findChannel(db: Database, code: string): Promise<Channel |
   return row && channelRow(row)
 }
 
+/** The percentage is stored to 3 decimals: a finer one would read back as another value. */
+function refuseFinePercent(percent: number | undefined): void {
+  if (percent !== undefined && Math.round(percent * 1000) / 1000 !== percent) throw invalidField('fee_percent', 'must have at most 3 decimals')
+}
+
 function refuseInvertedRange(min: number, max: number): void {
   if (max < min) throw invalidField('max_amount', `must be at least min_amount (${min})`)
 }
@@ -68,6 +73,7 @@ function refuseInvertedRange(min: number, max: number): void {
 export async function createChannelWithin(db: Database, input: ChannelInput): Promise<Channel> {
   const min = input.min_amount ?? MIN_TOPUP
   const max = input.max_amount ?? Math.max(DEFAULT_MAX, min)
+  refuseFinePercent(input.fee_percent)
   refuseInvertedRange(min, max)
   const row = await db
     .insertInto('payment_channels')
@@ -82,6 +88,7 @@ export async function createChannelWithin(db: Database, input: ChannelInput): Pr
 /** Only the columns named here change; the range is checked against what is stored, under the row's lock. */
 export async function updateChannel(db: Database, code: string, changes: ChannelChanges): Promise<Channel> {
   const { name, type, fee_flat, fee_percent, min_amount, max_amount, active } = changes
+  refuseFinePercent(fee_percent)
   return inTransaction(db, async (trx) => {
     const current = await trx.selectFrom('payment_channels').select(['min_amount', 'max_amount']).where('code', '=', code).forNoKeyUpdate().executeTakeFirst()
     if (!current) throw new AppError('CHANNEL_NOT_FOUND')

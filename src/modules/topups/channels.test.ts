@@ -25,6 +25,7 @@ describe('payment channels', () => {
       [{ code: 'X1', name: 'x', type: 'va', min_amount: 50_000, max_amount: 20_000 }, 'max_amount'],
       [{ code: 'bad code', name: 'x', type: 'va' }, 'code'],
       [{ code: 'X1', name: 'x', type: 'va', fee_flat: '100' }, 'fee_flat'],
+      [{ code: 'X1', name: 'x', type: 'va', fee_percent: 0.1234 }, 'fee_percent'],
     ]
     for (const [payload, field] of cases) {
       const res = await operator('POST', '/channels', payload)
