@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get } from '../../../test/factory.js'
 import { COMMANDS } from '../../cli/commands.js'
+import { seedDemo } from '../admin/demo.js'
 import { channelFee } from './fees.js'
 
 const { app } = await createTestApp()
@@ -73,5 +74,16 @@ describe('payment channels', () => {
     expect(COMMANDS['channels:update'].path(['QRIS'])).toBe('/channels/QRIS')
     expect(COMMANDS['topups:pay'].path(['SIMABC'])).toBe('/topups/SIMABC/pay')
     expect(() => COMMANDS['channels:update'].body!({ 'fee-percent': 'lots' }, ['QRIS'])).toThrow('--fee-percent')
+  })
+
+  it('are seeded by the demo: a QRIS, a virtual account and an e-wallet', async () => {
+    const demo = await createTestApp()
+    const seeded = await seedDemo(demo.ctx)
+    const res = await demo.app.inject({ method: 'GET', url: '/api/v1/balance/channels', headers: { 'x-apikey': seeded!.apiKey } })
+    expect(res.json().data.map((c: { code: string; type: string; status: string }) => [c.code, c.type, c.status])).toEqual([
+      ['BRIVA', 'va', 'on'],
+      ['DANA', 'ewallet', 'on'],
+      ['QRIS', 'qris', 'on'],
+    ])
   })
 })

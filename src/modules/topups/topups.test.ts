@@ -4,7 +4,7 @@ import { createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createReseller, get, type Reseller } from '../../../test/factory.js'
 import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
-import { expireTopups } from './topups.service.js'
+import { allWorkers } from '../../workers/index.js'
 
 const { app, ctx } = await createTestApp({ PUBLIC_URL: 'https://shop.example' })
 await admin(app, 'POST', '/channels', { code: 'QRIS', name: 'QRIS', type: 'qris', fee_flat: 750, fee_percent: 0.7, max_amount: 5_000_000 })
@@ -19,6 +19,7 @@ async function created(r: Reseller, payload: object) {
   expect(res.statusCode, res.body).toBe(200)
   return res.json().data
 }
+const sweeper = allWorkers(ctx).find((w) => w.name === 'topup-sweeper')!
 const topupCredits = async (accountId: number) =>
   (await ctx.db.selectFrom('ledger_entries').select(['amount', 'topup_id']).where('account_id', '=', accountId).where('type', '=', 'topup').execute())
 
@@ -121,7 +122,7 @@ describe('paying a simulator top-up', () => {
     expect((await get(app, '/trx/late', r)).json().data.status).toBe('expired')
     const early = await pay(topup.reference)
     expect([early.statusCode, early.json()]).toEqual([409, { message: 'TOPUP_EXPIRED' }])
-    expect(await expireTopups(ctx.db)).toBeGreaterThanOrEqual(1)
+    expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1)
     expect((await ctx.db.selectFrom('topups').select('status').where('reference', '=', topup.reference).executeTakeFirstOrThrow()).status).toBe('expired')
     expect((await pay(topup.reference)).json()).toEqual({ message: 'TOPUP_EXPIRED' })
     const page = await app.inject({ method: 'GET', url: `/sim/pay/${topup.reference}` })
@@ -129,7 +130,7 @@ describe('paying a simulator top-up', () => {
     expect(page.body).not.toContain('<button')
     expect(await balanceOf(app, r)).toBe(0)
     // A second sweep finds nothing more of it.
-    await expireTopups(ctx.db)
+    expect(await sweeper.runOnce()).toBe(0)
     expect((await get(app, '/trx/late', r)).json().data.status).toBe('expired')
   })
 
