@@ -14,6 +14,10 @@ const Env = Type.Object({
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   SEED_DEMO: Type.Optional(Type.Boolean()),
   PAYMENT_GATEWAY: Type.Union([Type.Literal('simulator'), Type.Literal('tripay')], { default: 'simulator' }),
+  TRIPAY_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://tripay.co.id/api' }),
+  TRIPAY_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TRIPAY_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TRIPAY_MERCHANT_CODE: Type.Optional(Type.String({ minLength: 1 })),
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
   WORKERS: Type.Boolean({ default: true }),
@@ -45,6 +49,8 @@ export type Config = Readonly<{
   adminToken: string | undefined
   seedDemo: boolean | undefined
   paymentGateway: Env['PAYMENT_GATEWAY']
+  /** Set (all of it) when paymentGateway is tripay. */
+  tripay: { baseUrl: string; apiKey: string; privateKey: string; merchantCode: string } | undefined
   maxActiveLocks: number
   leaderboardTz: string
   workers: boolean
@@ -101,6 +107,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (!env.APP_KEY) problems.push('APP_KEY: required in production')
     if (!env.ADMIN_TOKEN) problems.push('ADMIN_TOKEN: required in production')
   }
+  if (env.PAYMENT_GATEWAY === 'tripay') {
+    for (const key of ['TRIPAY_API_KEY', 'TRIPAY_PRIVATE_KEY', 'TRIPAY_MERCHANT_CODE'] as const) if (!env[key]) problems.push(`${key}: required when PAYMENT_GATEWAY=tripay`)
+  }
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze({
     port: env.PORT,
@@ -113,6 +122,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminToken: env.ADMIN_TOKEN,
     seedDemo: env.SEED_DEMO,
     paymentGateway: env.PAYMENT_GATEWAY,
+    tripay:
+      env.PAYMENT_GATEWAY === 'tripay'
+        ? { baseUrl: env.TRIPAY_BASE_URL.replace(/\/+$/, ''), apiKey: env.TRIPAY_API_KEY!, privateKey: env.TRIPAY_PRIVATE_KEY!, merchantCode: env.TRIPAY_MERCHANT_CODE! }
+        : undefined,
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
     workers: env.WORKERS,

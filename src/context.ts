@@ -4,6 +4,8 @@ import type { Database, DatabaseHandle } from './db/database.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
+import type { PaymentGateway } from './modules/topups/gateway.js'
+import { createPaymentGateway } from './modules/topups/gateways.js'
 import { createVault, type Vault } from './vault.js'
 
 /** Everything a request or a worker needs, wired by hand in one place. */
@@ -21,6 +23,8 @@ export type AppContext = {
   dispatchers: LineDispatcher[]
   /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
   fulfillable: string[]
+  /** PAYMENT_GATEWAY: where top-ups get their payment links. */
+  paymentGateway: PaymentGateway
 }
 
 // Bounds how long a change missed by every notification path could go unseen.
@@ -32,7 +36,7 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
   const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute)
   const authFailures = config.authFailuresPerMinute === 0 ? undefined : rateLimiter(counters, 'authfail', config.authFailuresPerMinute)
   const dispatchers: LineDispatcher[] = []
-  return { config, db: database.db, database, vault: createVault(config.appKey), counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers) }
+  return { config, db: database.db, database, vault: createVault(config.appKey), counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers), paymentGateway: createPaymentGateway(config) }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

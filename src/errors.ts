@@ -35,6 +35,11 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: 500,
   PRODUCT_TEMPORARILY_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
+  // Top-ups (DESIGN §7): an unknown reference or channel; a payment link past its expiry; a gateway callback not signed by it.
+  TOPUP_NOT_FOUND: 404,
+  CHANNEL_NOT_FOUND: 404,
+  TOPUP_EXPIRED: 409,
+  INVALID_SIGNATURE: 401,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

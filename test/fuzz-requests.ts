@@ -76,11 +76,13 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: order }
       }
       if (resource === 'trx') {
-        const refs = [...own(world.orders).flatMap((o) => [o.ref_id, o.invoice]), ...own(world.sandboxes).map((s) => s.ref_id)]
+        const refs = [...own(world.orders).flatMap((o) => [o.ref_id, o.invoice]), ...own(world.sandboxes).map((s) => s.ref_id), ...own(world.topups).map((t) => t.invoice)]
         return { value: pick(g, refs) }
       }
       if (resource === 'lock') return { value: pick(g, own(world.locks)).token }
       if (resource === 'providers') return { value: pick(g, world.providers).code }
+      if (resource === 'channels') return { value: pick(g, world.channels) }
+      if (resource === 'topups') return { value: pick(g, world.topups).reference }
       return undefined
     }
     if (name === '?account_id') return { value: pick(g, world.accountIds) }
@@ -115,6 +117,8 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: chance(g, 0.9) ? g(fc.integer, { min: 1, max: 1_000_000 }) : -g(fc.integer, { min: 1, max: 10_000 }) }
       case 'licenses':
         return { value: Array.from({ length: g(fc.integer, { min: 1, max: 3 }) }, () => fresh('FZ-LIC')) }
+      case 'channel':
+        return { value: pick(g, world.channels) }
       case 'provider':
         return { value: chance(g, 0.8) ? pick(g, world.providers).code : null }
       case 'code':

@@ -21,6 +21,9 @@ export type World = {
   lines: { id: number; order_id: number; order_process: string; status: string }[]
   locks: { token: string; account_id: number; item_id: number; quantity: number; status: string }[]
   sandboxes: { account_id: number; ref_id: string; invoice: string }[]
+  /** Top-up channel codes, and the newest top-ups (their gateway references). */
+  channels: string[]
+  topups: { account_id: number; reference: string; ref_id: string; invoice: string }[]
   accountIds: number[]
   columns: string[]
 }
@@ -81,8 +84,14 @@ export async function seedWorld(app: App, db: Database): Promise<World> {
     const sbx = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: a.headers, payload: { ref_id: `seed-sbx-${i}`, item_id: auto.id, quantity: 1 } })
     if (sbx.statusCode !== 200) throw new Error(`seed sandbox: ${sbx.body}`)
   }
+  const channels = ['FZQRIS', 'FZVA']
+  for (const code of channels) await admin(app, 'POST', '/channels', { code, name: code, type: 'qris', fee_flat: 500, fee_percent: 0.5 })
+  for (const a of accounts) {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: a.headers, payload: { amount: 50_000, channel: channels[0] } })
+    if (res.statusCode !== 200) throw new Error(`seed top-up: ${res.body}`)
+  }
   const { rows } = await sql<{ column_name: string }>`SELECT DISTINCT column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`.execute(db)
-  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], accountIds: [], columns: rows.map((r) => r.column_name) }
+  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], channels, topups: [], accountIds: [], columns: rows.map((r) => r.column_name) }
   await refresh(world, db)
   return world
 }
@@ -93,6 +102,7 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.lines = (await sql<World['lines'][number]>`SELECT id, order_id, order_process, status FROM order_lines ORDER BY id DESC LIMIT 600`.execute(db)).rows
   world.locks = (await sql<World['locks'][number]>`SELECT token, account_id, item_id, quantity, status FROM stock_locks ORDER BY id DESC LIMIT 300`.execute(db)).rows
   world.sandboxes = (await sql<World['sandboxes'][number]>`SELECT account_id, ref_id, invoice FROM sandbox_orders ORDER BY id DESC LIMIT 200`.execute(db)).rows
+  world.topups = (await sql<World['topups'][number]>`SELECT account_id, reference, ref_id, invoice FROM topups ORDER BY id DESC LIMIT 200`.execute(db)).rows
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
 }
 
@@ -113,6 +123,7 @@ export async function heal(app: App, db: Database, world: World): Promise<number
     if ((balances.get(a.id) ?? 0) < FUNDS / 10) await op('POST', `/resellers/${a.id}/balance`, { amount: FUNDS, reason: 'fuzz refill' })
   }
   for (const p of world.providers) await op('PATCH', `/providers/${p.code}`, { active: p.active })
+  for (const code of world.channels) await op('PATCH', `/channels/${code}`, { active: true, min_amount: 10_000, max_amount: 10_000_000 })
   const stock = new Map((await sql<{ id: number; stock: number; available: number }>`SELECT id, stock, (SELECT count(*) FROM licenses l WHERE l.item_id = i.id AND l.status = 'available') AS available FROM items i`.execute(db)).rows.map((r) => [r.id, r]))
   for (const item of world.items) {
     const change: Record<string, unknown> = { ...item.restore }

@@ -75,7 +75,8 @@ function checkError(req: SentRequest, status: number, body: Record<string, unkno
     if (!isObject(errors) || !Object.values(errors).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string'))) fail('errors is not {field: [sentence]}')
     // `errors` names the field at fault (DESIGN §4): `body` only when the body as a whole is wrong, never for
     // a body-less request (GET /v1/trx/%00 blamed the body) or a JSON object whose one field the database refused.
-    if (isObject(errors) && 'body' in errors && (!req.op.body || sentJsonObject(req))) fail('errors name the body, not the field at fault', JSON.stringify(errors).slice(0, 200))
+    // A rerouted request (dot segments) may reach a route that takes a body, and rightly be told it has none.
+    if (isObject(errors) && 'body' in errors && ((!req.op.body && !req.rerouted) || sentJsonObject(req))) fail('errors name the body, not the field at fault', JSON.stringify(errors).slice(0, 200))
   }
   if (body.data !== undefined && code !== 'REF_ID_ALREADY_EXIST') fail('data on an error other than REF_ID_ALREADY_EXIST', code)
   if (text.includes(HUGE_MARK) || text.length > 16_384) fail('error echoes a huge input back', `${text.length} chars`)

@@ -38,13 +38,15 @@ const used = await ok(await lockFor(owner, 3), 201)
 await ok(await buy(app, owner, `owner-locked-${tag}`, [{ item_id: limited.id, quantity: 3 }], { lock_token: used.lock_token }))
 const expired = await ok(await lockFor(owner), 201)
 await sql`UPDATE stock_locks SET expires_at = clock_timestamp() - interval '1 second' WHERE token = ${expired.lock_token}`.execute(ctx.db)
+await ctx.db.insertInto('payment_channels').values({ code: 'QRIS', name: 'QRIS', type: 'qris' }).execute()
+const topup = await ok(await app.inject({ method: 'POST', url: '/api/v1/balance', headers: owner.headers, payload: { amount: 10_000, channel: 'QRIS', ref_id: `owner-topup-${tag}` } }))
 const licenses: string[] = (await ok(await get(app, `/trx/${completed.ref_id}`, owner))).items[0].licenses.map((l: { product_license: string }) => l.product_license)
 
 /** How each path parameter of a reseller route is owned: the owner's values to try and the 404 that must answer them. */
 const OWNED: Record<string, { code: ErrorCode; values: string[] }> = {
   ref: {
     code: 'TRX_NOT_FOUND',
-    values: [completed.ref_id, completed.invoice, paid.ref_id, paid.invoice, sandbox.ref_id, sandbox.invoice, String(completed.id), `owner-locked-${tag}`, completed.invoice.toLowerCase()],
+    values: [completed.ref_id, completed.invoice, paid.ref_id, paid.invoice, sandbox.ref_id, sandbox.invoice, String(completed.id), `owner-locked-${tag}`, completed.invoice.toLowerCase(), topup.ref_id, topup.invoice],
   },
   lock_token: { code: 'LOCK_NOT_FOUND', values: [active.lock_token, released.lock_token, used.lock_token, expired.lock_token] },
 }

@@ -43,6 +43,23 @@ const itemFields = (f: Flags) =>
     active: bool(f, 'active'),
   })
 
+const decimal = (f: Flags, name: string) => {
+  const v = f[name]
+  if (v === undefined) return undefined
+  if (v === true || !/^\d+(\.\d+)?$/.test(v.trim())) throw new FlagError(`--${name}: not a number`)
+  return Number(v)
+}
+const channelFields = (f: Flags) =>
+  clean({
+    name: str(f.name),
+    type: str(f.type),
+    fee_flat: int(f, 'fee-flat'),
+    fee_percent: decimal(f, 'fee-percent'),
+    min_amount: int(f, 'min-amount'),
+    max_amount: int(f, 'max-amount'),
+    active: bool(f, 'active'),
+  })
+
 export const COMMANDS: Record<string, Command> = {
   'resellers:list': { usage: '[--page N]', method: 'GET', path: () => '/resellers' },
   'resellers:show': { usage: 'ID', method: 'GET', path: ([id]) => `/resellers/${id}` },
@@ -93,6 +110,17 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) => clean({ product_license: str(f.license), note: str(f.note) }),
   },
   'transactions:cancel': { usage: 'ID --reason TEXT', method: 'POST', path: ([id]) => `/transactions/${id}/cancel`, body: (f) => clean({ reason: str(f.reason) }) },
+  'channels:list': { usage: '', method: 'GET', path: () => '/channels' },
+  'channels:create': {
+    usage: '--code C --name N --type qris|va|ewallet|retail [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]',
+    method: 'POST',
+    path: () => '/channels',
+    body: (f) => clean({ code: str(f.code), ...channelFields(f) }),
+  },
+  'channels:update': { usage: 'CODE [--name N] [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]', method: 'PATCH', path: ([code]) => `/channels/${code}`, body: (f) => channelFields(f) },
+  'channels:sync': { usage: '(imports the payment gateway’s channel list)', method: 'POST', path: () => '/channels/sync' },
+  'topups:list': { usage: '[--status pending|paid|expired|failed] [--account-id N]', method: 'GET', path: () => '/topups' },
+  'topups:pay': { usage: 'REFERENCE (a simulator top-up)', method: 'POST', path: ([reference]) => `/topups/${encodeURIComponent(reference)}/pay` },
 }
 
 /** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */

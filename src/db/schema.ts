@@ -196,6 +196,45 @@ export interface OutboxEventsTable {
   processed_at: Date | null
 }
 
+export type ChannelType = 'qris' | 'va' | 'ewallet' | 'retail'
+
+export interface PaymentChannelsTable {
+  code: string
+  name: string
+  type: ChannelType
+  fee_flat: Generated<number>
+  /** numeric: a string from either driver until converted */
+  fee_percent: ColumnType<number | string, number | undefined, number>
+  min_amount: Generated<number>
+  max_amount: Generated<number>
+  active: Generated<boolean>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export type TopupStatus = 'pending' | 'paid' | 'expired' | 'failed'
+export type PaymentGateway = 'simulator' | 'tripay'
+
+export interface TopupsTable {
+  id: Id
+  account_id: number
+  ref_id: string
+  invoice: string
+  channel: string
+  gateway: PaymentGateway
+  reference: string
+  amount: number
+  fee: number
+  total: number
+  status: Generated<TopupStatus>
+  gateway_status: string | null
+  payment_url: string
+  expires_at: Timestamp
+  paid_at: Date | null
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
 export interface DB {
   ref_ids: RefIdsTable
   orders: OrdersTable
@@ -212,6 +251,8 @@ export interface DB {
   items: ItemsTable
   licenses: LicensesTable
   stock_locks: StockLocksTable
+  payment_channels: PaymentChannelsTable
+  topups: TopupsTable
 }
 
 export type Account = Selectable<AccountsTable>
@@ -220,3 +261,5 @@ export type LedgerEntry = Selectable<LedgerEntriesTable>
 export type Provider = Selectable<ProvidersTable>
 export type Order = Selectable<OrdersTable>
 export type OrderLine = Selectable<OrderLinesTable>
+export type PaymentChannel = Selectable<PaymentChannelsTable>
+export type Topup = Selectable<TopupsTable>

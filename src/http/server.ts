@@ -12,6 +12,10 @@ import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
 import { lockRoutes } from '../modules/locks/locks.routes.js'
 import { orderRoutes } from '../modules/orders/orders.routes.js'
+import { payPageRoutes } from '../modules/topups/pay-page.routes.js'
+import { topupAdminRoutes } from '../modules/topups/topups-admin.routes.js'
+import { topupRoutes } from '../modules/topups/topups.routes.js'
+import { tripayCallbackRoutes } from '../modules/topups/tripay-callback.routes.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
@@ -86,6 +90,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(catalogRoutes(ctx))
       await reseller.register(orderRoutes(ctx))
       await reseller.register(lockRoutes(ctx))
+      await reseller.register(topupRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )
@@ -94,8 +99,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       admin.addHook('onRequest', adminAuth(ctx))
       await admin.register(adminRoutes(ctx))
       await admin.register(adminOrderRoutes(ctx))
+      await admin.register(topupAdminRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )
+  // The payment gateway's side: its signed callback, and outside production the simulator's pay page.
+  await app.register(tripayCallbackRoutes(ctx))
+  if (ctx.config.appEnv !== 'production') await app.register(payPageRoutes(ctx))
   return app
 }

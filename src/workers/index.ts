@@ -1,8 +1,12 @@
 import type { AppContext } from '../context.js'
 import { sweepExpiredLocks } from '../modules/locks/locks.service.js'
+import { expireTopups } from '../modules/topups/topups.service.js'
 import type { Worker } from './runner.js'
 
 /** Every background worker of the service, wired to the context. */
 export function allWorkers(ctx: AppContext): Worker[] {
-  return [{ name: 'lock-sweeper', intervalMs: 5_000, runOnce: () => sweepExpiredLocks(ctx.db) }]
+  return [
+    { name: 'lock-sweeper', intervalMs: 5_000, runOnce: () => sweepExpiredLocks(ctx.db) },
+    { name: 'topup-sweeper', intervalMs: 30_000, runOnce: () => expireTopups(ctx.db) },
+  ]
 }

@@ -5,6 +5,7 @@ import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
 import { adjustBalanceWithin, createAccountWithin } from '../accounts/accounts.service.js'
 import { addLicensesWithin, createItemWithin } from '../catalog/items.service.js'
 import { createProvider } from '../catalog/providers.service.js'
+import { createChannelWithin } from '../topups/channels.service.js'
 
 /** No accounts, items or providers yet: the only time the demo is seeded (an operator's data is never mixed with it). */
 async function isEmpty(trx: Trx): Promise<boolean> {
@@ -37,6 +38,11 @@ export async function seedDemo(ctx: AppContext): Promise<{ accountId: number; ap
     await createItemWithin(trx, { category: 'Pulsa', product_name: 'Telkomsel Pulsa', name: 'Telkomsel 10.000', sku: 'TSEL10', price: 10850, order_process: 'h2h', unlimited_stock: true, provider: 'sim-h2h', provider_code: 'tsel10' })
     await createItemWithin(trx, { category: 'Social Media', product_name: 'Instagram Followers', name: 'Instagram Followers (per 100)', sku: 'IGF100', price: 15000, order_process: 'smm', unlimited_stock: true, min_order: 1, provider: 'sim-smm', provider_code: '1' })
     await createItemWithin(trx, { category: 'Premium Account', product_name: 'Netflix Premium', name: 'Netflix 1 Month', sku: 'NFX1M', price: 45000, order_process: 'manual', stock: 20 })
+
+    // Top-up channels of each kind, with fees shaped like a gateway's (DESIGN §7).
+    await createChannelWithin(trx, { code: 'QRIS', name: 'QRIS', type: 'qris', fee_flat: 750, fee_percent: 0.7, min_amount: 10_000, max_amount: 5_000_000 })
+    await createChannelWithin(trx, { code: 'BRIVA', name: 'BRI Virtual Account', type: 'va', fee_flat: 4_250, min_amount: 10_000, max_amount: 10_000_000 })
+    await createChannelWithin(trx, { code: 'DANA', name: 'DANA', type: 'ewallet', fee_percent: 3, min_amount: 10_000, max_amount: 10_000_000 })
 
     const account = await createAccountWithin(trx, { name: 'Demo Reseller', email: 'demo@example.com' })
     await adjustBalanceWithin(trx, account.id, { amount: 5_000_000, reason: 'demo opening balance', reference: 'demo-opening' })

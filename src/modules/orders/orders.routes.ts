@@ -6,6 +6,7 @@ import { findOrderByRef, listOrders, loadOrderDetail } from './orders.queries.js
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
 import { createPurchase } from './orders.service.js'
 import { createSandboxOrder, findSandboxDetail } from './sandbox.service.js'
+import { findTopupByRef, topupDetail } from '../topups/topups.queries.js'
 
 const tags = ['transactions']
 const security = [{ apiKey: [] }]
@@ -34,7 +35,9 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const accountId = request.account.id
         const order = await findOrderByRef(ctx.db, accountId, request.params.ref)
-        const data = order ? await loadOrderDetail(ctx.db, ctx.vault, order) : await findSandboxDetail(ctx.db, accountId, request.params.ref)
+        // Purchases and top-ups share the ref_id namespace; sandbox orders have their own, so come last.
+        const topup = order ? undefined : await findTopupByRef(ctx.db, accountId, request.params.ref)
+        const data = order ? await loadOrderDetail(ctx.db, ctx.vault, order) : topup ? topupDetail(topup) : await findSandboxDetail(ctx.db, accountId, request.params.ref)
         if (!data) throw new AppError('TRX_NOT_FOUND')
         return { message: 'OK' as const, data, h2h_results: data.h2h_results, smm_results: data.smm_results }
       },

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Ok, OkPage, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
+import { TopupExtras } from '../topups/topups.schemas.js'
 
 export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
 
@@ -71,6 +72,7 @@ export const OrderDetail = Type.Object({
   items: Type.Array(OrderItem),
   h2h_results: Type.Array(H2hResult),
   smm_results: Type.Array(SmmResult),
+  ...TopupExtras,
 })
 export type OrderDetail = Static<typeof OrderDetail>
 

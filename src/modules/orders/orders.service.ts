@@ -6,6 +6,7 @@ import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
 import { callPurchase } from './purchase.js'
 import { refuseBlankRefId } from './ref-id.js'
+import { findTopupSummary } from '../topups/topups.queries.js'
 
 /**
  * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,
@@ -24,7 +25,9 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
   const invoiceTaken = (e: { code?: string; constraint?: string }) => e.code === '23505' && e.constraint === 'orders_invoice_key'
   const { result, invoice } = await retrying(attempt, invoiceTaken)
   if (result.refused === 'REF_ID_ALREADY_EXIST') {
-    throw new AppError('REF_ID_ALREADY_EXIST', { data: await findOrderSummary(ctx.db, accountId, body.ref_id) })
+    // The ref_id may be a top-up's: the namespace is shared (DESIGN §7).
+    const existing = (await findOrderSummary(ctx.db, accountId, body.ref_id)) ?? (await findTopupSummary(ctx.db, accountId, body.ref_id))
+    throw new AppError('REF_ID_ALREADY_EXIST', { data: existing })
   }
   return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }
 }

@@ -1,0 +1,130 @@
+import { sql } from 'kysely'
+import { inTransaction, type Database } from '../../db/database.js'
+import type { ChannelType, PaymentChannel } from '../../db/schema.js'
+import { AppError, invalidField } from '../../errors.js'
+import type { GatewayChannel } from './gateway.js'
+import { channelFee } from './fees.js'
+
+export type ChannelInput = {
+  code: string
+  name: string
+  type: ChannelType
+  fee_flat?: number
+  fee_percent?: number
+  min_amount?: number
+  max_amount?: number
+  active?: boolean
+}
+export type ChannelChanges = Partial<Omit<ChannelInput, 'code'>>
+
+/** The least any top-up may be (spec: minimum 10000 Rupiah); a channel may ask for more. */
+export const MIN_TOPUP = 10_000
+const DEFAULT_MAX = 10_000_000
+
+/** numeric arrives as a string from either driver: a channel always leaves as numbers. */
+export function channelRow(row: PaymentChannel) {
+  return { ...row, fee_percent: Number(row.fee_percent) }
+}
+export type Channel = ReturnType<typeof channelRow>
+
+/** The operator's view: every column, `active` as it is stored. */
+export function operatorChannel(c: Channel) {
+  return { ...c, created_at: c.created_at.toISOString(), updated_at: c.updated_at.toISOString() }
+}
+
+/**
+ * What resellers see (DESIGN §7). Listed without an amount, `fee` is the fee of the requested
+ * `amount`, or of the channel's minimum when none is asked; `fee_flat` and `fee_percent` give the rest.
+ */
+export function resellerChannel(c: Channel, amount?: number) {
+  return {
+    code: c.code,
+    name: c.name,
+    type: c.type,
+    fee: channelFee(c, amount ?? c.min_amount),
+    fee_flat: c.fee_flat,
+    fee_percent: c.fee_percent,
+    min_amount: c.min_amount,
+    max_amount: c.max_amount,
+    status: c.active ? ('on' as const) : ('off' as const),
+  }
+}
+
+export async function listChannels(db: Database): Promise<Channel[]> {
+  const rows = await db.selectFrom('payment_channels').selectAll().orderBy('code').execute()
+  return rows.map(channelRow)
+}
+
+export async function findChannel(db: Database, code: string): Promise<Channel | undefined> {
+  const row = await db.selectFrom('payment_channels').selectAll().where('code', '=', code).executeTakeFirst()
+  return row && channelRow(row)
+}
+
+/** The percentage is stored to 3 decimals: a finer one would read back as another value. */
+function refuseFinePercent(percent: number | undefined): void {
+  if (percent !== undefined && Math.round(percent * 1000) / 1000 !== percent) throw invalidField('fee_percent', 'must have at most 3 decimals')
+}
+
+function refuseInvertedRange(min: number, max: number): void {
+  if (max < min) throw invalidField('max_amount', `must be at least min_amount (${min})`)
+}
+
+/** One statement: runs alone or inside the caller's transaction (the demo seed). */
+export async function createChannelWithin(db: Database, input: ChannelInput): Promise<Channel> {
+  const min = input.min_amount ?? MIN_TOPUP
+  const max = input.max_amount ?? Math.max(DEFAULT_MAX, min)
+  refuseFinePercent(input.fee_percent)
+  refuseInvertedRange(min, max)
+  const row = await db
+    .insertInto('payment_channels')
+    .values({ code: input.code, name: input.name, type: input.type, fee_flat: input.fee_flat ?? 0, fee_percent: input.fee_percent ?? 0, min_amount: min, max_amount: max, active: input.active ?? true })
+    .onConflict((oc) => oc.column('code').doNothing())
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) throw new AppError('DUPLICATE', { detail: `channel ${input.code} exists` })
+  return channelRow(row)
+}
+
+/** Only the columns named here change; the range is checked against what is stored, under the row's lock. */
+export async function updateChannel(db: Database, code: string, changes: ChannelChanges): Promise<Channel> {
+  const { name, type, fee_flat, fee_percent, min_amount, max_amount, active } = changes
+  refuseFinePercent(fee_percent)
+  return inTransaction(db, async (trx) => {
+    const current = await trx.selectFrom('payment_channels').select(['min_amount', 'max_amount']).where('code', '=', code).forNoKeyUpdate().executeTakeFirst()
+    if (!current) throw new AppError('CHANNEL_NOT_FOUND')
+    refuseInvertedRange(min_amount ?? current.min_amount, max_amount ?? current.max_amount)
+    const row = await trx
+      .updateTable('payment_channels')
+      .set({ name, type, fee_flat, fee_percent, min_amount, max_amount, active, updated_at: sql`now()` })
+      .where('code', '=', code)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    return channelRow(row)
+  })
+}
+
+/**
+ * The gateway's channel list into ours: new codes are added as the gateway has them, known ones
+ * take its name, fees and range; whether a channel is offered stays the operator's decision.
+ */
+export async function importChannels(db: Database, channels: GatewayChannel[]): Promise<{ added: number; updated: number }> {
+  let added = 0
+  let updated = 0
+  await inTransaction(db, async (trx) => {
+    for (const c of channels) {
+      const min = Math.max(MIN_TOPUP, c.min_amount)
+      const max = Math.max(min, c.max_amount)
+      const row = await trx
+        .insertInto('payment_channels')
+        .values({ code: c.code, name: c.name, type: c.type, fee_flat: c.fee_flat, fee_percent: c.fee_percent, min_amount: min, max_amount: max, active: c.active })
+        .onConflict((oc) =>
+          oc.column('code').doUpdateSet({ name: c.name, type: c.type, fee_flat: c.fee_flat, fee_percent: c.fee_percent, min_amount: min, max_amount: max, updated_at: sql`now()` }),
+        )
+        .returning(sql<boolean>`xmax = 0`.as('inserted'))
+        .executeTakeFirstOrThrow()
+      if (row.inserted) added++
+      else updated++
+    }
+  })
+  return { added, updated }
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type BrowserContext } from 'playwright-core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTestApp } from '../../../test/app.js'
+import { admin, createReseller } from '../../../test/factory.js'
+import { balanceOf } from '../../../test/factory-orders.js'
+import { freePort } from '../../../test/server-process.js'
+
+// The simulator's pay page clicked in a real headless Chromium (Debian's, installed by .ci/run).
+const EXECUTABLE = '/usr/bin/chromium'
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-chromium-'))
+
+async function launch(): Promise<BrowserContext | undefined> {
+  try {
+    // A fresh profile directory (--user-data-dir) of its own.
+    return await chromium.launchPersistentContext(profile, {
+      executablePath: EXECUTABLE,
+      headless: true,
+      timeout: 60_000,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    })
+  } catch (error) {
+    // CI installs Chromium, so there a browser that cannot start is a failure, not a skip.
+    if (process.env.CI) throw error
+    console.warn(`pay page browser test skipped: Chromium cannot start at ${EXECUTABLE} (apt-get install -y --no-install-recommends chromium): ${(error as Error).message.split('\n')[0]}`)
+    return undefined
+  }
+}
+
+const browser = await launch()
+afterAll(async () => {
+  await browser?.close()
+  fs.rmSync(profile, { recursive: true, force: true })
+})
+
+describe('the simulator pay page in a browser', () => {
+  it.skipIf(!browser)('shows the top-up, and its Pay button credits the balance', async () => {
+    const port = await freePort()
+    const { app } = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` })
+    await app.listen({ port, host: '127.0.0.1' })
+    await admin(app, 'POST', '/channels', { code: 'QRIS', name: 'QRIS Nasional', type: 'qris', fee_flat: 750, fee_percent: 0.7 })
+    const shop = await createReseller(app)
+    const res = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: shop.headers, payload: { amount: 125_000, channel: 'QRIS', ref_id: 'browser-1' } })
+    const topup = res.json().data
+    expect(topup.payment_url.startsWith(`http://127.0.0.1:${port}/sim/pay/`)).toBe(true)
+
+    const page = await browser!.newPage()
+    try {
+      await page.goto(topup.payment_url)
+      const field = (name: string) => page.locator(`td[data-field="${name}"]`).textContent()
+      expect(await field('amount')).toBe('Rp 125.000')
+      expect(await field('fee')).toBe(`Rp ${(750 + 875).toLocaleString('id-ID')}`)
+      expect(await field('channel')).toBe('QRIS Nasional (QRIS)')
+      expect(await field('expires-at')).toBe(topup.expires_at)
+      expect(await balanceOf(app, shop)).toBe(0)
+      await Promise.all([page.waitForURL(topup.payment_url), page.click('#pay')])
+      expect(await page.locator('#outcome').textContent()).toBe('Paid: the balance has been credited.')
+      expect(await field('status')).toBe('paid')
+    } finally {
+      await page.close()
+    }
+    expect(await balanceOf(app, shop)).toBe(125_000)
+  })
+})

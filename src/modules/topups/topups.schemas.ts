@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox'
+import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
+import { MAX_MONEY } from '../ledger/money.js'
+
+const ChannelCode = Type.String({ minLength: 1, maxLength: 32, description: 'a `code` from GET /v1/balance/channels' })
+
+export const TopupBody = Type.Object({
+  amount: Type.Integer({ minimum: 10_000, maximum: MAX_MONEY, description: 'Rupiah to add to the balance; at least 10000 and within the channel’s range' }),
+  channel: ChannelCode,
+  // As a purchase's ref_id (orders.schemas imports this file, so not imported from there).
+  ref_id: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference, shared with purchases; default: the invoice' })),
+})
+
+export const CreatedTopup = Ok(
+  Type.Object({
+    payment_url: Type.String({ description: 'where the payer pays' }),
+    amount: Type.Integer({ description: 'what the balance gains once paid' }),
+    expires_at: Timestamp,
+    reference: Type.String({ description: 'the gateway’s reference' }),
+    invoice: Type.String(),
+    ref_id: Type.String({ description: 'yours, or the invoice when none was sent' }),
+    channel: Type.String(),
+    fee: Type.Integer({ description: 'what the payer adds' }),
+    total: Type.Integer({ description: 'amount + fee: what the payer pays' }),
+    status: Type.Literal('pending'),
+    created_at: Timestamp,
+  }),
+)
+
+const ChannelType = StringEnum(['qris', 'va', 'ewallet', 'retail'])
+
+export const ChannelsQuery = Type.Object({
+  amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_MONEY, description: '`fee` for this amount (default: each channel’s min_amount)' })),
+})
+export const ResellerChannel = Type.Object({
+  code: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  fee: Type.Integer({ description: 'Rupiah the payer adds: for `amount` when asked, else for min_amount' }),
+  fee_flat: Type.Integer(),
+  fee_percent: Type.Number(),
+  min_amount: Type.Integer(),
+  max_amount: Type.Integer(),
+  status: StringEnum(['on', 'off']),
+})
+export const ChannelList = Ok(Type.Array(ResellerChannel))
+
+const Money = Type.Integer({ minimum: 0, maximum: MAX_MONEY })
+const ChannelFields = {
+  name: Type.String({ minLength: 1, maxLength: 191 }),
+  type: ChannelType,
+  fee_flat: Type.Optional(Money),
+  fee_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'percent of the amount; kept to 3 decimals' })),
+  min_amount: Type.Optional(Type.Integer({ minimum: 10_000, maximum: MAX_MONEY })),
+  max_amount: Type.Optional(Type.Integer({ minimum: 10_000, maximum: MAX_MONEY })),
+  active: Type.Optional(Type.Boolean()),
+}
+export const ChannelBody = Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$' }), ...ChannelFields })
+export const ChannelChangesBody = Type.Partial(Type.Object(ChannelFields))
+export const OperatorChannel = Type.Object({
+  code: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  fee_flat: Type.Integer(),
+  fee_percent: Type.Number(),
+  min_amount: Type.Integer(),
+  max_amount: Type.Integer(),
+  active: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export const ChannelCodeParam = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) })
+export const ReferenceParam = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 200 }) })
+
+export const OperatorTopup = Type.Object({
+  id: Type.Integer(),
+  account_id: Type.Integer(),
+  ref_id: Type.String(),
+  invoice: Type.String(),
+  reference: Type.String(),
+  gateway: Type.String(),
+  channel: Type.String(),
+  amount: Type.Integer(),
+  fee: Type.Integer(),
+  total: Type.Integer(),
+  status: Type.String(),
+  gateway_status: Nullable(Type.String()),
+  payment_url: Type.String(),
+  expires_at: Timestamp,
+  paid_at: Nullable(Timestamp),
+  created_at: Timestamp,
+})
+export const PaidTopup = Ok(Type.Composite([OperatorTopup, Type.Object({ credited: Type.Boolean({ description: 'false when it had already been paid' }) })]))
+
+/** What GET /v1/trx/{ref} adds for a top-up (`type: "topup"`); a purchase has none of these. */
+export const TopupExtras = {
+  type: Type.Optional(Type.Literal('topup')),
+  total: Type.Optional(Type.Integer()),
+  payment_url: Type.Optional(Type.String()),
+  expires_at: Type.Optional(Timestamp),
+  paid_at: Type.Optional(Nullable(Timestamp)),
+}

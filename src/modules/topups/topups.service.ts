@@ -1,0 +1,145 @@
+import { sql } from 'kysely'
+import type { AppContext } from '../../context.js'
+import { inTransaction, type Database } from '../../db/database.js'
+import type { Topup } from '../../db/schema.js'
+import { AppError, invalidField } from '../../errors.js'
+import { creditBalance } from '../ledger/ledger.service.js'
+import { MAX_MONEY } from '../ledger/money.js'
+import { newInvoice } from '../orders/invoice.js'
+import { findOrderSummary } from '../orders/orders.queries.js'
+import { refuseBlankRefId } from '../orders/ref-id.js'
+import { findChannel } from './channels.service.js'
+import { channelFee } from './fees.js'
+import { GatewayError } from './gateway.js'
+import { createdTopupView, findTopupSummary } from './topups.queries.js'
+
+/** How long a payment link lives: within every channel's window at Tripay (QRIS and e-wallets allow 60 minutes at most). */
+export const TOPUP_TTL_MS = 60 * 60 * 1000
+
+export type TopupBody = { amount: number; channel: string; ref_id?: string }
+
+/** A ref_id the account already used, for a purchase or a top-up: 422 with that transaction (DESIGN §5). */
+export async function refIdTaken(db: Database, accountId: number, refId: string): Promise<AppError> {
+  const data = (await findOrderSummary(db, accountId, refId)) ?? (await findTopupSummary(db, accountId, refId))
+  return new AppError('REF_ID_ALREADY_EXIST', { data })
+}
+
+/**
+ * POST /v1/balance. Checks, then asks the gateway for a payment link (no transaction open during
+ * the call), then claims the ref_id and stores the pending top-up in one transaction. A gateway
+ * that fails stores nothing and leaves the ref_id free; without a ref_id the invoice is the ref_id.
+ */
+export async function createTopup(ctx: AppContext, accountId: number, body: TopupBody) {
+  if (body.ref_id !== undefined) refuseBlankRefId(body.ref_id)
+  const channel = await findChannel(ctx.db, body.channel)
+  if (!channel || !channel.active) throw invalidField('channel', 'is not an available channel (see GET /v1/balance/channels)')
+  if (body.amount < channel.min_amount) throw invalidField('amount', `must be at least ${channel.min_amount} on ${channel.code}`)
+  if (body.amount > channel.max_amount) throw invalidField('amount', `must be at most ${channel.max_amount} on ${channel.code}`)
+  const fee = channelFee(channel, body.amount)
+  if (body.amount + fee > MAX_MONEY) throw invalidField('amount', `with its fee must be at most ${MAX_MONEY}`)
+  const invoice = newInvoice('TOP')
+  const refId = body.ref_id ?? invoice
+  if (await ctx.db.selectFrom('ref_ids').select('kind').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()) {
+    throw await refIdTaken(ctx.db, accountId, refId)
+  }
+  const account = await ctx.db.selectFrom('accounts').select(['name', 'email']).where('id', '=', accountId).executeTakeFirstOrThrow()
+  const link = await ctx.paymentGateway
+    .createPayment({
+      invoice,
+      channel: channel.code,
+      amount: body.amount,
+      fee,
+      expiresAt: new Date(Date.now() + TOPUP_TTL_MS),
+      customer: { name: account.name, email: account.email ?? `reseller-${accountId}@${new URL(ctx.config.publicUrl).hostname}` },
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof GatewayError)) throw error
+      throw new AppError('SERVICE_UNAVAILABLE', { detail: error.message })
+    })
+  const topup = await inTransaction(ctx.db, async (trx) => {
+    const claimed = await trx
+      .insertInto('ref_ids')
+      .values({ account_id: accountId, ref_id: refId, kind: 'topup' })
+      .onConflict((oc) => oc.columns(['account_id', 'ref_id']).doNothing())
+      .returning('ref_id')
+      .executeTakeFirst()
+    if (!claimed) return undefined
+    return trx
+      .insertInto('topups')
+      .values({
+        account_id: accountId,
+        ref_id: refId,
+        invoice,
+        channel: channel.code,
+        gateway: ctx.paymentGateway.name,
+        reference: link.reference,
+        amount: body.amount,
+        fee: link.fee,
+        total: body.amount + link.fee,
+        payment_url: link.paymentUrl,
+        expires_at: link.expiresAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  })
+  if (!topup) throw await refIdTaken(ctx.db, accountId, refId)
+  return createdTopupView(topup)
+}
+
+/** Who is paying: the simulator's page or the operator (simulator top-ups, before expiry), or the gateway's signed callback. */
+export type PaidBy = 'page' | 'operator' | 'tripay'
+
+/**
+ * Marks a top-up paid and credits its amount: the conditional update and the ledger entry in one
+ * transaction, so repeats and races credit once (the unique (topup_id) ledger index guards it twice).
+ * The gateway's PAID counts even after local expiry: the money was received.
+ */
+export async function payTopup(db: Database, reference: string, by: PaidBy): Promise<{ topup: Topup; credited: boolean }> {
+  const gateway = by === 'tripay' ? 'tripay' : 'simulator'
+  return inTransaction(db, async (trx) => {
+    let update = trx
+      .updateTable('topups')
+      .set({ status: 'paid', paid_at: sql`now()`, updated_at: sql`now()`, ...(by === 'tripay' && { gateway_status: 'PAID' }) })
+      .where('reference', '=', reference)
+      .where('gateway', '=', gateway)
+    update = by === 'tripay' ? update.where('status', 'in', ['pending', 'expired', 'failed']) : update.where('status', '=', 'pending').where(sql<boolean>`expires_at > now()`)
+    const paid = await update.returningAll().executeTakeFirst()
+    if (paid) {
+      await creditBalance(trx, { accountId: paid.account_id, type: 'topup', amount: paid.amount, description: `Top-up ${paid.invoice} via ${paid.channel}`, invoice: paid.invoice, topupId: paid.id })
+      return { topup: paid, credited: true }
+    }
+    const current = await trx.selectFrom('topups').selectAll().where('reference', '=', reference).executeTakeFirst()
+    if (!current) throw new AppError('TOPUP_NOT_FOUND')
+    if (current.status === 'paid') return { topup: current, credited: false }
+    if (current.gateway !== gateway) throw new AppError('INVALID_STATE', { detail: `a ${current.gateway} top-up is settled by its gateway` })
+    if (current.status === 'failed') throw new AppError('INVALID_STATE', { detail: 'the top-up failed' })
+    throw new AppError('TOPUP_EXPIRED')
+  })
+}
+
+/** A gateway's EXPIRED, FAILED or REFUND: retires a pending top-up, credits nothing; a refund of a paid one is recorded for the operator. */
+export async function recordGatewayStatus(db: Database, reference: string, status: 'EXPIRED' | 'FAILED' | 'REFUND') {
+  const next = status === 'EXPIRED' ? 'expired' : status === 'FAILED' ? 'failed' : null
+  const row = await db
+    .updateTable('topups')
+    .set({
+      gateway_status: status,
+      status: next ? sql`CASE WHEN status = 'pending' THEN ${next} ELSE status END` : undefined,
+      updated_at: sql`now()`,
+    })
+    .where('reference', '=', reference)
+    .where('gateway', '=', 'tripay')
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) throw new AppError('TOPUP_NOT_FOUND')
+  return row
+}
+
+/** The sweeper: pending top-ups past expires_at turn expired, a batch at a time. */
+export async function expireTopups(db: Database, batch = 500): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    UPDATE topups SET status = 'expired', updated_at = now()
+     WHERE id IN (SELECT id FROM topups WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+    RETURNING id`.execute(db)
+  return rows.length
+}

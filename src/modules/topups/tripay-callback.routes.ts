@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { AppError, invalidField } from '../../errors.js'
+import { errors } from '../../http/schemas.js'
+import { isTripayCallbackSigned, type TripayCallback } from '../../providers/tripay.js'
+import { findTopupByReference } from './topups.queries.js'
+import { payTopup, recordGatewayStatus } from './topups.service.js'
+
+const STATUSES = ['PAID', 'EXPIRED', 'FAILED', 'REFUND'] as const
+const CallbackBody = Type.Object({
+  reference: Type.String({ minLength: 1, maxLength: 200 }),
+  merchant_ref: Type.String({ minLength: 1, maxLength: 200 }),
+  status: Type.String(),
+})
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: Buffer
+  }
+}
+
+/**
+ * Tripay's payment_status callback (outside X-APIKEY auth). X-Callback-Signature signs the raw
+ * body, so this route parses JSON itself and keeps the bytes: a re-serialised body would not match.
+ * Answers {"success": true} once the status is recorded; a repeat changes nothing and answers the same.
+ */
+export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      request.rawBody = body as Buffer
+      try {
+        done(null, JSON.parse((body as Buffer).toString('utf8')))
+      } catch {
+        done(new AppError('INVALID_JSON'), undefined)
+      }
+    })
+    app.post(
+      '/api/v1/callbacks/tripay',
+      {
+        // The signature is checked before the body's shape is.
+        preValidation: async (request) => {
+          const privateKey = ctx.config.tripay?.privateKey
+          const signature = request.headers['x-callback-signature']
+          if (!privateKey || !request.rawBody || !isTripayCallbackSigned(privateKey, request.rawBody, typeof signature === 'string' ? signature : undefined)) {
+            throw new AppError('INVALID_SIGNATURE')
+          }
+          if (request.headers['x-callback-event'] !== 'payment_status') throw invalidField('X-Callback-Event', 'must be payment_status')
+        },
+        schema: {
+          tags: ['gateway'],
+          summary: 'Tripay payment_status callback (signed with X-Callback-Signature)',
+          body: CallbackBody,
+          response: { 200: Type.Object({ success: Type.Literal(true) }), ...errors(400, 401, 404, 422, 500, 503) },
+        },
+      },
+      async (request) => {
+        const body = request.body as TripayCallback
+        if (!STATUSES.includes(body.status)) throw invalidField('status', `must be one of ${STATUSES.join(', ')}`)
+        const topup = await findTopupByReference(ctx.db, body.reference)
+        if (!topup || topup.gateway !== 'tripay' || topup.invoice !== body.merchant_ref) throw new AppError('TOPUP_NOT_FOUND')
+        if (body.status === 'PAID') await payTopup(ctx.db, topup.reference, 'tripay')
+        else {
+          const row = await recordGatewayStatus(ctx.db, topup.reference, body.status)
+          if (body.status === 'REFUND') request.log.warn({ invoice: row.invoice, status: row.status }, 'tripay refunded a top-up: the balance is left to the operator')
+        }
+        return { success: true as const }
+      },
+    )
+  }
+}
