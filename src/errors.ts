@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: 500,
   PRODUCT_TEMPORARILY_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
+  DISPATCH_NOT_FOUND: 404,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

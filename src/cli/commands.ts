@@ -93,6 +93,15 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) => clean({ product_license: str(f.license), note: str(f.note) }),
   },
   'transactions:cancel': { usage: 'ID --reason TEXT', method: 'POST', path: ([id]) => `/transactions/${id}/cancel`, body: (f) => clean({ reason: str(f.reason) }) },
+  'dispatches:list': { usage: '[--status review|queued|sending|pending|completed|failed|void] (default review)', method: 'GET', path: () => '/dispatches' },
+  'dispatches:resolve-placed': {
+    usage: 'ID (--order-id PANEL_ORDER_ID for smm | --sn SERIAL for h2h)',
+    method: 'POST',
+    path: ([id]) => `/dispatches/${id}/resolve`,
+    body: (f) => clean({ outcome: 'placed', order_id: str(f['order-id']), sn: str(f.sn) }),
+  },
+  'dispatches:resolve-failed': { usage: 'ID [--reason TEXT]', method: 'POST', path: ([id]) => `/dispatches/${id}/resolve`, body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }) },
+  'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
 }
 
 /** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */

@@ -12,6 +12,9 @@ import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
 import { lockRoutes } from '../modules/locks/locks.routes.js'
 import { orderRoutes } from '../modules/orders/orders.routes.js'
+import { fulfilmentAdminRoutes } from '../modules/fulfilment/fulfilment.routes.js'
+import { validationRoutes } from '../modules/fulfilment/validation.routes.js'
+import { upstreamSimulators } from '../providers/simulators.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
@@ -84,6 +87,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(catalogRoutes(ctx))
       await reseller.register(orderRoutes(ctx))
       await reseller.register(lockRoutes(ctx))
+      await reseller.register(validationRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )
@@ -92,8 +96,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       admin.addHook('onRequest', adminAuth(ctx))
       await admin.register(adminRoutes(ctx))
       await admin.register(adminOrderRoutes(ctx))
+      await admin.register(fulfilmentAdminRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )
+  // The upstreams' simulators (DESIGN §12): what the demo's providers and the tests talk to.
+  if (ctx.config.appEnv !== 'production') await app.register(upstreamSimulators().plugin, { prefix: '/sim' })
   return app
 }

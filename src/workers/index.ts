@@ -4,5 +4,10 @@ import type { Worker } from './runner.js'
 
 /** Every background worker of the service, wired to the context. */
 export function allWorkers(ctx: AppContext): Worker[] {
-  return [{ name: 'lock-sweeper', intervalMs: 5_000, runOnce: () => sweepExpiredLocks(ctx.db) }]
+  return [
+    { name: 'lock-sweeper', intervalMs: 5_000, runOnce: () => sweepExpiredLocks(ctx.db) },
+    // Queued upstream requests go out within a second; pending ones are due by their own next_attempt_at.
+    { name: 'upstream-dispatcher', intervalMs: 1_000, runOnce: () => ctx.fulfilment.dispatcher.runOnce() },
+    { name: 'upstream-poller', intervalMs: Math.min(ctx.config.providerPollSeconds, 5) * 1_000, runOnce: () => ctx.fulfilment.poller.runOnce() },
+  ]
 }
