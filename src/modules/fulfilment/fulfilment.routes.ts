@@ -61,15 +61,23 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
     )
     app.get(
       '/providers/:code/balance',
-      { schema: { tags, security, summary: 'What is left at an SMM panel (its `balance` action)', params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 100 }) }), response: { 200: Ok(Type.Object({ balance: Type.String(), currency: Type.String() })), ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
+      {
+        schema: {
+          tags, security,
+          summary: 'What is left at an SMM panel (its `balance` action)',
+          description: 'A diagnostic: a panel that does not answer is reported in `error`, not as a failure of this route.',
+          params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: { 200: Ok(Type.Object({ balance: Nullable(Type.String()), currency: Nullable(Type.String()), error: Nullable(Type.String()) })), ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
       async (request) => {
         const provider = await db.selectFrom('providers').select(['kind']).where('code', '=', request.params.code).executeTakeFirst()
         if (!provider) throw new AppError('PROVIDER_NOT_FOUND')
         if (provider.kind !== 'smm_panel') throw new AppError('INVALID_STATE', { detail: 'balance is an SMM panel action' })
         const account = await loadProviderAccount(db, ctx.vault, request.params.code)
         const balance = account && (await panelBalance(account, ctx.config.providerTimeoutMs))
-        if (!balance) throw new AppError('SERVICE_UNAVAILABLE')
-        return { message: 'OK' as const, data: balance }
+        const error = !account ? 'the provider has no API key' : !balance ? 'the panel gave no usable answer' : null
+        return { message: 'OK' as const, data: { balance: balance?.balance ?? null, currency: balance?.currency ?? null, error } }
       },
     )
   }
