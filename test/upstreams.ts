@@ -14,7 +14,8 @@ export type Upstreams = UpstreamSimulators & {
 /** The service's own upstream simulators, served by a real listener on 127.0.0.1 (a fake provider). */
 export async function startUpstreams(): Promise<Upstreams> {
   const sims = upstreamSimulators()
-  const app = Fastify()
+  // Keep-alive sockets of the service's HTTP client must not hold close() open.
+  const app = Fastify({ forceCloseConnections: true })
   const holding = new Set<() => void>()
   const state = { hang: false, held: 0 }
   app.addHook('onRequest', async (request) => {
