@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 600,
       trustProxy: undefined,
       providerPollSeconds: 60,
+      providerTimeoutMs: 20000,
+      validationSourceUrl: 'http://127.0.0.1:8080/sim/validation',
       webhookTimeoutMs: 10000,
       dbPoolMax: 16,
       dbConnectTimeoutMs: 3000,
@@ -94,6 +96,9 @@ describe('loadConfig', () => {
     expect(problemsOf({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32) })).toEqual(['ADMIN_TOKEN: required in production'])
     const ok = loadConfig({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ADMIN_TOKEN: 't'.repeat(16) })
     expect(ok.appEnv).toBe('production')
+    // No simulators in production: game ids validate only against a source the operator names.
+    expect(ok.validationSourceUrl).toBeUndefined()
+    expect(loadConfig({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ADMIN_TOKEN: 't'.repeat(16), VALIDATION_SOURCE_URL: 'https://ids.example/v1/' }).validationSourceUrl).toBe('https://ids.example/v1')
   })
 
   it('answers a frozen object', () => {

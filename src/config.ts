@@ -25,6 +25,8 @@ const Env = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   PROVIDER_POLL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+  PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
+  VALIDATION_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 16, default: 16 }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 3000 }),
@@ -58,6 +60,9 @@ export type Config = Readonly<{
   rateLimitPerMinute: number
   trustProxy: string[] | undefined
   providerPollSeconds: number
+  providerTimeoutMs: number
+  /** Where game-account ids are checked (§5b); the simulator outside production unless set. */
+  validationSourceUrl: string | undefined
   webhookTimeoutMs: number
   dbPoolMax: number
   dbConnectTimeoutMs: number
@@ -111,10 +116,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     for (const key of ['TRIPAY_API_KEY', 'TRIPAY_PRIVATE_KEY', 'TRIPAY_MERCHANT_CODE'] as const) if (!env[key]) problems.push(`${key}: required when PAYMENT_GATEWAY=tripay`)
   }
   if (problems.length > 0) throw new ConfigError(problems)
+  const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, '')
   return Object.freeze({
     port: env.PORT,
     host: env.HOST,
-    publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     appEnv: env.APP_ENV,
@@ -133,6 +139,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     trustProxy: env.TRUST_PROXY?.split(',').map((s) => s.trim()),
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
+    providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
+    validationSourceUrl: (env.VALIDATION_SOURCE_URL ?? (env.APP_ENV === 'production' ? undefined : `${publicUrl}/sim/validation`))?.replace(/\/+$/, ''),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     dbPoolMax: env.DB_POOL_MAX,
     dbConnectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,

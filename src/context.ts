@@ -3,6 +3,7 @@ import type { Config } from './config.js'
 import type { Database, DatabaseHandle } from './db/database.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
+import { createFulfilment, type Fulfilment } from './modules/fulfilment/fulfilment.js'
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
 import type { PaymentGateway } from './modules/topups/gateway.js'
 import { createPaymentGateway } from './modules/topups/gateways.js'
@@ -21,6 +22,8 @@ export type AppContext = {
   authFailures?: RateLimiter
   authCache: AuthCache
   dispatchers: LineDispatcher[]
+  /** Upstream h2h and smm requests: the dispatcher and poller workers. */
+  fulfilment: Fulfilment
   /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
   fulfillable: string[]
   /** PAYMENT_GATEWAY: where top-ups get their payment links. */
@@ -35,8 +38,10 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
   const counters = config.redisUrl ? redisCounterStore(config.redisUrl) : memoryCounterStore()
   const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute)
   const authFailures = config.authFailuresPerMinute === 0 ? undefined : rateLimiter(counters, 'authfail', config.authFailuresPerMinute)
-  const dispatchers: LineDispatcher[] = []
-  return { config, db: database.db, database, vault: createVault(config.appKey), counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers), paymentGateway: createPaymentGateway(config) }
+  const vault = createVault(config.appKey)
+  const fulfilment = createFulfilment(database.db, vault, { providerPollSeconds: config.providerPollSeconds, providerTimeoutMs: config.providerTimeoutMs, dbStatementTimeoutMs: config.dbStatementTimeoutMs })
+  const dispatchers: LineDispatcher[] = fulfilment.lineDispatchers
+  return { config, db: database.db, database, vault, counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfilment, fulfillable: fulfillableProcesses(dispatchers), paymentGateway: createPaymentGateway(config) }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   CHANNEL_NOT_FOUND: 404,
   TOPUP_EXPIRED: 409,
   INVALID_SIGNATURE: 401,
+  DISPATCH_NOT_FOUND: 404,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

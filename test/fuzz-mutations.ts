@@ -10,7 +10,9 @@ import { answerFields, assemble, encodeSegment, fieldPath, strangerAddress, type
 
 /** A method the path does not have: the unknown-route 404 in the house shape. */
 export function wrongMethod(g: Gen, d: Draft, ops: Operation[]): SentRequest {
-  const taken = new Set(ops.filter((o) => o.path === d.op.path).map((o) => o.method))
+  // A route with a parameter may own this path too (GET /item/{id} answers GET /item/validate).
+  const owns = (o: Operation) => new RegExp(`^${o.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`).test(d.op.path)
+  const taken = new Set(ops.filter((o) => o.path === d.op.path || owns(o)).map((o) => o.method))
   const free = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter((m) => !taken.has(m as Operation['method']))
   const req = assemble(d, 'method:wrong')
   req.method = pick(g, free)

@@ -83,6 +83,7 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       if (resource === 'providers') return { value: pick(g, world.providers).code }
       if (resource === 'channels') return { value: pick(g, world.channels) }
       if (resource === 'topups') return { value: pick(g, world.topups).reference }
+      if (resource === 'dispatches' && world.dispatches.length) return { value: pick(g, world.dispatches.filter((d) => d.status === 'review').concat(world.dispatches.slice(0, 1))).id }
       return undefined
     }
     if (name === '?account_id') return { value: pick(g, world.accountIds) }
@@ -95,6 +96,11 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         draft.chosen.lock = lock.token
         return { value: { ref_id: fresh('fz'), carts: [{ item_id: lock.item_id, quantity: lock.quantity }], lock_token: lock.token }, partial: true }
       }
+    }
+    if (isObject(schema.properties) && 'item_id' in schema.properties && 'customer_id' in schema.properties) {
+      const validating = world.items.filter((i) => (i.restore.provider_meta as { validation?: boolean } | undefined)?.validation)
+      const it = validating.length && chance(g, 0.8) ? pick(g, validating) : item()
+      return { value: { item_id: it.id, customer_id: it.note ?? '0812' }, partial: true }
     }
     if (isObject(schema.properties) && 'item_id' in schema.properties && 'quantity' in schema.properties) {
       const it = item()

@@ -16,7 +16,7 @@ export type World = {
   /** Limited stock no operator request may touch: its stock must add up exactly afterwards. */
   ledgerItem: SeedItem
   ledgerStock: number
-  providers: { code: string; active: boolean }[]
+  providers: { code: string; active: boolean; base_url?: string }[]
   orders: { id: number; account_id: number; ref_id: string; invoice: string; status: string }[]
   lines: { id: number; order_id: number; order_process: string; status: string }[]
   locks: { token: string; account_id: number; item_id: number; quantity: number; status: string }[]
@@ -24,22 +24,25 @@ export type World = {
   /** Top-up channel codes, and the newest top-ups (their gateway references). */
   channels: string[]
   topups: { account_id: number; reference: string; ref_id: string; invoice: string }[]
+  /** Upstream requests, those waiting for the operator's review first. */
+  dispatches: { id: number; status: string }[]
   accountIds: number[]
   columns: string[]
 }
 
 const FUNDS = 10_000_000_000
 
-export async function seedWorld(app: App, db: Database): Promise<World> {
+/** `upstreams`: where the simulators listen (test/upstreams.ts); providers and validation point there. */
+export async function seedWorld(app: App, db: Database, upstreams = 'http://127.0.0.1:9'): Promise<World> {
   const accounts = []
   for (const name of ['Fuzz A', 'Fuzz B', 'Fuzz C']) accounts.push({ ...(await createReseller(app, { name, balance: FUNDS })), balance: FUNDS })
   const providers = [
-    { code: 'fz-h2h', active: true },
-    { code: 'fz-smm', active: true },
+    { code: 'fz-h2h', active: true, base_url: `${upstreams}/digiflazz/v1` },
+    { code: 'fz-smm', active: true, base_url: `${upstreams}/smm/api/v2` },
     { code: 'fz-off', active: false },
   ]
-  await admin(app, 'POST', '/providers', { code: 'fz-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
-  await admin(app, 'POST', '/providers', { code: 'fz-smm', kind: 'smm_panel', base_url: 'http://127.0.0.1:9/api/v2' })
+  await admin(app, 'POST', '/providers', { code: 'fz-h2h', kind: 'digiflazz', base_url: `${upstreams}/digiflazz/v1`, username: 'demo', api_key: 'demo-key' })
+  await admin(app, 'POST', '/providers', { code: 'fz-smm', kind: 'smm_panel', base_url: `${upstreams}/smm/api/v2`, api_key: 'demo-key' })
   await admin(app, 'POST', '/providers', { code: 'fz-off', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1', active: false })
 
   const specs: [Record<string, unknown>, number, string?][] = [
@@ -51,6 +54,7 @@ export async function seedWorld(app: App, db: Database): Promise<World> {
     [{ order_process: 'h2h', price: 1_500, unlimited_stock: true, provider: 'fz-h2h', provider_code: 'ML5' }, 0, '0812345678'],
     [{ order_process: 'smm', price: 10, unlimited_stock: true, provider: 'fz-smm', provider_code: '1' }, 0, '{"target":"https://example.com/p","opt_smm":"x"}'],
     [{ order_process: 'h2h', price: 1_500, unlimited_stock: true, provider: 'fz-off', provider_code: 'X' }, 0, '0812'],
+    [{ order_process: 'h2h', price: 2_000, unlimited_stock: true, provider: 'fz-h2h', provider_code: 'ML86', provider_meta: { validation: true } }, 0, '123456781'],
     [{ order_process: 'manual', price: 100, stock: 50, active: false }, 0],
   ]
   const items: SeedItem[] = []
@@ -63,6 +67,7 @@ export async function seedWorld(app: App, db: Database): Promise<World> {
       max_order: body.max_order ?? null,
       provider: body.provider ?? null,
       provider_code: body.provider_code ?? null,
+      ...(body.provider_meta !== undefined && { provider_meta: body.provider_meta }),
       ...(body.order_process !== 'auto' && { unlimited_stock: body.unlimited_stock ?? false }),
     }
     items.push({ id: item.id, order_process: item.order_process, unlimited: item.unlimited_stock, min: item.min_order, max: item.max_order, price: item.price, restore, note })
@@ -83,6 +88,11 @@ export async function seedWorld(app: App, db: Database): Promise<World> {
     }
     const sbx = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: a.headers, payload: { ref_id: `seed-sbx-${i}`, item_id: auto.id, quantity: 1 } })
     if (sbx.statusCode !== 200) throw new Error(`seed sandbox: ${sbx.body}`)
+    const smm = items.find((it) => it.order_process === 'smm')!
+    for (const n of [0, 1]) {
+      const res = await buy(app, a, `seed-smm-${i}-${n}`, [{ item_id: smm.id, quantity: smm.min, note: smm.note }])
+      if (res.statusCode !== 200) throw new Error(`seed smm purchase: ${res.body}`)
+    }
   }
   const channels = ['FZQRIS', 'FZVA']
   for (const code of channels) await admin(app, 'POST', '/channels', { code, name: code, type: 'qris', fee_flat: 500, fee_percent: 0.5 })
@@ -90,8 +100,10 @@ export async function seedWorld(app: App, db: Database): Promise<World> {
     const res = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: a.headers, payload: { amount: 50_000, channel: channels[0] } })
     if (res.statusCode !== 200) throw new Error(`seed top-up: ${res.body}`)
   }
+  // As after a crash between an smm add and its answer: requests only an operator can settle.
+  await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
   const { rows } = await sql<{ column_name: string }>`SELECT DISTINCT column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`.execute(db)
-  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], channels, topups: [], accountIds: [], columns: rows.map((r) => r.column_name) }
+  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], channels, topups: [], dispatches: [], accountIds: [], columns: rows.map((r) => r.column_name) }
   await refresh(world, db)
   return world
 }
@@ -103,6 +115,7 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.locks = (await sql<World['locks'][number]>`SELECT token, account_id, item_id, quantity, status FROM stock_locks ORDER BY id DESC LIMIT 300`.execute(db)).rows
   world.sandboxes = (await sql<World['sandboxes'][number]>`SELECT account_id, ref_id, invoice FROM sandbox_orders ORDER BY id DESC LIMIT 200`.execute(db)).rows
   world.topups = (await sql<World['topups'][number]>`SELECT account_id, reference, ref_id, invoice FROM topups ORDER BY id DESC LIMIT 200`.execute(db)).rows
+  world.dispatches = (await sql<World['dispatches'][number]>`SELECT id, status FROM dispatches ORDER BY status = 'review' DESC, id DESC LIMIT 100`.execute(db)).rows
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
 }
 
@@ -122,7 +135,7 @@ export async function heal(app: App, db: Database, world: World): Promise<number
     await op('PATCH', `/resellers/${a.id}`, { status: 'active', ip_allowlist: [], max_active_locks: 1000 })
     if ((balances.get(a.id) ?? 0) < FUNDS / 10) await op('POST', `/resellers/${a.id}/balance`, { amount: FUNDS, reason: 'fuzz refill' })
   }
-  for (const p of world.providers) await op('PATCH', `/providers/${p.code}`, { active: p.active })
+  for (const p of world.providers) await op('PATCH', `/providers/${p.code}`, { active: p.active, ...(p.base_url && { base_url: p.base_url, username: 'demo', api_key: 'demo-key' }) })
   for (const code of world.channels) await op('PATCH', `/channels/${code}`, { active: true, min_amount: 10_000, max_amount: 10_000_000 })
   const stock = new Map((await sql<{ id: number; stock: number; available: number }>`SELECT id, stock, (SELECT count(*) FROM licenses l WHERE l.item_id = i.id AND l.status = 'available') AS available FROM items i`.execute(db)).rows.map((r) => [r.id, r]))
   for (const item of world.items) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { generateRequest } from './fuzz-requests.js'
@@ -8,15 +8,18 @@ import { heal, seedWorld } from './fuzz-world.js'
 import { FailureLog, checkAnswer, type Answer, type SentRequest } from './house-shape.js'
 import { assertInvariants } from './invariants.js'
 import { loadOperations } from './openapi.js'
+import { startUpstreams } from './upstreams.js'
 
 // Reproducible: the same seed sends the same requests. FUZZ_SEED replays another run, FUZZ_RUNS sizes it.
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122)
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
 const HEAL_EVERY = 400
 
-const { app, ctx } = await createTestApp()
+const upstreams = await startUpstreams()
+afterAll(() => upstreams.close())
+const { app, ctx } = await createTestApp({ VALIDATION_SOURCE_URL: `${upstreams.base}/validation`, PROVIDER_TIMEOUT_MS: '2000' })
 const operations = await loadOperations(app)
-const world = await seedWorld(app, ctx.db)
+const world = await seedWorld(app, ctx.db, upstreams.base)
 
 const failures = new FailureLog()
 const perOperation = new Map<string, { sent: number; ok: number }>()

@@ -53,6 +53,31 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     expect(rows[0].stock).toBeGreaterThanOrEqual(0)
   }
 
+  // Each line's refund is one ledger entry of exactly its refunded_amount; refunded lines gave back their whole subtotal.
+  const lineRefunds = await sql<{ id: number; status: string; subtotal: number; refunded_amount: number; ledger: number; entries: number }>`
+    SELECT ol.id, ol.status, ol.subtotal, ol.refunded_amount,
+           (SELECT coalesce(sum(amount), 0)::bigint FROM ledger_entries WHERE order_line_id = ol.id AND type = 'refund') AS ledger,
+           (SELECT count(*) FROM ledger_entries WHERE order_line_id = ol.id AND type = 'refund') AS entries
+      FROM order_lines ol`.execute(db)
+  for (const line of lineRefunds.rows) {
+    expect(line.ledger, `line ${line.id} refund vs ledger`).toBe(line.refunded_amount)
+    expect(line.entries).toBeLessThanOrEqual(1)
+    if (line.status === 'refunded') expect(line.refunded_amount, `refunded line ${line.id}`).toBe(line.subtotal)
+  }
+
+  // Upstream lines: requests add up to the line, and an open line has a request still under way (the poller's task).
+  const upstream = await sql<{ id: number; status: string; subtotal: number; requested: number; open: number; refundable: number; refunded_amount: number }>`
+    SELECT ol.id, ol.status, ol.subtotal, ol.refunded_amount,
+           (SELECT coalesce(sum(amount), 0)::bigint FROM dispatches WHERE order_line_id = ol.id) AS requested,
+           (SELECT count(*) FROM dispatches WHERE order_line_id = ol.id AND status IN ('queued', 'sending', 'pending', 'review')) AS open,
+           (SELECT coalesce(sum(refund_amount), 0)::bigint FROM dispatches WHERE order_line_id = ol.id) AS refundable
+      FROM order_lines ol WHERE ol.order_process IN ('h2h', 'smm')`.execute(db)
+  for (const line of upstream.rows) {
+    expect(line.requested, `upstream line ${line.id} requests`).toBe(line.subtotal)
+    if (['pending', 'processing', 'cancel_requested'].includes(line.status)) expect(line.open, `open upstream line ${line.id}`).toBeGreaterThan(0)
+    else expect([line.open, line.refunded_amount], `settled upstream line ${line.id}`).toEqual([0, Math.min(line.refundable, line.subtotal)])
+  }
+
   // A paid order must have an open line behind it (the operator's queue for manual lines).
   const stranded = await sql<{ n: number }>`
     SELECT count(*) AS n FROM orders o

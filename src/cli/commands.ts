@@ -121,6 +121,15 @@ export const COMMANDS: Record<string, Command> = {
   'channels:sync': { usage: '(imports the payment gateway’s channel list)', method: 'POST', path: () => '/channels/sync' },
   'topups:list': { usage: '[--status pending|paid|expired|failed] [--account-id N]', method: 'GET', path: () => '/topups' },
   'topups:pay': { usage: 'REFERENCE (a simulator top-up)', method: 'POST', path: ([reference]) => `/topups/${encodeURIComponent(reference)}/pay` },
+  'dispatches:list': { usage: '[--status review|queued|sending|pending|completed|failed|void] (default review)', method: 'GET', path: () => '/dispatches' },
+  'dispatches:resolve-placed': {
+    usage: 'ID (--order-id PANEL_ORDER_ID for smm | --sn SERIAL for h2h)',
+    method: 'POST',
+    path: ([id]) => `/dispatches/${id}/resolve`,
+    body: (f) => clean({ outcome: 'placed', order_id: str(f['order-id']), sn: str(f.sn) }),
+  },
+  'dispatches:resolve-failed': { usage: 'ID [--reason TEXT]', method: 'POST', path: ([id]) => `/dispatches/${id}/resolve`, body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }) },
+  'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
 }
 
 /** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */

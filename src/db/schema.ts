@@ -235,7 +235,39 @@ export interface TopupsTable {
   updated_at: Timestamp
 }
 
+export type DispatchStatus = 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+
+export interface DispatchesTable {
+  id: Id
+  order_id: number
+  order_line_id: number
+  seq: number
+  provider: string
+  kind: ProviderKind
+  upstream_ref: string
+  provider_code: string
+  target: string
+  options: ColumnType<{ comments?: string; opt?: string }, string | undefined, string>
+  quantity: number
+  amount: number
+  status: Generated<DispatchStatus>
+  upstream_order_id: string | null
+  upstream_status: string | null
+  sn: string | null
+  message: string | null
+  start_count: number | null
+  remains: number | null
+  refund_amount: Generated<number>
+  attempts: Generated<number>
+  next_attempt_at: Timestamp
+  first_sent_at: Date | null
+  created_at: Generated<Date>
+  updated_at: Timestamp
+  finished_at: Date | null
+}
+
 export interface DB {
+  dispatches: DispatchesTable
   ref_ids: RefIdsTable
   orders: OrdersTable
   order_lines: OrderLinesTable
@@ -263,3 +295,4 @@ export type Order = Selectable<OrdersTable>
 export type OrderLine = Selectable<OrderLinesTable>
 export type PaymentChannel = Selectable<PaymentChannelsTable>
 export type Topup = Selectable<TopupsTable>
+export type Dispatch = Selectable<DispatchesTable>

@@ -51,7 +51,9 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed')
+    // A switched-off provider is an expected refusal, not a fault: no stack trace.
+    if (appError.code === 'PRODUCT_TEMPORARILY_UNAVAILABLE') request.log.info({ code: appError.code }, 'refused: product temporarily unavailable')
+    else if (appError.status >= 500) request.log.error({ err: error }, 'request failed')
     if (appError.headers) reply.headers(appError.headers)
     const body: Record<string, unknown> = { message: appError.code }
     if (appError.fieldErrors) body.errors = appError.fieldErrors

@@ -16,6 +16,9 @@ import { payPageRoutes } from '../modules/topups/pay-page.routes.js'
 import { topupAdminRoutes } from '../modules/topups/topups-admin.routes.js'
 import { topupRoutes } from '../modules/topups/topups.routes.js'
 import { tripayCallbackRoutes } from '../modules/topups/tripay-callback.routes.js'
+import { fulfilmentAdminRoutes } from '../modules/fulfilment/fulfilment.routes.js'
+import { validationRoutes } from '../modules/fulfilment/validation.routes.js'
+import { upstreamSimulators } from '../providers/simulators.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
@@ -91,6 +94,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(orderRoutes(ctx))
       await reseller.register(lockRoutes(ctx))
       await reseller.register(topupRoutes(ctx))
+      await reseller.register(validationRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )
@@ -100,11 +104,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(adminRoutes(ctx))
       await admin.register(adminOrderRoutes(ctx))
       await admin.register(topupAdminRoutes(ctx))
+      await admin.register(fulfilmentAdminRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )
   // The payment gateway's side: its signed callback, and outside production the simulator's pay page.
   await app.register(tripayCallbackRoutes(ctx))
   if (ctx.config.appEnv !== 'production') await app.register(payPageRoutes(ctx))
+  // The upstreams' simulators (DESIGN §12): what the demo's providers and the tests talk to.
+  if (ctx.config.appEnv !== 'production') await app.register(upstreamSimulators().plugin, { prefix: '/sim' })
   return app
 }

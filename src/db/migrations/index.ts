@@ -3,6 +3,7 @@ import * as foundation from './20261122_0001_foundation.js'
 import * as orders from './20261122_0002_orders.js'
 import * as moneyBounds from './20261122_0003_money-bounds.js'
 import * as licensesStoreWide from './20261122_0004_licenses-store-wide.js'
+import * as fulfilment from './20261122_0010_fulfilment.js'
 import * as topups from './20261122_0020_topups.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '20261122_0002_orders': orders,
   '20261122_0003_money-bounds': moneyBounds,
   '20261122_0004_licenses-store-wide': licensesStoreWide,
+  '20261122_0010_fulfilment': fulfilment,
   '20261122_0020_topups': topups,
 }

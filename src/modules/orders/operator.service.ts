@@ -3,6 +3,8 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { Order, OrderLine } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
+import { withdrawUnsentRequests } from '../fulfilment/cancellation.js'
+import { settleLine } from '../fulfilment/settlement.js'
 import { creditBalance } from '../ledger/ledger.service.js'
 import { lockOrder, recordEvent, settleOrder } from './order-state.js'
 
@@ -38,16 +40,28 @@ export async function creditRefunds(trx: Trx, order: Order, refunds: { lineId: n
   }
 }
 
-/** Operator cancel (DESIGN §5): refunds every line not delivered yet; delivered lines stay. */
+/**
+ * Operator cancel (DESIGN §5): refunds every line not delivered yet; delivered lines stay. Upstream
+ * requests never sent are voided and refunded; a line with a request at its provider turns
+ * `cancel_requested` and is settled by the provider's final answer.
+ */
 export async function cancelOrder(db: Database, orderId: number, reason: string) {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId)
     if (order.status !== 'paid') throw new AppError('INVALID_STATE', { detail: `order is ${order.status}` })
     await trx.updateTable('orders').set({ cancel_reason: reason }).where('id', '=', order.id).execute()
-    // Item rows in ascending id, like a purchase, and the account only after them: no deadlock.
-    const lines = await trx.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).where('status', '=', 'pending').orderBy('item_id').orderBy('id').execute()
+    // Requests before lines, as the dispatcher claims them; item rows in ascending id, like a
+    // purchase, and the account only after them: no deadlock.
+    const atProvider = await withdrawUnsentRequests(trx, order.id)
+    const lines = await trx.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).where('status', 'in', ['pending', 'processing']).orderBy('item_id').orderBy('id').execute()
     const refunds = []
     for (const line of lines) {
+      if (line.order_process === 'h2h' || line.order_process === 'smm') {
+        if (atProvider.has(line.id)) await trx.updateTable('order_lines').set({ status: 'cancel_requested' }).where('id', '=', line.id).execute()
+        const refund = await settleLine(trx, line.id)
+        if (refund) refunds.push(refund)
+        continue
+      }
       const refund = await withdrawLine(trx, line)
       if (refund) refunds.push(refund)
     }

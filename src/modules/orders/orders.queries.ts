@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js'
 import type { Order, OrderLine, OrderStatus } from '../../db/schema.js'
 import type { Vault } from '../../vault.js'
+import { loadUpstreamResults } from '../fulfilment/results.js'
 import type { OrderDetail } from './orders.schemas.js'
 
 const SUMMARY = ['id', 'invoice', 'ref_id', 'amount', 'status', 'created_at'] as const
@@ -52,6 +53,7 @@ export async function loadOrderDetail(db: Database, vault: Vault, order: Order):
   const licenses = autoLineIds.length
     ? await db.selectFrom('licenses').select(['order_line_id', 'content_enc']).where('order_line_id', 'in', autoLineIds).orderBy('id').execute()
     : []
+  const { h2h_results, smm_results } = await loadUpstreamResults(db, order.id)
   const items = lines.map((line) => lineView(line, licenses.filter((l) => l.order_line_id === line.id).map((l) => vault.decrypt(l.content_enc)), vault))
   return {
     id: order.id,
@@ -65,8 +67,8 @@ export async function loadOrderDetail(db: Database, vault: Vault, order: Order):
     created_at: order.created_at,
     updated_at: order.updated_at,
     items,
-    h2h_results: [],
-    smm_results: [],
+    h2h_results,
+    smm_results,
   }
 }
 

@@ -61,7 +61,8 @@ describe('POST /v1/trx', () => {
       ['inactive item', [{ item_id: inactive.id, quantity: 1 }], 404, 'ITEM_NOT_FOUND'],
       ['below minimum', [{ item_id: bulk.id, quantity: 2 }], 422, 'MINIMUM_ORDER_NOT_MET'],
       ['h2h without note', [{ item_id: h2h.id, quantity: 1 }], 422, 'REQUIRED_FIELD_MISSING'],
-      ['h2h with note (no dispatch yet)', [{ item_id: h2h.id, quantity: 1, note: '0812' }], 503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
+      ['smm item mapped to an h2h provider', [{ item_id: smm.id, quantity: 1, note: 'https://x.example/p' }], 503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
+      ['h2h line over the requests one line may make', [{ item_id: h2h.id, quantity: 101, note: '0812' }], 422, 'VALIDATION_ERROR', { 'carts.0.quantity': ['must be at most 100 for an h2h item (one provider request each)'] }],
       ['smm note not JSON', [{ item_id: smm.id, quantity: 1, note: '{target' }], 400, 'SMM_ORDER_REQUIRES_JSON_NOTE'],
       ['smm JSON without target', [{ item_id: smm.id, quantity: 1, note: '{"opt_smm":"x"}' }], 400, 'SMM_ORDER_REQUIRES_JSON_NOTE'],
       ['plain note over 50', [{ item_id: auto.id, quantity: 1, note: 'x'.repeat(51) }], 422, 'VALIDATION_ERROR', { 'carts.0.note': ['must be at most 50 characters'] }],
@@ -220,8 +221,10 @@ describe('GET /v1/trx and sandbox', () => {
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-4', item_id: unlimited.id, quantity: 1000 })).statusCode).toBe(200)
     await admin(app, 'POST', '/providers', { code: 'sb-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
     const h2h = await createItem(app, { order_process: 'h2h', unlimited_stock: true, provider: 'sb-h2h', provider_code: 'x' })
-    // like a real purchase: no h2h dispatch yet
-    expect((await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1 })).json().message).toBe('PRODUCT_TEMPORARILY_UNAVAILABLE')
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1 })).statusCode).toBe(200)
+    // like a real purchase: a switched-off provider's item is not sold
+    await admin(app, 'PATCH', '/providers/sb-h2h', { active: false })
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-6', item_id: h2h.id, quantity: 1 })).json().message).toBe('PRODUCT_TEMPORARILY_UNAVAILABLE')
     expect(await balanceOf(app, r)).toBe(10_000)
     expect(await stockOf(app, r, auto.id)).toBe(1)
     expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('sandbox')

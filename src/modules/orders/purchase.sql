@@ -2,6 +2,10 @@
 -- Rows are locked items (ascending id) → stock lock → account (in post_ledger_entry). Any refusal
 -- raises, so a refused purchase stores nothing and leaves its ref_id free. Cart lines arrive as
 -- three parallel arrays (item ids, quantities, notes): no JSON to take apart on the hot path.
+-- h2h and smm lines get their dispatch rows here too (DESIGN §5): one per provider request, each
+-- with an upstream ref derived from the invoice and the line, so re-sending it is a status check.
+-- An h2h line of quantity N is N requests (the SKU names one denomination), at most
+-- h2h_requests_max() of them; an open-denomination h2h line and an smm line are one request each.
 --
 -- Item rows of auto and unlimited items are locked FOR SHARE, counters FOR UPDATE. Licenses are
 -- claimed with SKIP LOCKED, exact on their own; stock locks are created under FOR UPDATE, so none
@@ -14,6 +18,9 @@
 -- Before its row lock, a buyer takes the item's gate (item_gate_lock_class) shared; whoever needs the
 -- item row exclusively takes the gate exclusive first (hold_item_exclusively). Row share locks let
 -- new sharers overtake a waiting FOR UPDATE forever under load; the gate's queue is fair.
+-- Provider requests one h2h line may make: bounds the rows a purchase writes.
+CREATE OR REPLACE FUNCTION h2h_requests_max() RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 100';
+
 CREATE OR REPLACE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text, p_items bigint[], p_qtys integer[],
                                     p_notes text[], p_lock_token text, p_processes text[])
 RETURNS TABLE (order_id bigint, created_at timestamptz, amount bigint, refused text)
@@ -41,6 +48,11 @@ DECLARE
   v_process text;
   v_id bigint;
   v_shared bigint[] := '{}';
+  v_targets text[] := '{}';
+  v_options jsonb[] := '{}';
+  v_requests integer[] := '{}';
+  v_kind_ok boolean;
+  v_open_denom boolean;
 BEGIN
   INSERT INTO ref_ids (account_id, ref_id, kind) VALUES (p_account, p_ref, 'order') ON CONFLICT DO NOTHING;
   IF NOT FOUND THEN
@@ -84,6 +96,8 @@ BEGIN
     -- The note is checked trimmed and stored as checked.
     v_note := nullif(btrim(p_notes[i]), '');
     v_notes := array_append(v_notes, v_note);
+    v_json := NULL;
+    v_open_denom := v_item.order_process = 'h2h' AND coalesce((v_item.provider_meta->>'open_denom')::boolean, false);
     IF v_note IS NULL AND v_item.order_process IN ('h2h', 'smm') THEN
       PERFORM raise_app('REQUIRED_FIELD_MISSING', v_field || '.note', 'the target number, account or link is required');
     END IF;
@@ -108,6 +122,29 @@ BEGIN
     IF NOT v_item.order_process = ANY (p_processes) THEN
       PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
     END IF;
+    IF v_item.order_process IN ('h2h', 'smm') THEN
+      -- A provider of the wrong protocol or an unmapped item is a catalog fault: not sellable now.
+      SELECT kind = (CASE WHEN v_item.order_process = 'h2h' THEN 'digiflazz' ELSE 'smm_panel' END) INTO v_kind_ok
+        FROM providers WHERE code = v_item.provider;
+      IF v_kind_ok IS NOT TRUE OR coalesce(btrim(v_item.provider_code), '') = '' THEN
+        PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
+      END IF;
+      IF v_item.order_process = 'h2h' AND NOT v_open_denom AND p_qtys[i] > h2h_requests_max() THEN
+        PERFORM raise_app('VALIDATION_ERROR', v_field || '.quantity', 'must be at most ' || h2h_requests_max() || ' for an h2h item (one provider request each)');
+      END IF;
+    END IF;
+    v_targets := array_append(v_targets, CASE
+      WHEN v_json IS NULL THEN v_note
+      WHEN v_item.order_process = 'h2h' THEN btrim(v_json->>'target') || coalesce(btrim(v_json->>'zone_id'), '')
+      ELSE btrim(v_json->>'target') END);
+    v_options := array_append(v_options, CASE WHEN v_item.order_process = 'smm' AND v_json IS NOT NULL
+      THEN jsonb_strip_nulls(jsonb_build_object('comments', v_json->>'comment_smm', 'opt', v_json->>'opt_smm')) ELSE '{}'::jsonb END);
+    -- Requests, and for an open denomination the quantity the provider is asked for (provider_qty).
+    v_requests := array_append(v_requests, CASE
+      WHEN v_item.order_process = 'h2h' AND NOT v_open_denom THEN p_qtys[i]
+      WHEN v_open_denom AND jsonb_typeof(v_json->'provider_qty') = 'number' AND (v_json->>'provider_qty') ~ '^[1-9][0-9]{0,8}$'
+        THEN -(v_json->>'provider_qty')::integer
+      ELSE 1 END);
     IF v_item.order_process <> 'auto' THEN v_open := v_open + 1; END IF;
     v_sum := v_sum + v_item.price::numeric * p_qtys[i];
   END LOOP;
@@ -169,6 +206,15 @@ BEGIN
       IF v_claimed < p_qtys[i] THEN PERFORM raise_app('INSUFFICIENT_STOCK'); END IF;
     ELSIF v_claimed > 0 THEN
       UPDATE items SET stock = stock - v_claimed, updated_at = clock_timestamp() WHERE id = p_items[i];
+    END IF;
+    IF v_process IN ('h2h', 'smm') THEN
+      -- v_requests[i] < 0: one open-denomination request for -v_requests[i] provider units.
+      INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount)
+      SELECT v_order_id, v_line_id, s, it.provider, pr.kind, p_invoice || '-' || i || '-' || (s + 1), it.provider_code, v_targets[i], v_options[i],
+             CASE WHEN v_process = 'h2h' AND v_requests[i] > 0 THEN 1 WHEN v_requests[i] < 0 THEN -v_requests[i] ELSE p_qtys[i] END,
+             CASE WHEN v_process = 'h2h' AND v_requests[i] > 0 THEN it.price ELSE it.price * p_qtys[i] END
+        FROM items it JOIN providers pr ON pr.code = it.provider, generate_series(0, greatest(v_requests[i], 1) - 1) s
+       WHERE it.id = p_items[i];
     END IF;
   END LOOP;
 

@@ -1,0 +1,25 @@
+import { Writable } from 'node:stream'
+import Fastify from 'fastify'
+import { expect, it } from 'vitest'
+import { AppError } from '../errors.js'
+import { registerErrorHandlers } from './error-handler.js'
+
+it('logs a switched-off provider\'s refusal at info without a stack, a real fault at error with one', async () => {
+  const lines: { level: number; msg: string; err?: { stack?: string } }[] = []
+  const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(chunk.toString())), done()) })
+  const app = Fastify({ logger: { level: 'info', stream } })
+  registerErrorHandlers(app)
+  app.get('/off', async () => {
+    throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
+  })
+  app.get('/boom', async () => {
+    throw new Error('boom')
+  })
+  expect((await app.inject('/off')).json()).toEqual({ message: 'PRODUCT_TEMPORARILY_UNAVAILABLE' })
+  expect((await app.inject('/boom')).json()).toEqual({ message: 'INTERNAL_ERROR' })
+  await app.close()
+  const refusal = lines.find((l) => l.msg.includes('product temporarily unavailable'))
+  expect(refusal).toMatchObject({ level: 30 })
+  expect(refusal?.err).toBeUndefined()
+  expect(lines.filter((l) => l.level >= 50).map((l) => [l.msg, Boolean(l.err?.stack)])).toEqual([['request failed', true]])
+})

@@ -1,0 +1,84 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { AppError } from '../../errors.js'
+import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp, errors, pageMeta } from '../../http/schemas.js'
+import { panelBalance } from '../../providers/smm-panel.js'
+import { loadProviderAccount } from './provider-accounts.js'
+import { listDispatches, resolveDispatch } from './review.service.js'
+
+const tags = ['operator']
+const security = [{ adminToken: [] }]
+
+const DispatchView = Type.Object({
+  id: Type.Integer(),
+  order_id: Type.Integer(),
+  invoice: Type.String(),
+  account_id: Type.Integer(),
+  order_line_id: Type.Integer(),
+  provider: Type.String(),
+  kind: Type.String(),
+  upstream_ref: Type.String({ description: 'h2h: the ref_id sent; smm: our label (the panel takes none)' }),
+  upstream_order_id: Nullable(Type.String()),
+  provider_code: Type.String(),
+  target: Type.String(),
+  quantity: Type.Integer(),
+  amount: Type.Integer(),
+  status: Type.String(),
+  upstream_status: Nullable(Type.String()),
+  sn: Nullable(Type.String()),
+  message: Nullable(Type.String()),
+  attempts: Type.Integer(),
+  first_sent_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+const ListQuery = Type.Object({
+  status: Type.Optional(StringEnum(['review', 'queued', 'sending', 'pending', 'completed', 'failed', 'void'], { default: 'review' })),
+  page: Type.Optional(PageNumber),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+})
+const ResolveBody = Type.Object({
+  outcome: StringEnum(['placed', 'failed']),
+  order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'smm, placed: the panel order id found at the panel' })),
+  sn: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'h2h, placed: the serial number the provider shows' })),
+  reason: Type.Optional(Type.String({ maxLength: 500 })),
+})
+
+/** Upstream requests that need an operator (DESIGN §5): an smm add cut off by a crash, an h2h request pending for 90 days. */
+export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db } = ctx
+  return async (app) => {
+    app.get('/dispatches', { schema: { tags, security, summary: 'Upstream requests by status (default: waiting for review)', querystring: ListQuery, response: { 200: OkPage(DispatchView), ...errors(422, ...ADMIN_ERRORS) } } }, async (request) => {
+      const { status = 'review', page = 1, per_page = 50 } = request.query
+      const { rows, total } = await listDispatches(db, { status, page, per_page })
+      return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+    })
+    app.post(
+      '/dispatches/:id/resolve',
+      { schema: { tags, security, summary: 'Settle a request in review: placed (smm order_id / h2h sn) or failed (refunded)', params: IdParam, body: ResolveBody, response: { 200: Ok(Type.Object({ id: Type.Integer(), status: Type.String(), upstream_order_id: Nullable(Type.String()), sn: Nullable(Type.String()) })), ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
+      async (request) => ({ message: 'OK' as const, data: await resolveDispatch(db, request.params.id, request.body) }),
+    )
+    app.get(
+      '/providers/:code/balance',
+      {
+        schema: {
+          tags, security,
+          summary: 'What is left at an SMM panel (its `balance` action)',
+          description: 'A diagnostic: a panel that does not answer is reported in `error`, not as a failure of this route.',
+          params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: { 200: Ok(Type.Object({ balance: Nullable(Type.String()), currency: Nullable(Type.String()), error: Nullable(Type.String()) })), ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const provider = await db.selectFrom('providers').select(['kind']).where('code', '=', request.params.code).executeTakeFirst()
+        if (!provider) throw new AppError('PROVIDER_NOT_FOUND')
+        if (provider.kind !== 'smm_panel') throw new AppError('INVALID_STATE', { detail: 'balance is an SMM panel action' })
+        const account = await loadProviderAccount(db, ctx.vault, request.params.code)
+        const balance = account && (await panelBalance(account, ctx.config.providerTimeoutMs))
+        const error = !account ? 'the provider has no API key' : !balance ? 'the panel gave no usable answer' : null
+        return { message: 'OK' as const, data: { balance: balance?.balance ?? null, currency: balance?.currency ?? null, error } }
+      },
+    )
+  }
+}

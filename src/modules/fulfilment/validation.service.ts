@@ -1,0 +1,109 @@
+import { sql } from 'kysely'
+import type { Config } from '../../config.js'
+import type { Database } from '../../db/database.js'
+import type { ProviderMeta } from '../../db/schema.js'
+import { AppError, invalidField } from '../../errors.js'
+import { inquirePln } from '../../providers/digiflazz.js'
+import { isRecord, text } from '../../providers/upstream-http.js'
+import type { Vault } from '../../vault.js'
+import { loadProviderAccount } from './provider-accounts.js'
+
+export type AccountCheck = { display_name: string; account_name: string; region: string }
+type Found = AccountCheck | { notFound: string }
+
+// Game and meter names change rarely; a few minutes spares the upstream repeated checks of one id.
+const CACHE_MS = 5 * 60_000
+const CACHE_ENTRIES = 10_000
+
+/** An item validates when it is an h2h item of a Digiflazz provider marked `validation` (as the catalog shows it). */
+export const validates = (processName: string, kind: string | null, meta: ProviderMeta | null) => processName === 'h2h' && kind === 'digiflazz' && meta?.validation === true
+
+/**
+ * POST /v1/item/validate (DESIGN §5b): a PLN meter (provider_code pln…) through the provider's
+ * inquiry-pln, a game account through the validation source (VALIDATION_SOURCE_URL). Found
+ * accounts are cached in this process for a few minutes.
+ */
+export function createAccountValidation(db: Database, vault: Vault, config: Pick<Config, 'providerTimeoutMs' | 'validationSourceUrl'>) {
+  const cache = new Map<string, { expires: number; value: AccountCheck }>()
+
+  async function lookUp(item: { provider: string; provider_code: string }, customerId: string, zoneId: string): Promise<Found> {
+    if (/^pln/i.test(item.provider_code)) {
+      const account = await loadProviderAccount(db, vault, item.provider)
+      if (!account) throw new AppError('VALIDATION_NOT_AVAILABLE')
+      const answer = await inquirePln(account, customerId, config.providerTimeoutMs)
+      if ('unavailable' in answer) throw new AppError('SERVICE_UNAVAILABLE')
+      if (!answer.found) return { notFound: answer.message }
+      return { display_name: answer.name, account_name: answer.name, region: answer.segmentPower }
+    }
+    if (!config.validationSourceUrl) throw new AppError('VALIDATION_NOT_AVAILABLE')
+    const query = new URLSearchParams({ product: item.provider_code, id: customerId, zone: zoneId })
+    let body: unknown
+    try {
+      const res = await fetch(`${config.validationSourceUrl}/check?${query}`, { signal: AbortSignal.timeout(config.providerTimeoutMs), redirect: 'error' })
+      if (res.status >= 500) throw new Error(`HTTP ${res.status}`)
+      body = await res.json()
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE')
+    }
+    if (!isRecord(body) || typeof body.found !== 'boolean') throw new AppError('SERVICE_UNAVAILABLE')
+    if (!body.found) return { notFound: text(body.message) ?? 'account not found' }
+    const name = text(body.username) ?? ''
+    const region = text(body.region) ?? ''
+    return { display_name: region ? `${name} (${region})` : name, account_name: name, region }
+  }
+
+  return {
+    async validate(input: { item_id: number; customer_id: string; zone_id?: string | null }) {
+      const item = await db
+        .selectFrom('items as i')
+        .leftJoin('providers as p', 'p.code', 'i.provider')
+        .select(['i.order_process', 'i.active', 'i.provider', 'i.provider_code', 'i.provider_meta', 'p.kind', 'p.active as provider_active'])
+        .where('i.id', '=', input.item_id)
+        .executeTakeFirst()
+      if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
+      if (!validates(item.order_process, item.kind, item.provider_meta) || !item.provider || !item.provider_code) throw new AppError('VALIDATION_NOT_AVAILABLE')
+      if (!item.provider_active) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
+      const customerId = input.customer_id.trim()
+      const zoneId = input.zone_id?.trim() ?? ''
+      if (!customerId) throw invalidField('customer_id', 'must not be blank')
+      if (item.provider_meta.requires_zone_id && !zoneId) throw invalidField('zone_id', 'is required for this item')
+      const key = JSON.stringify([item.provider, item.provider_code, customerId, zoneId])
+      const hit = cache.get(key)
+      if (hit && hit.expires > Date.now()) return { ...hit.value, cached: true }
+      const found = await lookUp({ provider: item.provider, provider_code: item.provider_code }, customerId, zoneId)
+      if ('notFound' in found) throw invalidField('customer_id', found.notFound)
+      cache.delete(key)
+      cache.set(key, { expires: Date.now() + CACHE_MS, value: found })
+      if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!)
+      return { ...found, cached: false }
+    },
+
+    /** GET /v1/validation/services: products and their variants that validate, by name. */
+    async services(search: string | undefined) {
+      const pattern = search?.trim() ? `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
+      const rows = await db
+        .selectFrom('items as i')
+        .innerJoin('products as p', 'p.id', 'i.product_id')
+        .innerJoin('categories as c', 'c.id', 'p.category_id')
+        .innerJoin('providers as pr', 'pr.code', 'i.provider')
+        .select(['p.id as product_id', 'p.name as product_name', 'c.name as category', 'i.id as item_id', 'i.name', 'i.provider_meta'])
+        .where('i.active', '=', true)
+        .where('i.order_process', '=', 'h2h')
+        .where('pr.kind', '=', 'digiflazz')
+        .where(sql<boolean>`(i.provider_meta->>'validation') = 'true'`)
+        .$if(pattern !== null, (q) => q.where((eb) => eb.or([eb('p.name', 'ilike', pattern!), eb('i.name', 'ilike', pattern!)])))
+        .orderBy('p.name')
+        .orderBy('p.id')
+        .orderBy('i.id')
+        .execute()
+      const products: { product_id: number; product_name: string; category: string; variants: { item_id: number; name: string; requires_zone_id: boolean; fields: string[] }[] }[] = []
+      for (const r of rows) {
+        let product = products.at(-1)
+        if (product?.product_id !== r.product_id) products.push((product = { product_id: r.product_id, product_name: r.product_name, category: r.category, variants: [] }))
+        const zone = r.provider_meta.requires_zone_id === true
+        product.variants.push({ item_id: r.item_id, name: r.name, requires_zone_id: zone, fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'] })
+      }
+      return { data: products, meta: { total_products: products.length, total_variants: rows.length } }
+    },
+  }
+}

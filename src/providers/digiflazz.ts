@@ -1,0 +1,52 @@
+import crypto from 'node:crypto'
+import { isRecord, postUpstream, text, type ProviderAccount, type UpstreamReply } from './upstream-http.js'
+
+/** What one Digiflazz transaction request came to. `pending` covers every answer that is not final. */
+export type H2hOutcome = { status: 'completed' | 'failed' | 'pending'; sn: string | null; message: string }
+
+export const digiflazzSign = (username: string, apiKey: string, salt: string) => crypto.createHash('md5').update(username + apiKey + salt).digest('hex')
+
+const SUCCESS = ['sukses', 'success']
+const PENDING = ['pending', 'processing']
+const FAILED = ['gagal', 'failed']
+
+/**
+ * Reads an answer of POST /transaction. rc 00 is success, 03 and 99 pending, any other rc final;
+ * the status word (Sukses/Pending/Gagal or Success/Processing/Failed) must not contradict it.
+ * A timeout, a 5xx, a body without data, or an rc/status pair that disagrees is not final.
+ */
+export function readTransaction(reply: UpstreamReply): H2hOutcome {
+  if (reply.kind === 'unreachable') return { status: 'pending', sn: null, message: `provider unreachable: ${reply.reason}` }
+  if (reply.status >= 500) return { status: 'pending', sn: null, message: `provider answered HTTP ${reply.status}` }
+  const data = isRecord(reply.body) && isRecord(reply.body.data) ? reply.body.data : undefined
+  const rc = text(data?.rc)
+  const word = text(data?.status)?.toLowerCase()
+  const message = text(data?.message) ?? ''
+  const sn = text(data?.sn) || null
+  if (!data || (rc === undefined && word === undefined)) return { status: 'pending', sn: null, message: `unreadable answer (HTTP ${reply.status})` }
+  const byRc = rc === undefined ? undefined : rc === '00' ? 'completed' : rc === '03' || rc === '99' ? 'pending' : 'failed'
+  const byWord = word === undefined ? undefined : SUCCESS.includes(word) ? 'completed' : PENDING.includes(word) ? 'pending' : FAILED.includes(word) ? 'failed' : 'unknown'
+  if (byWord === 'unknown' || (byRc && byWord && byRc !== byWord)) return { status: 'pending', sn: null, message: `unclear answer: rc ${rc}, status ${word}` }
+  const status = (byRc ?? byWord) as H2hOutcome['status']
+  return { status, sn: status === 'completed' ? sn : null, message: message || (rc ? `rc ${rc}` : word!) }
+}
+
+/** Places the order, or, for a ref_id already sent, asks its status: the same request either way. */
+export async function sendTransaction(account: ProviderAccount, req: { sku: string; customerNo: string; refId: string }, timeoutMs: number): Promise<H2hOutcome> {
+  const body = { username: account.username, buyer_sku_code: req.sku, customer_no: req.customerNo, ref_id: req.refId, sign: digiflazzSign(account.username, account.apiKey, req.refId) }
+  return readTransaction(await postUpstream(`${account.baseUrl}/transaction`, { json: body }, timeoutMs))
+}
+
+export type PlnInquiry = { found: true; name: string; meterNo: string; segmentPower: string } | { found: false; message: string } | { unavailable: string }
+
+/** POST /inquiry-pln: the name on a PLN meter (sign = md5(username + key + customer_no)). */
+export async function inquirePln(account: ProviderAccount, customerNo: string, timeoutMs: number): Promise<PlnInquiry> {
+  const body = { username: account.username, customer_no: customerNo, sign: digiflazzSign(account.username, account.apiKey, customerNo) }
+  const reply = await postUpstream(`${account.baseUrl}/inquiry-pln`, { json: body }, timeoutMs)
+  if (reply.kind === 'unreachable') return { unavailable: reply.reason }
+  const data = isRecord(reply.body) && isRecord(reply.body.data) ? reply.body.data : undefined
+  if (reply.status >= 500 || !data) return { unavailable: `HTTP ${reply.status}` }
+  const name = text(data.name)
+  if (!name) return { found: false, message: text(data.message) ?? 'meter not found' }
+  return { found: true, name, meterNo: text(data.meter_no) ?? customerNo, segmentPower: text(data.segment_power) ?? '' }
+}

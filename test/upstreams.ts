@@ -1,0 +1,50 @@
+import Fastify from 'fastify'
+import type net from 'node:net'
+import { upstreamSimulators, type UpstreamSimulators } from '../src/providers/simulators.js'
+
+export type Upstreams = UpstreamSimulators & {
+  base: string
+  /** While true, every request is held unanswered (the provider hangs: callers time out). */
+  hang: boolean
+  /** Requests received while hanging, answered never. */
+  held: number
+  close(): Promise<void>
+}
+
+/** The service's own upstream simulators, served by a real listener on 127.0.0.1 (a fake provider). */
+export async function startUpstreams(): Promise<Upstreams> {
+  const sims = upstreamSimulators()
+  // Keep-alive sockets of the service's HTTP client must not hold close() open.
+  const app = Fastify({ forceCloseConnections: true })
+  const holding = new Set<() => void>()
+  const state = { hang: false, held: 0 }
+  app.addHook('onRequest', async (request) => {
+    if (!state.hang) return
+    state.held++
+    // Held until close: the caller gives up first; its request never reaches the simulator.
+    await new Promise<void>((resolve) => holding.add(resolve))
+    request.raw.destroy()
+    throw new Error('held until the fake provider closed')
+  })
+  await app.register(sims.plugin)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = (app.server.address() as net.AddressInfo).port
+  const upstreams: Upstreams = {
+    ...sims,
+    base: `http://127.0.0.1:${port}`,
+    get hang() {
+      return state.hang
+    },
+    set hang(on: boolean) {
+      state.hang = on
+    },
+    get held() {
+      return state.held
+    },
+    async close() {
+      holding.forEach((release) => release())
+      await app.close()
+    },
+  }
+  return upstreams
+}
