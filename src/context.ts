@@ -4,6 +4,7 @@ import type { Database, DatabaseHandle } from './db/database.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './http/rate-limit.js'
+import { createTransport, type Transport } from './modules/webhooks/transport.js'
 import { createVault, type Vault } from './vault.js'
 
 /** Everything a request or a worker needs, wired by hand in one place. */
@@ -17,6 +18,8 @@ export type AppContext = {
   dispatchers: LineDispatcher[]
   /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
   fulfillable: string[]
+  /** Sends webhook callbacks (keep-alive agents, SSRF guard in production). */
+  webhookTransport: Transport
 }
 
 // Bounds how long a change missed by every notification path could go unseen.
@@ -27,11 +30,13 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
   const limit = config.rateLimitPerMinute
   const rateLimiter = limit === 0 ? undefined : config.redisUrl ? redisRateLimiter(config.redisUrl, limit) : memoryRateLimiter(limit)
   const dispatchers: LineDispatcher[] = []
-  return { config, db: database.db, database, vault: createVault(config.appKey), rateLimiter, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers) }
+  const webhookTransport = createTransport({ production: config.appEnv === 'production', timeoutMs: config.webhookTimeoutMs })
+  return { config, db: database.db, database, vault: createVault(config.appKey), rateLimiter, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfillable: fulfillableProcesses(dispatchers), webhookTransport }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.rateLimiter?.close()
+  ctx.webhookTransport.close()
   await ctx.database.close()
 }
 

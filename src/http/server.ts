@@ -12,6 +12,8 @@ import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
 import { lockRoutes } from '../modules/locks/locks.routes.js'
 import { orderRoutes } from '../modules/orders/orders.routes.js'
+import { adminWebhookRoutes } from '../modules/webhooks/webhooks-admin.routes.js'
+import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { registerMetrics } from './metrics.js'
@@ -80,6 +82,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(catalogRoutes(ctx))
       await reseller.register(orderRoutes(ctx))
       await reseller.register(lockRoutes(ctx))
+      await reseller.register(webhookRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )
@@ -88,6 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       admin.addHook('onRequest', adminAuth(ctx))
       await admin.register(adminRoutes(ctx))
       await admin.register(adminOrderRoutes(ctx))
+      await admin.register(adminWebhookRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

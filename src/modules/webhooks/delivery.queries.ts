@@ -1,0 +1,111 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import type { DeliveryStatus } from '../../db/schema.js'
+
+/** A delivery taken by this process for one attempt; `claims` is this claim's number. */
+export type ClaimedDelivery = {
+  id: number
+  account_id: number
+  event: string
+  order_id: number | null
+  order_line_id: number | null
+  webhook_id: string
+  claims: number
+  failures: number
+}
+
+/**
+ * Turns committed outbox events into deliveries for accounts with webhooks on, and marks every
+ * event of the batch processed, in one statement (one transaction). SKIP LOCKED: several
+ * processes take disjoint batches.
+ */
+export async function relayOutbox(db: Database, now: Date, limit: number): Promise<number> {
+  const { rows } = await sql<{ relayed: number }>`
+    WITH batch AS (
+      SELECT id, account_id, event, order_id, order_line_id FROM outbox_events
+       WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    ), processed AS (
+      UPDATE outbox_events o SET processed_at = clock_timestamp() FROM batch WHERE o.id = batch.id RETURNING o.id
+    ), created AS (
+      INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, webhook_id, next_attempt_at)
+      SELECT b.account_id, b.id, b.event, b.order_id, b.order_line_id, 'evt_' || replace(gen_random_uuid()::text, '-', ''), ${now}
+        FROM batch b JOIN webhook_settings s ON s.account_id = b.account_id AND s.webhook_enabled
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM processed)::int AS relayed, (SELECT count(*) FROM created)::int AS created`.execute(db)
+  return rows[0].relayed
+}
+
+/**
+ * Claims due deliveries: at most `free` in all, and per account no more than `perReceiver` minus
+ * what this process already has in flight for it, so one slow receiver cannot take every slot.
+ * The claim moves next_attempt_at to `leaseUntil`: if this process dies mid-attempt, another
+ * takes the delivery up again then. Autocommit: no lock outlives the statement.
+ */
+export async function claimDue(db: Database, q: { now: Date; leaseUntil: Date; free: number; perReceiver: number; busy: Map<number, number> }): Promise<ClaimedDelivery[]> {
+  if (q.free <= 0) return []
+  const busyAccounts = [...q.busy.keys()]
+  const busyCounts = busyAccounts.map((a) => q.busy.get(a)!)
+  const { rows } = await sql<ClaimedDelivery>`
+    WITH RECURSIVE open_accounts AS (
+      (SELECT account_id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') ORDER BY account_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.account_id FROM webhook_deliveries d WHERE d.status IN ('pending', 'retrying') AND d.account_id > o.account_id ORDER BY d.account_id LIMIT 1)
+        FROM open_accounts o WHERE o.account_id IS NOT NULL
+    ), quota AS (
+      SELECT o.account_id, ${q.perReceiver}::int - coalesce(b.in_flight, 0) AS free
+        FROM open_accounts o LEFT JOIN unnest(${busyAccounts}::bigint[], ${busyCounts}::int[]) AS b(account_id, in_flight) ON b.account_id = o.account_id
+       WHERE o.account_id IS NOT NULL
+    ), picked AS (
+      SELECT due.id FROM quota q CROSS JOIN LATERAL (
+        SELECT d.id FROM webhook_deliveries d
+         WHERE d.account_id = q.account_id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ${q.now}
+         ORDER BY d.next_attempt_at LIMIT greatest(q.free, 0)
+         FOR UPDATE SKIP LOCKED
+      ) due
+      LIMIT ${q.free}
+    )
+    UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
+      FROM picked WHERE d.id = picked.id
+    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures`.execute(db)
+  return rows
+}
+
+export type AttemptRecord = {
+  deliveryId: number
+  claim: number
+  attemptedAt: Date
+  statusCode: number | null
+  durationMs: number
+  error: string | null
+  status: DeliveryStatus
+  failures: number
+  nextAttemptAt: Date | null
+}
+
+/**
+ * Records one attempt and its consequence in one statement. The delivery only moves if it is
+ * still this claim's (a redelivery requested meanwhile wins); the attempt is recorded either way.
+ */
+export async function recordAttempt(db: Database, r: AttemptRecord): Promise<void> {
+  await sql`
+    WITH settled AS (
+      UPDATE webhook_deliveries
+         SET status = ${r.status}, failures = ${r.failures}, next_attempt_at = ${r.nextAttemptAt},
+             delivered_at = CASE WHEN ${r.status} = 'delivered' THEN ${r.attemptedAt}::timestamptz ELSE delivered_at END
+       WHERE id = ${r.deliveryId} AND claims = ${r.claim}
+      RETURNING id
+    )
+    INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
+    VALUES (${r.deliveryId}, ${r.attemptedAt}, ${r.statusCode}, ${r.durationMs}, ${r.error})`.execute(db)
+}
+
+/** When the next open delivery falls due (leases included), to sleep exactly until then. */
+export async function earliestDue(db: Database): Promise<Date | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('status', 'in', ['pending', 'retrying'])
+    .executeTakeFirst()
+  return row?.at ? new Date(row.at as Date) : null
+}
