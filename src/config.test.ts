@@ -60,7 +60,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY: "10\.0\.0\.0\/33"/],
     [{ LEADERBOARD_TZ: 'Mars/Base' }, /^LEADERBOARD_TZ: unknown time zone "Mars\/Base"$/],
     [{ APP_ENV: 'prod' }, /^APP_ENV: expected one of development, production, test \(got "prod"\)$/],
-    [{ WORKERS: 'maybe' }, /^WORKERS: .*boolean.*"maybe"/],
+    [{ WORKERS: 'maybe' }, /^WORKERS: expected one of true, false, only \(got "maybe"\)$/],
+    [{ WORKERS: 'only' }, /^WORKERS: only needs DATABASE_URL/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
   ])('%j gives one line naming the variable', (env, line) => {
     const problems = problemsOf(env)

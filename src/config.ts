@@ -16,7 +16,7 @@ const Env = Type.Object({
   PAYMENT_GATEWAY: Type.Union([Type.Literal('simulator'), Type.Literal('tripay')], { default: 'simulator' }),
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
-  WORKERS: Type.Boolean({ default: true }),
+  WORKERS: Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('only')], { default: 'true' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
@@ -40,7 +40,8 @@ export type Config = Readonly<{
   paymentGateway: Env['PAYMENT_GATEWAY']
   maxActiveLocks: number
   leaderboardTz: string
-  workers: boolean
+  /** Background workers in this process; `only`: workers and no API (scale-out, `npm run worker`). */
+  workers: boolean | 'only'
   redisUrl: string | undefined
   rateLimitPerMinute: number
   trustProxy: string[] | undefined
@@ -79,6 +80,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     for (const cidr of env.TRUST_PROXY.split(',')) if (!isAddressOrCidr(cidr.trim())) problems.push(`TRUST_PROXY: "${cidr.trim()}" is not an IP address or CIDR`)
   }
   if (!isTimeZone(env.LEADERBOARD_TZ)) problems.push(`LEADERBOARD_TZ: unknown time zone "${env.LEADERBOARD_TZ}"`)
+  if (env.WORKERS === 'only' && !env.DATABASE_URL) problems.push('WORKERS: only needs DATABASE_URL (the embedded database belongs to one process)')
   if (env.APP_ENV === 'production') {
     if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
     if (!env.APP_KEY) problems.push('APP_KEY: required in production')
@@ -98,7 +100,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     paymentGateway: env.PAYMENT_GATEWAY,
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
-    workers: env.WORKERS,
+    workers: env.WORKERS === 'only' ? 'only' : env.WORKERS === 'true',
     redisUrl: env.REDIS_URL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     trustProxy: env.TRUST_PROXY?.split(',').map((s) => s.trim()),

@@ -9,6 +9,7 @@ import { watchAccountChanges } from './modules/accounts/account-changes.js'
 import { isEmpty, seedDemo } from './modules/admin/demo.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
+import { createWebhookWorker } from './workers/webhook-worker.js'
 
 async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
   if (config.databaseUrl) return { database: await openPostgres(config.databaseUrl, config.dbPoolMax), release: () => {} }
@@ -30,15 +31,18 @@ async function main() {
   await migrateToLatest(database.db)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
-  if ((config.seedDemo ?? config.appEnv === 'development') && (await isEmpty(ctx))) {
+  // WORKERS=only: a worker process for scale-out, beside API processes on the same PostgreSQL.
+  const serveApi = config.workers !== 'only'
+  if (serveApi && (config.seedDemo ?? config.appEnv === 'development') && (await isEmpty(ctx))) {
     const demo = await seedDemo(ctx)
     secrets?.save({ demoApiKey: demo.apiKey })
   }
 
   const app = await buildApp(ctx)
-  await app.listen({ port: config.port, host: config.host })
+  if (serveApi) await app.listen({ port: config.port, host: config.host })
   const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined
-  const stopWatching = await watchAccountChanges(ctx)
+  const webhooks = config.workers ? await createWebhookWorker(ctx).start(app.log) : undefined
+  const stopWatching = serveApi ? await watchAccountChanges(ctx) : async () => {}
   const banner = [
     `Reseller Ordering Service listening on ${config.publicUrl}`,
     `  API base:     ${config.publicUrl}/api/v1`,
@@ -47,7 +51,7 @@ async function main() {
   ]
   if (secrets?.secrets.demoApiKey) banner.push(`  demo API key: ${secrets.secrets.demoApiKey}`)
   if (secrets && printAdminToken) banner.push(`  admin token:  ${config.adminToken}`)
-  console.log(banner.join('\n'))
+  console.log(serveApi ? banner.join('\n') : 'Reseller Ordering Service workers running (WORKERS=only: no API), database: PostgreSQL')
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -56,6 +60,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down')
     await app.close()
     await workers?.stop()
+    await webhooks?.stop()
     await stopWatching()
     await closeContext(ctx)
     release()
