@@ -78,6 +78,9 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) => clean({ product_license: str(f.license), note: str(f.note) }),
   },
   'transactions:cancel': { usage: 'ID --reason TEXT', method: 'POST', path: ([id]) => `/transactions/${id}/cancel`, body: (f) => clean({ reason: str(f.reason) }) },
+  'webhooks:show': { usage: 'ACCOUNT_ID', method: 'GET', path: ([id]) => `/resellers/${id}/webhook` },
+  'webhooks:deliveries': { usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]', method: 'GET', path: ([id]) => `/resellers/${id}/webhook-deliveries` },
+  'webhooks:retry': { usage: 'ACCOUNT_ID DELIVERY_ID', method: 'POST', path: ([id, delivery]) => `/resellers/${id}/webhook-deliveries/${delivery}/retry` },
 }
 
 /** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */

@@ -24,7 +24,7 @@ export type WebhookWorker = {
 
 const RELAY_BATCH = 500
 // A claim outlives the attempt's deadline by this much before another process may take it up.
-const LEASE_MARGIN_MS = 30_000
+const LEASE_MARGIN_MS = 10_000
 // Passes shortly after activity catch events whose commit raced the pass the NOTIFY started.
 const FOLLOW_UPS_MS = [20, 200]
 
@@ -39,10 +39,10 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
   let onSettled = () => {}
 
-  const begin = (delivery: ClaimedDelivery, receiver: Parameters<typeof attemptDelivery>[2]) => {
+  const begin = (delivery: ClaimedDelivery, receiver: Parameters<typeof attemptDelivery>[2], sendBy: Date) => {
     const account = delivery.account_id
     inFlight.set(account, (inFlight.get(account) ?? 0) + 1)
-    const attempt = attemptDelivery(deps, delivery, receiver)
+    const attempt = attemptDelivery(deps, delivery, receiver, sendBy)
       .catch((err: unknown) => log.error({ err, delivery: delivery.id }, 'webhook attempt not recorded'))
       .finally(() => {
         const left = inFlight.get(account)! - 1
@@ -68,7 +68,8 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     })
     if (claimed.length > 0) {
       const receivers = await loadReceivers(ctx.db, ctx.vault, [...new Set(claimed.map((d) => d.account_id))])
-      for (const delivery of claimed) begin(delivery, receivers.get(delivery.account_id))
+      const sendBy = new Date(now.getTime() + LEASE_MARGIN_MS / 2)
+      for (const delivery of claimed) begin(delivery, receivers.get(delivery.account_id), sendBy)
     }
     return { relayed, claimed: claimed.length }
   }

@@ -41,11 +41,14 @@ export async function send(deps: DeliveryDeps, receiver: Receiver, message: Webh
 /**
  * One attempt of a claimed delivery, then its record in a statement of its own: delivered on a
  * 2xx; otherwise retrying on the schedule, or failed when the round is over. An account that
- * has switched webhooks off meanwhile fails the delivery at once (redeliverable later).
+ * has switched webhooks off meanwhile fails the delivery at once (redeliverable later). Past
+ * `sendBy` the claim is too old to send safely before its lease ends: nothing is sent, and the
+ * delivery is taken up again when the lease lapses.
  */
-export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDelivery, receiver: Receiver | undefined): Promise<AttemptOutcome> {
+export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDelivery, receiver: Receiver | undefined, sendBy?: Date): Promise<AttemptOutcome | undefined> {
   const attemptedAt = deps.clock.now()
   const message = receiver && (await messageFor(deps, delivery, attemptedAt))
+  if (sendBy && deps.clock.now() > sendBy) return undefined
   const outcome: AttemptOutcome = !receiver
     ? { statusCode: null, durationMs: 0, error: 'webhooks are switched off for this account' }
     : !message

@@ -1,9 +1,13 @@
+import { execFileSync } from 'node:child_process'
 import crypto from 'node:crypto'
+import { createRequire } from 'node:module'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get, type Reseller } from '../../../test/factory.js'
 import { startReceiver } from '../../../test/receiver.js'
+import { COMMANDS } from '../../cli/commands.js'
+import { NODE, PYTHON } from './verification-code.js'
 
 const { app } = await createTestApp()
 
@@ -143,6 +147,49 @@ describe('POST /v1/webhook/test', () => {
   })
 })
 
+const hasPython = (() => {
+  try {
+    execFileSync('python3', ['--version'])
+    return true
+  } catch {
+    return false
+  }
+})()
+
+describe('verification code handed out by the docs', async () => {
+  const receiver = await startReceiver()
+  const r = await createReseller(app)
+  const secret = await newSecret(r)
+  await put(r, { callback_url: receiver.url })
+  await post(r, '/webhook/test')
+  const [{ body, headers }] = receiver.received
+  const tampered = body.replace('"amount":0', '"amount":1')
+
+  it('Node: both checks accept a real callback and refuse a changed body or another secret', () => {
+    const module = { exports: {} as Record<string, (...args: unknown[]) => boolean> }
+    new Function('module', 'require', NODE)(module, createRequire(import.meta.url))
+    const { verifyXSignature, verifyStandardWebhook } = module.exports
+    expect(verifyXSignature(body, headers, secret)).toBe(true)
+    expect(verifyStandardWebhook(body, headers, secret)).toBe(true)
+    expect(verifyStandardWebhook(tampered, headers, secret)).toBe(false)
+    expect(verifyXSignature(body, headers, `${secret}x`)).toBe(false)
+    expect(verifyStandardWebhook(body, headers, `whsec_${crypto.randomBytes(32).toString('base64')}`)).toBe(false)
+  })
+
+  it.skipIf(!hasPython)('Python: the same', () => {
+    const harness = `${PYTHON}
+import os, sys
+raw = sys.stdin.buffer.read()
+headers = json.loads(os.environ["HEADERS"])
+secret = os.environ["SECRET"]
+print(verify_x_signature(raw, headers, secret), verify_standard_webhook(raw, headers, secret))`
+    const verify = (input: string, key = secret) => execFileSync('python3', ['-c', harness], { input, env: { HEADERS: JSON.stringify(headers), SECRET: key }, encoding: 'utf8' }).trim()
+    expect(verify(body)).toBe('True True')
+    expect(verify(tampered)).toBe('True False')
+    expect(verify(body, `whsec_${crypto.randomBytes(32).toString('base64')}`)).toBe('False False')
+  })
+})
+
 describe('GET /v1/webhook/docs', () => {
   it('describes events, headers, both signatures with code, and the retry schedule', async () => {
     const r = await createReseller(app)
@@ -171,5 +218,13 @@ describe('operator side', () => {
     const missing = await app.inject({ method: 'GET', url: '/api/admin/v1/resellers/999999/webhook-deliveries', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
     expect(missing.statusCode).toBe(404)
     expect(missing.json()).toEqual({ message: 'ACCOUNT_NOT_FOUND' })
+
+    // The CLI's commands name these routes.
+    const [delivery] = deliveries
+    for (const [name, args] of [['webhooks:show', [r.id]], ['webhooks:deliveries', [r.id]], ['webhooks:retry', [r.id, delivery.id]]] as const) {
+      const command = COMMANDS[name]
+      const res = await app.inject({ method: command.method, url: `/api/admin/v1${command.path(args.map(String))}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      expect(res.statusCode, name).toBe(200)
+    }
   })
 })
