@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
 import { listen } from '../db/notifications.js'
-import { attemptDelivery, loadReceivers, type DeliveryDeps } from '../modules/webhooks/delivery.js'
+import { createAttemptRecorder } from '../modules/webhooks/attempt-recorder.js'
+import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver } from '../modules/webhooks/delivery.js'
 import { claimDue, earliestDue, relayOutbox, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
+import type { WebhookMessage } from '../modules/webhooks/payload.js'
 import { systemClock, type Clock } from '../modules/webhooks/schedule.js'
 
 export type WebhookWorkerOptions = {
@@ -30,46 +32,64 @@ const FOLLOW_UPS_MS = [20, 200]
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const clock = options.clock ?? systemClock
-  const concurrency = options.concurrency ?? 32
+  const concurrency = options.concurrency ?? 64
   const perReceiver = options.perReceiver ?? 4
   const pollMs = options.pollMs ?? 2_000
   const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
+  const recorder = createAttemptRecorder(ctx.db)
   const inFlight = new Map<number, number>()
+  let attempts = 0
   const sends = new Set<Promise<unknown>>()
   let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
   let onSettled = () => {}
 
-  const begin = (delivery: ClaimedDelivery, receiver: Parameters<typeof attemptDelivery>[2], sendBy: Date) => {
-    const account = delivery.account_id
-    inFlight.set(account, (inFlight.get(account) ?? 0) + 1)
-    const attempt = attemptDelivery(deps, delivery, receiver, sendBy)
-      .catch((err: unknown) => log.error({ err, delivery: delivery.id }, 'webhook attempt not recorded'))
-      .finally(() => {
-        const left = inFlight.get(account)! - 1
-        if (left === 0) inFlight.delete(account)
-        else inFlight.set(account, left)
-        sends.delete(attempt)
-        onSettled()
-      })
-    sends.add(attempt)
+  const settled = (account: number) => {
+    attempts--
+    const left = inFlight.get(account)! - 1
+    if (left === 0) inFlight.delete(account)
+    else inFlight.set(account, left)
+    onSettled()
   }
 
-  /** Relays what the outbox holds, claims what is due and starts those attempts. */
-  const pass = async () => {
+  /** Sends each prepared attempt and records it as soon as it is answered. */
+  const send = (claimed: ClaimedDelivery[], receivers: Map<number, Receiver>, messages: Map<number, WebhookMessage>, at: Date) => {
+    const sendBy = new Date(at.getTime() + LEASE_MARGIN_MS / 2)
+    for (const delivery of claimed) {
+      const attempt = attemptDelivery(deps, delivery, receivers.get(delivery.account_id), messages.get(delivery.id), at, sendBy)
+        .then((record) => record && recorder.record(record))
+        .catch((err: unknown) => log.error({ err, delivery: delivery.id }, 'webhook attempt not recorded'))
+        .finally(() => (sends.delete(attempt), settled(delivery.account_id)))
+      sends.add(attempt)
+    }
+  }
+
+  /**
+   * Relays what the outbox holds, claims what is due, builds those messages and starts sending.
+   * Passes run one at a time and only the sends overlap them, so a pass never waits for pool
+   * connections behind its own previous batch, and batches grow with the load.
+   */
+  const pass = async (relay = true) => {
     let relayed = 0
-    for (let n = RELAY_BATCH; n === RELAY_BATCH; relayed += n) n = await relayOutbox(ctx.db, clock.now(), RELAY_BATCH)
+    for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH; relayed += n) n = await relayOutbox(ctx.db, clock.now(), RELAY_BATCH)
     const now = clock.now()
     const claimed = await claimDue(ctx.db, {
       now,
       leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
-      free: concurrency - sends.size,
+      free: concurrency - attempts,
       perReceiver,
       busy: inFlight,
     })
-    if (claimed.length > 0) {
-      const receivers = await loadReceivers(ctx.db, ctx.vault, [...new Set(claimed.map((d) => d.account_id))])
-      const sendBy = new Date(now.getTime() + LEASE_MARGIN_MS / 2)
-      for (const delivery of claimed) begin(delivery, receivers.get(delivery.account_id), sendBy)
+    if (claimed.length === 0) return { relayed, claimed: 0 }
+    attempts += claimed.length
+    for (const d of claimed) inFlight.set(d.account_id, (inFlight.get(d.account_id) ?? 0) + 1)
+    try {
+      const receivers = receiversOf(ctx.vault, claimed)
+      const messages = await prepareMessages(deps, claimed.filter((d) => receivers.has(d.account_id)), now)
+      send(claimed, receivers, messages, now)
+    } catch (err) {
+      // Unsent: the leases lapse and the deliveries are claimed again.
+      claimed.forEach((d) => settled(d.account_id))
+      throw err
     }
     return { relayed, claimed: claimed.length }
   }
@@ -91,10 +111,13 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       let stopping = false
       let running: Promise<void> | undefined
       let again = false
+      // Only NOTIFY and timers can mean new outbox events; a finished attempt only frees a slot.
+      let relayWanted = true
       let timer: NodeJS.Timeout | undefined
       let followUp = 0
-      const wake = () => {
+      const wake = (relay = true) => {
         if (stopping) return
+        relayWanted ||= relay
         if (running) return void (again = true)
         clearTimeout(timer)
         running = loop().finally(() => (running = undefined))
@@ -103,17 +126,20 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         try {
           while (!stopping) {
             again = false
-            const r = await pass()
+            const relay = relayWanted
+            relayWanted = false
+            const r = await pass(relay)
             if (r.relayed > 0 || r.claimed > 0) followUp = 0
             if (again) continue
             const delay = await nextWake()
             if (again) continue
-            if (!stopping) timer = setTimeout(wake, delay)
+            if (!stopping) timer = setTimeout(() => wake(), delay)
             return
           }
         } catch (err) {
           log.error({ err }, 'webhook pass failed')
-          if (!stopping) timer = setTimeout(wake, pollMs)
+          relayWanted = true
+          if (!stopping) timer = setTimeout(() => wake(), pollMs)
         }
       }
       // Until the next retry falls due, the next follow-up, or the poll: whichever comes first.
@@ -124,8 +150,8 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         if (followUp < FOLLOW_UPS_MS.length) followUp++
         return delay
       }
-      onSettled = wake
-      const stopListening = await listen(ctx.database, 'outbox', wake, wake)
+      onSettled = () => wake(false)
+      const stopListening = await listen(ctx.database, 'outbox', () => wake(), () => wake())
       wake()
       return {
         async stop() {

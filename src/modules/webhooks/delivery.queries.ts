@@ -12,6 +12,10 @@ export type ClaimedDelivery = {
   webhook_id: string
   claims: number
   failures: number
+  /** The account's settings now, read by the claim: where to send, and whether to at all. */
+  webhook_enabled: boolean | null
+  callback_url: string | null
+  secret_enc: string | null
 }
 
 /**
@@ -57,7 +61,7 @@ export async function claimDue(db: Database, q: { now: Date; leaseUntil: Date; f
         FROM open_accounts o LEFT JOIN unnest(${busyAccounts}::bigint[], ${busyCounts}::int[]) AS b(account_id, in_flight) ON b.account_id = o.account_id
        WHERE o.account_id IS NOT NULL
     ), picked AS (
-      SELECT due.id FROM quota q CROSS JOIN LATERAL (
+      SELECT due.id, q.account_id FROM quota q CROSS JOIN LATERAL (
         SELECT d.id FROM webhook_deliveries d
          WHERE d.account_id = q.account_id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ${q.now}
          ORDER BY d.next_attempt_at LIMIT greatest(q.free, 0)
@@ -66,8 +70,9 @@ export async function claimDue(db: Database, q: { now: Date; leaseUntil: Date; f
       LIMIT ${q.free}
     )
     UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
-      FROM picked WHERE d.id = picked.id
-    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures`.execute(db)
+      FROM picked LEFT JOIN webhook_settings s ON s.account_id = picked.account_id
+     WHERE d.id = picked.id
+    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url, s.secret_enc`.execute(db)
   return rows
 }
 
@@ -84,20 +89,28 @@ export type AttemptRecord = {
 }
 
 /**
- * Records one attempt and its consequence in one statement. The delivery only moves if it is
- * still this claim's (a redelivery requested meanwhile wins); the attempt is recorded either way.
+ * Records attempts and their consequences in one statement. A delivery only moves if it is still
+ * that attempt's claim (a redelivery requested meanwhile wins); the attempt is recorded either way.
  */
-export async function recordAttempt(db: Database, r: AttemptRecord): Promise<void> {
+export async function recordAttempts(db: Database, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return
+  const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick)
   await sql`
-    WITH settled AS (
-      UPDATE webhook_deliveries
-         SET status = ${r.status}, failures = ${r.failures}, next_attempt_at = ${r.nextAttemptAt},
-             delivered_at = CASE WHEN ${r.status} = 'delivered' THEN ${r.attemptedAt}::timestamptz ELSE delivered_at END
-       WHERE id = ${r.deliveryId} AND claims = ${r.claim}
-      RETURNING id
+    WITH r AS (
+      SELECT * FROM unnest(
+        ${column((r) => r.deliveryId)}::bigint[], ${column((r) => r.claim)}::int[], ${column((r) => r.attemptedAt.toISOString())}::timestamptz[],
+        ${column((r) => r.statusCode)}::int[], ${column((r) => r.durationMs)}::int[], ${column((r) => r.error)}::text[],
+        ${column((r) => r.status)}::text[], ${column((r) => r.failures)}::int[], ${column((r) => r.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
+      ) AS r(delivery_id, claim, attempted_at, status_code, duration_ms, error, status, failures, next_attempt_at)
+    ), settled AS (
+      UPDATE webhook_deliveries d
+         SET status = r.status, failures = r.failures, next_attempt_at = r.next_attempt_at,
+             delivered_at = CASE WHEN r.status = 'delivered' THEN r.attempted_at ELSE d.delivered_at END
+        FROM r WHERE d.id = r.delivery_id AND d.claims = r.claim
+      RETURNING d.id
     )
     INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
-    VALUES (${r.deliveryId}, ${r.attemptedAt}, ${r.statusCode}, ${r.durationMs}, ${r.error})`.execute(db)
+    SELECT delivery_id, attempted_at, status_code, duration_ms, error FROM r`.execute(db)
 }
 
 /** When the next open delivery falls due (leases included), to sleep exactly until then. */

@@ -17,8 +17,8 @@ export type TransportOptions = {
   resolve?: Resolver
 }
 
-// Connections to one receiver host; more requests wait their turn inside the timeout.
-const SOCKETS_PER_HOST = 16
+// Connections to one host (accounts may share one); beyond it requests wait inside their timeout.
+const SOCKETS_PER_HOST = 64
 
 /** POSTs signed webhook bodies: keep-alive, no redirects followed, a hard deadline per attempt. */
 export function createTransport(options: TransportOptions): Transport {
