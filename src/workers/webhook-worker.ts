@@ -38,13 +38,13 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
   const recorder = createAttemptRecorder(ctx.db)
   const inFlight = new Map<number, number>()
-  let attempts = 0
+  let inFlightTotal = 0
   const sends = new Set<Promise<unknown>>()
   let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
   let onSettled = () => {}
 
   const settled = (account: number) => {
-    attempts--
+    inFlightTotal--
     const left = inFlight.get(account)! - 1
     if (left === 0) inFlight.delete(account)
     else inFlight.set(account, left)
@@ -75,12 +75,12 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     const claimed = await claimDue(ctx.db, {
       now,
       leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
-      free: concurrency - attempts,
+      free: concurrency - inFlightTotal,
       perReceiver,
       busy: inFlight,
     })
     if (claimed.length === 0) return { relayed, claimed: 0 }
-    attempts += claimed.length
+    inFlightTotal += claimed.length
     for (const d of claimed) inFlight.set(d.account_id, (inFlight.get(d.account_id) ?? 0) + 1)
     try {
       const receivers = receiversOf(ctx.vault, claimed)

@@ -89,6 +89,19 @@ describe('delivery from the outbox', () => {
     expect(completed.headers['x-signature']).toBe(xSignature(completed, 'completed', r.secret))
   })
 
+  it('order.canceled after an operator cancel: the refunded state, signed with canceled', async () => {
+    const receiver = await startReceiver()
+    const r = await subscriber(receiver.url)
+    const manual = await createItem(app, { order_process: 'manual', stock: 5, price: 4_000 })
+    const order = (await buy(app, r, 'cancel-1', [{ item_id: manual.id, quantity: 2 }])).json().data
+    await admin(app, 'POST', `/transactions/${order.id}/cancel`, { reason: 'out of stock upstream' })
+    await worker.runOnce()
+    const canceled = receiver.received.find((c) => c.json.event === 'order.canceled')!
+    expect(canceled.json.data).toMatchObject({ ref_id: 'cancel-1', status: 'canceled', amount: 8_000, items: [{ status: 'refunded', quantity: 2 }] })
+    expect(canceled.headers['x-signature']).toBe(xSignature(canceled, 'canceled', r.secret))
+    expect(receiver.received.map((c) => c.json.event).sort()).toEqual(['order.canceled', 'order.paid'])
+  })
+
   it('keeps a payload under 32 KB: licenses left out, truncated: true', async () => {
     const receiver = await startReceiver()
     const r = await subscriber(receiver.url)
