@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js'
 import { listen } from '../db/notifications.js'
 import { createAttemptRecorder } from '../modules/webhooks/attempt-recorder.js'
 import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver } from '../modules/webhooks/delivery.js'
-import { claimDue, earliestDue, relayOutbox, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
+import { claimDue, earliestDue, relayOutbox, type Capacity, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
 import type { WebhookMessage } from '../modules/webhooks/payload.js'
 import { systemClock, type Clock } from '../modules/webhooks/schedule.js'
 
@@ -25,6 +25,8 @@ export type WebhookWorker = {
 }
 
 const RELAY_BATCH = 500
+// Claimed batches whose messages are being built at once (their reads overlap the next claim).
+const PREPARING = 4
 // A claim outlives the attempt's deadline by this much before another process may take it up.
 const LEASE_MARGIN_MS = 10_000
 // Passes shortly after activity catch events whose commit raced the pass the NOTIFY started.
@@ -40,6 +42,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const inFlight = new Map<number, number>()
   let inFlightTotal = 0
   const sends = new Set<Promise<unknown>>()
+  const preparing = new Set<Promise<unknown>>()
   let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
   let onSettled = () => {}
 
@@ -51,47 +54,73 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     onSettled()
   }
 
-  /** Sends each prepared attempt and records it as soon as it is answered. */
+  /**
+   * Sends each prepared attempt and records it as soon as it is answered. The slot frees when the
+   * answer is in: until its record lands the delivery's lease keeps it from being claimed again.
+   */
   const send = (claimed: ClaimedDelivery[], receivers: Map<number, Receiver>, messages: Map<number, WebhookMessage>, at: Date) => {
     const sendBy = new Date(at.getTime() + LEASE_MARGIN_MS / 2)
     for (const delivery of claimed) {
       const attempt = attemptDelivery(deps, delivery, receivers.get(delivery.account_id), messages.get(delivery.id), at, sendBy)
+        .finally(() => settled(delivery.account_id))
         .then((record) => record && recorder.record(record))
         .catch((err: unknown) => log.error({ err, delivery: delivery.id }, 'webhook attempt not recorded'))
-        .finally(() => (sends.delete(attempt), settled(delivery.account_id)))
+        .finally(() => sends.delete(attempt))
       sends.add(attempt)
     }
   }
 
-  /**
-   * Relays what the outbox holds, claims what is due, builds those messages and starts sending.
-   * Passes run one at a time and only the sends overlap them, so a pass never waits for pool
-   * connections behind its own previous batch, and batches grow with the load.
-   */
-  const pass = async (relay = true) => {
-    let relayed = 0
-    for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH; relayed += n) n = await relayOutbox(ctx.db, clock.now(), RELAY_BATCH)
-    const now = clock.now()
-    const claimed = await claimDue(ctx.db, {
-      now,
-      leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
-      free: concurrency - inFlightTotal,
-      perReceiver,
-      busy: inFlight,
-    })
-    if (claimed.length === 0) return { relayed, claimed: 0 }
-    inFlightTotal += claimed.length
-    for (const d of claimed) inFlight.set(d.account_id, (inFlight.get(d.account_id) ?? 0) + 1)
+  /** Builds a claimed batch's messages and starts its sends; unsent on failure (the leases lapse). */
+  const prepare = async (claimed: ClaimedDelivery[], now: Date) => {
     try {
       const receivers = receiversOf(ctx.vault, claimed)
       const messages = await prepareMessages(deps, claimed.filter((d) => receivers.has(d.account_id)), now)
       send(claimed, receivers, messages, now)
     } catch (err) {
-      // Unsent: the leases lapse and the deliveries are claimed again.
+      log.error({ err }, 'webhook messages not built')
       claimed.forEach((d) => settled(d.account_id))
-      throw err
+    }
+  }
+
+  const capacity = (): Capacity => {
+    const now = clock.now()
+    return { now, leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS), free: concurrency - inFlightTotal, perReceiver, busy: inFlight }
+  }
+  const take = (claimed: ClaimedDelivery[]) => {
+    inFlightTotal += claimed.length
+    for (const d of claimed) inFlight.set(d.account_id, (inFlight.get(d.account_id) ?? 0) + 1)
+    return claimed
+  }
+
+  /**
+   * Relays what the outbox holds (fresh deliveries that fit come back claimed), claims what else
+   * is due when asked to or when the relay left some over, and hands the batch to `prepare`.
+   * Claims run one at a time (per-account quotas stay exact); up to PREPARING batches are built
+   * meanwhile, and past that the next pass waits, so batches grow with the load.
+   */
+  const pass = async (relay = true, claim = true) => {
+    while (preparing.size >= PREPARING) await Promise.race(preparing)
+    const claimed: ClaimedDelivery[] = []
+    let relayed = 0
+    let leftOver = false
+    for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH; ) {
+      const r = await relayOutbox(ctx.db, RELAY_BATCH, capacity())
+      claimed.push(...take(r.claimed))
+      leftOver ||= r.created > r.claimed.length
+      relayed += n = r.relayed
+    }
+    if (claim || leftOver) claimed.push(...take(await claimDue(ctx.db, capacity())))
+    if (claimed.length > 0) {
+      const batch = prepare(claimed, clock.now()).finally(() => preparing.delete(batch))
+      preparing.add(batch)
     }
     return { relayed, claimed: claimed.length }
+  }
+
+  /** Every batch built and every attempt recorded. */
+  const drained = async () => {
+    await Promise.all(preparing)
+    await Promise.all(sends)
   }
 
   return {
@@ -99,7 +128,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       const total = { relayed: 0, attempted: 0 }
       for (;;) {
         const { relayed, claimed } = await pass()
-        await Promise.all(sends)
+        await drained()
         total.relayed += relayed
         total.attempted += claimed
         if (relayed === 0 && claimed === 0) return total
@@ -111,13 +140,16 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       let stopping = false
       let running: Promise<void> | undefined
       let again = false
-      // Only NOTIFY and timers can mean new outbox events; a finished attempt only frees a slot.
+      // NOTIFY means new outbox events (relayed, and claimed as they are created); a timer means
+      // a retry may be due or a NOTIFY was missed; a finished attempt frees a slot.
       let relayWanted = true
+      let claimWanted = true
       let timer: NodeJS.Timeout | undefined
       let followUp = 0
-      const wake = (relay = true) => {
+      const wake = (relay: boolean, claim: boolean) => {
         if (stopping) return
         relayWanted ||= relay
+        claimWanted ||= claim
         if (running) return void (again = true)
         clearTimeout(timer)
         running = loop().finally(() => (running = undefined))
@@ -126,20 +158,20 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         try {
           while (!stopping) {
             again = false
-            const relay = relayWanted
-            relayWanted = false
-            const r = await pass(relay)
+            const [relay, claim] = [relayWanted, claimWanted]
+            relayWanted = claimWanted = false
+            const r = await pass(relay, claim)
             if (r.relayed > 0 || r.claimed > 0) followUp = 0
             if (again) continue
             const delay = await nextWake()
             if (again) continue
-            if (!stopping) timer = setTimeout(() => wake(), delay)
+            if (!stopping) timer = setTimeout(() => wake(true, true), delay)
             return
           }
         } catch (err) {
           log.error({ err }, 'webhook pass failed')
-          relayWanted = true
-          if (!stopping) timer = setTimeout(() => wake(), pollMs)
+          relayWanted = claimWanted = true
+          if (!stopping) timer = setTimeout(() => wake(true, true), pollMs)
         }
       }
       // Until the next retry falls due, the next follow-up, or the poll: whichever comes first.
@@ -150,16 +182,17 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         if (followUp < FOLLOW_UPS_MS.length) followUp++
         return delay
       }
-      onSettled = () => wake(false)
-      const stopListening = await listen(ctx.database, 'outbox', () => wake(), () => wake())
-      wake()
+      onSettled = () => wake(false, true)
+      // A redelivery rings with 'due': something to claim, not only to relay.
+      const stopListening = await listen(ctx.database, 'outbox', (payload) => wake(true, payload === 'due'), () => wake(true, true))
+      wake(true, true)
       return {
         async stop() {
           stopping = true
           clearTimeout(timer)
           await stopListening()
           await running
-          await Promise.all(sends)
+          await drained()
         },
       }
     },

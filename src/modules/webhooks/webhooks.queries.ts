@@ -68,6 +68,6 @@ export async function requeueDelivery(trx: Trx, accountId: number, deliveryId: n
     .where('account_id', '=', accountId)
     .returning('id')
     .executeTakeFirst()
-  if (row) await sql`SELECT pg_notify('outbox', '')`.execute(trx)
+  if (row) await sql`SELECT pg_notify('outbox', 'due')`.execute(trx)
   return row !== undefined
 }
