@@ -103,16 +103,20 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     const claimed: ClaimedDelivery[] = []
     let relayed = 0
     let leftOver = false
-    for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH; ) {
-      const r = await relayOutbox(ctx.db, RELAY_BATCH, capacity())
-      claimed.push(...take(r.claimed))
-      leftOver ||= r.created > r.claimed.length
-      relayed += n = r.relayed
-    }
-    if (claim || leftOver) claimed.push(...take(await claimDue(ctx.db, capacity())))
-    if (claimed.length > 0) {
-      const batch = prepare(claimed, clock.now()).finally(() => preparing.delete(batch))
-      preparing.add(batch)
+    try {
+      for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH; ) {
+        const r = await relayOutbox(ctx.db, RELAY_BATCH, capacity())
+        claimed.push(...take(r.claimed))
+        leftOver ||= r.created > r.claimed.length
+        relayed += n = r.relayed
+      }
+      if (claim || leftOver) claimed.push(...take(await claimDue(ctx.db, capacity())))
+    } finally {
+      // What was claimed goes out even if a later statement of the pass failed.
+      if (claimed.length > 0) {
+        const batch = prepare(claimed, clock.now()).finally(() => preparing.delete(batch))
+        preparing.add(batch)
+      }
     }
     return { relayed, claimed: claimed.length }
   }

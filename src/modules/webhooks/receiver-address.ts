@@ -2,11 +2,14 @@ import dns from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
 import { isInRanges } from '../../ip-ranges.js'
 
-/** Addresses a production callback may never reach: private, loopback, link-local, metadata, reserved. */
+/**
+ * Addresses a production callback may never reach: private, loopback, link-local, metadata,
+ * reserved, and IPv6 tunnel/translation prefixes that can carry an IPv4 address inside.
+ */
 const NON_PUBLIC = [
   '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
   '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
-  '::/96', '::1/128', '100::/64', '2001:db8::/32', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8',
+  '::/96', '::1/128', '::ffff:0:0:0/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:db8::/32', '2002::/16', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8',
 ]
 
 // URL hostnames keep IPv6 literals in brackets.

@@ -62,7 +62,7 @@ describe('SSRF guard in production', () => {
   })
 
   it('classifies addresses, IPv4-mapped and NAT64 forms included', () => {
-    for (const ip of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '224.0.0.1', 'not-an-ip']) {
+    for (const ip of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '::ffff:0:7f00:1', '2002:7f00:1::1', '224.0.0.1', 'not-an-ip']) {
       expect(isNonPublicAddress(ip), ip).toBe(true)
     }
     for (const ip of ['93.184.216.34', '8.8.8.8', '2606:2800:220:1::1', '::ffff:8.8.8.8']) expect(isNonPublicAddress(ip), ip).toBe(false)
