@@ -59,16 +59,23 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** CPU seconds of every PostgreSQL process on this machine (the bench's server is local). */
-function postgresCpuSeconds(): number {
-  let total = 0
+/** CPU seconds of each PostgreSQL process on this machine (the bench's server is local). */
+function postgresCpu(): Map<number, number> {
+  const seconds = new Map<number, number>()
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(pid))
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') seconds.set(Number(pid), cpuSeconds(Number(pid)))
     } catch {
       // gone meanwhile
     }
   }
+  return seconds
+}
+
+/** CPU seconds PostgreSQL used since `before` (processes that exited meanwhile are missed). */
+function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0
+  for (const [pid, now] of postgresCpu()) total += now - (before.get(pid) ?? 0)
   return total
 }
 
@@ -92,13 +99,13 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const arrivedBefore = hook.count()
     const since = new Date()
     const cpuBefore = cpuSeconds(worker.pid!)
-    const postgresBefore = postgresCpuSeconds()
+    const postgresBefore = postgresCpu()
     const started = performance.now()
     const load = await pacedLoad({ base: deps.base, rate, seconds: deps.seconds, request: deps.request, answered: (body, at) => answered.set((JSON.parse(body) as { ref_id: string }).ref_id, at) })
     const deliveredDuringLoad = hook.count() - arrivedBefore
     const loadSeconds = (performance.now() - started) / 1000
     const workerCpu = (cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds
-    const postgresCpu = (postgresCpuSeconds() - postgresBefore) / loadSeconds
+    const postgresShare = postgresCpuSince(postgresBefore) / loadSeconds
     const arrived = (ref: string, event: string) => hook.arrivals.get(`${ref}|${event}`)
     await waitUntil(() => [...answered.keys()].every((ref) => arrived(ref, 'order.completed') !== undefined && arrived(ref, 'order.paid') !== undefined), 60_000)
     const delays: number[] = []
@@ -118,7 +125,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       events_arrived: delays.length,
       delivered_per_s_during_load: Math.round(deliveredDuringLoad / loadSeconds),
       worker_cpu_percent_during_load: Math.round(workerCpu * 100),
-      postgres_cpu_percent_during_load: Math.round(postgresCpu * 100),
+      postgres_cpu_percent_during_load: Math.round(postgresShare * 100),
       commit_to_arrival_p50_ms: q(0.5),
       commit_to_arrival_p99_ms: q(0.99),
       commit_to_arrival_max_ms: q(1),

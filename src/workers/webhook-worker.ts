@@ -30,7 +30,8 @@ const PREPARING = 4
 // A claim outlives the attempt's deadline by this much before another process may take it up.
 const LEASE_MARGIN_MS = 10_000
 // Passes shortly after activity catch events whose commit raced the pass the NOTIFY started.
-const FOLLOW_UPS_MS = [20, 200]
+const FOLLOW_UPS_MS = [5, 25, 200]
+const CLAIM_AT_LEAST_EVERY_MS = 250
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const clock = options.clock ?? systemClock
@@ -45,13 +46,18 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const preparing = new Set<Promise<unknown>>()
   let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
   let onSettled = () => {}
+  let onRescheduled = () => {}
 
+  let lastClaimAt = 0
+
+  // A freed slot matters only where the lack of one held deliveries back: the account's or all.
   const settled = (account: number) => {
+    const held = inFlightTotal >= concurrency || inFlight.get(account)! >= perReceiver
     inFlightTotal--
     const left = inFlight.get(account)! - 1
     if (left === 0) inFlight.delete(account)
     else inFlight.set(account, left)
-    onSettled()
+    if (held) onSettled()
   }
 
   /**
@@ -63,7 +69,12 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     for (const delivery of claimed) {
       const attempt = attemptDelivery(deps, delivery, receivers.get(delivery.account_id), messages.get(delivery.id), at, sendBy)
         .finally(() => settled(delivery.account_id))
-        .then((record) => record && recorder.record(record))
+        .then(async (record) => {
+          if (!record) return
+          await recorder.record(record)
+          // The loop may be asleep until later than this retry: let it look again.
+          if (record.nextAttemptAt) onRescheduled()
+        })
         .catch((err: unknown) => log.error({ err, delivery: delivery.id }, 'webhook attempt not recorded'))
         .finally(() => sends.delete(attempt))
       sends.add(attempt)
@@ -110,7 +121,11 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         leftOver ||= r.created > r.claimed.length
         relayed += n = r.relayed
       }
-      if (claim || leftOver) claimed.push(...take(await claimDue(ctx.db, capacity())))
+      // Also now and then while NOTIFY keeps the worker busy: retries fall due meanwhile.
+      if (claim || leftOver || clock.now().getTime() - lastClaimAt >= CLAIM_AT_LEAST_EVERY_MS) {
+        lastClaimAt = clock.now().getTime()
+        claimed.push(...take(await claimDue(ctx.db, capacity())))
+      }
     } finally {
       // What was claimed goes out even if a later statement of the pass failed.
       if (claimed.length > 0) {
@@ -167,9 +182,9 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
             const r = await pass(relay, claim)
             if (r.relayed > 0 || r.claimed > 0) followUp = 0
             if (again) continue
-            const delay = await nextWake()
+            const next = await nextWake()
             if (again) continue
-            if (!stopping) timer = setTimeout(() => wake(true, true), delay)
+            if (!stopping) timer = setTimeout(() => wake(true, next.claim), next.delay)
             return
           }
         } catch (err) {
@@ -178,15 +193,16 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
           if (!stopping) timer = setTimeout(() => wake(true, true), pollMs)
         }
       }
-      // Until the next retry falls due, the next follow-up, or the poll: whichever comes first.
+      // Until the next retry falls due or the poll (both claim), or the next follow-up (relays only).
       const nextWake = async () => {
         const due = await earliestDue(ctx.db)
         const untilDue = due ? Math.max(0, due.getTime() - clock.now().getTime()) : pollMs
-        const delay = Math.min(untilDue, pollMs, FOLLOW_UPS_MS[followUp] ?? pollMs)
+        const followUpDelay = FOLLOW_UPS_MS[followUp] ?? Infinity
         if (followUp < FOLLOW_UPS_MS.length) followUp++
-        return delay
+        return followUpDelay < Math.min(untilDue, pollMs) ? { delay: followUpDelay, claim: false } : { delay: Math.min(untilDue, pollMs), claim: true }
       }
       onSettled = () => wake(false, true)
+      onRescheduled = () => wake(false, false)
       // A redelivery rings with 'due': something to claim, not only to relay.
       const stopListening = await listen(ctx.database, 'outbox', (payload) => wake(true, payload === 'due'), () => wake(true, true))
       wake(true, true)
