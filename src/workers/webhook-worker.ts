@@ -24,6 +24,10 @@ export type WebhookWorker = {
   start(log: FastifyBaseLogger): Promise<{ stop(): Promise<void> }>
 }
 
+// Attempts in flight per process and per account: a receiver over the internet takes 50–500 ms,
+// and one that hangs holds only its own account's slots.
+export const CONCURRENCY = 256
+export const PER_RECEIVER = 8
 const RELAY_BATCH = 500
 // Claimed batches whose messages are being built at once (their reads overlap the next claim).
 const PREPARING = 4
@@ -35,8 +39,8 @@ const CLAIM_AT_LEAST_EVERY_MS = 250
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const clock = options.clock ?? systemClock
-  const concurrency = options.concurrency ?? 64
-  const perReceiver = options.perReceiver ?? 4
+  const concurrency = options.concurrency ?? CONCURRENCY
+  const perReceiver = options.perReceiver ?? PER_RECEIVER
   const pollMs = options.pollMs ?? 2_000
   const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
   const recorder = createAttemptRecorder(ctx.db)

@@ -3,7 +3,7 @@ import { createTestApp } from '../../../test/app.js'
 import { createItem, createReseller, type Reseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
-import { createWebhookWorker } from '../../workers/webhook-worker.js'
+import { PER_RECEIVER, createWebhookWorker } from '../../workers/webhook-worker.js'
 
 // The worker as it runs in the service: woken by NOTIFY, on time for retries, real clock.
 const { app, ctx } = await createTestApp()
@@ -54,13 +54,14 @@ describe('the running worker', () => {
     const a = await subscriber(slow.url)
     const b = await subscriber(fast.url)
     const item = await manualItem()
-    for (let i = 0; i < 6; i++) await buy(app, a, `slow-${i}`, [{ item_id: item.id, quantity: 1 }])
-    await slow.waitFor(4)
+    const events = PER_RECEIVER + 2
+    for (let i = 0; i < events; i++) await buy(app, a, `slow-${i}`, [{ item_id: item.id, quantity: 1 }])
+    await slow.waitFor(PER_RECEIVER)
     await buy(app, b, 'fast-1', [{ item_id: item.id, quantity: 1 }])
-    // Arrives while all four of the slow receiver's attempts are still waiting for an answer.
+    // Arrives while every one of the slow receiver's attempts is still waiting for an answer.
     await fast.waitFor(1)
-    expect(slow.received).toHaveLength(4)
+    expect(slow.received).toHaveLength(PER_RECEIVER)
     release()
-    await slow.waitFor(6)
+    await slow.waitFor(events)
   })
 })

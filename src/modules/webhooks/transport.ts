@@ -18,7 +18,7 @@ export type TransportOptions = {
 }
 
 // Connections to one host (accounts may share one); beyond it requests wait inside their timeout.
-const SOCKETS_PER_HOST = 64
+const SOCKETS_PER_HOST = 256
 
 /** POSTs signed webhook bodies: keep-alive, no redirects followed, a hard deadline per attempt. */
 export function createTransport(options: TransportOptions): Transport {
