@@ -5,7 +5,14 @@ import http from 'node:http'
  * each second's quota in a burst), and latency counts from the planned send time, so time spent
  * queued behind a slow answer is not hidden.
  */
-export async function pacedLoad(options: { base: string; rate: number; seconds: number; request: () => { path: string; headers: Record<string, string>; body: string } }) {
+export async function pacedLoad(options: {
+  base: string
+  rate: number
+  seconds: number
+  request: () => { path: string; headers: Record<string, string>; body: string }
+  /** Called with each request's body and the time its answer arrived (webhook latency). */
+  answered?: (body: string, at: number) => void
+}) {
   const url = new URL(options.base)
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
   const latencies: number[] = []
@@ -25,6 +32,7 @@ export async function pacedLoad(options: { base: string; rate: number; seconds: 
         const req = http.request({ host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
           res.resume()
           res.on('end', () => {
+            options.answered?.(body, performance.now())
             latencies.push(performance.now() - planned)
             if (res.statusCode === 429 || (res.statusCode ?? 500) >= 500) errors++
             else if ((res.statusCode ?? 0) >= 300) non2xx++

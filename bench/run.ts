@@ -10,6 +10,7 @@ import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { pacedLoad } from './paced.js'
+import { webhookBench } from './webhooks.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const ADMIN = 'bench-admin-token-0123456789'
@@ -47,7 +48,7 @@ function referenceCeiling(): Record<string, number> {
   return JSON.parse(line)
 }
 
-async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
+async function startServer(databaseUrl: string, port: number, extraEnv: Record<string, string> = {}, ready = 'listening on'): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -63,11 +64,12 @@ async function startServer(databaseUrl: string, port: number): Promise<ChildProc
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
       WORKERS: 'false',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve())
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes(ready) && resolve())
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
   })
   return child
@@ -163,6 +165,17 @@ async function main() {
     const latency = await pacedLoad({ base, rate, seconds: SECONDS, request: () => purchaseRequest(spread) })
     console.log('hot item throughput, 64 connections …')
     const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }) })
+    const serverRss = rssMb(server.pid!)
+    const webhooks = await webhookBench({
+      base,
+      databaseUrl,
+      keys,
+      rate,
+      seconds: SECONDS,
+      request: () => purchaseRequest(spread),
+      startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
+      burst: () => load(base, { connections: 64, pick: spread }),
+    })
     const report = {
       at: new Date().toISOString(),
       seconds: SECONDS,
@@ -170,9 +183,10 @@ async function main() {
       purchase: throughput,
       purchase_at_half_rate: { rate, ...latency },
       hot_item: hotItem,
-      server_rss_mb: rssMb(server.pid!),
+      server_rss_mb: serverRss,
       purchase_ratio: Number((throughput.req_per_s / reference.reference_tps).toFixed(3)),
       hot_item_ratio: Number((hotItem.req_per_s / reference.reference_tps).toFixed(3)),
+      webhooks,
     }
     console.log(JSON.stringify(report, null, 2))
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })

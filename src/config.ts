@@ -20,7 +20,7 @@ const Env = Type.Object({
   TRIPAY_MERCHANT_CODE: Type.Optional(Type.String({ minLength: 1 })),
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
-  WORKERS: Type.Boolean({ default: true }),
+  WORKERS: Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('only')], { default: 'true' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
@@ -55,7 +55,8 @@ export type Config = Readonly<{
   tripay: { baseUrl: string; apiKey: string; privateKey: string; merchantCode: string } | undefined
   maxActiveLocks: number
   leaderboardTz: string
-  workers: boolean
+  /** Background workers in this process; `only`: workers and no API (scale-out, `npm run worker`). */
+  workers: boolean | 'only'
   redisUrl: string | undefined
   rateLimitPerMinute: number
   trustProxy: string[] | undefined
@@ -107,6 +108,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // The client-side limit backs up the server's for a database that stopped answering; shorter, it would cut queries the server still runs.
   const queryTimeoutMs = env.DB_QUERY_TIMEOUT_MS ?? env.DB_STATEMENT_TIMEOUT_MS + 1000
   if (queryTimeoutMs <= env.DB_STATEMENT_TIMEOUT_MS) problems.push(`DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS (${env.DB_STATEMENT_TIMEOUT_MS})`)
+  if (env.WORKERS === 'only' && !env.DATABASE_URL) problems.push('WORKERS: only needs DATABASE_URL (the embedded database belongs to one process)')
   if (env.APP_ENV === 'production') {
     if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
     if (!env.APP_KEY) problems.push('APP_KEY: required in production')
@@ -134,7 +136,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
-    workers: env.WORKERS,
+    workers: env.WORKERS === 'only' ? 'only' : env.WORKERS === 'true',
     redisUrl: env.REDIS_URL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     trustProxy: env.TRUST_PROXY?.split(',').map((s) => s.trim()),

@@ -7,6 +7,7 @@ import { createFulfilment, type Fulfilment } from './modules/fulfilment/fulfilme
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
 import type { PaymentGateway } from './modules/topups/gateway.js'
 import { createPaymentGateway } from './modules/topups/gateways.js'
+import { createTransport, type Transport } from './modules/webhooks/transport.js'
 import { createVault, type Vault } from './vault.js'
 
 /** Everything a request or a worker needs, wired by hand in one place. */
@@ -28,6 +29,8 @@ export type AppContext = {
   fulfillable: string[]
   /** PAYMENT_GATEWAY: where top-ups get their payment links. */
   paymentGateway: PaymentGateway
+  /** Sends webhook callbacks (keep-alive agents, SSRF guard in production). */
+  webhookTransport: Transport
 }
 
 // Bounds how long a change missed by every notification path could go unseen.
@@ -41,11 +44,13 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
   const vault = createVault(config.appKey)
   const fulfilment = createFulfilment(database.db, vault, { providerPollSeconds: config.providerPollSeconds, providerTimeoutMs: config.providerTimeoutMs, dbStatementTimeoutMs: config.dbStatementTimeoutMs })
   const dispatchers: LineDispatcher[] = fulfilment.lineDispatchers
-  return { config, db: database.db, database, vault, counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfilment, fulfillable: fulfillableProcesses(dispatchers), paymentGateway: createPaymentGateway(config) }
+  const webhookTransport = createTransport({ production: config.appEnv === 'production', timeoutMs: config.webhookTimeoutMs })
+  return { config, db: database.db, database, vault, counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfilment, fulfillable: fulfillableProcesses(dispatchers), paymentGateway: createPaymentGateway(config), webhookTransport }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.counters.close()
+  ctx.webhookTransport.close()
   await ctx.database.close()
 }
 

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   ACCOUNT_NOT_FOUND: 404,
   PROVIDER_NOT_FOUND: 404,
   LINE_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
   NOT_FOUND: 404,
   // The operator acted on something in a state that does not allow it (a sent line, a closed order).
   INVALID_STATE: 409,

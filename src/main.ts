@@ -10,6 +10,7 @@ import { watchAccountChanges } from './modules/accounts/account-changes.js'
 import { seedDemo } from './modules/admin/demo.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
+import { createWebhookWorker } from './workers/webhook-worker.js'
 
 /** The migrated database. */
 async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
@@ -38,16 +39,19 @@ async function main() {
   const { database, release } = await openDatabase(config)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
+  // WORKERS=only: a worker process for scale-out, beside API processes on the same PostgreSQL.
+  const serveApi = config.workers !== 'only'
   // Only on an empty database, once however many processes start together.
-  const demo = (config.seedDemo ?? config.appEnv === 'development') ? await seedDemo(ctx) : undefined
+  const demo = serveApi && (config.seedDemo ?? config.appEnv === 'development') ? await seedDemo(ctx) : undefined
   if (demo) secrets?.save({ demoApiKey: demo.apiKey })
 
   const app = await buildApp(ctx)
-  await app.listen({ port: config.port, host: config.host })
+  if (serveApi) await app.listen({ port: config.port, host: config.host })
   const metrics = config.metricsPort === undefined ? undefined : metricsServer(app.metricsRegistry)
   await metrics?.listen({ port: config.metricsPort, host: config.metricsHost })
   const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined
-  const stopWatching = await watchAccountChanges(ctx)
+  const webhooks = config.workers ? await createWebhookWorker(ctx).start(app.log) : undefined
+  const stopWatching = serveApi ? await watchAccountChanges(ctx) : async () => {}
   const banner = [
     `Reseller Ordering Service listening on ${config.publicUrl}`,
     `  API base:     ${config.publicUrl}/api/v1`,
@@ -57,7 +61,7 @@ async function main() {
   if (metrics) banner.push(`  metrics:      http://${config.metricsHost}:${config.metricsPort}/metrics`)
   if (secrets?.secrets.demoApiKey) banner.push(`  demo API key: ${secrets.secrets.demoApiKey}`)
   if (secrets && printAdminToken) banner.push(`  admin token:  ${config.adminToken}`)
-  console.log(banner.join('\n'))
+  console.log(serveApi ? banner.join('\n') : 'Reseller Ordering Service workers running (WORKERS=only: no API), database: PostgreSQL')
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -67,6 +71,7 @@ async function main() {
     await app.close()
     await metrics?.close()
     await workers?.stop()
+    await webhooks?.stop()
     await stopWatching()
     await closeContext(ctx)
     release()

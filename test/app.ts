@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest'
-import { loadConfig, type Config } from '../src/config.js'
+import { loadConfig, withConfig, type Config } from '../src/config.js'
 import { checkAppKey, closeContext, createContext, type AppContext } from '../src/context.js'
 import { buildApp, type App } from '../src/http/server.js'
 import { openPostgres, type DatabaseHandle } from '../src/db/database.js'
@@ -23,9 +23,12 @@ function testConfig(env: Record<string, string>): Config {
   })
 }
 
-/** The real HTTP app on a database of its own; closed after the file's tests. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  return appOn(await cloneTestDatabase(), env)
+/**
+ * The real HTTP app on a database of its own; closed after the file's tests. `changes` replace
+ * config values the environment cannot set here (APP_ENV=production needs DATABASE_URL).
+ */
+export async function createTestApp(env: Record<string, string> = {}, changes: Partial<Config> = {}): Promise<TestApp> {
+  return appOn(await cloneTestDatabase(), env, changes)
 }
 
 /** A second process's view: another app with its own pool on the same PostgreSQL database. */
@@ -34,8 +37,8 @@ export async function createSiblingApp(databaseUrl: string, env: Record<string, 
   return appOn({ ...handle, url: databaseUrl }, env)
 }
 
-async function appOn(database: DatabaseHandle & { url?: string }, env: Record<string, string>): Promise<TestApp> {
-  const config = testConfig(env)
+async function appOn(database: DatabaseHandle & { url?: string }, env: Record<string, string>, changes: Partial<Config> = {}): Promise<TestApp> {
+  const config = withConfig(testConfig(env), changes)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
   const app = await buildApp(ctx)

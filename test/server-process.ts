@@ -15,8 +15,8 @@ export async function freePort(): Promise<number> {
 
 export type ServerProcess = { child: ChildProcess; base: string; output: () => string; exited: Promise<number | null> }
 
-/** The real service as its own process (node + tsx), ready once its banner is printed. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** The real service as its own process (node + tsx), ready once its banner (`ready`) is printed. */
+export async function startServerProcess(env: Record<string, string>, ready = 'listening on'): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort())
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
@@ -40,7 +40,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000)
-    child.stdout!.on('data', () => output.includes('listening on') && (clearTimeout(timer), resolve()))
+    child.stdout!.on('data', () => output.includes(ready) && (clearTimeout(timer), resolve()))
     void exited.then((code) => (clearTimeout(timer), reject(new Error(`server exited with ${code}:\n${output}`))))
   })
   return { child, base: `http://127.0.0.1:${port}`, output: () => output, exited }

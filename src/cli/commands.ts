@@ -130,6 +130,9 @@ export const COMMANDS: Record<string, Command> = {
   },
   'dispatches:resolve-failed': { usage: 'ID [--reason TEXT]', method: 'POST', path: ([id]) => `/dispatches/${id}/resolve`, body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }) },
   'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
+  'webhooks:show': { usage: 'ACCOUNT_ID', method: 'GET', path: ([id]) => `/resellers/${id}/webhook` },
+  'webhooks:deliveries': { usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]', method: 'GET', path: ([id]) => `/resellers/${id}/webhook-deliveries` },
+  'webhooks:retry': { usage: 'ACCOUNT_ID DELIVERY_ID', method: 'POST', path: ([id, delivery]) => `/resellers/${id}/webhook-deliveries/${delivery}/retry` },
 }
 
 /** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */

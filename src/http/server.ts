@@ -19,6 +19,8 @@ import { tripayCallbackRoutes } from '../modules/topups/tripay-callback.routes.j
 import { fulfilmentAdminRoutes } from '../modules/fulfilment/fulfilment.routes.js'
 import { validationRoutes } from '../modules/fulfilment/validation.routes.js'
 import { upstreamSimulators } from '../providers/simulators.js'
+import { adminWebhookRoutes } from '../modules/webhooks/webhooks-admin.routes.js'
+import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
@@ -95,6 +97,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(lockRoutes(ctx))
       await reseller.register(topupRoutes(ctx))
       await reseller.register(validationRoutes(ctx))
+      await reseller.register(webhookRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )
@@ -105,6 +108,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(adminOrderRoutes(ctx))
       await admin.register(topupAdminRoutes(ctx))
       await admin.register(fulfilmentAdminRoutes(ctx))
+      await admin.register(adminWebhookRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

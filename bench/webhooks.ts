@@ -1,0 +1,168 @@
+/**
+ * The webhook part of npm run bench: a receiver on 127.0.0.1 that answers 200 at once, every
+ * account subscribed, and a separate worker process (WORKERS=only) beside the API process.
+ * Measures the delay from a purchase's answer (its commit is just before) to the first attempt's
+ * arrival at the half-throughput rate, and how many events a worker delivers per second from a
+ * backlog.
+ */
+import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import type net from 'node:net'
+import pg from 'pg'
+import { pacedLoad } from './paced.js'
+
+type Request = () => { path: string; headers: Record<string, string>; body: string }
+
+export type WebhookBenchDeps = {
+  base: string
+  databaseUrl: string
+  keys: string[]
+  rate: number
+  seconds: number
+  request: Request
+  startWorker: () => Promise<ChildProcess>
+  /** Purchases at full speed for a while (the backlog). */
+  burst: () => Promise<{ requests: number }>
+}
+
+function receiver() {
+  const arrivals = new Map<string, number>()
+  const times: number[] = []
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const at = performance.now()
+      times.push(at)
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { event: string; data: { ref_id: string } }
+      const key = `${body.data.ref_id}|${body.event}`
+      if (!arrivals.has(key)) arrivals.set(key, at)
+      res.writeHead(200).end()
+    })
+  })
+  return {
+    arrivals,
+    times,
+    count: () => times.length,
+    async listen() {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`
+    },
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** CPU seconds of each PostgreSQL process on this machine (the bench's server is local). */
+function postgresCpu(): Map<number, number> {
+  const seconds = new Map<number, number>()
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') seconds.set(Number(pid), cpuSeconds(Number(pid)))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return seconds
+}
+
+/** CPU seconds PostgreSQL used since `before` (processes that exited meanwhile are missed). */
+function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0
+  for (const [pid, now] of postgresCpu()) total += now - (before.get(pid) ?? 0)
+  return total
+}
+
+async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+}
+
+export async function webhookBench(deps: WebhookBenchDeps) {
+  const db = new pg.Client({ connectionString: deps.databaseUrl })
+  await db.connect()
+  const count = async (sql: string) => Number((await db.query(sql)).rows[0].n)
+  const hook = receiver()
+  const url = await hook.listen()
+  let worker = await deps.startWorker()
+
+  /** Purchases at `rate` for the phase's seconds; delay from each answer to its events' arrival. */
+  const latencyAt = async (rate: number) => {
+    console.log(`webhook latency at ${rate} purchases/s …`)
+    const answered = new Map<string, number>()
+    const arrivedBefore = hook.count()
+    const since = new Date()
+    const cpuBefore = cpuSeconds(worker.pid!)
+    const postgresBefore = postgresCpu()
+    const started = performance.now()
+    const load = await pacedLoad({ base: deps.base, rate, seconds: deps.seconds, request: deps.request, answered: (body, at) => answered.set((JSON.parse(body) as { ref_id: string }).ref_id, at) })
+    const deliveredDuringLoad = hook.count() - arrivedBefore
+    const loadSeconds = (performance.now() - started) / 1000
+    const workerCpu = (cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds
+    const postgresShare = postgresCpuSince(postgresBefore) / loadSeconds
+    const arrived = (ref: string, event: string) => hook.arrivals.get(`${ref}|${event}`)
+    await waitUntil(() => [...answered.keys()].every((ref) => arrived(ref, 'order.completed') !== undefined && arrived(ref, 'order.paid') !== undefined), 60_000)
+    const delays: number[] = []
+    for (const [ref, at] of answered) {
+      for (const event of ['order.paid', 'order.completed']) {
+        const when = arrived(ref, event)
+        if (when !== undefined) delays.push(Math.max(0, when - at))
+      }
+    }
+    delays.sort((a, b) => a - b)
+    const q = (p: number) => Number((delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? 0).toFixed(1))
+    const attempts = (await db.query(`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99 FROM webhook_attempts WHERE attempted_at >= $1`, [since])).rows[0]
+    return {
+      rate,
+      purchases_per_s: load.req_per_s,
+      events_expected: answered.size * 2,
+      events_arrived: delays.length,
+      delivered_per_s_during_load: Math.round(deliveredDuringLoad / loadSeconds),
+      worker_cpu_percent_during_load: Math.round(workerCpu * 100),
+      postgres_cpu_percent_during_load: Math.round(postgresShare * 100),
+      commit_to_arrival_p50_ms: q(0.5),
+      commit_to_arrival_p99_ms: q(0.99),
+      commit_to_arrival_max_ms: q(1),
+      receiver_answer_p50_ms: Number(attempts.p50),
+      receiver_answer_p99_ms: Number(attempts.p99),
+    }
+  }
+
+  try {
+    // The earlier phases' events belong to accounts without webhooks: let the worker retire them first.
+    await waitUntil(async () => (await count('SELECT count(*) AS n FROM outbox_events WHERE processed_at IS NULL')) === 0, 120_000)
+    for (const key of deps.keys) {
+      const headers = { 'x-apikey': key, 'content-type': 'application/json' }
+      await fetch(`${deps.base}/api/v1/webhook/secret`, { method: 'POST', headers: { 'x-apikey': key } })
+      await fetch(`${deps.base}/api/v1/webhook`, { method: 'PUT', headers, body: JSON.stringify({ callback_url: url, webhook_enabled: true }) })
+    }
+
+    // At the half-throughput purchase rate (issue 9's figure), and at a quarter of it.
+    const latency = await latencyAt(deps.rate)
+    const latencyAtQuarterRate = await latencyAt(Math.max(1, Math.round(deps.rate / 4)))
+
+    console.log('webhook delivery throughput from a backlog …')
+    worker.kill('SIGTERM')
+    await new Promise((resolve) => worker.once('exit', resolve))
+    await deps.burst()
+    const backlog = await count('SELECT count(*) AS n FROM outbox_events WHERE processed_at IS NULL')
+    const before = hook.count()
+    worker = await deps.startWorker()
+    await waitUntil(() => hook.count() - before >= backlog, 300_000)
+    const drained = hook.count() - before
+    // From the first arrival to the last: the worker's start-up is not delivery time.
+    const seconds = (hook.times.at(-1)! - hook.times[before]) / 1000
+    const throughput = { backlog_events: backlog, delivered: drained, seconds: Number(seconds.toFixed(1)), events_per_s: Math.round(drained / seconds) }
+    return { latency, latency_at_quarter_rate: latencyAtQuarterRate, throughput }
+  } finally {
+    worker.kill('SIGTERM')
+    await hook.close()
+    await db.end()
+  }
+}

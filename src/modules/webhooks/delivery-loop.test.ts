@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTestApp } from '../../../test/app.js'
+import { createItem, createReseller, type Reseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
+import { startReceiver } from '../../../test/receiver.js'
+import { PER_RECEIVER, createWebhookWorker } from '../../workers/webhook-worker.js'
+
+// The worker as it runs in the service: woken by NOTIFY, on time for retries, real clock.
+const { app, ctx } = await createTestApp()
+const silentLog = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {}, trace: () => {}, fatal: () => {}, child: () => silentLog, level: 'silent', silent: () => {} }
+// A poll this slow never delivers anything within these tests: NOTIFY and the retry timers do.
+const running = await createWebhookWorker(ctx, { pollMs: 60_000 }).start(silentLog as never)
+afterAll(() => running.stop())
+
+async function subscriber(url: string): Promise<Reseller> {
+  const r = await createReseller(app, { balance: 10_000_000 })
+  await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })
+  await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload: { callback_url: url, webhook_enabled: true } })
+  return r
+}
+
+// A manual line keeps the order paid: one event (order.paid) per purchase.
+const manualItem = () => createItem(app, { order_process: 'manual', unlimited_stock: true, price: 1_000 })
+
+describe('the running worker', () => {
+  it('a receiver failing three times gets the event on the fourth attempt, 1 s, 2 s and 4 s apart', async () => {
+    const receiver = await startReceiver((_request, index) => ({ status: index < 3 ? 500 : 200 }))
+    const r = await subscriber(receiver.url)
+    const item = await manualItem()
+    const committed = performance.now()
+    expect((await buy(app, r, 'flaky-1', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    await receiver.waitFor(4, 20_000)
+
+    // Woken by NOTIFY on commit, not by the 60 s poll.
+    expect(receiver.received[0].at - committed).toBeLessThan(2_000)
+    const gaps = receiver.received.slice(1).map((call, i) => (call.at - receiver.received[i].at) / 1000)
+    const expected = [1, 2, 4]
+    gaps.forEach((gap, i) => {
+      expect(gap, `gap ${i + 1}`).toBeGreaterThanOrEqual(expected[i] * 0.9)
+      expect(gap, `gap ${i + 1}`).toBeLessThan(expected[i] + 1.5)
+    })
+    expect(new Set(receiver.received.map((c) => c.headers['webhook-id'])).size).toBe(1)
+    await new Promise((r) => setTimeout(r, 300))
+    const [delivery] = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', r.id).execute()
+    expect(delivery).toMatchObject({ status: 'delivered', failures: 3 })
+    expect(receiver.received).toHaveLength(4)
+  })
+
+  it('a receiver that hangs holds only its own slots: another account is served meanwhile', async () => {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const slow = await startReceiver(async () => (await released, { status: 200 }))
+    const fast = await startReceiver()
+    const a = await subscriber(slow.url)
+    const b = await subscriber(fast.url)
+    const item = await manualItem()
+    const events = PER_RECEIVER + 2
+    for (let i = 0; i < events; i++) await buy(app, a, `slow-${i}`, [{ item_id: item.id, quantity: 1 }])
+    await slow.waitFor(PER_RECEIVER)
+    await buy(app, b, 'fast-1', [{ item_id: item.id, quantity: 1 }])
+    // Arrives while every one of the slow receiver's attempts is still waiting for an answer.
+    await fast.waitFor(1)
+    expect(slow.received).toHaveLength(PER_RECEIVER)
+    release()
+    await slow.waitFor(events)
+  })
+})

@@ -1,0 +1,147 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import type { DeliveryStatus } from '../../db/schema.js'
+
+/** A delivery taken by this process for one attempt; `claims` is this claim's number. */
+export type ClaimedDelivery = {
+  id: number
+  account_id: number
+  event: string
+  order_id: number | null
+  order_line_id: number | null
+  webhook_id: string
+  claims: number
+  failures: number
+  /** The account's settings now, read by the claim: where to send, and whether to at all. */
+  webhook_enabled: boolean | null
+  callback_url: string | null
+  secret_enc: string | null
+}
+
+/** What this process can take on now: slots in all and per account, and the lease a claim gets. */
+export type Capacity = { now: Date; leaseUntil: Date; free: number; perReceiver: number; busy: Map<number, number> }
+
+const busyColumns = (busy: Map<number, number>) => {
+  const accounts = [...busy.keys()]
+  return { accounts, counts: accounts.map((a) => busy.get(a)!) }
+}
+
+/**
+ * Turns committed outbox events into deliveries for accounts with webhooks on and marks every
+ * event of the batch processed, in one statement (one transaction; SKIP LOCKED, so several
+ * processes take disjoint batches). Deliveries that fit this process's capacity are created
+ * already claimed, which spares a fresh event the claim's row update and round trip.
+ */
+export async function relayOutbox(db: Database, limit: number, c: Capacity): Promise<{ relayed: number; created: number; claimed: ClaimedDelivery[] }> {
+  const busy = busyColumns(c.busy)
+  const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`
+    WITH batch AS (
+      SELECT id, account_id, event, order_id, order_line_id FROM outbox_events
+       WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    ), processed AS (
+      UPDATE outbox_events o SET processed_at = clock_timestamp() FROM batch WHERE o.id = batch.id RETURNING o.id
+    ), wanted AS (
+      SELECT b.*, row_number() OVER (PARTITION BY b.account_id ORDER BY b.id) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS fits
+        FROM batch b JOIN webhook_settings s ON s.account_id = b.account_id AND s.webhook_enabled
+        LEFT JOIN unnest(${busy.accounts}::bigint[], ${busy.counts}::int[]) AS busy(account_id, in_flight) ON busy.account_id = b.account_id
+    ), placed AS (
+      SELECT *, fits AND sum(fits::int) OVER (ORDER BY id) <= ${c.free}::int AS taken FROM wanted
+    ), created AS (
+      INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, webhook_id, claims, next_attempt_at)
+      SELECT account_id, id, event, order_id, order_line_id, 'evt_' || replace(gen_random_uuid()::text, '-', ''),
+             CASE WHEN taken THEN 1 ELSE 0 END, CASE WHEN taken THEN ${c.leaseUntil}::timestamptz ELSE ${c.now}::timestamptz END
+        FROM placed
+      RETURNING id, account_id, event, order_id, order_line_id, webhook_id, claims, failures
+    )
+    SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc
+      FROM (SELECT (SELECT count(*) FROM processed)::int AS relayed, (SELECT count(*) FROM created)::int AS created) n
+      LEFT JOIN (created d JOIN webhook_settings s ON s.account_id = d.account_id) ON d.claims = 1`.execute(db)
+  return { relayed: rows[0].relayed, created: rows[0].created, claimed: rows.filter((r) => r.id !== null).map(({ relayed: _r, created: _c, ...d }) => d) }
+}
+
+// The accounts with open deliveries, one index probe each (a loose index scan of the due index).
+const OPEN_ACCOUNTS = sql`open_accounts AS (
+      (SELECT account_id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') ORDER BY account_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.account_id FROM webhook_deliveries d WHERE d.status IN ('pending', 'retrying') AND d.account_id > o.account_id ORDER BY d.account_id LIMIT 1)
+        FROM open_accounts o WHERE o.account_id IS NOT NULL
+    )`
+
+/**
+ * Claims due deliveries: at most `free` in all, and per account no more than `perReceiver` minus
+ * what this process already has in flight for it, so one slow receiver cannot take every slot.
+ * The claim moves next_attempt_at to `leaseUntil`: if this process dies mid-attempt, another
+ * takes the delivery up again then. Autocommit: no lock outlives the statement.
+ */
+export async function claimDue(db: Database, q: Capacity): Promise<ClaimedDelivery[]> {
+  if (q.free <= 0) return []
+  const busy = busyColumns(q.busy)
+  const { rows } = await sql<ClaimedDelivery>`
+    WITH RECURSIVE ${OPEN_ACCOUNTS}, quota AS (
+      SELECT o.account_id, ${q.perReceiver}::int - coalesce(b.in_flight, 0) AS free
+        FROM open_accounts o LEFT JOIN unnest(${busy.accounts}::bigint[], ${busy.counts}::int[]) AS b(account_id, in_flight) ON b.account_id = o.account_id
+       WHERE o.account_id IS NOT NULL
+    ), picked AS (
+      SELECT due.id, q.account_id FROM quota q CROSS JOIN LATERAL (
+        SELECT d.id FROM webhook_deliveries d
+         WHERE d.account_id = q.account_id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ${q.now}
+         ORDER BY d.next_attempt_at LIMIT greatest(q.free, 0)
+         FOR UPDATE SKIP LOCKED
+      ) due
+      LIMIT ${q.free}
+    )
+    UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
+      FROM picked LEFT JOIN webhook_settings s ON s.account_id = picked.account_id
+     WHERE d.id = picked.id
+    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url, s.secret_enc`.execute(db)
+  return rows
+}
+
+export type AttemptRecord = {
+  deliveryId: number
+  claim: number
+  attemptedAt: Date
+  statusCode: number | null
+  durationMs: number
+  error: string | null
+  status: DeliveryStatus
+  failures: number
+  nextAttemptAt: Date | null
+}
+
+/**
+ * Records attempts and their consequences in one statement. A delivery only moves if it is still
+ * that attempt's claim (a redelivery requested meanwhile wins); the attempt is recorded either way.
+ */
+export async function recordAttempts(db: Database, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return
+  const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick)
+  await sql`
+    WITH r AS (
+      SELECT * FROM unnest(
+        ${column((r) => r.deliveryId)}::bigint[], ${column((r) => r.claim)}::int[], ${column((r) => r.attemptedAt.toISOString())}::timestamptz[],
+        ${column((r) => r.statusCode)}::int[], ${column((r) => r.durationMs)}::int[], ${column((r) => r.error)}::text[],
+        ${column((r) => r.status)}::text[], ${column((r) => r.failures)}::int[], ${column((r) => r.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
+      ) AS r(delivery_id, claim, attempted_at, status_code, duration_ms, error, status, failures, next_attempt_at)
+    ), settled AS (
+      UPDATE webhook_deliveries d
+         SET status = r.status, failures = r.failures, next_attempt_at = r.next_attempt_at,
+             delivered_at = CASE WHEN r.status = 'delivered' THEN r.attempted_at ELSE d.delivered_at END
+        FROM r WHERE d.id = r.delivery_id AND d.claims = r.claim
+      RETURNING d.id
+    )
+    INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
+    SELECT delivery_id, attempted_at, status_code, duration_ms, error FROM r`.execute(db)
+}
+
+/** When the next open delivery falls due (leases included), to sleep exactly until then. */
+export async function earliestDue(db: Database): Promise<Date | null> {
+  // Each account's earliest from the due index, one probe per account with open deliveries.
+  const { rows } = await sql<{ at: Date | null }>`
+    WITH RECURSIVE ${OPEN_ACCOUNTS}
+    SELECT min(first.next_attempt_at) AS at FROM open_accounts o CROSS JOIN LATERAL (
+      SELECT d.next_attempt_at FROM webhook_deliveries d
+       WHERE d.account_id = o.account_id AND d.status IN ('pending', 'retrying') ORDER BY d.next_attempt_at LIMIT 1
+    ) first`.execute(db)
+  return rows[0]?.at ? new Date(rows[0].at) : null
+}

@@ -1,0 +1,208 @@
+import crypto from 'node:crypto'
+import { Webhook } from 'standardwebhooks'
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
+import { admin, createAutoItem, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
+import { startReceiver, type Received } from '../../../test/receiver.js'
+import { freePort } from '../../../test/server-process.js'
+import { createWebhookWorker } from '../../workers/webhook-worker.js'
+
+const { app, ctx } = await createTestApp()
+
+let now = Date.now()
+const clock = { now: () => new Date(now) }
+const worker = createWebhookWorker(ctx, { clock })
+
+/** A reseller with a funded balance, a secret and webhooks on to `url`. */
+async function subscriber(url: string): Promise<Reseller & { secret: string }> {
+  const r = await createReseller(app, { balance: 10_000_000 })
+  const secret = (await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })).json().data.webhook_secret
+  const res = await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload: { callback_url: url, webhook_enabled: true } })
+  expect(res.statusCode).toBe(200)
+  return { ...r, secret }
+}
+
+const xSignature = (call: Received, signed: string, secret: string) =>
+  crypto.createHash('sha256').update(`${call.json.data.ref_id}:${call.json.data.invoice}:${signed}:${secret}`).digest('hex')
+
+describe('delivery from the outbox', () => {
+  it('sends order.paid and order.completed with the full current order, signed both ways', async () => {
+    const receiver = await startReceiver()
+    const r = await subscriber(receiver.url)
+    const item = await createAutoItem(app, 3, { price: 12_500 })
+    const order = (await buy(app, r, 'wh-1', [{ item_id: item.id, quantity: 2 }])).json().data
+    await worker.runOnce()
+
+    expect(receiver.received.map((c) => c.json.event).sort()).toEqual(['order.completed', 'order.paid'])
+    const retrieved = (await get(app, '/trx/wh-1', r)).json().data
+    for (const call of receiver.received) {
+      const { data } = call.json
+      expect(data).toMatchObject({ id: order.id, invoice: order.invoice, ref_id: 'wh-1', status: 'completed', price: 25_000, fees: 0, amount: 25_000, payment_code: 'saldo', h2h_results: [], smm_results: [] })
+      expect(data.items).toEqual(retrieved.items)
+      expect(data.items[0].licenses).toHaveLength(2)
+      expect(data.items[0]).not.toHaveProperty('id')
+      expect(call.headers['x-event']).toBe(call.json.event)
+      expect(call.headers['webhook-id']).toBe(data.event_id)
+      expect(call.headers['x-signature']).toBe(xSignature(call, 'completed', r.secret))
+      expect(new Webhook(r.secret).verify(call.body, call.headers as Record<string, string>)).toEqual(call.json)
+    }
+    expect(new Set(receiver.received.map((c) => c.json.data.event_id)).size).toBe(2)
+
+    const events = await ctx.db.selectFrom('outbox_events').select('processed_at').where('order_id', '=', order.id).execute()
+    expect(events.every((e) => e.processed_at !== null)).toBe(true)
+    const listed = (await get(app, '/webhook/deliveries', r)).json()
+    expect(listed.meta.total).toBe(2)
+    expect(listed.data.every((d: any) => d.status === 'delivered' && d.ref_id === 'wh-1' && d.attempt_count === 1)).toBe(true)
+  })
+
+  it('marks events of accounts without webhooks processed and sends nothing', async () => {
+    const receiver = await startReceiver()
+    const r = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 1)
+    const order = (await buy(app, r, 'quiet', [{ item_id: item.id, quantity: 1 }])).json().data
+    await worker.runOnce()
+    const events = await ctx.db.selectFrom('outbox_events').select('processed_at').where('order_id', '=', order.id).execute()
+    expect(events.length).toBe(2)
+    expect(events.every((e) => e.processed_at !== null)).toBe(true)
+    expect(await ctx.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', r.id).execute()).toEqual([])
+    expect(receiver.received).toHaveLength(0)
+  })
+
+  it('order.item.sent carries the one line with status sent, signed with item.sent', async () => {
+    const receiver = await startReceiver()
+    const r = await subscriber(receiver.url)
+    const manual = await createItem(app, { order_process: 'manual', stock: 5, price: 3_000 })
+    const order = (await buy(app, r, 'manual-1', [{ item_id: manual.id, quantity: 1, note: '0812' }])).json().data
+    await worker.runOnce()
+    expect(receiver.received.map((c) => c.json.event)).toEqual(['order.paid'])
+    expect(receiver.received[0].json.data).toMatchObject({ status: 'paid', items: [{ status: 'pending', target: '0812' }] })
+
+    const detail = await admin(app, 'GET', `/transactions/${order.id}`)
+    await admin(app, 'POST', `/transactions/${order.id}/items/${detail.items[0].id}/send`, { product_license: 'CODE-123', note: 'enjoy' })
+    await worker.runOnce()
+    const sent = receiver.received.find((c) => c.json.event === 'order.item.sent')!
+    expect(sent.json.data.item).toMatchObject({ variant_id: manual.id, status: 'sent', product_license: 'CODE-123', licenses: [{ product_license: 'CODE-123', note: 'enjoy' }] })
+    expect(sent.json.data.item).not.toHaveProperty('id')
+    expect(sent.headers['x-signature']).toBe(xSignature(sent, 'item.sent', r.secret))
+    const completed = receiver.received.find((c) => c.json.event === 'order.completed')!
+    expect(completed.headers['x-signature']).toBe(xSignature(completed, 'completed', r.secret))
+  })
+
+  it('order.canceled after an operator cancel: the refunded state, signed with canceled', async () => {
+    const receiver = await startReceiver()
+    const r = await subscriber(receiver.url)
+    const manual = await createItem(app, { order_process: 'manual', stock: 5, price: 4_000 })
+    const order = (await buy(app, r, 'cancel-1', [{ item_id: manual.id, quantity: 2 }])).json().data
+    await admin(app, 'POST', `/transactions/${order.id}/cancel`, { reason: 'out of stock upstream' })
+    await worker.runOnce()
+    const canceled = receiver.received.find((c) => c.json.event === 'order.canceled')!
+    expect(canceled.json.data).toMatchObject({ ref_id: 'cancel-1', status: 'canceled', amount: 8_000, items: [{ status: 'refunded', quantity: 2 }] })
+    expect(canceled.headers['x-signature']).toBe(xSignature(canceled, 'canceled', r.secret))
+    expect(receiver.received.map((c) => c.json.event).sort()).toEqual(['order.canceled', 'order.paid'])
+  })
+
+  it('keeps a payload under 32 KB: licenses left out, truncated: true', async () => {
+    const receiver = await startReceiver()
+    const r = await subscriber(receiver.url)
+    const item = await createItem(app, { order_process: 'auto', price: 1_000 })
+    await admin(app, 'POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: 12 }, (_, i) => `${i}-${'L'.repeat(3990)}`) })
+    await buy(app, r, 'big', [{ item_id: item.id, quantity: 12 }])
+    await worker.runOnce()
+    for (const call of receiver.received) {
+      expect(Buffer.byteLength(call.body)).toBeLessThan(32 * 1024)
+      expect(call.json.data).toMatchObject({ truncated: true, items: [{ quantity: 12, licenses: [], product_license: '' }] })
+    }
+  })
+})
+
+describe('retries on the schedule (injected clock)', () => {
+  it('a dead receiver gets five fast attempts, stays retrying, then the tail, then failed; redelivery', async () => {
+    const deadUrl = `http://127.0.0.1:${await freePort()}/hook`
+    const r = await subscriber(deadUrl)
+    const item = await createAutoItem(app, 1)
+    await buy(app, r, 'dead-1', [{ item_id: item.id, quantity: 1 }])
+    const start = now
+    const offsets: number[] = []
+    const attempt = async (atSeconds: number) => {
+      now = start + atSeconds * 1000
+      const { attempted } = await worker.runOnce()
+      if (attempted > 0) offsets.push(atSeconds)
+    }
+    // Each second up to 20 s, as a poll would: attempts only when due.
+    for (let s = 0; s <= 20; s++) await attempt(s)
+    expect(offsets).toEqual([0, 1, 3, 7, 15])
+    const deliveries = () => ctx.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', r.id).orderBy('id').execute()
+    for (const d of await deliveries()) {
+      expect(d).toMatchObject({ status: 'retrying', failures: 5 })
+      expect(d.next_attempt_at!.getTime()).toBe(start + 15_000 + 60_000)
+    }
+    await attempt(74)
+    expect(offsets).toHaveLength(5)
+    const listed = (await get(app, '/webhook/deliveries', r)).json().data
+    expect(listed.map((d: any) => d.status)).toEqual(['retrying', 'retrying'])
+    expect(listed[0].attempts).toHaveLength(5)
+    expect(listed[0].attempts.every((a: any) => a.status_code === null && a.error)).toBe(true)
+
+    // The tail: +1 min, +5 min, +30 min, +2 h, +6 h after each failure.
+    for (const at of [75, 375, 2175, 9375]) await attempt(at)
+    expect((await deliveries()).map((d) => d.status)).toEqual(['retrying', 'retrying'])
+    await attempt(9375 + 21_599)
+    expect(offsets).toHaveLength(9)
+    await attempt(9375 + 21_600)
+    expect(offsets).toEqual([0, 1, 3, 7, 15, 75, 375, 2175, 9375, 30_975])
+    for (const d of await deliveries()) expect(d).toMatchObject({ status: 'failed', failures: 10, next_attempt_at: null })
+    await attempt(100_000)
+    expect(offsets).toHaveLength(10)
+
+    // Redelivery: the receiver is back (at a new URL); same webhook-id, a fresh schedule.
+    const receiver = await startReceiver()
+    await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload: { callback_url: receiver.url } })
+    const [failed] = await deliveries()
+    const retried = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${failed.id}/retry`, headers: r.headers })
+    expect(retried.statusCode).toBe(200)
+    expect(retried.json().data).toMatchObject({ id: failed.id, status: 'pending', attempt_count: 10 })
+    await worker.runOnce()
+    expect(receiver.received).toHaveLength(1)
+    expect(receiver.received[0].headers['webhook-id']).toBe(failed.webhook_id)
+    const after = (await get(app, '/webhook/deliveries?status=delivered', r)).json().data
+    expect(after).toMatchObject([{ id: failed.id, attempt_count: 11, status: 'delivered' }])
+  })
+
+  it('redelivery of another account\'s delivery is 404; the operator can redeliver any', async () => {
+    const receiver = await startReceiver(() => ({ status: 500 }))
+    const owner = await subscriber(receiver.url)
+    const other = await createReseller(app)
+    const item = await createAutoItem(app, 1)
+    await buy(app, owner, 'own-1', [{ item_id: item.id, quantity: 1 }])
+    await worker.runOnce()
+    const [delivery] = await ctx.db.selectFrom('webhook_deliveries').select(['id', 'webhook_id']).where('account_id', '=', owner.id).execute()
+    const foreign = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${delivery.id}/retry`, headers: other.headers })
+    expect(foreign.statusCode).toBe(404)
+    expect(foreign.json()).toEqual({ message: 'DELIVERY_NOT_FOUND' })
+    const wrongAccount = await app.inject({ method: 'POST', url: `/api/admin/v1/resellers/${other.id}/webhook-deliveries/${delivery.id}/retry`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    expect(wrongAccount.statusCode).toBe(404)
+
+    receiver.answerWith(() => ({ status: 204 }))
+    const retried = await admin(app, 'POST', `/resellers/${owner.id}/webhook-deliveries/${delivery.id}/retry`)
+    expect(retried).toMatchObject({ id: delivery.id, status: 'pending' })
+    await worker.runOnce()
+    expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(delivery.webhook_id)
+    expect((await admin(app, 'GET', `/resellers/${owner.id}/webhook-deliveries?status=delivered`)).map((d: any) => d.id)).toContain(delivery.id)
+  })
+
+  it('an account that switched webhooks off fails its pending deliveries at once', async () => {
+    const receiver = await startReceiver(() => ({ status: 500 }))
+    const r = await subscriber(receiver.url)
+    const item = await createAutoItem(app, 1)
+    await buy(app, r, 'off-1', [{ item_id: item.id, quantity: 1 }])
+    await worker.runOnce()
+    await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload: { webhook_enabled: false } })
+    now += 1_000
+    await worker.runOnce()
+    const listed = (await get(app, '/webhook/deliveries', r)).json().data
+    expect(listed.map((d: any) => d.status)).toEqual(['failed', 'failed'])
+    expect(listed[0].attempts.at(-1).error).toContain('switched off')
+    expect(receiver.received).toHaveLength(2)
+  })
+})

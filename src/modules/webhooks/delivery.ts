@@ -1,0 +1,66 @@
+import type { Database } from '../../db/database.js'
+import type { Vault } from '../../vault.js'
+import { loadOrderDetail } from '../orders/orders.queries.js'
+import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
+import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
+import { nextAttemptAt, type Clock } from './schedule.js'
+import { signRequest } from './signing.js'
+import type { AttemptOutcome, Transport } from './transport.js'
+
+export type DeliveryDeps = { db: Database; vault: Vault; transport: Transport; clock: Clock }
+
+/** Where and with which secret an account's callbacks go; absent when webhooks are off. */
+export type Receiver = { url: string; secret: string }
+
+/** The receivers of a claimed batch's accounts, secrets decrypted once each; only accounts with webhooks on. */
+export function receiversOf(vault: Vault, claimed: ClaimedDelivery[]): Map<number, Receiver> {
+  const receivers = new Map<number, Receiver>()
+  for (const d of claimed) {
+    if (receivers.has(d.account_id) || !d.webhook_enabled || !d.callback_url || !d.secret_enc) continue
+    receivers.set(d.account_id, { url: d.callback_url, secret: vault.decrypt(d.secret_enc) })
+  }
+  return receivers
+}
+
+/**
+ * The messages of a claimed batch (by delivery id), built now from each order's current state;
+ * an order's paid and completed events share one read of it.
+ */
+export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery[], at: Date): Promise<Map<number, WebhookMessage>> {
+  const orderIds = [...new Set(batch.flatMap((d) => (d.order_id === null ? [] : [d.order_id])))]
+  const orders = orderIds.length ? await deps.db.selectFrom('orders').selectAll().where('id', 'in', orderIds).execute() : []
+  const details = new Map(await Promise.all(orders.map(async (order) => [order.id, await loadOrderDetail(deps.db, deps.vault, order)] as const)))
+  const messages = new Map<number, WebhookMessage>()
+  for (const delivery of batch) {
+    const detail = delivery.order_id === null ? undefined : details.get(delivery.order_id)
+    if (delivery.event === 'webhook.test' || delivery.order_id === null) messages.set(delivery.id, testMessage(delivery.webhook_id, at))
+    else if (detail) messages.set(delivery.id, orderMessage(delivery.event, delivery.webhook_id, at, detail, delivery.order_line_id))
+  }
+  return messages
+}
+
+/** Signs and sends one message; no transaction or row lock is held meanwhile. */
+export async function send(deps: DeliveryDeps, receiver: Receiver, message: WebhookMessage, webhookId: string, at: Date): Promise<AttemptOutcome> {
+  const request = signRequest({ ...message, webhookId, at, secret: receiver.secret })
+  return deps.transport.post(receiver.url, request)
+}
+
+/**
+ * One attempt of a claimed delivery and what it leads to: delivered on a 2xx; otherwise retrying
+ * on the schedule, or failed when the round is over. An account that switched webhooks off
+ * meanwhile fails the delivery at once (redeliverable later). Past `sendBy` the claim is too old
+ * to send safely before its lease ends: nothing is sent, and the delivery is taken up again when
+ * the lease lapses.
+ */
+export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDelivery, receiver: Receiver | undefined, message: WebhookMessage | undefined, at: Date, sendBy?: Date): Promise<AttemptRecord | undefined> {
+  if (sendBy && deps.clock.now() > sendBy) return undefined
+  const outcome: AttemptOutcome = !receiver
+    ? { statusCode: null, durationMs: 0, error: 'webhooks are switched off for this account' }
+    : !message
+      ? { statusCode: null, durationMs: 0, error: 'order not found' }
+      : await send(deps, receiver, message, delivery.webhook_id, at)
+  const delivered = outcome.error === null
+  const failures = delivered ? delivery.failures : delivery.failures + 1
+  const next = delivered || !message ? null : nextAttemptAt(failures, deps.clock.now())
+  return { deliveryId: delivery.id, claim: delivery.claims, attemptedAt: at, ...outcome, status: delivered ? 'delivered' : next ? 'retrying' : 'failed', failures, nextAttemptAt: next }
+}

@@ -1,0 +1,86 @@
+import crypto from 'node:crypto'
+import type { OrderLineView } from '../orders/orders.queries.js'
+import type { OrderDetail } from '../orders/orders.schemas.js'
+
+export const EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'webhook.test'] as const
+export type WebhookEvent = (typeof EVENTS)[number]
+
+/** DESIGN §8: a payload stays under 32 KB. */
+export const MAX_PAYLOAD_BYTES = 32 * 1024
+
+/** What loadOrderDetail answers: GET /v1/trx/{ref}'s data, lines with their ids. */
+type OrderDetailView = Omit<OrderDetail, 'items'> & { items: OrderLineView[] }
+type Line = Omit<OrderLineView, 'id'>
+
+/** What a delivery sends: the exact body and what X-Signature covers. */
+export type WebhookMessage = { event: string; body: string; refId: string; invoice: string; signedStatus: string }
+
+// Receivers read the reseller's view of a line, which has no internal line id.
+const publicLine = ({ id: _id, ...line }: OrderLineView): Line => line
+
+/** An order event with the order's full current state (items as in GET /v1/trx/{ref}). */
+export function orderMessage(event: string, eventId: string, at: Date, detail: OrderDetailView, lineId: number | null): WebhookMessage {
+  const sentLine = event === 'order.item.sent' ? detail.items.find((l) => l.id === lineId) : undefined
+  const data: Record<string, unknown> = {
+    event_id: eventId,
+    id: detail.id,
+    invoice: detail.invoice,
+    ref_id: detail.ref_id,
+    status: detail.status,
+    price: detail.price,
+    fees: detail.fees,
+    amount: detail.amount,
+    payment_code: detail.payment_method,
+    payment_method: detail.payment_method,
+    created_at: detail.created_at,
+    updated_at: detail.updated_at,
+    items: detail.items.map(publicLine),
+    h2h_results: detail.h2h_results,
+    smm_results: detail.smm_results,
+  }
+  if (sentLine) data.item = { ...publicLine(sentLine), status: 'sent' }
+  const signedStatus = event === 'order.item.sent' ? 'item.sent' : detail.status
+  return { event, body: fit(event, at, data), refId: detail.ref_id, invoice: detail.invoice, signedStatus }
+}
+
+/** webhook.test: non-empty placeholders, since receivers look ref_id and invoice up. */
+export function testMessage(eventId: string, at: Date): WebhookMessage {
+  const refId = `TEST-${at.getTime()}`
+  const invoice = `TEST-${crypto.randomBytes(5).toString('hex').toUpperCase()}`
+  const data = {
+    event_id: eventId,
+    id: 0,
+    invoice,
+    ref_id: refId,
+    status: 'test',
+    price: 0,
+    fees: 0,
+    amount: 0,
+    payment_code: 'saldo',
+    payment_method: 'saldo',
+    created_at: at,
+    updated_at: at,
+    items: [],
+    h2h_results: [],
+    smm_results: [],
+  }
+  return { event: 'webhook.test', body: fit('webhook.test', at, data), refId, invoice, signedStatus: 'test' }
+}
+
+/**
+ * The body, kept under 32 KB: license texts go first, then the lines; `truncated: true` tells the
+ * receiver to read the whole order with GET /v1/trx/{ref_id}.
+ */
+function fit(event: string, at: Date, data: Record<string, unknown>): string {
+  const encode = () => JSON.stringify({ event, timestamp: at.toISOString(), data })
+  let body = encode()
+  if (Buffer.byteLength(body) <= MAX_PAYLOAD_BYTES) return body
+  const withoutLicenses = (line: Line) => (line.licenses ? { ...line, product_license: '', licenses: [] } : line)
+  data.items = (data.items as Line[]).map(withoutLicenses)
+  if (data.item) data.item = withoutLicenses(data.item as Line)
+  data.truncated = true
+  body = encode()
+  if (Buffer.byteLength(body) <= MAX_PAYLOAD_BYTES) return body
+  data.items = []
+  return encode()
+}

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { AppError } from '../../errors.js'
+import { ADMIN_ERRORS, IdParam, Ok, errors, pageMeta } from '../../http/schemas.js'
+import { findAccount } from '../accounts/accounts.queries.js'
+import { findSettings, listDeliveries } from './webhooks.queries.js'
+import * as S from './webhooks.schemas.js'
+import { redeliver } from './webhooks.service.js'
+
+const tags = ['operator']
+const security = [{ adminToken: [] }]
+
+/** The operator's view of an account's webhooks: settings, the delivery log, redelivery. */
+export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db } = ctx
+  const existing = async (accountId: number) => {
+    if (!(await findAccount(db, accountId))) throw new AppError('ACCOUNT_NOT_FOUND')
+    return accountId
+  }
+  return async (app) => {
+    app.get('/resellers/:id/webhook', { schema: { tags, security, summary: "An account's webhook settings", params: IdParam, response: { 200: Ok(S.WebhookSettings), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) => ({
+      message: 'OK' as const,
+      data: await findSettings(db, await existing(request.params.id)),
+    }))
+    app.get(
+      '/resellers/:id/webhook-deliveries',
+      { schema: { tags, security, summary: "An account's webhook deliveries, newest first, with every attempt", params: IdParam, querystring: S.DeliveryQuery, response: { 200: S.DeliveryList, ...errors(404, 422, ...ADMIN_ERRORS) } } },
+      async (request) => {
+        const { page = 1, per_page = 20, status } = request.query
+        const { rows, total } = await listDeliveries(db, { accountId: await existing(request.params.id), page, perPage: per_page, status })
+        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+      },
+    )
+    app.post(
+      '/resellers/:id/webhook-deliveries/:delivery/retry',
+      { schema: { tags, security, summary: 'Redeliver one of the account\'s deliveries', params: S.AccountDeliveryParams, response: { 200: S.OneDelivery, ...errors(404, 422, ...ADMIN_ERRORS) } } },
+      async (request) => ({ message: 'OK' as const, data: await redeliver(db, await existing(request.params.id), request.params.delivery) }),
+    )
+  }
+}

@@ -1,0 +1,73 @@
+import { sql } from 'kysely'
+import type { Database, Trx } from '../../db/database.js'
+import type { DeliveryStatus } from '../../db/schema.js'
+import type { Delivery, WebhookSettings } from './webhooks.schemas.js'
+
+const NO_SETTINGS: WebhookSettings = { callback_url: null, webhook_enabled: false, has_secret: false, secret_created_at: null }
+
+/** An account's webhook settings as resellers see them (never the secret). */
+export async function findSettings(db: Database, accountId: number): Promise<WebhookSettings> {
+  const row = await db
+    .selectFrom('webhook_settings')
+    .select(['callback_url', 'webhook_enabled', 'secret_created_at', 'secret_enc'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()
+  if (!row) return NO_SETTINGS
+  return { callback_url: row.callback_url, webhook_enabled: row.webhook_enabled, has_secret: row.secret_enc !== null, secret_created_at: row.secret_created_at }
+}
+
+/** The settings row, created empty on first use and locked for the change. */
+export async function lockSettings(trx: Trx, accountId: number) {
+  await trx.insertInto('webhook_settings').values({ account_id: accountId }).onConflict((oc) => oc.column('account_id').doNothing()).execute()
+  return trx.selectFrom('webhook_settings').selectAll().where('account_id', '=', accountId).forUpdate().executeTakeFirstOrThrow()
+}
+
+/** One account's deliveries, newest first, each with its attempts. */
+export async function listDeliveries(db: Database, q: { accountId: number; page: number; perPage: number; status?: DeliveryStatus }) {
+  let query = db.selectFrom('webhook_deliveries as d').where('d.account_id', '=', q.accountId)
+  if (q.status) query = query.where('d.status', '=', q.status)
+  const [rows, count] = await Promise.all([
+    query.select('d.id').orderBy('d.id', 'desc').limit(q.perPage).offset((q.page - 1) * q.perPage).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows: await loadDeliveries(db, rows.map((r) => r.id)), total: count.n }
+}
+
+/** Deliveries by id (in that order) with their orders' refs and every attempt. */
+export async function loadDeliveries(db: Database, ids: number[]): Promise<Delivery[]> {
+  if (ids.length === 0) return []
+  const [deliveries, attempts] = await Promise.all([
+    db
+      .selectFrom('webhook_deliveries as d')
+      .leftJoin('orders as o', 'o.id', 'd.order_id')
+      .select(['d.id', 'd.event', 'd.webhook_id', 'd.status', 'd.order_id', 'o.ref_id', 'o.invoice', 'd.created_at', 'd.delivered_at'])
+      // A claimed delivery's next_attempt_at is its lease; listed as what it is, a pending attempt.
+      .select(sql<Date | null>`CASE WHEN d.status IN ('pending', 'retrying') THEN d.next_attempt_at END`.as('next_attempt_at'))
+      .where('d.id', 'in', ids)
+      .execute(),
+    db.selectFrom('webhook_attempts').select(['delivery_id', 'attempted_at', 'status_code', 'duration_ms', 'error']).where('delivery_id', 'in', ids).orderBy('id').execute(),
+  ])
+  const byId = new Map(deliveries.map((d) => [d.id, d]))
+  return ids.flatMap((id) => {
+    const d = byId.get(id)
+    if (!d) return []
+    const own = attempts.filter((a) => a.delivery_id === id).map(({ delivery_id: _, ...a }) => a)
+    return [{ ...d, attempt_count: own.length, attempts: own }]
+  })
+}
+
+/**
+ * Queues a delivery again from the start of the schedule; the bumped claim number makes an
+ * attempt still in flight record without moving it. NOTIFY wakes a worker on commit.
+ */
+export async function requeueDelivery(trx: Trx, accountId: number, deliveryId: number, now: Date): Promise<boolean> {
+  const row = await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', failures: 0, next_attempt_at: now, claims: sql`claims + 1` })
+    .where('id', '=', deliveryId)
+    .where('account_id', '=', accountId)
+    .returning('id')
+    .executeTakeFirst()
+  if (row) await sql`SELECT pg_notify('outbox', 'due')`.execute(trx)
+  return row !== undefined
+}

@@ -1,0 +1,84 @@
+import { sql } from 'kysely'
+import type { AppContext } from '../../context.js'
+import { inTransaction, type Database } from '../../db/database.js'
+import { AppError, invalidField } from '../../errors.js'
+import type { Vault } from '../../vault.js'
+import { send } from './delivery.js'
+import { testMessage } from './payload.js'
+import { callbackUrlProblem } from './receiver-address.js'
+import { systemClock } from './schedule.js'
+import { newWebhookId, newWebhookSecret } from './signing.js'
+import { findSettings, loadDeliveries, lockSettings, requeueDelivery } from './webhooks.queries.js'
+import type { SettingsBody, WebhookSettings } from './webhooks.schemas.js'
+
+/** PUT /v1/webhook: either field or both; enabling needs a URL and a generated secret. */
+export async function updateSettings(db: Database, production: boolean, accountId: number, body: SettingsBody): Promise<WebhookSettings> {
+  if (body.callback_url === undefined && body.webhook_enabled === undefined) {
+    throw new AppError('VALIDATION_ERROR', { fieldErrors: { body: ['give callback_url, webhook_enabled or both'] } })
+  }
+  const url = body.callback_url === undefined ? undefined : body.callback_url?.trim() || null
+  const problem = url ? callbackUrlProblem(url, production) : undefined
+  if (problem) throw invalidField('callback_url', problem)
+  await inTransaction(db, async (trx) => {
+    const current = await lockSettings(trx, accountId)
+    const next = { callback_url: url === undefined ? current.callback_url : url, webhook_enabled: body.webhook_enabled ?? current.webhook_enabled }
+    if (next.webhook_enabled && !next.callback_url) throw invalidField(body.webhook_enabled ? 'webhook_enabled' : 'callback_url', 'enabling webhooks needs a callback_url')
+    if (next.webhook_enabled && !current.secret_enc) throw invalidField('webhook_enabled', 'generate a secret first (POST /v1/webhook/secret)')
+    await trx
+      .updateTable('webhook_settings')
+      .set({ callback_url: next.callback_url, webhook_enabled: next.webhook_enabled, updated_at: sql`clock_timestamp()` })
+      .where('account_id', '=', accountId)
+      .execute()
+  })
+  return findSettings(db, accountId)
+}
+
+/** POST /v1/webhook/secret: a new secret, stored encrypted, shown only in this answer. */
+export async function generateSecret(db: Database, vault: Vault, accountId: number): Promise<string> {
+  const secret = newWebhookSecret()
+  await inTransaction(db, async (trx) => {
+    await lockSettings(trx, accountId)
+    await trx
+      .updateTable('webhook_settings')
+      .set({ secret_enc: vault.encrypt(secret), secret_created_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })
+      .where('account_id', '=', accountId)
+      .execute()
+  })
+  return secret
+}
+
+/**
+ * POST /v1/webhook/test: one webhook.test now (webhooks need not be enabled yet), answered with
+ * its outcome and recorded as a delivery after the call, with no transaction open during it.
+ */
+export async function sendTest(ctx: AppContext, accountId: number) {
+  const settings = await ctx.db.selectFrom('webhook_settings').select(['callback_url', 'secret_enc']).where('account_id', '=', accountId).executeTakeFirst()
+  if (!settings?.callback_url) throw invalidField('callback_url', 'set a callback_url first (PUT /v1/webhook)')
+  if (!settings.secret_enc) throw invalidField('webhook_secret', 'generate a secret first (POST /v1/webhook/secret)')
+  const webhookId = newWebhookId()
+  const at = systemClock.now()
+  const receiver = { url: settings.callback_url, secret: ctx.vault.decrypt(settings.secret_enc) }
+  const outcome = await send({ db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock: systemClock }, receiver, testMessage(webhookId, at), webhookId, at)
+  const delivered = outcome.error === null
+  const deliveryId = await inTransaction(ctx.db, async (trx) => {
+    const delivery = await trx
+      .insertInto('webhook_deliveries')
+      .values({ account_id: accountId, event: 'webhook.test', webhook_id: webhookId, status: delivered ? 'delivered' : 'failed', claims: 1, failures: delivered ? 0 : 1, delivered_at: delivered ? at : null })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await trx
+      .insertInto('webhook_attempts')
+      .values({ delivery_id: delivery.id, attempted_at: at, status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error })
+      .execute()
+    return delivery.id
+  })
+  return { delivered, status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error, delivery_id: deliveryId, webhook_id: webhookId }
+}
+
+/** Redelivery of one of the account's deliveries; another account's is not found. */
+export async function redeliver(db: Database, accountId: number, deliveryId: number) {
+  const found = await inTransaction(db, (trx) => requeueDelivery(trx, accountId, deliveryId, systemClock.now()))
+  if (!found) throw new AppError('DELIVERY_NOT_FOUND')
+  const [delivery] = await loadDeliveries(db, [deliveryId])
+  return delivery
+}

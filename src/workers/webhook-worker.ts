@@ -1,0 +1,224 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { AppContext } from '../context.js'
+import { listen } from '../db/notifications.js'
+import { createAttemptRecorder } from '../modules/webhooks/attempt-recorder.js'
+import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver } from '../modules/webhooks/delivery.js'
+import { claimDue, earliestDue, relayOutbox, type Capacity, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
+import type { WebhookMessage } from '../modules/webhooks/payload.js'
+import { systemClock, type Clock } from '../modules/webhooks/schedule.js'
+
+export type WebhookWorkerOptions = {
+  clock?: Clock
+  /** Attempts in flight in this process, all receivers together. */
+  concurrency?: number
+  /** Attempts in flight in this process for one account's receiver. */
+  perReceiver?: number
+  /** The safety net when no NOTIFY arrives. */
+  pollMs?: number
+}
+
+export type WebhookWorker = {
+  /** Relays the outbox and runs every due attempt to its end; what tests call. */
+  runOnce(): Promise<{ relayed: number; attempted: number }>
+  /** Runs until stop(): woken by NOTIFY on `outbox`, on time for each retry, with a slow poll. */
+  start(log: FastifyBaseLogger): Promise<{ stop(): Promise<void> }>
+}
+
+// Attempts in flight per process and per account: a receiver over the internet takes 50–500 ms,
+// and one that hangs holds only its own account's slots.
+export const CONCURRENCY = 256
+export const PER_RECEIVER = 8
+const RELAY_BATCH = 500
+// Claimed batches whose messages are being built at once (their reads overlap the next claim).
+const PREPARING = 4
+// A claim outlives the attempt's deadline by this much before another process may take it up.
+const LEASE_MARGIN_MS = 10_000
+// Passes shortly after activity catch events whose commit raced the pass the NOTIFY started.
+const FOLLOW_UPS_MS = [5, 25, 200]
+const CLAIM_AT_LEAST_EVERY_MS = 250
+
+export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
+  const clock = options.clock ?? systemClock
+  const concurrency = options.concurrency ?? CONCURRENCY
+  const perReceiver = options.perReceiver ?? PER_RECEIVER
+  const pollMs = options.pollMs ?? 2_000
+  const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
+  const recorder = createAttemptRecorder(ctx.db)
+  const inFlight = new Map<number, number>()
+  let inFlightTotal = 0
+  const sends = new Set<Promise<unknown>>()
+  const preparing = new Set<Promise<unknown>>()
+  let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
+  let onSettled = () => {}
+  let onRescheduled = () => {}
+
+  let lastClaimAt = 0
+
+  // A freed slot matters only where the lack of one held deliveries back: the account's or all.
+  const settled = (account: number) => {
+    const held = inFlightTotal >= concurrency || inFlight.get(account)! >= perReceiver
+    inFlightTotal--
+    const left = inFlight.get(account)! - 1
+    if (left === 0) inFlight.delete(account)
+    else inFlight.set(account, left)
+    if (held) onSettled()
+  }
+
+  /**
+   * Sends each prepared attempt and records it as soon as it is answered. The slot frees when the
+   * answer is in: until its record lands the delivery's lease keeps it from being claimed again.
+   */
+  const send = (claimed: ClaimedDelivery[], receivers: Map<number, Receiver>, messages: Map<number, WebhookMessage>, at: Date) => {
+    const sendBy = new Date(at.getTime() + LEASE_MARGIN_MS / 2)
+    for (const delivery of claimed) {
+      const attempt = attemptDelivery(deps, delivery, receivers.get(delivery.account_id), messages.get(delivery.id), at, sendBy)
+        .finally(() => settled(delivery.account_id))
+        .then(async (record) => {
+          if (!record) return
+          await recorder.record(record)
+          // The loop may be asleep until later than this retry: let it look again.
+          if (record.nextAttemptAt) onRescheduled()
+        })
+        .catch((err: unknown) => log.error({ err, delivery: delivery.id }, 'webhook attempt not recorded'))
+        .finally(() => sends.delete(attempt))
+      sends.add(attempt)
+    }
+  }
+
+  /** Builds a claimed batch's messages and starts its sends; unsent on failure (the leases lapse). */
+  const prepare = async (claimed: ClaimedDelivery[], now: Date) => {
+    try {
+      const receivers = receiversOf(ctx.vault, claimed)
+      const messages = await prepareMessages(deps, claimed.filter((d) => receivers.has(d.account_id)), now)
+      send(claimed, receivers, messages, now)
+    } catch (err) {
+      log.error({ err }, 'webhook messages not built')
+      claimed.forEach((d) => settled(d.account_id))
+    }
+  }
+
+  const capacity = (): Capacity => {
+    const now = clock.now()
+    return { now, leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS), free: concurrency - inFlightTotal, perReceiver, busy: inFlight }
+  }
+  const take = (claimed: ClaimedDelivery[]) => {
+    inFlightTotal += claimed.length
+    for (const d of claimed) inFlight.set(d.account_id, (inFlight.get(d.account_id) ?? 0) + 1)
+    return claimed
+  }
+
+  /**
+   * Relays what the outbox holds (fresh deliveries that fit come back claimed), claims what else
+   * is due when asked to or when the relay left some over, and hands the batch to `prepare`.
+   * Claims run one at a time (per-account quotas stay exact); up to PREPARING batches are built
+   * meanwhile, and past that the next pass waits, so batches grow with the load.
+   */
+  const pass = async (relay = true, claim = true) => {
+    while (preparing.size >= PREPARING) await Promise.race(preparing)
+    const claimed: ClaimedDelivery[] = []
+    let relayed = 0
+    let leftOver = false
+    try {
+      for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH; ) {
+        const r = await relayOutbox(ctx.db, RELAY_BATCH, capacity())
+        claimed.push(...take(r.claimed))
+        leftOver ||= r.created > r.claimed.length
+        relayed += n = r.relayed
+      }
+      // Also now and then while NOTIFY keeps the worker busy: retries fall due meanwhile.
+      if (claim || leftOver || clock.now().getTime() - lastClaimAt >= CLAIM_AT_LEAST_EVERY_MS) {
+        lastClaimAt = clock.now().getTime()
+        claimed.push(...take(await claimDue(ctx.db, capacity())))
+      }
+    } finally {
+      // What was claimed goes out even if a later statement of the pass failed.
+      if (claimed.length > 0) {
+        const batch = prepare(claimed, clock.now()).finally(() => preparing.delete(batch))
+        preparing.add(batch)
+      }
+    }
+    return { relayed, claimed: claimed.length }
+  }
+
+  /** Every batch built and every attempt recorded. */
+  const drained = async () => {
+    await Promise.all(preparing)
+    await Promise.all(sends)
+  }
+
+  return {
+    async runOnce() {
+      const total = { relayed: 0, attempted: 0 }
+      for (;;) {
+        const { relayed, claimed } = await pass()
+        await drained()
+        total.relayed += relayed
+        total.attempted += claimed
+        if (relayed === 0 && claimed === 0) return total
+      }
+    },
+
+    async start(logger) {
+      log = logger
+      let stopping = false
+      let running: Promise<void> | undefined
+      let again = false
+      // NOTIFY means new outbox events (relayed, and claimed as they are created); a timer means
+      // a retry may be due or a NOTIFY was missed; a finished attempt frees a slot.
+      let relayWanted = true
+      let claimWanted = true
+      let timer: NodeJS.Timeout | undefined
+      let followUp = 0
+      const wake = (relay: boolean, claim: boolean) => {
+        if (stopping) return
+        relayWanted ||= relay
+        claimWanted ||= claim
+        if (running) return void (again = true)
+        clearTimeout(timer)
+        running = loop().finally(() => (running = undefined))
+      }
+      const loop = async () => {
+        try {
+          while (!stopping) {
+            again = false
+            const [relay, claim] = [relayWanted, claimWanted]
+            relayWanted = claimWanted = false
+            const r = await pass(relay, claim)
+            if (r.relayed > 0 || r.claimed > 0) followUp = 0
+            if (again) continue
+            const next = await nextWake()
+            if (again) continue
+            if (!stopping) timer = setTimeout(() => wake(true, next.claim), next.delay)
+            return
+          }
+        } catch (err) {
+          log.error({ err }, 'webhook pass failed')
+          relayWanted = claimWanted = true
+          if (!stopping) timer = setTimeout(() => wake(true, true), pollMs)
+        }
+      }
+      // Until the next retry falls due or the poll (both claim), or the next follow-up (relays only).
+      const nextWake = async () => {
+        const due = await earliestDue(ctx.db)
+        const untilDue = due ? Math.max(0, due.getTime() - clock.now().getTime()) : pollMs
+        const followUpDelay = FOLLOW_UPS_MS[followUp] ?? Infinity
+        if (followUp < FOLLOW_UPS_MS.length) followUp++
+        return followUpDelay < Math.min(untilDue, pollMs) ? { delay: followUpDelay, claim: false } : { delay: Math.min(untilDue, pollMs), claim: true }
+      }
+      onSettled = () => wake(false, true)
+      onRescheduled = () => wake(false, false)
+      // A redelivery rings with 'due': something to claim, not only to relay.
+      const stopListening = await listen(ctx.database, 'outbox', (payload) => wake(true, payload === 'due'), () => wake(true, true))
+      wake(true, true)
+      return {
+        async stop() {
+          stopping = true
+          clearTimeout(timer)
+          await stopListening()
+          await running
+          await drained()
+        },
+      }
+    },
+  }
+}
