@@ -67,7 +67,15 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: (lines.length && chance(g, 0.8) ? pick(g, lines) : pick(g, pending.length ? pending : world.lines)).id }
       }
       // Half the time another account than the three that send reseller requests: fewer of those suspended.
-      if (resource === 'resellers') return { value: chance(g, 0.5) ? pick(g, world.accounts).id : pick(g, world.accountIds) }
+      if (resource === 'resellers') {
+        draft.chosen.account = chance(g, 0.5) ? pick(g, world.accounts).id : pick(g, world.accountIds)
+        return { value: draft.chosen.account }
+      }
+      if (resource === 'deliveries' && world.deliveries.length) return { value: pick(g, own(world.deliveries)).id }
+      if (resource === 'webhook-deliveries' && world.deliveries.length) {
+        const theirs = world.deliveries.filter((d) => d.account_id === draft.chosen.account)
+        return { value: pick(g, theirs.length && chance(g, 0.9) ? theirs : world.deliveries).id }
+      }
       if (resource === 'items' || resource === 'item') return { value: item().id }
       if (resource === 'transactions') {
         const pending = world.lines.filter((l) => l.status === 'pending')

@@ -10,6 +10,9 @@ import { buy } from './factory-orders.js'
  * tokens from here so they reach the deep paths; `refresh` re-reads what the requests changed.
  */
 export type SeedItem = { id: number; order_process: string; unlimited: boolean; min: number; max: number | null; price: number; restore: Record<string, unknown>; note?: string }
+// Port 9 refuses at once: every callback is a quick, recorded failure.
+const WEBHOOK = { callback_url: 'http://127.0.0.1:9/fuzz-hook', webhook_enabled: true }
+
 export type World = {
   accounts: (Reseller & { balance: number })[]
   items: SeedItem[]
@@ -26,6 +29,8 @@ export type World = {
   topups: { account_id: number; reference: string; ref_id: string; invoice: string }[]
   /** Upstream requests, those waiting for the operator's review first. */
   dispatches: { id: number; status: string }[]
+  /** Webhook deliveries (each account's test callbacks to a port that refuses). */
+  deliveries: { id: number; account_id: number }[]
   accountIds: number[]
   columns: string[]
 }
@@ -100,10 +105,17 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     const res = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: a.headers, payload: { amount: 50_000, channel: channels[0] } })
     if (res.statusCode !== 200) throw new Error(`seed top-up: ${res.body}`)
   }
+  for (const a of accounts) {
+    await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: a.headers })
+    for (const payload of [WEBHOOK, undefined]) {
+      const res = await app.inject({ method: payload ? 'PUT' : 'POST', url: payload ? '/api/v1/webhook' : '/api/v1/webhook/test', headers: a.headers, payload })
+      if (res.statusCode !== 200) throw new Error(`seed webhook: ${res.body}`)
+    }
+  }
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
   const { rows } = await sql<{ column_name: string }>`SELECT DISTINCT column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`.execute(db)
-  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], channels, topups: [], dispatches: [], accountIds: [], columns: rows.map((r) => r.column_name) }
+  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], channels, topups: [], dispatches: [], deliveries: [], accountIds: [], columns: rows.map((r) => r.column_name) }
   await refresh(world, db)
   return world
 }
@@ -116,6 +128,7 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.sandboxes = (await sql<World['sandboxes'][number]>`SELECT account_id, ref_id, invoice FROM sandbox_orders ORDER BY id DESC LIMIT 200`.execute(db)).rows
   world.topups = (await sql<World['topups'][number]>`SELECT account_id, reference, ref_id, invoice FROM topups ORDER BY id DESC LIMIT 200`.execute(db)).rows
   world.dispatches = (await sql<World['dispatches'][number]>`SELECT id, status FROM dispatches ORDER BY status = 'review' DESC, id DESC LIMIT 100`.execute(db)).rows
+  world.deliveries = (await sql<World['deliveries'][number]>`SELECT id, account_id FROM webhook_deliveries ORDER BY id DESC LIMIT 200`.execute(db)).rows
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
 }
 
@@ -136,6 +149,11 @@ export async function heal(app: App, db: Database, world: World): Promise<number
     if ((balances.get(a.id) ?? 0) < FUNDS / 10) await op('POST', `/resellers/${a.id}/balance`, { amount: FUNDS, reason: 'fuzz refill' })
   }
   for (const p of world.providers) await op('PATCH', `/providers/${p.code}`, { active: p.active, ...(p.base_url && { base_url: p.base_url, username: 'demo', api_key: 'demo-key' }) })
+  for (const a of world.accounts) {
+    requests += 2
+    await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: a.headers })
+    await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: a.headers, payload: WEBHOOK })
+  }
   for (const code of world.channels) await op('PATCH', `/channels/${code}`, { active: true, min_amount: 10_000, max_amount: 10_000_000 })
   const stock = new Map((await sql<{ id: number; stock: number; available: number }>`SELECT id, stock, (SELECT count(*) FROM licenses l WHERE l.item_id = i.id AND l.status = 'available') AS available FROM items i`.execute(db)).rows.map((r) => [r.id, r]))
   for (const item of world.items) {

@@ -40,6 +40,11 @@ const expired = await ok(await lockFor(owner), 201)
 await sql`UPDATE stock_locks SET expires_at = clock_timestamp() - interval '1 second' WHERE token = ${expired.lock_token}`.execute(ctx.db)
 await ctx.db.insertInto('payment_channels').values({ code: 'QRIS', name: 'QRIS', type: 'qris' }).execute()
 const topup = await ok(await app.inject({ method: 'POST', url: '/api/v1/balance', headers: owner.headers, payload: { amount: 10_000, channel: 'QRIS', ref_id: `owner-topup-${tag}` } }))
+// A webhook delivery of the owner's: the test callback is logged like any other (port 9 refuses at once).
+await ok(await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: owner.headers }))
+await ok(await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: owner.headers, payload: { callback_url: 'http://127.0.0.1:9/hook', webhook_enabled: true } }))
+await ok(await app.inject({ method: 'POST', url: '/api/v1/webhook/test', headers: owner.headers }))
+const [delivery] = await ok<{ id: number }[]>(await get(app, '/webhook/deliveries', owner))
 const licenses: string[] = (await ok(await get(app, `/trx/${completed.ref_id}`, owner))).items[0].licenses.map((l: { product_license: string }) => l.product_license)
 
 /** How each path parameter of a reseller route is owned: the owner's values to try and the 404 that must answer them. */
@@ -49,6 +54,8 @@ const OWNED: Record<string, { code: ErrorCode; values: string[] }> = {
     values: [completed.ref_id, completed.invoice, paid.ref_id, paid.invoice, sandbox.ref_id, sandbox.invoice, String(completed.id), `owner-locked-${tag}`, completed.invoice.toLowerCase(), topup.ref_id, topup.invoice],
   },
   lock_token: { code: 'LOCK_NOT_FOUND', values: [active.lock_token, released.lock_token, used.lock_token, expired.lock_token] },
+  // The only reseller `{id}` outside the shared catalog: a webhook delivery.
+  id: { code: 'DELIVERY_NOT_FOUND', values: [String(delivery.id)] },
 }
 /** Routes whose parameters name something every account shares (the catalog). */
 const SHARED = new Set(['GET /api/v1/item/{id}'])
@@ -100,6 +107,8 @@ describe('tenancy: another account’s ids, refs, invoices and lock tokens', () 
       const res = await get(app, `/trx/${encodeURIComponent(ref)}`, owner)
       expect([ref, res.statusCode]).toEqual([ref, 200])
     }
+    const retried = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${delivery.id}/retry`, headers: owner.headers })
+    expect(retried.statusCode, retried.body).toBe(200)
     const release = async (token: string) => (await app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${token}`, headers: owner.headers })).json().message
     expect(await Promise.all([released, used, expired].map((l) => release(l.lock_token)))).toEqual(['LOCK_RELEASED', 'LOCK_ALREADY_USED', 'LOCK_EXPIRED'])
   })

@@ -14,7 +14,8 @@ import type { SettingsBody, WebhookSettings } from './webhooks.schemas.js'
 /** PUT /v1/webhook: either field or both; enabling needs a URL and a generated secret. */
 export async function updateSettings(db: Database, production: boolean, accountId: number, body: SettingsBody): Promise<WebhookSettings> {
   if (body.callback_url === undefined && body.webhook_enabled === undefined) {
-    throw new AppError('VALIDATION_ERROR', { fieldErrors: { body: ['give callback_url, webhook_enabled or both'] } })
+    const sentence = 'give callback_url, webhook_enabled or both'
+    throw new AppError('VALIDATION_ERROR', { fieldErrors: { callback_url: [sentence], webhook_enabled: [sentence] } })
   }
   const url = body.callback_url === undefined ? undefined : body.callback_url?.trim() || null
   const problem = url ? callbackUrlProblem(url, production) : undefined
