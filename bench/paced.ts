@@ -29,16 +29,26 @@ export async function pacedLoad(options: {
     const { path, headers, body } = options.request()
     inFlight.push(
       new Promise<void>((resolve) => {
-        const req = http.request({ host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-          res.resume()
-          res.on('end', () => {
-            options.answered?.(body, performance.now())
-            latencies.push(performance.now() - planned)
-            if (res.statusCode === 429 || (res.statusCode ?? 500) >= 500) errors++
-            else if ((res.statusCode ?? 0) >= 300) non2xx++
-            resolve()
-          })
-        })
+        const req = http.request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method: 'POST',
+            agent,
+            headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume()
+            res.on('end', () => {
+              options.answered?.(body, performance.now())
+              latencies.push(performance.now() - planned)
+              if (res.statusCode === 429 || (res.statusCode ?? 500) >= 500) errors++
+              else if ((res.statusCode ?? 0) >= 300) non2xx++
+              resolve()
+            })
+          },
+        )
         req.on('error', () => (errors++, resolve()))
         req.end(body)
       }),

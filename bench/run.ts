@@ -48,7 +48,12 @@ function referenceCeiling(): Record<string, number> {
   return JSON.parse(line)
 }
 
-async function startServer(databaseUrl: string, port: number, extraEnv: Record<string, string> = {}, ready = 'listening on'): Promise<ChildProcess> {
+async function startServer(
+  databaseUrl: string,
+  port: number,
+  extraEnv: Record<string, string> = {},
+  ready = 'listening on',
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -76,7 +81,11 @@ async function startServer(databaseUrl: string, port: number, extraEnv: Record<s
 }
 
 async function api(base: string, method: string, url: string, body?: object) {
-  const res = await fetch(`${base}/api/admin/v1${url}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+  const res = await fetch(`${base}/api/admin/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  })
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`)
   return ((await res.json()) as { data: any }).data
 }
@@ -90,10 +99,19 @@ async function seed(base: string) {
   }
   const items: number[] = []
   for (let i = 0; i < ITEMS + 1; i++) {
-    const item = await api(base, 'POST', '/items', { product_name: 'Bench Voucher', name: `Voucher ${i}`, sku: `BENCH-${i}`, price: 1000 + i, order_process: 'auto' })
+    const item = await api(base, 'POST', '/items', {
+      product_name: 'Bench Voucher',
+      name: `Voucher ${i}`,
+      sku: `BENCH-${i}`,
+      price: 1000 + i,
+      order_process: 'auto',
+    })
     const count = i === ITEMS ? HOT_LICENSES : LICENSES_PER_ITEM
     for (let done = 0; done < count; done += 10000) {
-      const batch = Array.from({ length: Math.min(10000, count - done) }, (_, n) => `BENCH-${i}-${done + n}-${Math.random().toString(36).slice(2)}`)
+      const batch = Array.from(
+        { length: Math.min(10000, count - done) },
+        (_, n) => `BENCH-${i}-${done + n}-${Math.random().toString(36).slice(2)}`,
+      )
       await api(base, 'POST', `/items/${item.id}/licenses`, { licenses: batch })
     }
     items.push(item.id)

@@ -101,13 +101,22 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const cpuBefore = cpuSeconds(worker.pid!)
     const postgresBefore = postgresCpu()
     const started = performance.now()
-    const load = await pacedLoad({ base: deps.base, rate, seconds: deps.seconds, request: deps.request, answered: (body, at) => answered.set((JSON.parse(body) as { ref_id: string }).ref_id, at) })
+    const load = await pacedLoad({
+      base: deps.base,
+      rate,
+      seconds: deps.seconds,
+      request: deps.request,
+      answered: (body, at) => answered.set((JSON.parse(body) as { ref_id: string }).ref_id, at),
+    })
     const deliveredDuringLoad = hook.count() - arrivedBefore
     const loadSeconds = (performance.now() - started) / 1000
     const workerCpu = (cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds
     const postgresShare = postgresCpuSince(postgresBefore) / loadSeconds
     const arrived = (ref: string, event: string) => hook.arrivals.get(`${ref}|${event}`)
-    await waitUntil(() => [...answered.keys()].every((ref) => arrived(ref, 'order.completed') !== undefined && arrived(ref, 'order.paid') !== undefined), 60_000)
+    await waitUntil(
+      () => [...answered.keys()].every((ref) => arrived(ref, 'order.completed') !== undefined && arrived(ref, 'order.paid') !== undefined),
+      60_000,
+    )
     const delays: number[] = []
     for (const [ref, at] of answered) {
       for (const event of ['order.paid', 'order.completed']) {
@@ -117,7 +126,12 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     }
     delays.sort((a, b) => a - b)
     const q = (p: number) => Number((delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? 0).toFixed(1))
-    const attempts = (await db.query(`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99 FROM webhook_attempts WHERE attempted_at >= $1`, [since])).rows[0]
+    const attempts = (
+      await db.query(
+        `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99 FROM webhook_attempts WHERE attempted_at >= $1`,
+        [since],
+      )
+    ).rows[0]
     return {
       rate,
       purchases_per_s: load.req_per_s,
@@ -140,7 +154,11 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     for (const key of deps.keys) {
       const headers = { 'x-apikey': key, 'content-type': 'application/json' }
       await fetch(`${deps.base}/api/v1/webhook/secret`, { method: 'POST', headers: { 'x-apikey': key } })
-      await fetch(`${deps.base}/api/v1/webhook`, { method: 'PUT', headers, body: JSON.stringify({ callback_url: url, webhook_enabled: true }) })
+      await fetch(`${deps.base}/api/v1/webhook`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ callback_url: url, webhook_enabled: true }),
+      })
     }
 
     // At the half-throughput purchase rate (issue 9's figure), and at a quarter of it.
@@ -158,7 +176,12 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const drained = hook.count() - before
     // From the first arrival to the last: the worker's start-up is not delivery time.
     const seconds = (hook.times.at(-1)! - hook.times[before]) / 1000
-    const throughput = { backlog_events: backlog, delivered: drained, seconds: Number(seconds.toFixed(1)), events_per_s: Math.round(drained / seconds) }
+    const throughput = {
+      backlog_events: backlog,
+      delivered: drained,
+      seconds: Number(seconds.toFixed(1)),
+      events_per_s: Math.round(drained / seconds),
+    }
     return { latency, latency_at_quarter_rate: latencyAtQuarterRate, throughput }
   } finally {
     worker.kill('SIGTERM')

@@ -52,12 +52,34 @@ describe('loadConfig', () => {
   })
 
   it('converts strings and derives PUBLIC_URL from HOST and PORT', () => {
-    const config = loadConfig({ PORT: '9090', HOST: '0.0.0.0', WORKERS: 'false', SEED_DEMO: 'false', TRUST_PROXY: '127.0.0.1, 10.0.0.0/8', RATE_LIMIT_PER_MINUTE: '0' })
-    expect(config).toMatchObject({ port: 9090, host: '0.0.0.0', publicUrl: 'http://0.0.0.0:9090', workers: false, seedDemo: false, rateLimitPerMinute: 0 })
+    const config = loadConfig({
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      WORKERS: 'false',
+      SEED_DEMO: 'false',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8',
+      RATE_LIMIT_PER_MINUTE: '0',
+    })
+    expect(config).toMatchObject({
+      port: 9090,
+      host: '0.0.0.0',
+      publicUrl: 'http://0.0.0.0:9090',
+      workers: false,
+      seedDemo: false,
+      rateLimitPerMinute: 0,
+    })
     expect(config.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8'])
     // The metrics port listens where the API does unless told otherwise; the query timeout follows the statement timeout.
-    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9100', DB_STATEMENT_TIMEOUT_MS: '2000' })).toMatchObject({ metricsPort: 9100, metricsHost: '0.0.0.0', dbStatementTimeoutMs: 2000, dbQueryTimeoutMs: 3000 })
-    expect(loadConfig({ METRICS_HOST: '10.0.0.5', DB_QUERY_TIMEOUT_MS: '9000' })).toMatchObject({ metricsHost: '10.0.0.5', dbQueryTimeoutMs: 9000 })
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9100', DB_STATEMENT_TIMEOUT_MS: '2000' })).toMatchObject({
+      metricsPort: 9100,
+      metricsHost: '0.0.0.0',
+      dbStatementTimeoutMs: 2000,
+      dbQueryTimeoutMs: 3000,
+    })
+    expect(loadConfig({ METRICS_HOST: '10.0.0.5', DB_QUERY_TIMEOUT_MS: '9000' })).toMatchObject({
+      metricsHost: '10.0.0.5',
+      dbQueryTimeoutMs: 9000,
+    })
     // A trailing slash would double up in payment links.
     expect(loadConfig({ PUBLIC_URL: 'https://shop.example/' }).publicUrl).toBe('https://shop.example')
   })
@@ -76,7 +98,10 @@ describe('loadConfig', () => {
     [{ WORKERS: 'only' }, /^WORKERS: only needs DATABASE_URL/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
     [{ DB_STATEMENT_TIMEOUT_MS: '50' }, /^DB_STATEMENT_TIMEOUT_MS: .*100.*"50"/],
-    [{ DB_STATEMENT_TIMEOUT_MS: '8000', DB_QUERY_TIMEOUT_MS: '4000' }, /^DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS \(8000\)$/],
+    [
+      { DB_STATEMENT_TIMEOUT_MS: '8000', DB_QUERY_TIMEOUT_MS: '4000' },
+      /^DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS \(8000\)$/,
+    ],
     [{ METRICS_PORT: 'metrics' }, /^METRICS_PORT: .*integer.*"metrics"/],
     [{ AUTH_FAILURES_PER_MINUTE: '-5' }, /^AUTH_FAILURES_PER_MINUTE: .*0.*"-5"/],
   ])('%j gives one line naming the variable', (env, line) => {
@@ -94,12 +119,22 @@ describe('loadConfig', () => {
 
   it('refuses production without DATABASE_URL, APP_KEY and ADMIN_TOKEN', () => {
     expect(problemsOf({ APP_ENV: 'production' }).map((p) => p.split(':')[0])).toEqual(['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN'])
-    expect(problemsOf({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32) })).toEqual(['ADMIN_TOKEN: required in production'])
+    expect(problemsOf({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32) })).toEqual([
+      'ADMIN_TOKEN: required in production',
+    ])
     const ok = loadConfig({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ADMIN_TOKEN: 't'.repeat(16) })
     expect(ok.appEnv).toBe('production')
     // No simulators in production: game ids validate only against a source the operator names.
     expect(ok.validationSourceUrl).toBeUndefined()
-    expect(loadConfig({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ADMIN_TOKEN: 't'.repeat(16), VALIDATION_SOURCE_URL: 'https://ids.example/v1/' }).validationSourceUrl).toBe('https://ids.example/v1')
+    expect(
+      loadConfig({
+        APP_ENV: 'production',
+        DATABASE_URL: 'postgres://db/x',
+        APP_KEY: 'k'.repeat(32),
+        ADMIN_TOKEN: 't'.repeat(16),
+        VALIDATION_SOURCE_URL: 'https://ids.example/v1/',
+      }).validationSourceUrl,
+    ).toBe('https://ids.example/v1')
   })
 
   it('answers a frozen object', () => {

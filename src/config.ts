@@ -36,7 +36,10 @@ const Env = Type.Object({
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 20 }),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
 })
 type Env = Static<typeof Env>
 
@@ -90,32 +93,39 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     const value = source[key]
     if (value === undefined || value === '') continue
     // Value.Convert would truncate "1.5", "1e3" or "0x10" to some integer: only plain digits are one.
-    if (schema.type === 'integer' && !/^\s*[+-]?\d+\s*$/.test(value)) problems.push(`${key}: Expected integer (got ${JSON.stringify(value)})`)
+    if (schema.type === 'integer' && !/^\s*[+-]?\d+\s*$/.test(value))
+      problems.push(`${key}: Expected integer (got ${JSON.stringify(value)})`)
     else raw[key] = value
   }
   const converted = Value.Default(Env, Value.Convert(Env, raw)) as Record<string, unknown>
   for (const e of Value.Errors(Env, converted)) {
     const name = e.path.slice(1)
     const choices = (Env.properties[name as keyof Env] as TSchema | undefined)?.anyOf as { const?: unknown }[] | undefined
-    const message = choices?.every((c) => typeof c.const === 'string') ? `expected one of ${choices.map((c) => c.const).join(', ')}` : e.message
+    const message = choices?.every((c) => typeof c.const === 'string')
+      ? `expected one of ${choices.map((c) => c.const).join(', ')}`
+      : e.message
     problems.push(`${name}: ${message} (got ${JSON.stringify(source[name] ?? null)})`)
   }
   const env = converted as Env
   if (env.TRUST_PROXY) {
-    for (const cidr of env.TRUST_PROXY.split(',')) if (!isAddressOrCidr(cidr.trim())) problems.push(`TRUST_PROXY: "${cidr.trim()}" is not an IP address or CIDR`)
+    for (const cidr of env.TRUST_PROXY.split(','))
+      if (!isAddressOrCidr(cidr.trim())) problems.push(`TRUST_PROXY: "${cidr.trim()}" is not an IP address or CIDR`)
   }
   if (!isTimeZone(env.LEADERBOARD_TZ)) problems.push(`LEADERBOARD_TZ: unknown time zone "${env.LEADERBOARD_TZ}"`)
   // The client-side limit backs up the server's for a database that stopped answering; shorter, it would cut queries the server still runs.
   const queryTimeoutMs = env.DB_QUERY_TIMEOUT_MS ?? env.DB_STATEMENT_TIMEOUT_MS + 1000
-  if (queryTimeoutMs <= env.DB_STATEMENT_TIMEOUT_MS) problems.push(`DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS (${env.DB_STATEMENT_TIMEOUT_MS})`)
-  if (env.WORKERS === 'only' && !env.DATABASE_URL) problems.push('WORKERS: only needs DATABASE_URL (the embedded database belongs to one process)')
+  if (queryTimeoutMs <= env.DB_STATEMENT_TIMEOUT_MS)
+    problems.push(`DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS (${env.DB_STATEMENT_TIMEOUT_MS})`)
+  if (env.WORKERS === 'only' && !env.DATABASE_URL)
+    problems.push('WORKERS: only needs DATABASE_URL (the embedded database belongs to one process)')
   if (env.APP_ENV === 'production') {
     if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
     if (!env.APP_KEY) problems.push('APP_KEY: required in production')
     if (!env.ADMIN_TOKEN) problems.push('ADMIN_TOKEN: required in production')
   }
   if (env.PAYMENT_GATEWAY === 'tripay') {
-    for (const key of ['TRIPAY_API_KEY', 'TRIPAY_PRIVATE_KEY', 'TRIPAY_MERCHANT_CODE'] as const) if (!env[key]) problems.push(`${key}: required when PAYMENT_GATEWAY=tripay`)
+    for (const key of ['TRIPAY_API_KEY', 'TRIPAY_PRIVATE_KEY', 'TRIPAY_MERCHANT_CODE'] as const)
+      if (!env[key]) problems.push(`${key}: required when PAYMENT_GATEWAY=tripay`)
   }
   if (problems.length > 0) throw new ConfigError(problems)
   const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, '')
@@ -132,7 +142,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     paymentGateway: env.PAYMENT_GATEWAY,
     tripay:
       env.PAYMENT_GATEWAY === 'tripay'
-        ? { baseUrl: env.TRIPAY_BASE_URL.replace(/\/+$/, ''), apiKey: env.TRIPAY_API_KEY!, privateKey: env.TRIPAY_PRIVATE_KEY!, merchantCode: env.TRIPAY_MERCHANT_CODE! }
+        ? {
+            baseUrl: env.TRIPAY_BASE_URL.replace(/\/+$/, ''),
+            apiKey: env.TRIPAY_API_KEY!,
+            privateKey: env.TRIPAY_PRIVATE_KEY!,
+            merchantCode: env.TRIPAY_MERCHANT_CODE!,
+          }
         : undefined,
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
@@ -142,7 +157,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY?.split(',').map((s) => s.trim()),
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
-    validationSourceUrl: (env.VALIDATION_SOURCE_URL ?? (env.APP_ENV === 'production' ? undefined : `${publicUrl}/sim/validation`))?.replace(/\/+$/, ''),
+    validationSourceUrl: (env.VALIDATION_SOURCE_URL ?? (env.APP_ENV === 'production' ? undefined : `${publicUrl}/sim/validation`))?.replace(
+      /\/+$/,
+      '',
+    ),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     dbPoolMax: env.DB_POOL_MAX,
     dbConnectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,

@@ -42,10 +42,28 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
   const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute)
   const authFailures = config.authFailuresPerMinute === 0 ? undefined : rateLimiter(counters, 'authfail', config.authFailuresPerMinute)
   const vault = createVault(config.appKey)
-  const fulfilment = createFulfilment(database.db, vault, { providerPollSeconds: config.providerPollSeconds, providerTimeoutMs: config.providerTimeoutMs, dbStatementTimeoutMs: config.dbStatementTimeoutMs })
+  const fulfilment = createFulfilment(database.db, vault, {
+    providerPollSeconds: config.providerPollSeconds,
+    providerTimeoutMs: config.providerTimeoutMs,
+    dbStatementTimeoutMs: config.dbStatementTimeoutMs,
+  })
   const dispatchers: LineDispatcher[] = fulfilment.lineDispatchers
   const webhookTransport = createTransport({ production: config.appEnv === 'production', timeoutMs: config.webhookTimeoutMs })
-  return { config, db: database.db, database, vault, counters, rateLimiter: perKey, authFailures, authCache: createAuthCache(AUTH_CACHE_MS), dispatchers, fulfilment, fulfillable: fulfillableProcesses(dispatchers), paymentGateway: createPaymentGateway(config), webhookTransport }
+  return {
+    config,
+    db: database.db,
+    database,
+    vault,
+    counters,
+    rateLimiter: perKey,
+    authFailures,
+    authCache: createAuthCache(AUTH_CACHE_MS),
+    dispatchers,
+    fulfilment,
+    fulfillable: fulfillableProcesses(dispatchers),
+    paymentGateway: createPaymentGateway(config),
+    webhookTransport,
+  }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
@@ -56,7 +74,9 @@ export async function closeContext(ctx: AppContext): Promise<void> {
 
 /** The database remembers which APP_KEY encrypted it; another key would make its secrets unreadable. */
 export async function checkAppKey(db: Database, vault: Vault): Promise<void> {
-  await sql`INSERT INTO app_meta (key, value) VALUES ('app_key_fingerprint', ${vault.keyFingerprint}) ON CONFLICT (key) DO NOTHING`.execute(db)
+  await sql`INSERT INTO app_meta (key, value) VALUES ('app_key_fingerprint', ${vault.keyFingerprint}) ON CONFLICT (key) DO NOTHING`.execute(
+    db,
+  )
   const row = await db.selectFrom('app_meta').select('value').where('key', '=', 'app_key_fingerprint').executeTakeFirstOrThrow()
   if (row.value !== vault.keyFingerprint) {
     throw new Error('APP_KEY differs from the key this database was created with; refusing to start (restore the original APP_KEY)')

@@ -28,5 +28,11 @@ export function resolveDevSecrets(config: Config): DevSecretStore {
     appKey: config.appKey ?? secrets.appKey,
     adminToken: config.adminToken ?? secrets.adminToken,
   })
-  return { config: resolved, get secrets() { return secrets }, save }
+  return {
+    config: resolved,
+    get secrets() {
+      return secrets
+    },
+    save,
+  }
 }

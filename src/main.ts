@@ -18,7 +18,12 @@ async function openDatabase(config: Config): Promise<{ database: DatabaseHandle;
     // Migrations may wait for another process's or build an index: not under the request timeouts.
     const migrating = await openPostgres(config.databaseUrl, 2)
     await migrateToLatest(migrating.db).finally(() => migrating.close())
-    const timeouts = { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs, queryMs: config.dbQueryTimeoutMs, idleInTransactionMs: config.dbIdleInTransactionTimeoutMs }
+    const timeouts = {
+      connectMs: config.dbConnectTimeoutMs,
+      statementMs: config.dbStatementTimeoutMs,
+      queryMs: config.dbQueryTimeoutMs,
+      idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+    }
     return { database: await openPostgres(config.databaseUrl, config.dbPoolMax, timeouts), release: () => {} }
   }
   const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)

@@ -37,7 +37,11 @@ export async function createSiblingApp(databaseUrl: string, env: Record<string, 
   return appOn({ ...handle, url: databaseUrl }, env)
 }
 
-async function appOn(database: DatabaseHandle & { url?: string }, env: Record<string, string>, changes: Partial<Config> = {}): Promise<TestApp> {
+async function appOn(
+  database: DatabaseHandle & { url?: string },
+  env: Record<string, string>,
+  changes: Partial<Config> = {},
+): Promise<TestApp> {
   const config = withConfig(testConfig(env), changes)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)

@@ -19,17 +19,34 @@ describe.skipIf(!onPostgres)('crash during a purchase load (PostgreSQL)', () => 
   it('SIGKILL mid-load, restart: invariants hold, every acknowledged purchase is there and no paid order is stranded', async () => {
     const first = await startServerProcess({ DATABASE_URL: database.url! })
     children.push(first)
-    const resellers = await Promise.all([0, 1, 2, 3].map(async (i) => {
-      const account = await adminCall(first.base, 'POST', '/resellers', { name: `crash ${i}` })
-      await adminCall(first.base, 'POST', `/resellers/${account.id}/balance`, { amount: 50_000_000, reason: 'crash test' })
-      return account.api_key as string
-    }))
-    const items = await Promise.all([0, 1, 2].map(async (i) => {
-      const item = await adminCall(first.base, 'POST', '/items', { product_name: 'Crash', name: `crash ${i}`, price: 1_000 + i, order_process: 'auto' })
-      await adminCall(first.base, 'POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: 400 }, (_, n) => `CRASH-${i}-${n}`) })
-      return item.id as number
-    }))
-    const manual = await adminCall(first.base, 'POST', '/items', { product_name: 'Crash', name: 'manual', price: 500, order_process: 'manual', stock: 100 })
+    const resellers = await Promise.all(
+      [0, 1, 2, 3].map(async (i) => {
+        const account = await adminCall(first.base, 'POST', '/resellers', { name: `crash ${i}` })
+        await adminCall(first.base, 'POST', `/resellers/${account.id}/balance`, { amount: 50_000_000, reason: 'crash test' })
+        return account.api_key as string
+      }),
+    )
+    const items = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const item = await adminCall(first.base, 'POST', '/items', {
+          product_name: 'Crash',
+          name: `crash ${i}`,
+          price: 1_000 + i,
+          order_process: 'auto',
+        })
+        await adminCall(first.base, 'POST', `/items/${item.id}/licenses`, {
+          licenses: Array.from({ length: 400 }, (_, n) => `CRASH-${i}-${n}`),
+        })
+        return item.id as number
+      }),
+    )
+    const manual = await adminCall(first.base, 'POST', '/items', {
+      product_name: 'Crash',
+      name: 'manual',
+      price: 500,
+      order_process: 'manual',
+      stock: 100,
+    })
 
     const acknowledged: { key: string; ref: string }[] = []
     let sent = 0
@@ -40,7 +57,11 @@ describe.skipIf(!onPostgres)('crash during a purchase load (PostgreSQL)', () => 
         const ref = `crash-${w}-${++sent}`
         const item = sent % 5 === 0 ? manual.id : items[sent % items.length]
         try {
-          const res = await fetch(`${first.base}/api/v1/trx`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-apikey': key }, body: JSON.stringify({ ref_id: ref, carts: [{ item_id: item, quantity: 1 }] }) })
+          const res = await fetch(`${first.base}/api/v1/trx`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-apikey': key },
+            body: JSON.stringify({ ref_id: ref, carts: [{ item_id: item, quantity: 1 }] }),
+          })
           if (res.status === 200) acknowledged.push({ key, ref })
           else expect([400, 422]).toContain(res.status)
         } catch {
@@ -65,7 +86,9 @@ describe.skipIf(!onPostgres)('crash during a purchase load (PostgreSQL)', () => 
     }
     await assertInvariants(database.db, { [manual.id]: 100 })
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM orders o WHERE status = 'paid'
-      AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.order_process = 'auto' AND l.status <> 'delivered')`.execute(database.db)
+      AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.order_process = 'auto' AND l.status <> 'delivered')`.execute(
+      database.db,
+    )
     expect(rows[0].n).toBe(0)
     second.child.kill('SIGTERM')
     expect(await second.exited).toBe(0)

@@ -35,7 +35,9 @@ export async function createItem(app: App, body: Record<string, unknown> = {}) {
 export async function createAutoItem(app: App, licenses: number, body: Record<string, unknown> = {}) {
   const item = await createItem(app, { order_process: 'auto', ...body })
   if (licenses > 0) {
-    await admin(app, 'POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: licenses }, (_, i) => `LIC-${item.id}-${i}-${Math.random().toString(36).slice(2)}`) })
+    await admin(app, 'POST', `/items/${item.id}/licenses`, {
+      licenses: Array.from({ length: licenses }, (_, i) => `LIC-${item.id}-${i}-${Math.random().toString(36).slice(2)}`),
+    })
   }
   return item
 }

@@ -7,9 +7,42 @@ export const TRIPAY = { apiKey: 'DEV-test-api-key', privateKey: 'priv-ABCDE-1234
 const hmac = (data: string) => crypto.createHmac('sha256', TRIPAY.privateKey).update(data).digest('hex')
 
 const CHANNELS = [
-  { group: 'Virtual Account', code: 'BRIVA', name: 'BRI Virtual Account', type: 'direct', fee_merchant: { flat: 0, percent: 0 }, fee_customer: { flat: 4250, percent: 0 }, total_fee: { flat: 4250, percent: '0.00' }, minimum_amount: 10000, maximum_amount: 10000000, active: true },
-  { group: 'E-Wallet', code: 'QRIS2', name: 'QRIS', type: 'direct', fee_merchant: { flat: 0, percent: 0 }, fee_customer: { flat: 750, percent: 0.7 }, total_fee: { flat: 750, percent: '0.70' }, minimum_amount: 1000, maximum_amount: 5000000, active: true },
-  { group: 'Convenience Store', code: 'ALFAMART', name: 'Alfamart', type: 'direct', fee_merchant: { flat: 0, percent: 0 }, fee_customer: { flat: 3500, percent: 0 }, total_fee: { flat: 3500, percent: '0.00' }, minimum_amount: 10000, maximum_amount: 2500000, active: false },
+  {
+    group: 'Virtual Account',
+    code: 'BRIVA',
+    name: 'BRI Virtual Account',
+    type: 'direct',
+    fee_merchant: { flat: 0, percent: 0 },
+    fee_customer: { flat: 4250, percent: 0 },
+    total_fee: { flat: 4250, percent: '0.00' },
+    minimum_amount: 10000,
+    maximum_amount: 10000000,
+    active: true,
+  },
+  {
+    group: 'E-Wallet',
+    code: 'QRIS2',
+    name: 'QRIS',
+    type: 'direct',
+    fee_merchant: { flat: 0, percent: 0 },
+    fee_customer: { flat: 750, percent: 0.7 },
+    total_fee: { flat: 750, percent: '0.70' },
+    minimum_amount: 1000,
+    maximum_amount: 5000000,
+    active: true,
+  },
+  {
+    group: 'Convenience Store',
+    code: 'ALFAMART',
+    name: 'Alfamart',
+    type: 'direct',
+    fee_merchant: { flat: 0, percent: 0 },
+    fee_customer: { flat: 3500, percent: 0 },
+    total_fee: { flat: 3500, percent: '0.00' },
+    minimum_amount: 10000,
+    maximum_amount: 2500000,
+    active: false,
+  },
 ]
 
 export type FakeTripay = {
@@ -32,14 +65,17 @@ export async function startFakeTripay(): Promise<FakeTripay> {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString()))
     req.on('end', () => {
-      const send = (status: number, payload: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload))
+      const send = (status: number, payload: object) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload))
       if (req.headers.authorization !== `Bearer ${TRIPAY.apiKey}`) return send(401, { success: false, message: 'Invalid API Key' })
-      if (req.method === 'GET' && req.url === '/merchant/payment-channel') return send(200, { success: true, message: 'Success', data: CHANNELS })
+      if (req.method === 'GET' && req.url === '/merchant/payment-channel')
+        return send(200, { success: true, message: 'Success', data: CHANNELS })
       if (req.method === 'POST' && req.url === '/transaction/create') {
         const t = JSON.parse(body)
         created.push(t)
-        if (refuse) return (refuse = false), send(400, { success: false, message: 'Payment channel is not enabled' })
-        if (t.signature !== hmac(`${TRIPAY.merchantCode}${t.merchant_ref}${t.amount}`)) return send(400, { success: false, message: 'Invalid signature' })
+        if (refuse) return ((refuse = false), send(400, { success: false, message: 'Payment channel is not enabled' }))
+        if (t.signature !== hmac(`${TRIPAY.merchantCode}${t.merchant_ref}${t.amount}`))
+          return send(400, { success: false, message: 'Invalid signature' })
         const channel = CHANNELS.find((c) => c.code === t.method)
         if (!channel) return send(400, { success: false, message: 'Invalid payment method' })
         const fee = channel.fee_customer.flat + Math.ceil((t.amount * channel.fee_customer.percent) / 100)
@@ -70,7 +106,21 @@ export async function startFakeTripay(): Promise<FakeTripay> {
     refuseNext: () => (refuse = true),
     callback(fields) {
       // Tripay's own formatting, spaces included: only these exact bytes carry the signature.
-      const raw = JSON.stringify({ ...fields, payment_method: 'QRIS', payment_method_code: 'QRIS2', fee_merchant: 0, fee_customer: 0, total_fee: 0, is_closed_payment: 1, paid_at: 1763256923, note: null }, null, 1)
+      const raw = JSON.stringify(
+        {
+          ...fields,
+          payment_method: 'QRIS',
+          payment_method_code: 'QRIS2',
+          fee_merchant: 0,
+          fee_customer: 0,
+          total_fee: 0,
+          is_closed_payment: 1,
+          paid_at: 1763256923,
+          note: null,
+        },
+        null,
+        1,
+      )
       return { raw, signature: hmac(raw) }
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -67,7 +67,10 @@ describe.skipIf(!onPostgres)('database connections killed under a purchase load 
     }
     await untilPurchasesSucceed(server.base, shop, 'kill')
     expectAlive(server)
-    expect(load.outcomes.some((o) => o.status === 503), 'some requests lost their connection').toBe(true)
+    expect(
+      load.outcomes.some((o) => o.status === 503),
+      'some requests lost their connection',
+    ).toBe(true)
     await expectOnlyOkOrUnavailable(server.base, load.outcomes, load.others)
     await assertInvariants(database.db, { [shop.manual.id]: shop.manual.stock })
   })

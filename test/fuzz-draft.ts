@@ -4,14 +4,24 @@ import { asParsed, toJsonText, uniform, type Gen } from './fuzz-values.js'
 
 /** A request taking shape: whose it is, its path and query values, its body. */
 export type Actor = { headers: Record<string, string>; accountId?: number }
-export type Draft = { op: Operation; actor: Actor; path: Record<string, string>; query: [string, string][]; body?: unknown; chosen: Record<string, unknown> }
+export type Draft = {
+  op: Operation
+  actor: Actor
+  path: Record<string, string>
+  query: [string, string][]
+  body?: unknown
+  chosen: Record<string, unknown>
+}
 
 /** encodeURIComponent, except that a lone surrogate is sent as its WTF-8 bytes (%ED%A0%80) instead of throwing. */
 export function encodeSegment(s: string): string {
   return [...s]
     .map((c) => {
       const unit = c.charCodeAt(0)
-      if (c.length === 1 && unit >= 0xd800 && unit <= 0xdfff) return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+      if (c.length === 1 && unit >= 0xd800 && unit <= 0xdfff)
+        return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+          .map((b) => `%${b.toString(16).toUpperCase()}`)
+          .join('')
       return encodeURIComponent(c)
     })
     .join('')
@@ -31,7 +41,9 @@ export function assemble(d: Draft, kind: string, over: Partial<SentRequest> & { 
   const parsed = d.body === undefined ? undefined : asParsed(d.body)
   const known = d.op.body?.properties ?? {}
   const patch =
-    d.op.method === 'PATCH' && isObject(parsed) && verdict(d.op.body, parsed) === 'valid' ? Object.fromEntries(Object.entries(parsed).filter(([k]) => k in known)) : undefined
+    d.op.method === 'PATCH' && isObject(parsed) && verdict(d.op.body, parsed) === 'valid'
+      ? Object.fromEntries(Object.entries(parsed).filter(([k]) => k in known))
+      : undefined
   const req: SentRequest = { op: d.op, kind, method: d.op.method, url: path + query, headers, payload, patch, ...over }
   return req
 }

@@ -2,7 +2,22 @@ import fc from 'fast-check'
 import { ADMIN_TOKEN } from './app.js'
 import type { SentRequest } from './house-shape.js'
 import { isObject, verdict, type Operation, type Param, type Schema } from './openapi.js'
-import { NASTY_STRINGS, REMOVE, asParsed, chance, defineOwn, getAt, huge, locations, oddValue, pick, setAt, toJsonText, uniform, type Gen } from './fuzz-values.js'
+import {
+  NASTY_STRINGS,
+  REMOVE,
+  asParsed,
+  chance,
+  defineOwn,
+  getAt,
+  huge,
+  locations,
+  oddValue,
+  pick,
+  setAt,
+  toJsonText,
+  uniform,
+  type Gen,
+} from './fuzz-values.js'
 import type { World } from './fuzz-world.js'
 import { answerFields, assemble, encodeSegment, fieldPath, strangerAddress, type Draft } from './fuzz-draft.js'
 
@@ -11,7 +26,8 @@ import { answerFields, assemble, encodeSegment, fieldPath, strangerAddress, type
 /** A method the path does not have: the unknown-route 404 in the house shape. */
 export function wrongMethod(g: Gen, d: Draft, ops: Operation[]): SentRequest {
   // A route with a parameter may own this path too (GET /item/{id} answers GET /item/validate).
-  const owns = (o: Operation) => new RegExp(`^${o.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`).test(d.op.path)
+  const owns = (o: Operation) =>
+    new RegExp(`^${o.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`).test(d.op.path)
   const taken = new Set(ops.filter((o) => o.path === d.op.path || owns(o)).map((o) => o.method))
   const free = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter((m) => !taken.has(m as Operation['method']))
   const req = assemble(d, 'method:wrong')
@@ -29,9 +45,32 @@ export function mutateBody(g: Gen, d: Draft, world: World): SentRequest {
   const how = places.length ? pick(g, ['remove', 'odd', 'odd', 'null', 'extra', 'array'] as const) : 'extra'
   if (how === 'extra' && objects.length) {
     const at = pick(g, objects).path
-    const writable = (getAt(d.op.body, at.flatMap((p) => ['properties', p])) as Schema | undefined)?.properties ?? {}
+    const writable =
+      (
+        getAt(
+          d.op.body,
+          at.flatMap((p) => ['properties', p]),
+        ) as Schema | undefined
+      )?.properties ?? {}
     const readOnly = at.length === 0 ? answerFields(d.op).filter((k) => !(k in writable)) : []
-    const key = readOnly.length && chance(g, 0.5) ? pick(g, readOnly) : chance(g, 0.6) ? pick(g, world.columns) : pick(g, ['__proto__', 'constructor', 'prototype', '', ' ', 'a'.repeat(300), 'carts[0]', 'REF_ID', 'ref_id ', '\u0000', '$where'])
+    const key =
+      readOnly.length && chance(g, 0.5)
+        ? pick(g, readOnly)
+        : chance(g, 0.6)
+          ? pick(g, world.columns)
+          : pick(g, [
+              '__proto__',
+              'constructor',
+              'prototype',
+              '',
+              ' ',
+              'a'.repeat(300),
+              'carts[0]',
+              'REF_ID',
+              'ref_id ',
+              '\u0000',
+              '$where',
+            ])
     const value = pick(g, [777_777_777, 'FZX-extra', '2000-01-01T00:00:00Z', true, { nested: 1 }])
     // Only a value nobody else would answer proves the field was written.
     const distinctive = typeof value === 'number' || typeof value === 'string'
@@ -40,7 +79,14 @@ export function mutateBody(g: Gen, d: Draft, world: World): SentRequest {
     if (key in target || key in writable) return assemble(d, 'valid')
     defineOwn(target, key, value)
     const body = setAt(d.body, at, target)
-    return finishBody(d, body, `body:extra ${fieldPath([...at, key])}`, baseValid, [...at, key], at.length === 0 && distinctive ? [{ key, value }] : [])
+    return finishBody(
+      d,
+      body,
+      `body:extra ${fieldPath([...at, key])}`,
+      baseValid,
+      [...at, key],
+      at.length === 0 && distinctive ? [{ key, value }] : [],
+    )
   }
   const place = pick(g, places)
   const current = getAt(d.body, place.path)
@@ -63,7 +109,14 @@ export function mutateBody(g: Gen, d: Draft, world: World): SentRequest {
   return finishBody(d, setAt(d.body, place.path, value), `body:${how} ${fieldPath(place.path)}`, baseValid, blamed, [])
 }
 
-function finishBody(d: Draft, body: unknown, kind: string, baseValid: boolean, path: string[], extras: { key: string; value: unknown }[]): SentRequest {
+function finishBody(
+  d: Draft,
+  body: unknown,
+  kind: string,
+  baseValid: boolean,
+  path: string[],
+  extras: { key: string; value: unknown }[],
+): SentRequest {
   const req = assemble({ ...d, body }, kind, { extras })
   if (baseValid && req.payload!.length < 60_000 && verdict(d.op.body, asParsed(body)) === 'invalid') {
     req.expect = { statuses: [422], codes: ['VALIDATION_ERROR'], field: fieldPath(path) }
@@ -71,9 +124,48 @@ function finishBody(d: Draft, body: unknown, kind: string, baseValid: boolean, p
   return req
 }
 
-const BROKEN_JSON = ['{', '{"a":', '[1,', "{'a':1}", '{"a":1,}', 'nul', 'NaN', '{"a":01}', '{"a":"\\x41"}', '{"a":1}}', '{"a":1}{"b":2}', '\u0000', '{"a":"\t"}', '{"a":"\\ud800"', '{"ref_id":"x" "carts":[]}', '{"a":1e}', '{"a":-}', '{"a":.5}', '{"a":+1}', '{"a":0x10}', '{"a":Infinity}', '{a:1}', '"unterminated', '[', ']', '}']
+const BROKEN_JSON = [
+  '{',
+  '{"a":',
+  '[1,',
+  "{'a':1}",
+  '{"a":1,}',
+  'nul',
+  'NaN',
+  '{"a":01}',
+  '{"a":"\\x41"}',
+  '{"a":1}}',
+  '{"a":1}{"b":2}',
+  '\u0000',
+  '{"a":"\t"}',
+  '{"a":"\\ud800"',
+  '{"ref_id":"x" "carts":[]}',
+  '{"a":1e}',
+  '{"a":-}',
+  '{"a":.5}',
+  '{"a":+1}',
+  '{"a":0x10}',
+  '{"a":Infinity}',
+  '{a:1}',
+  '"unterminated',
+  '[',
+  ']',
+  '}',
+]
 const FOREIGN_TYPES = ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz']
-const ODD_JSON_TYPES = ['application/json; charset=utf-16', 'application/json; charset=latin1', 'application/JSON', 'Application/Json; charset="UTF-8"', 'application/json;;', 'application/vnd.api+json', 'application/json, text/plain', '*/*', 'application/json; boundary=x', 'application', 'x'.repeat(1000)]
+const ODD_JSON_TYPES = [
+  'application/json; charset=utf-16',
+  'application/json; charset=latin1',
+  'application/JSON',
+  'Application/Json; charset="UTF-8"',
+  'application/json;;',
+  'application/vnd.api+json',
+  'application/json, text/plain',
+  '*/*',
+  'application/json; boundary=x',
+  'application',
+  'x'.repeat(1000),
+]
 
 /** The whole body broken: bad JSON, not an object, another content type, empty, huge, deep, polluting. */
 export function garbageBody(g: Gen, d: Draft): SentRequest {
@@ -87,18 +179,33 @@ export function garbageBody(g: Gen, d: Draft): SentRequest {
   switch (kind) {
     case 0: {
       const payload = pick(g, BROKEN_JSON)
-      return assemble(json, 'garbage:broken-json', { payload, headers: headers('application/json'), ...(parsesBody && { expect: { statuses: [400], codes: ['INVALID_JSON'] } }) })
+      return assemble(json, 'garbage:broken-json', {
+        payload,
+        headers: headers('application/json'),
+        ...(parsesBody && { expect: { statuses: [400], codes: ['INVALID_JSON'] } }),
+      })
     }
     case 1: {
       const payload = pick(g, ['[]', '1', '"s"', 'true', '[{"ref_id":"x"}]', '-0', '1e400'])
-      return assemble(json, 'garbage:not-an-object', { payload, headers: headers('application/json'), ...(wantsBody && { expect: { statuses: [422], codes: ['VALIDATION_ERROR'] } }) })
+      return assemble(json, 'garbage:not-an-object', {
+        payload,
+        headers: headers('application/json'),
+        ...(wantsBody && { expect: { statuses: [422], codes: ['VALIDATION_ERROR'] } }),
+      })
     }
     case 2:
-      return assemble(json, 'garbage:foreign-type', { payload: valid, headers: headers(pick(g, FOREIGN_TYPES)), ...(wantsBody && parsesBody && { expect: { statuses: [415, 422], codes: ['UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR'] } }) })
+      return assemble(json, 'garbage:foreign-type', {
+        payload: valid,
+        headers: headers(pick(g, FOREIGN_TYPES)),
+        ...(wantsBody && parsesBody && { expect: { statuses: [415, 422], codes: ['UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR'] } }),
+      })
     case 3:
       return assemble(json, 'garbage:odd-json-type', { payload: valid, headers: headers(pick(g, ODD_JSON_TYPES)) })
     case 4:
-      return assemble(json, 'garbage:empty', { payload: pick(g, ['', ' ', '\n', '\r\n\t ']), headers: pick(g, [headers('application/json'), headers('text/plain'), d.actor.headers]) })
+      return assemble(json, 'garbage:empty', {
+        payload: pick(g, ['', ' ', '\n', '\r\n\t ']),
+        headers: pick(g, [headers('application/json'), headers('text/plain'), d.actor.headers]),
+      })
     case 5: {
       const pad = chance(g, 0.5) ? 70_000 : 60_000
       const payload = `{"pad":"${huge(pad)}",${valid.slice(1)}`
@@ -110,11 +217,20 @@ export function garbageBody(g: Gen, d: Draft): SentRequest {
       return assemble(json, 'garbage:deep', { payload, headers: headers('application/json') })
     }
     case 7: {
-      const payload = pick(g, [`\ufeff${valid}`, `{"__proto__":{"isAdmin":true},${valid.slice(1)}`, valid.replace('{', '{"ref_id":1,"ref_id":"dup",'), `${valid}\u0000`, valid.replace(/"/g, "'")])
+      const payload = pick(g, [
+        `\ufeff${valid}`,
+        `{"__proto__":{"isAdmin":true},${valid.slice(1)}`,
+        valid.replace('{', '{"ref_id":1,"ref_id":"dup",'),
+        `${valid}\u0000`,
+        valid.replace(/"/g, "'"),
+      ])
       return assemble(json, 'garbage:tricky-json', { payload, headers: headers('application/json') })
     }
     default:
-      return assemble(json, 'garbage:random-json', { payload: toJsonText(g(fc.jsonValue, { maxDepth: 4 })), headers: headers('application/json') })
+      return assemble(json, 'garbage:random-json', {
+        payload: toJsonText(g(fc.jsonValue, { maxDepth: 4 })),
+        headers: headers('application/json'),
+      })
   }
 }
 
@@ -129,14 +245,54 @@ function definitelyInvalid(g: Gen, p: Param): string | undefined {
     return pick(g, candidates)
   }
   if (s.enum && types.every((t) => t === 'string')) return pick(g, ['bogus', s.enum[0].toUpperCase(), `${s.enum[0]} `])
-  if (s.format === 'date-time') return pick(g, ['2026-02-30T00:00:00Z', '2026-01-01T24:00:01Z', '2026-01-01', 'yesterday', '2026-01-01T00:00:00+25:00'])
+  if (s.format === 'date-time')
+    return pick(g, ['2026-02-30T00:00:00Z', '2026-01-01T24:00:01Z', '2026-01-01', 'yesterday', '2026-01-01T00:00:00+25:00'])
   if (s.type === 'string' && s.maxLength !== undefined && s.maxLength < 2048 && !s.format && !s.pattern) return 'z'.repeat(s.maxLength + 1)
   return undefined
 }
 
 // Well-formed enough for a date-time check, yet at the edges of what a database or Date accepts.
-const DATE_EDGES = ['2026-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '9999-12-31T23:59:59.999Z', '1969-12-31T23:59:59.999999999Z', '2026-01-01T00:00:00.1234567890123Z', '2026-01-01T00:00:00-00:00', '2026-01-01t00:00:00z', '2026-01-01 00:00:00Z', '4714-11-24T00:00:00Z', '294277-01-01T00:00:00Z']
-const ODD_SEGMENTS = ['0', '-1', '1.5', '1e3', '0x1A', '00001', ' 1', '9007199254740993', '99999999999999999999999', 'abc', 'null', 'undefined', '%00', 'a%00b', '%20', '%2F', '..', '%2e%2e', '+', '%F0%9F%98%80', '%E2%80%AE', 'LCK-%00', '%25', "'%20OR%201=1"]
+const DATE_EDGES = [
+  '2026-06-30T23:59:60Z',
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '1969-12-31T23:59:59.999999999Z',
+  '2026-01-01T00:00:00.1234567890123Z',
+  '2026-01-01T00:00:00-00:00',
+  '2026-01-01t00:00:00z',
+  '2026-01-01 00:00:00Z',
+  '4714-11-24T00:00:00Z',
+  '294277-01-01T00:00:00Z',
+]
+const ODD_SEGMENTS = [
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '0x1A',
+  '00001',
+  ' 1',
+  '9007199254740993',
+  '99999999999999999999999',
+  'abc',
+  'null',
+  'undefined',
+  '%00',
+  'a%00b',
+  '%20',
+  '%2F',
+  '..',
+  '%2e%2e',
+  '+',
+  '%F0%9F%98%80',
+  '%E2%80%AE',
+  'LCK-%00',
+  '%25',
+  "'%20OR%201=1",
+]
 
 /** A path or query parameter replaced by something odd; `undefined` when the route has none. */
 export function mutateParam(g: Gen, d: Draft): SentRequest | undefined {
@@ -144,12 +300,19 @@ export function mutateParam(g: Gen, d: Draft): SentRequest | undefined {
   if (!params.length) return undefined
   const p = pick(g, params)
   const invalid = chance(g, 0.5) ? definitelyInvalid(g, p) : undefined
-  const odd = p.schema.format === 'date-time' && chance(g, 0.7) ? pick(g, DATE_EDGES) : chance(g, 0.5) ? pick(g, ODD_SEGMENTS) : pick(g, NASTY_STRINGS)
+  const odd =
+    p.schema.format === 'date-time' && chance(g, 0.7)
+      ? pick(g, DATE_EDGES)
+      : chance(g, 0.5)
+        ? pick(g, ODD_SEGMENTS)
+        : pick(g, NASTY_STRINGS)
   const value = invalid ?? odd
   const expect = invalid !== undefined ? { statuses: [422], codes: ['VALIDATION_ERROR'], field: p.name } : undefined
   if (p.in === 'path') {
     const encoded = invalid !== undefined || chance(g, 0.5)
-    const rawPath = d.op.path.replace(/\{(\w+)\}/g, (_m, name) => (name === p.name ? (encoded ? encodeSegment(value) : value) : encodeSegment(d.path[name])))
+    const rawPath = d.op.path.replace(/\{(\w+)\}/g, (_m, name) =>
+      name === p.name ? (encoded ? encodeSegment(value) : value) : encodeSegment(d.path[name]),
+    )
     return assemble(d, `param:${p.name}${encoded ? '' : ' raw'}`, { rawPath, expect })
   }
   const query: [string, string][] = [...d.query.filter(([k]) => k !== p.name), [p.name, value]]
@@ -164,7 +327,10 @@ export function oddPath(g: Gen, d: Draft): SentRequest {
   const base = d.op.path.replace(/\{(\w+)\}/g, (_m, name) => encodeSegment(d.path[name]))
   const params = [...d.op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
   const kind = uniform(g, 6)
-  const replaceParam = (value: string) => (params.length ? d.op.path.replace(/\{(\w+)\}/g, (_m, name) => (name === params[0] ? value : encodeSegment(d.path[name]))) : `${base}/${value}`)
+  const replaceParam = (value: string) =>
+    params.length
+      ? d.op.path.replace(/\{(\w+)\}/g, (_m, name) => (name === params[0] ? value : encodeSegment(d.path[name])))
+      : `${base}/${value}`
   switch (kind) {
     case 0:
       return assemble(d, 'path:bad-percent', { rawPath: replaceParam(`${d.path[params[0]] ?? 'x'}${pick(g, BAD_PERCENT)}`) })
@@ -175,11 +341,33 @@ export function oddPath(g: Gen, d: Draft): SentRequest {
       return assemble(d, `path:long-${n}`, { rawPath: replaceParam(huge(n)) })
     }
     case 3:
-      return assemble(d, 'path:dots', { rerouted: true,  rawPath: pick(g, [`${base}/..`, `${base}/%2e%2e/balance`, base.replace('/v1/', '/v1/./'), base.replace('/v1/', '/v1/../v1/'), `${base}/.`]) })
+      return assemble(d, 'path:dots', {
+        rerouted: true,
+        rawPath: pick(g, [
+          `${base}/..`,
+          `${base}/%2e%2e/balance`,
+          base.replace('/v1/', '/v1/./'),
+          base.replace('/v1/', '/v1/../v1/'),
+          `${base}/.`,
+        ]),
+      })
     case 4:
-      return assemble(d, 'path:slashes', { rerouted: true,  rawPath: pick(g, [`${base}/`, base.replace('/v1/', '/v1//'), `/${base}`, `${base}//`, base.replace(/\//g, '%2F')]) })
+      return assemble(d, 'path:slashes', {
+        rerouted: true,
+        rawPath: pick(g, [`${base}/`, base.replace('/v1/', '/v1//'), `/${base}`, `${base}//`, base.replace(/\//g, '%2F')]),
+      })
     case 5:
-      return assemble(d, 'path:case', { rerouted: true,  rawPath: pick(g, [base.toUpperCase(), base.replace('api', 'API'), `${base};jsessionid=1`, `${base}#frag`, `${base}?`, `${base}?&&&=&`]) })
+      return assemble(d, 'path:case', {
+        rerouted: true,
+        rawPath: pick(g, [
+          base.toUpperCase(),
+          base.replace('api', 'API'),
+          `${base};jsessionid=1`,
+          `${base}#frag`,
+          `${base}?`,
+          `${base}?&&&=&`,
+        ]),
+      })
     default:
       return assemble(d, 'path:unicode', { rawPath: replaceParam(pick(g, ['é', '😀', 'ﷺ', '\u202e', 'ı', 'Ⅻ', '٣'])) })
   }
@@ -188,7 +376,17 @@ export function oddPath(g: Gen, d: Draft): SentRequest {
 /** Missing, wrong, foreign or malformed credentials. */
 export function badAuth(g: Gen, d: Draft): SentRequest {
   const reseller = d.op.audience === 'reseller'
-  const token = pick(g, ['', ' ', 'rk_' + '0'.repeat(64), 'nope', 'x'.repeat(201), 'x'.repeat(5000), `Bearer ${ADMIN_TOKEN}`, 'rk_é', reseller ? ADMIN_TOKEN : ADMIN_TOKEN.slice(1)])
+  const token = pick(g, [
+    '',
+    ' ',
+    'rk_' + '0'.repeat(64),
+    'nope',
+    'x'.repeat(201),
+    'x'.repeat(5000),
+    `Bearer ${ADMIN_TOKEN}`,
+    'rk_é',
+    reseller ? ADMIN_TOKEN : ADMIN_TOKEN.slice(1),
+  ])
   const headers = pick<Record<string, string>>(g, [
     {},
     reseller ? { 'x-apikey': token } : { authorization: `Bearer ${token}` },
@@ -217,7 +415,7 @@ export function oddHeaders(g: Gen, d: Draft): SentRequest {
     { 'x-apikey': `${d.actor.headers['x-apikey'] ?? ''}, rk_other` },
     { host: 'evil.example:1' },
     { 'if-none-match': '*' },
-    { 'expect': '100-continue' },
+    { expect: '100-continue' },
   ])
   req.kind = `headers:${Object.keys(extra)[0]}`
   req.headers = { ...req.headers, ...extra }

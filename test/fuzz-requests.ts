@@ -43,7 +43,8 @@ function validDraft(g: Gen, op: Operation, world: World): Draft {
   }
   if (op.body) draft.body = validValue(g, op.body, hint)
   // The ledger item's stock is accounted exactly afterwards: operators leave it alone.
-  if (op.audience === 'operator' && /\/items\/\{id\}/.test(op.path) && draft.path.id === String(world.ledgerItem.id)) draft.path.id = String(world.items[0].id)
+  if (op.audience === 'operator' && /\/items\/\{id\}/.test(op.path) && draft.path.id === String(world.ledgerItem.id))
+    draft.path.id = String(world.items[0].id)
   return draft
 }
 
@@ -54,7 +55,13 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
     return mine.length && chance(g, 0.9) ? mine : rows
   }
   const sellable = draft.op.audience === 'reseller' ? [...world.items, world.ledgerItem] : world.items
-  const item = () => (draft.op.path.endsWith('/lock') && chance(g, 0.7) ? pick(g, sellable.filter((i) => !i.unlimited)) : pick(g, sellable))
+  const item = () =>
+    draft.op.path.endsWith('/lock') && chance(g, 0.7)
+      ? pick(
+          g,
+          sellable.filter((i) => !i.unlimited),
+        )
+      : pick(g, sellable)
   const segmentBefore = (param: string) => draft.op.path.split('/').at(draft.op.path.split('/').indexOf(`{${param}}`) - 1)
   return (name, schema, path) => {
     if (chance(g, 0.05)) return undefined
@@ -84,14 +91,19 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: order }
       }
       if (resource === 'trx') {
-        const refs = [...own(world.orders).flatMap((o) => [o.ref_id, o.invoice]), ...own(world.sandboxes).map((s) => s.ref_id), ...own(world.topups).map((t) => t.invoice)]
+        const refs = [
+          ...own(world.orders).flatMap((o) => [o.ref_id, o.invoice]),
+          ...own(world.sandboxes).map((s) => s.ref_id),
+          ...own(world.topups).map((t) => t.invoice),
+        ]
         return { value: pick(g, refs) }
       }
       if (resource === 'lock') return { value: pick(g, own(world.locks)).token }
       if (resource === 'providers') return { value: pick(g, world.providers).code }
       if (resource === 'channels') return { value: pick(g, world.channels) }
       if (resource === 'topups') return { value: pick(g, world.topups).reference }
-      if (resource === 'dispatches' && world.dispatches.length) return { value: pick(g, world.dispatches.filter((d) => d.status === 'review').concat(world.dispatches.slice(0, 1))).id }
+      if (resource === 'dispatches' && world.dispatches.length)
+        return { value: pick(g, world.dispatches.filter((d) => d.status === 'review').concat(world.dispatches.slice(0, 1))).id }
       return undefined
     }
     if (name === '?account_id') return { value: pick(g, world.accountIds) }
@@ -102,7 +114,10 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       if (locks.length && chance(g, 0.3)) {
         const lock = pick(g, locks)
         draft.chosen.lock = lock.token
-        return { value: { ref_id: fresh('fz'), carts: [{ item_id: lock.item_id, quantity: lock.quantity }], lock_token: lock.token }, partial: true }
+        return {
+          value: { ref_id: fresh('fz'), carts: [{ item_id: lock.item_id, quantity: lock.quantity }], lock_token: lock.token },
+          partial: true,
+        }
       }
     }
     if (isObject(schema.properties) && 'item_id' in schema.properties && 'customer_id' in schema.properties) {

@@ -35,16 +35,106 @@ export const HUGE_MARK = 'HUGE~'
 export const huge = (n: number) => HUGE_MARK + 'h'.repeat(n)
 
 export const NASTY_STRINGS = [
-  '', ' ', '   ', '\t', '\n', '\ud800', '\udfff', 'a\ud800b', '\udc00\ud800', '\u0000', 'a\u0000b', '\u202eRTL-override\u202c', '\u200f\u05e9\u05dc\u05d5\u05dd',
-  '\u200b', '\ufeffbom', '😀😀😀', 'e\u0301\u0301\u0301', '\u0085', '\u2028\u2029', "' OR '1'='1", '"; DROP TABLE orders; --', '%00', '%', '%zz', '../../etc/passwd',
-  '${7*7}{{7*7}}', '<script>alert(1)</script>', '\r\nX-Injected: 1', '__proto__', 'constructor', 'İı', 'ß', '\\', '"', '1', '2', ' 1', '1 ', '1e3', '0x10', '-0',
-  'NaN', 'Infinity', 'null', 'true', '٣', '１２', '2026-06-30T23:59:60Z', 'LCK-00000000000000000000000000000000', 'x'.repeat(191), 'x'.repeat(192), 'y'.repeat(1001),
-  '😀'.repeat(191), '😀'.repeat(192), huge(5_000), huge(20_000),
+  '',
+  ' ',
+  '   ',
+  '\t',
+  '\n',
+  '\ud800',
+  '\udfff',
+  'a\ud800b',
+  '\udc00\ud800',
+  '\u0000',
+  'a\u0000b',
+  '\u202eRTL-override\u202c',
+  '\u200f\u05e9\u05dc\u05d5\u05dd',
+  '\u200b',
+  '\ufeffbom',
+  '😀😀😀',
+  'e\u0301\u0301\u0301',
+  '\u0085',
+  '\u2028\u2029',
+  "' OR '1'='1",
+  '"; DROP TABLE orders; --',
+  '%00',
+  '%',
+  '%zz',
+  '../../etc/passwd',
+  '${7*7}{{7*7}}',
+  '<script>alert(1)</script>',
+  '\r\nX-Injected: 1',
+  '__proto__',
+  'constructor',
+  'İı',
+  'ß',
+  '\\',
+  '"',
+  '1',
+  '2',
+  ' 1',
+  '1 ',
+  '1e3',
+  '0x10',
+  '-0',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '٣',
+  '１２',
+  '2026-06-30T23:59:60Z',
+  'LCK-00000000000000000000000000000000',
+  'x'.repeat(191),
+  'x'.repeat(192),
+  'y'.repeat(1001),
+  '😀'.repeat(191),
+  '😀'.repeat(192),
+  huge(5_000),
+  huge(20_000),
 ]
 
-export const RAW_NUMBERS = ['-0', '9007199254740993', '-9007199254740993', '1e400', '-1e400', '1e308', '-1e308', '1E2', '1.0', '1e-7', '4.9e-324', '123456789012345678901234567890', '1000000000000001', '1e15', '1e16', '2147483648', '-2147483649']
+export const RAW_NUMBERS = [
+  '-0',
+  '9007199254740993',
+  '-9007199254740993',
+  '1e400',
+  '-1e400',
+  '1e308',
+  '-1e308',
+  '1E2',
+  '1.0',
+  '1e-7',
+  '4.9e-324',
+  '123456789012345678901234567890',
+  '1000000000000001',
+  '1e15',
+  '1e16',
+  '2147483648',
+  '-2147483649',
+]
 
-export const ODD_VALUES: unknown[] = [true, false, null, [], {}, [1], [null], { a: 1 }, 0, -1, 1.5, 0.1, 2 ** 31, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e15, 1e15 + 1, Number.MAX_VALUE, Number.MIN_VALUE]
+export const ODD_VALUES: unknown[] = [
+  true,
+  false,
+  null,
+  [],
+  {},
+  [1],
+  [null],
+  { a: 1 },
+  0,
+  -1,
+  1.5,
+  0.1,
+  2 ** 31,
+  2 ** 53 - 1,
+  2 ** 53,
+  -(2 ** 53),
+  1e15,
+  1e15 + 1,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+]
 
 /** Anything odd: hand-picked edge values, raw number tokens, or fast-check's arbitrary JSON and strings. */
 export function oddValue(g: Gen): unknown {
@@ -95,7 +185,8 @@ export function validValue(g: Gen, schema: Schema, hint: Hint, path: string[] = 
     case 'string':
       return validString(g, schema)
     case 'array': {
-      const n = (schema.minItems ?? 0) + uniform(g, Math.min(schema.maxItems ?? 3, Math.max(schema.minItems ?? 0, 3)) - (schema.minItems ?? 0))
+      const n =
+        (schema.minItems ?? 0) + uniform(g, Math.min(schema.maxItems ?? 3, Math.max(schema.minItems ?? 0, 3)) - (schema.minItems ?? 0))
       return Array.from({ length: n }, (_, i) => validValue(g, schema.items ?? {}, hint, [...path, String(i)]))
     }
     case 'object': {
@@ -132,7 +223,8 @@ function validString(g: Gen, schema: Schema): string {
 /** Every leaf and object of a body, as paths: what a mutation can aim at. */
 export function locations(value: unknown, schema: Schema | undefined, path: string[] = []): { path: string[]; schema?: Schema }[] {
   const here = [{ path, schema }]
-  const props = (s?: Schema): Record<string, Schema> => s?.properties ?? (s?.anyOf ?? s?.oneOf ?? []).find((b: Schema) => b.properties)?.properties ?? {}
+  const props = (s?: Schema): Record<string, Schema> =>
+    s?.properties ?? (s?.anyOf ?? s?.oneOf ?? []).find((b: Schema) => b.properties)?.properties ?? {}
   const itemsOf = (s?: Schema): Schema | undefined => s?.items ?? (s?.anyOf ?? s?.oneOf ?? []).find((b: Schema) => b.items)?.items
   if (Array.isArray(value)) return [...here, ...value.flatMap((v, i) => locations(v, itemsOf(schema), [...path, String(i)]))]
   if (isObject(value) && !(value instanceof RawNumber)) {

@@ -9,7 +9,16 @@ import { buy } from './factory-orders.js'
  * sandbox orders) and locks, items of every kind, providers on and off. Requests pick ids, refs and
  * tokens from here so they reach the deep paths; `refresh` re-reads what the requests changed.
  */
-export type SeedItem = { id: number; order_process: string; unlimited: boolean; min: number; max: number | null; price: number; restore: Record<string, unknown>; note?: string }
+export type SeedItem = {
+  id: number
+  order_process: string
+  unlimited: boolean
+  min: number
+  max: number | null
+  price: number
+  restore: Record<string, unknown>
+  note?: string
+}
 // Port 9 refuses at once: every callback is a quick, recorded failure.
 const WEBHOOK = { callback_url: 'http://127.0.0.1:9/fuzz-hook', webhook_enabled: true }
 
@@ -40,13 +49,20 @@ const FUNDS = 10_000_000_000
 /** `upstreams`: where the simulators listen (test/upstreams.ts); providers and validation point there. */
 export async function seedWorld(app: App, db: Database, upstreams = 'http://127.0.0.1:9'): Promise<World> {
   const accounts = []
-  for (const name of ['Fuzz A', 'Fuzz B', 'Fuzz C']) accounts.push({ ...(await createReseller(app, { name, balance: FUNDS })), balance: FUNDS })
+  for (const name of ['Fuzz A', 'Fuzz B', 'Fuzz C'])
+    accounts.push({ ...(await createReseller(app, { name, balance: FUNDS })), balance: FUNDS })
   const providers = [
     { code: 'fz-h2h', active: true, base_url: `${upstreams}/digiflazz/v1` },
     { code: 'fz-smm', active: true, base_url: `${upstreams}/smm/api/v2` },
     { code: 'fz-off', active: false },
   ]
-  await admin(app, 'POST', '/providers', { code: 'fz-h2h', kind: 'digiflazz', base_url: `${upstreams}/digiflazz/v1`, username: 'demo', api_key: 'demo-key' })
+  await admin(app, 'POST', '/providers', {
+    code: 'fz-h2h',
+    kind: 'digiflazz',
+    base_url: `${upstreams}/digiflazz/v1`,
+    username: 'demo',
+    api_key: 'demo-key',
+  })
   await admin(app, 'POST', '/providers', { code: 'fz-smm', kind: 'smm_panel', base_url: `${upstreams}/smm/api/v2`, api_key: 'demo-key' })
   await admin(app, 'POST', '/providers', { code: 'fz-off', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1', active: false })
 
@@ -57,9 +73,24 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     [{ order_process: 'manual', price: 300, stock: 100_000, min_order: 5, max_order: 10 }, 0],
     [{ order_process: 'manual', price: 1e12, unlimited_stock: true }, 0],
     [{ order_process: 'h2h', price: 1_500, unlimited_stock: true, provider: 'fz-h2h', provider_code: 'ML5' }, 0, '0812345678'],
-    [{ order_process: 'smm', price: 10, unlimited_stock: true, provider: 'fz-smm', provider_code: '1' }, 0, '{"target":"https://example.com/p","opt_smm":"x"}'],
+    [
+      { order_process: 'smm', price: 10, unlimited_stock: true, provider: 'fz-smm', provider_code: '1' },
+      0,
+      '{"target":"https://example.com/p","opt_smm":"x"}',
+    ],
     [{ order_process: 'h2h', price: 1_500, unlimited_stock: true, provider: 'fz-off', provider_code: 'X' }, 0, '0812'],
-    [{ order_process: 'h2h', price: 2_000, unlimited_stock: true, provider: 'fz-h2h', provider_code: 'ML86', provider_meta: { validation: true } }, 0, '123456781'],
+    [
+      {
+        order_process: 'h2h',
+        price: 2_000,
+        unlimited_stock: true,
+        provider: 'fz-h2h',
+        provider_code: 'ML86',
+        provider_meta: { validation: true },
+      },
+      0,
+      '123456781',
+    ],
     [{ order_process: 'manual', price: 100, stock: 50, active: false }, 0],
   ]
   const items: SeedItem[] = []
@@ -75,7 +106,16 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       ...(body.provider_meta !== undefined && { provider_meta: body.provider_meta }),
       ...(body.order_process !== 'auto' && { unlimited_stock: body.unlimited_stock ?? false }),
     }
-    items.push({ id: item.id, order_process: item.order_process, unlimited: item.unlimited_stock, min: item.min_order, max: item.max_order, price: item.price, restore, note })
+    items.push({
+      id: item.id,
+      order_process: item.order_process,
+      unlimited: item.unlimited_stock,
+      min: item.min_order,
+      max: item.max_order,
+      price: item.price,
+      restore,
+      note,
+    })
   }
   const ledgerStock = 100_000
   const led = await createItem(app, { order_process: 'manual', price: 700, stock: ledgerStock })
@@ -88,10 +128,20 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       if (res.statusCode !== 200) throw new Error(`seed purchase: ${res.body}`)
     }
     for (const item of [limited, ledgerItem, limited]) {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: a.headers, payload: { item_id: item.id, quantity: 1 } })
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/item/lock',
+        headers: a.headers,
+        payload: { item_id: item.id, quantity: 1 },
+      })
       if (res.statusCode !== 201) throw new Error(`seed lock: ${res.body}`)
     }
-    const sbx = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: a.headers, payload: { ref_id: `seed-sbx-${i}`, item_id: auto.id, quantity: 1 } })
+    const sbx = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/sandbox',
+      headers: a.headers,
+      payload: { ref_id: `seed-sbx-${i}`, item_id: auto.id, quantity: 1 },
+    })
     if (sbx.statusCode !== 200) throw new Error(`seed sandbox: ${sbx.body}`)
     const smm = items.find((it) => it.order_process === 'smm')!
     for (const n of [0, 1]) {
@@ -102,33 +152,77 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   const channels = ['FZQRIS', 'FZVA']
   for (const code of channels) await admin(app, 'POST', '/channels', { code, name: code, type: 'qris', fee_flat: 500, fee_percent: 0.5 })
   for (const a of accounts) {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: a.headers, payload: { amount: 50_000, channel: channels[0] } })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/balance',
+      headers: a.headers,
+      payload: { amount: 50_000, channel: channels[0] },
+    })
     if (res.statusCode !== 200) throw new Error(`seed top-up: ${res.body}`)
   }
   for (const a of accounts) {
     await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: a.headers })
     for (const payload of [WEBHOOK, undefined]) {
-      const res = await app.inject({ method: payload ? 'PUT' : 'POST', url: payload ? '/api/v1/webhook' : '/api/v1/webhook/test', headers: a.headers, payload })
+      const res = await app.inject({
+        method: payload ? 'PUT' : 'POST',
+        url: payload ? '/api/v1/webhook' : '/api/v1/webhook/test',
+        headers: a.headers,
+        payload,
+      })
       if (res.statusCode !== 200) throw new Error(`seed webhook: ${res.body}`)
     }
   }
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
-  const { rows } = await sql<{ column_name: string }>`SELECT DISTINCT column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`.execute(db)
-  const world: World = { accounts, items, ledgerItem, ledgerStock, providers, orders: [], lines: [], locks: [], sandboxes: [], channels, topups: [], dispatches: [], deliveries: [], accountIds: [], columns: rows.map((r) => r.column_name) }
+  const { rows } = await sql<{
+    column_name: string
+  }>`SELECT DISTINCT column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1`.execute(db)
+  const world: World = {
+    accounts,
+    items,
+    ledgerItem,
+    ledgerStock,
+    providers,
+    orders: [],
+    lines: [],
+    locks: [],
+    sandboxes: [],
+    channels,
+    topups: [],
+    dispatches: [],
+    deliveries: [],
+    accountIds: [],
+    columns: rows.map((r) => r.column_name),
+  }
   await refresh(world, db)
   return world
 }
 
 /** Re-reads the ids, refs and tokens the requests created or changed (the newest ones). */
 export async function refresh(world: World, db: Database): Promise<void> {
-  world.orders = (await sql<World['orders'][number]>`SELECT id, account_id, ref_id, invoice, status FROM orders ORDER BY id DESC LIMIT 300`.execute(db)).rows
-  world.lines = (await sql<World['lines'][number]>`SELECT id, order_id, order_process, status FROM order_lines ORDER BY id DESC LIMIT 600`.execute(db)).rows
-  world.locks = (await sql<World['locks'][number]>`SELECT token, account_id, item_id, quantity, status FROM stock_locks ORDER BY id DESC LIMIT 300`.execute(db)).rows
-  world.sandboxes = (await sql<World['sandboxes'][number]>`SELECT account_id, ref_id, invoice FROM sandbox_orders ORDER BY id DESC LIMIT 200`.execute(db)).rows
-  world.topups = (await sql<World['topups'][number]>`SELECT account_id, reference, ref_id, invoice FROM topups ORDER BY id DESC LIMIT 200`.execute(db)).rows
-  world.dispatches = (await sql<World['dispatches'][number]>`SELECT id, status FROM dispatches ORDER BY status = 'review' DESC, id DESC LIMIT 100`.execute(db)).rows
-  world.deliveries = (await sql<World['deliveries'][number]>`SELECT id, account_id FROM webhook_deliveries ORDER BY id DESC LIMIT 200`.execute(db)).rows
+  world.orders = (
+    await sql<World['orders'][number]>`SELECT id, account_id, ref_id, invoice, status FROM orders ORDER BY id DESC LIMIT 300`.execute(db)
+  ).rows
+  world.lines = (
+    await sql<World['lines'][number]>`SELECT id, order_id, order_process, status FROM order_lines ORDER BY id DESC LIMIT 600`.execute(db)
+  ).rows
+  world.locks = (
+    await sql<
+      World['locks'][number]
+    >`SELECT token, account_id, item_id, quantity, status FROM stock_locks ORDER BY id DESC LIMIT 300`.execute(db)
+  ).rows
+  world.sandboxes = (
+    await sql<World['sandboxes'][number]>`SELECT account_id, ref_id, invoice FROM sandbox_orders ORDER BY id DESC LIMIT 200`.execute(db)
+  ).rows
+  world.topups = (
+    await sql<World['topups'][number]>`SELECT account_id, reference, ref_id, invoice FROM topups ORDER BY id DESC LIMIT 200`.execute(db)
+  ).rows
+  world.dispatches = (
+    await sql<World['dispatches'][number]>`SELECT id, status FROM dispatches ORDER BY status = 'review' DESC, id DESC LIMIT 100`.execute(db)
+  ).rows
+  world.deliveries = (
+    await sql<World['deliveries'][number]>`SELECT id, account_id FROM webhook_deliveries ORDER BY id DESC LIMIT 200`.execute(db)
+  ).rows
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
 }
 
@@ -143,25 +237,43 @@ export async function heal(app: App, db: Database, world: World): Promise<number
     requests++
     return admin(app, method, url, payload).catch(() => undefined)
   }
-  const balances = new Map((await sql<{ id: number; balance: number }>`SELECT id, balance FROM accounts`.execute(db)).rows.map((r) => [r.id, r.balance]))
+  const balances = new Map(
+    (await sql<{ id: number; balance: number }>`SELECT id, balance FROM accounts`.execute(db)).rows.map((r) => [r.id, r.balance]),
+  )
   for (const a of world.accounts) {
     await op('PATCH', `/resellers/${a.id}`, { status: 'active', ip_allowlist: [], max_active_locks: 1000 })
     if ((balances.get(a.id) ?? 0) < FUNDS / 10) await op('POST', `/resellers/${a.id}/balance`, { amount: FUNDS, reason: 'fuzz refill' })
   }
-  for (const p of world.providers) await op('PATCH', `/providers/${p.code}`, { active: p.active, ...(p.base_url && { base_url: p.base_url, username: 'demo', api_key: 'demo-key' }) })
+  for (const p of world.providers)
+    await op('PATCH', `/providers/${p.code}`, {
+      active: p.active,
+      ...(p.base_url && { base_url: p.base_url, username: 'demo', api_key: 'demo-key' }),
+    })
   for (const a of world.accounts) {
     requests += 2
     await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: a.headers })
     await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: a.headers, payload: WEBHOOK })
   }
   for (const code of world.channels) await op('PATCH', `/channels/${code}`, { active: true, min_amount: 10_000, max_amount: 10_000_000 })
-  const stock = new Map((await sql<{ id: number; stock: number; available: number }>`SELECT id, stock, (SELECT count(*) FROM licenses l WHERE l.item_id = i.id AND l.status = 'available') AS available FROM items i`.execute(db)).rows.map((r) => [r.id, r]))
+  const stock = new Map(
+    (
+      await sql<{
+        id: number
+        stock: number
+        available: number
+      }>`SELECT id, stock, (SELECT count(*) FROM licenses l WHERE l.item_id = i.id AND l.status = 'available') AS available FROM items i`.execute(
+        db,
+      )
+    ).rows.map((r) => [r.id, r]),
+  )
   for (const item of world.items) {
     const change: Record<string, unknown> = { ...item.restore }
     if (!item.unlimited && item.order_process !== 'auto' && (stock.get(item.id)?.stock ?? 0) < 1000) change.stock = 100_000
     await op('PATCH', `/items/${item.id}`, change)
     if (item.order_process === 'auto' && Number(stock.get(item.id)?.available ?? 0) < 100) {
-      await op('POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: 300 }, (_, i) => `FZ-${item.id}-${Date.now()}-${i}`) })
+      await op('POST', `/items/${item.id}/licenses`, {
+        licenses: Array.from({ length: 300 }, (_, i) => `FZ-${item.id}-${Date.now()}-${i}`),
+      })
     }
   }
   await refresh(world, db)

@@ -28,14 +28,23 @@ let unsendable = 0
 async function send(req: SentRequest): Promise<Answer | undefined> {
   let res
   try {
-    res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload, remoteAddress: req.remoteAddress })
+    res = await app.inject({
+      method: req.method as 'GET',
+      url: req.url,
+      headers: req.headers,
+      payload: req.payload,
+      remoteAddress: req.remoteAddress,
+    })
   } catch {
     // A request no HTTP client could send (an illegal header byte): nothing reached the app.
     unsendable++
     return undefined
   }
   // An operator rotated a fuzz account's key: its requests go on with the new one.
-  const data = res.statusCode === 200 && req.op.audience === 'operator' ? (JSON.parse(res.body) as { data?: { id?: number; api_key?: string } }).data : undefined
+  const data =
+    res.statusCode === 200 && req.op.audience === 'operator'
+      ? (JSON.parse(res.body) as { data?: { id?: number; api_key?: string } }).data
+      : undefined
   const rotated = world.accounts.find((a) => data?.api_key && a.id === data.id)
   if (rotated) rotated.headers['x-apikey'] = rotated.apiKey = data!.api_key!
   return { statusCode: res.statusCode, headers: res.headers, body: res.body }
@@ -43,7 +52,9 @@ async function send(req: SentRequest): Promise<Answer | undefined> {
 
 describe(`fuzz: ${RUNS} requests generated from the OpenAPI document (seed ${SEED})`, () => {
   it('answers every one without a 5xx, in the house shape, with the contract status where it is decided', async () => {
-    console.log(`fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${RUNS} requests over ${operations.length} operations on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`)
+    console.log(
+      `fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${RUNS} requests over ${operations.length} operations on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`,
+    )
     expect(operations.filter((o) => o.audience === 'reseller').length).toBeGreaterThan(5)
     expect(operations.filter((o) => o.audience === 'operator').length).toBeGreaterThan(5)
     let sent = 0
@@ -71,7 +82,9 @@ describe(`fuzz: ${RUNS} requests generated from the OpenAPI document (seed ${SEE
   }, 600_000)
 
   it('reached every reseller and operator operation, each with at least one success', () => {
-    const missing = operations.filter((o) => (perOperation.get(o.id)?.ok ?? 0) === 0).map((o) => `${o.id}: ${JSON.stringify(perOperation.get(o.id))}`)
+    const missing = operations
+      .filter((o) => (perOperation.get(o.id)?.ok ?? 0) === 0)
+      .map((o) => `${o.id}: ${JSON.stringify(perOperation.get(o.id))}`)
     expect(missing).toEqual([])
   })
 

@@ -38,7 +38,8 @@ export function checkAnswer(req: SentRequest, res: Answer): Violation[] {
     fail('body is not JSON', res.body.slice(0, 200))
     return out
   }
-  if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) fail('content-type is not application/json', String(res.headers['content-type']))
+  if (!String(res.headers['content-type'] ?? '').startsWith('application/json'))
+    fail('content-type is not application/json', String(res.headers['content-type']))
   if (!isObject(body)) {
     fail('body is not a JSON object', res.body.slice(0, 200))
     return out
@@ -53,12 +54,17 @@ export function checkAnswer(req: SentRequest, res: Answer): Violation[] {
   if (req.expect) {
     const { statuses, codes, field } = req.expect
     // Authentication comes first: a valid key of a suspended or walled-off account is refused before anything is validated.
-    const authFirst = req.op.audience === 'reseller' && !req.kind.startsWith('auth:') && ['THE_ACCOUNT_HAS_BEEN_SUSPENDED', 'INVALID_IP', 'TOO_MANY_REQUESTS'].includes(String(message))
+    const authFirst =
+      req.op.audience === 'reseller' &&
+      !req.kind.startsWith('auth:') &&
+      ['THE_ACCOUNT_HAS_BEEN_SUSPENDED', 'INVALID_IP', 'TOO_MANY_REQUESTS'].includes(String(message))
     if (authFirst) return out
-    if (!statuses.includes(status) || !codes.includes(String(message))) fail(`expected ${statuses.join('|')} ${codes.join('|')}`, `got ${status} ${String(message)}`)
+    if (!statuses.includes(status) || !codes.includes(String(message)))
+      fail(`expected ${statuses.join('|')} ${codes.join('|')}`, `got ${status} ${String(message)}`)
     else if (field !== undefined) {
       const named = Object.keys(isObject(body.errors) ? body.errors : {})
-      if (!named.some((k) => k === field || k.startsWith(`${field}.`))) fail('VALIDATION_ERROR does not name the field', `${field} not in ${JSON.stringify(named)}`)
+      if (!named.some((k) => k === field || k.startsWith(`${field}.`)))
+        fail('VALIDATION_ERROR does not name the field', `${field} not in ${JSON.stringify(named)}`)
     }
   }
   return out
@@ -72,11 +78,13 @@ function checkError(req: SentRequest, status: number, body: Record<string, unkno
   if (ERROR_CODES[code as keyof typeof ERROR_CODES] !== status) fail(`status differs from ERROR_CODES[${code}]`, String(status))
   if (body.errors !== undefined) {
     const errors = body.errors
-    if (!isObject(errors) || !Object.values(errors).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string'))) fail('errors is not {field: [sentence]}')
+    if (!isObject(errors) || !Object.values(errors).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string')))
+      fail('errors is not {field: [sentence]}')
     // `errors` names the field at fault (DESIGN §4): `body` only when the body as a whole is wrong, never for
     // a body-less request (GET /v1/trx/%00 blamed the body) or a JSON object whose one field the database refused.
     // A rerouted request (dot segments) may reach a route that takes a body, and rightly be told it has none.
-    if (isObject(errors) && 'body' in errors && ((!req.op.body && !req.rerouted) || sentJsonObject(req))) fail('errors name the body, not the field at fault', JSON.stringify(errors).slice(0, 200))
+    if (isObject(errors) && 'body' in errors && ((!req.op.body && !req.rerouted) || sentJsonObject(req)))
+      fail('errors name the body, not the field at fault', JSON.stringify(errors).slice(0, 200))
   }
   if (body.data !== undefined && code !== 'REF_ID_ALREADY_EXIST') fail('data on an error other than REF_ID_ALREADY_EXIST', code)
   if (text.includes(HUGE_MARK) || text.length > 16_384) fail('error echoes a huge input back', `${text.length} chars`)
@@ -105,7 +113,9 @@ function checkSuccess(req: SentRequest, status: number, body: Record<string, unk
   for (const [key, sent] of Object.entries(req.patch ?? {})) {
     const schema = req.op.body?.properties?.[key]
     // Structured fields read back with defaults filled in (required_fields: null shows the process's own).
-    const structured = [schema?.type, ...(schema?.anyOf ?? []).map((b: { type?: string }) => b.type)].some((t) => t === 'object' || t === 'array')
+    const structured = [schema?.type, ...(schema?.anyOf ?? []).map((b: { type?: string }) => b.type)].some(
+      (t) => t === 'object' || t === 'array',
+    )
     if (DERIVED_ON_READ.has(key) || structured || !(key in data) || sameValue(data[key], sent)) continue
     if (typeof sent !== 'string' || verdict(schema, data[key]) === 'invalid') {
       fail('a PATCH stored another value than it was sent', `${key}: sent ${JSON.stringify(sent)}, reads ${JSON.stringify(data[key])}`)
@@ -133,17 +143,19 @@ export class FailureLog {
   }
   report(): string {
     const short = (s: string) => s.replace(/(.)\1{40,}/gu, (m, c) => `${c}×${[...m].length}`).slice(0, 400)
-    return [...this.groups]
-      // 5xx first: they are the ones that matter most.
-      .sort(([a, x], [b, y]) => Number(y.res.statusCode >= 500) - Number(x.res.statusCode >= 500) || a.localeCompare(b))
-      .map(([key, g]) =>
-        [
-          `✗ ${key} (×${g.count}) ${g.detail ? `— ${short(g.detail)}` : ''}`,
-          `    ${g.req.method} ${short(g.req.url)}  [${g.req.kind}]`,
-          `    headers ${short(JSON.stringify(g.req.headers))}${g.req.payload !== undefined ? `\n    body ${short(JSON.stringify(g.req.payload))}` : ''}`,
-          `    → ${g.res.statusCode} ${short(g.res.body)}`,
-        ].join('\n'),
-      )
-      .join('\n')
+    return (
+      [...this.groups]
+        // 5xx first: they are the ones that matter most.
+        .sort(([a, x], [b, y]) => Number(y.res.statusCode >= 500) - Number(x.res.statusCode >= 500) || a.localeCompare(b))
+        .map(([key, g]) =>
+          [
+            `✗ ${key} (×${g.count}) ${g.detail ? `— ${short(g.detail)}` : ''}`,
+            `    ${g.req.method} ${short(g.req.url)}  [${g.req.kind}]`,
+            `    headers ${short(JSON.stringify(g.req.headers))}${g.req.payload !== undefined ? `\n    body ${short(JSON.stringify(g.req.payload))}` : ''}`,
+            `    → ${g.res.statusCode} ${short(g.res.body)}`,
+          ].join('\n'),
+        )
+        .join('\n')
+    )
   }
 }

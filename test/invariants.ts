@@ -29,7 +29,9 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     if (o.status === 'canceled') expect(o.refunded).toBe(o.amount)
   }
 
-  const duplicates = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT account_id, ref_id FROM orders GROUP BY 1, 2 HAVING count(*) > 1) d`.execute(db)
+  const duplicates = await sql<{
+    n: number
+  }>`SELECT count(*) AS n FROM (SELECT account_id, ref_id FROM orders GROUP BY 1, 2 HAVING count(*) > 1) d`.execute(db)
   expect(duplicates.rows[0].n).toBe(0)
 
   // Every auto line holds exactly its quantity of licenses, all of its own item.
@@ -42,7 +44,9 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     expect(line.held, `auto line ${line.id}`).toBe(line.quantity)
     expect(line.foreign).toBe(0)
   }
-  const soldWithoutLine = await sql<{ n: number }>`SELECT count(*) AS n FROM licenses WHERE (status = 'sold') <> (order_line_id IS NOT NULL)`.execute(db)
+  const soldWithoutLine = await sql<{
+    n: number
+  }>`SELECT count(*) AS n FROM licenses WHERE (status = 'sold') <> (order_line_id IS NOT NULL)`.execute(db)
   expect(soldWithoutLine.rows[0].n).toBe(0)
 
   for (const [itemId, added] of Object.entries(limitedStockAdded)) {
@@ -66,7 +70,15 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
   }
 
   // Upstream lines: requests add up to the line, and an open line has a request still under way (the poller's task).
-  const upstream = await sql<{ id: number; status: string; subtotal: number; requested: number; open: number; refundable: number; refunded_amount: number }>`
+  const upstream = await sql<{
+    id: number
+    status: string
+    subtotal: number
+    requested: number
+    open: number
+    refundable: number
+    refunded_amount: number
+  }>`
     SELECT ol.id, ol.status, ol.subtotal, ol.refunded_amount,
            (SELECT coalesce(sum(amount), 0)::bigint FROM dispatches WHERE order_line_id = ol.id) AS requested,
            (SELECT count(*) FROM dispatches WHERE order_line_id = ol.id AND status IN ('queued', 'sending', 'pending', 'review')) AS open,
@@ -74,13 +86,17 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
       FROM order_lines ol WHERE ol.order_process IN ('h2h', 'smm')`.execute(db)
   for (const line of upstream.rows) {
     expect(line.requested, `upstream line ${line.id} requests`).toBe(line.subtotal)
-    if (['pending', 'processing', 'cancel_requested'].includes(line.status)) expect(line.open, `open upstream line ${line.id}`).toBeGreaterThan(0)
-    else expect([line.open, line.refunded_amount], `settled upstream line ${line.id}`).toEqual([0, Math.min(line.refundable, line.subtotal)])
+    if (['pending', 'processing', 'cancel_requested'].includes(line.status))
+      expect(line.open, `open upstream line ${line.id}`).toBeGreaterThan(0)
+    else
+      expect([line.open, line.refunded_amount], `settled upstream line ${line.id}`).toEqual([0, Math.min(line.refundable, line.subtotal)])
   }
 
   // A paid order must have an open line behind it (the operator's queue for manual lines).
   const stranded = await sql<{ n: number }>`
     SELECT count(*) AS n FROM orders o
-     WHERE o.status = 'paid' AND NOT EXISTS (SELECT 1 FROM order_lines WHERE order_id = o.id AND status IN ('pending', 'processing', 'cancel_requested'))`.execute(db)
+     WHERE o.status = 'paid' AND NOT EXISTS (SELECT 1 FROM order_lines WHERE order_id = o.id AND status IN ('pending', 'processing', 'cancel_requested'))`.execute(
+    db,
+  )
   expect(stranded.rows[0].n).toBe(0)
 }

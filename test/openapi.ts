@@ -20,7 +20,10 @@ function resolve(doc: any, node: any): any {
   if (Array.isArray(node)) return node.map((n) => resolve(doc, n))
   if (!node || typeof node !== 'object') return node
   if (typeof node.$ref === 'string') {
-    const target = node.$ref.replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k], doc)
+    const target = node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o: any, k: string) => o?.[k], doc)
     expect(target, `unresolvable ${node.$ref}`).toBeDefined()
     return resolve(doc, target)
   }
@@ -42,7 +45,9 @@ export async function loadOperations(app: App): Promise<Operation[]> {
       const schemes = (op.security ?? []).flatMap((s: object) => Object.keys(s))
       const audience = schemes.includes('apiKey') ? 'reseller' : schemes.includes('adminToken') ? 'operator' : undefined
       if (!audience) continue
-      const responses = Object.fromEntries(Object.entries<any>(op.responses ?? {}).map(([status, r]) => [status, resolve(doc, r.content?.['application/json']?.schema)]))
+      const responses = Object.fromEntries(
+        Object.entries<any>(op.responses ?? {}).map(([status, r]) => [status, resolve(doc, r.content?.['application/json']?.schema)]),
+      )
       operations.push({
         id: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase() as Operation['method'],

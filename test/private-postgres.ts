@@ -53,7 +53,9 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     }
   }
   try {
-    execFileSync(...command('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C', '--no-sync']), { stdio: 'ignore' })
+    execFileSync(...command('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C', '--no-sync']), {
+      stdio: 'ignore',
+    })
     await pgCtl('-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=60`, 'start')
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true })

@@ -13,17 +13,32 @@ export const HANG_MS = 10_000
 
 /** Funded accounts, auto items with licenses and a limited manual item, through the operator API. */
 export async function openShop(base: string, tag: string): Promise<Shop> {
-  const accounts = await Promise.all([0, 1, 2, 3].map(async (i) => {
-    const account = await adminCall(base, 'POST', '/resellers', { name: `${tag} ${i}` })
-    await adminCall(base, 'POST', `/resellers/${account.id}/balance`, { amount: 50_000_000, reason: `${tag} drill` })
-    return account as { id: number; api_key: string }
-  }))
-  const items = await Promise.all([0, 1, 2].map(async (i) => {
-    const item = await adminCall(base, 'POST', '/items', { product_name: tag, name: `${tag} ${i}`, price: 1_000 + i, order_process: 'auto' })
-    await adminCall(base, 'POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: 600 }, (_, n) => `${tag}-${i}-${n}`) })
-    return item.id as number
-  }))
-  const manual = await adminCall(base, 'POST', '/items', { product_name: tag, name: `${tag} manual`, price: 500, order_process: 'manual', stock: 300 })
+  const accounts = await Promise.all(
+    [0, 1, 2, 3].map(async (i) => {
+      const account = await adminCall(base, 'POST', '/resellers', { name: `${tag} ${i}` })
+      await adminCall(base, 'POST', `/resellers/${account.id}/balance`, { amount: 50_000_000, reason: `${tag} drill` })
+      return account as { id: number; api_key: string }
+    }),
+  )
+  const items = await Promise.all(
+    [0, 1, 2].map(async (i) => {
+      const item = await adminCall(base, 'POST', '/items', {
+        product_name: tag,
+        name: `${tag} ${i}`,
+        price: 1_000 + i,
+        order_process: 'auto',
+      })
+      await adminCall(base, 'POST', `/items/${item.id}/licenses`, { licenses: Array.from({ length: 600 }, (_, n) => `${tag}-${i}-${n}`) })
+      return item.id as number
+    }),
+  )
+  const manual = await adminCall(base, 'POST', '/items', {
+    product_name: tag,
+    name: `${tag} manual`,
+    price: 500,
+    order_process: 'manual',
+    stock: 300,
+  })
   return { accounts: accounts.map((a) => a.id), keys: accounts.map((a) => a.api_key), items, manual: { id: manual.id, stock: 300 } }
 }
 
@@ -75,12 +90,22 @@ export function startLoad(base: string, shop: Shop, tag: string, buyers = 8, pau
       const bought = await purchase(base, key, `${tag}-${b}-${n}`, item)
       outcomes.push(bought)
       if (bought.status === 200) {
-        others.push({ what: 'read', status: await call(`${base}/api/v1/trx/${encodeURIComponent(bought.ref)}`, { headers: { 'x-apikey': key } }) })
+        others.push({
+          what: 'read',
+          status: await call(`${base}/api/v1/trx/${encodeURIComponent(bought.ref)}`, { headers: { 'x-apikey': key } }),
+        })
       }
       if (n % 4 === 0) {
         const body = JSON.stringify({ amount: 1, reason: 'drill credit', reference: `${tag}-credit-${n}` })
         const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
-        others.push({ what: 'credit', status: await call(`${base}/api/admin/v1/resellers/${shop.accounts[b % shop.accounts.length]}/balance`, { method: 'POST', headers, body }) })
+        others.push({
+          what: 'credit',
+          status: await call(`${base}/api/admin/v1/resellers/${shop.accounts[b % shop.accounts.length]}/balance`, {
+            method: 'POST',
+            headers,
+            body,
+          }),
+        })
       }
       await new Promise((resolve) => setTimeout(resolve, pauseMs))
     }

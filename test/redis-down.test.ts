@@ -10,12 +10,22 @@ const LIMIT = 30
 
 /** A Redis of this test's own on `port`, answering once spawn() resolves. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' })
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    { stdio: 'ignore' },
+  )
   const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, enableOfflineQueue: false })
   probe.on('error', () => {})
   try {
     for (let i = 0; i < 100; i++) {
-      if (await probe.connect().then(() => true, () => false)) return child
+      if (
+        await probe.connect().then(
+          () => true,
+          () => false,
+        )
+      )
+        return child
       await sleep(50)
     }
     throw new Error(`redis-server on ${port} did not answer`)
@@ -39,7 +49,12 @@ describe('Redis lost under the rate limiter', () => {
   beforeAll(async () => {
     redisPort = await freePort()
     redis = await startRedis(redisPort)
-    const env: Record<string, string> = { REDIS_URL: `redis://127.0.0.1:${redisPort}`, RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: 'info', WORKERS: 'false' }
+    const env: Record<string, string> = {
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      LOG_LEVEL: 'info',
+      WORKERS: 'false',
+    }
     if (onPostgres) {
       const database = await cloneTestDatabase()
       closeDatabase = () => database.close()

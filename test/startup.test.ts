@@ -23,12 +23,19 @@ async function freePort(): Promise<number> {
   return port
 }
 
-type Service = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null>; waitFor: (pattern: RegExp, ms?: number) => Promise<RegExpMatchArray> }
+type Service = {
+  child: ChildProcess
+  port: number
+  output: () => string
+  exited: Promise<number | null>
+  waitFor: (pattern: RegExp, ms?: number) => Promise<RegExpMatchArray>
+}
 
 async function start(env: Record<string, string> = {}): Promise<Service> {
   const port = await freePort()
   const base = { ...process.env }
-  for (const name of ['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN', 'REDIS_URL', 'SEED_DEMO', 'PUBLIC_URL', 'TRUST_PROXY', 'NODE_OPTIONS']) delete base[name]
+  for (const name of ['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN', 'REDIS_URL', 'SEED_DEMO', 'PUBLIC_URL', 'TRUST_PROXY', 'NODE_OPTIONS'])
+    delete base[name]
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
     cwd: root,
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', APP_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
@@ -106,7 +113,9 @@ describe('npm start', () => {
     const adminToken = (await again.waitFor(/admin token: +(\S+)/))[1]
     const res = await fetch(`http://127.0.0.1:${again.port}/api/v1/balance`, { headers: { 'x-apikey': demoKey } })
     expect(res.status).toBe(200)
-    const accounts = await (await fetch(`http://127.0.0.1:${again.port}/api/admin/v1/resellers`, { headers: { authorization: `Bearer ${adminToken}` } })).json()
+    const accounts = await (
+      await fetch(`http://127.0.0.1:${again.port}/api/admin/v1/resellers`, { headers: { authorization: `Bearer ${adminToken}` } })
+    ).json()
     expect(accounts.meta.total).toBe(1)
     again.child.kill('SIGTERM')
     expect(await again.exited).toBe(0)

@@ -25,12 +25,20 @@ async function ok<T = any>(res: { statusCode: number; body: string }, status = 2
   expect(res.statusCode, res.body).toBe(status)
   return JSON.parse(res.body).data as T
 }
-const lockFor = (r: Reseller, quantity = 1) => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload: { item_id: limited.id, quantity } })
+const lockFor = (r: Reseller, quantity = 1) =>
+  app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload: { item_id: limited.id, quantity } })
 
 // The owner's resources, in every state a reseller can reach.
 const completed = await ok(await buy(app, owner, `owner-auto-${tag}`, [{ item_id: auto.id, quantity: 2 }]))
 const paid = await ok(await buy(app, owner, `owner-manual-${tag}`, [{ item_id: limited.id, quantity: 1 }]))
-const sandbox = await ok(await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: owner.headers, payload: { ref_id: `owner-sbx-${tag}`, item_id: auto.id, quantity: 1 } }))
+const sandbox = await ok(
+  await app.inject({
+    method: 'POST',
+    url: '/api/v1/order/sandbox',
+    headers: owner.headers,
+    payload: { ref_id: `owner-sbx-${tag}`, item_id: auto.id, quantity: 1 },
+  }),
+)
 const active = await ok(await lockFor(owner, 2), 201)
 const released = await ok(await lockFor(owner), 201)
 await ok(await app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${released.lock_token}`, headers: owner.headers }))
@@ -39,19 +47,47 @@ await ok(await buy(app, owner, `owner-locked-${tag}`, [{ item_id: limited.id, qu
 const expired = await ok(await lockFor(owner), 201)
 await sql`UPDATE stock_locks SET expires_at = clock_timestamp() - interval '1 second' WHERE token = ${expired.lock_token}`.execute(ctx.db)
 await ctx.db.insertInto('payment_channels').values({ code: 'QRIS', name: 'QRIS', type: 'qris' }).execute()
-const topup = await ok(await app.inject({ method: 'POST', url: '/api/v1/balance', headers: owner.headers, payload: { amount: 10_000, channel: 'QRIS', ref_id: `owner-topup-${tag}` } }))
+const topup = await ok(
+  await app.inject({
+    method: 'POST',
+    url: '/api/v1/balance',
+    headers: owner.headers,
+    payload: { amount: 10_000, channel: 'QRIS', ref_id: `owner-topup-${tag}` },
+  }),
+)
 // A webhook delivery of the owner's: the test callback is logged like any other (port 9 refuses at once).
 await ok(await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: owner.headers }))
-await ok(await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: owner.headers, payload: { callback_url: 'http://127.0.0.1:9/hook', webhook_enabled: true } }))
+await ok(
+  await app.inject({
+    method: 'PUT',
+    url: '/api/v1/webhook',
+    headers: owner.headers,
+    payload: { callback_url: 'http://127.0.0.1:9/hook', webhook_enabled: true },
+  }),
+)
 await ok(await app.inject({ method: 'POST', url: '/api/v1/webhook/test', headers: owner.headers }))
 const [delivery] = await ok<{ id: number }[]>(await get(app, '/webhook/deliveries', owner))
-const licenses: string[] = (await ok(await get(app, `/trx/${completed.ref_id}`, owner))).items[0].licenses.map((l: { product_license: string }) => l.product_license)
+const licenses: string[] = (await ok(await get(app, `/trx/${completed.ref_id}`, owner))).items[0].licenses.map(
+  (l: { product_license: string }) => l.product_license,
+)
 
 /** How each path parameter of a reseller route is owned: the owner's values to try and the 404 that must answer them. */
 const OWNED: Record<string, { code: ErrorCode; values: string[] }> = {
   ref: {
     code: 'TRX_NOT_FOUND',
-    values: [completed.ref_id, completed.invoice, paid.ref_id, paid.invoice, sandbox.ref_id, sandbox.invoice, String(completed.id), `owner-locked-${tag}`, completed.invoice.toLowerCase(), topup.ref_id, topup.invoice],
+    values: [
+      completed.ref_id,
+      completed.invoice,
+      paid.ref_id,
+      paid.invoice,
+      sandbox.ref_id,
+      sandbox.invoice,
+      String(completed.id),
+      `owner-locked-${tag}`,
+      completed.invoice.toLowerCase(),
+      topup.ref_id,
+      topup.invoice,
+    ],
   },
   lock_token: { code: 'LOCK_NOT_FOUND', values: [active.lock_token, released.lock_token, used.lock_token, expired.lock_token] },
   // The only reseller `{id}` outside the shared catalog: a webhook delivery.
@@ -62,7 +98,8 @@ const SHARED = new Set(['GET /api/v1/item/{id}'])
 
 const ownerSecrets = [...OWNED.ref.values.filter((v) => v.length > 12), ...OWNED.lock_token.values, ...licenses]
 const paramsOf = (op: Operation) => op.params.filter((p) => p.in === 'path')
-const fill = (op: Operation, value: (name: string) => string) => op.path.replace(/\{(\w+)\}/g, (_m, name) => encodeURIComponent(value(name)))
+const fill = (op: Operation, value: (name: string) => string) =>
+  op.path.replace(/\{(\w+)\}/g, (_m, name) => encodeURIComponent(value(name)))
 
 /** A valid body for a route that takes one, so validation never answers before ownership does. */
 function bodyFor(op: Operation): string | undefined {
@@ -78,7 +115,9 @@ function call(op: Operation, r: Reseller, url: string) {
 describe('tenancy: another account’s ids, refs, invoices and lock tokens', () => {
   it('covers every reseller route with a path parameter (a new one must be added to OWNED or SHARED)', () => {
     expect(operations.length).toBeGreaterThan(5)
-    const uncovered = operations.filter((op) => paramsOf(op).length && !SHARED.has(op.id) && paramsOf(op).some((p) => !OWNED[p.name])).map((op) => op.id)
+    const uncovered = operations
+      .filter((op) => paramsOf(op).length && !SHARED.has(op.id) && paramsOf(op).some((p) => !OWNED[p.name]))
+      .map((op) => op.id)
     expect(uncovered).toEqual([])
     expect(operations.filter((op) => paramsOf(op).some((p) => OWNED[p.name])).length).toBeGreaterThanOrEqual(2)
   })
@@ -109,8 +148,13 @@ describe('tenancy: another account’s ids, refs, invoices and lock tokens', () 
     }
     const retried = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${delivery.id}/retry`, headers: owner.headers })
     expect(retried.statusCode, retried.body).toBe(200)
-    const release = async (token: string) => (await app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${token}`, headers: owner.headers })).json().message
-    expect(await Promise.all([released, used, expired].map((l) => release(l.lock_token)))).toEqual(['LOCK_RELEASED', 'LOCK_ALREADY_USED', 'LOCK_EXPIRED'])
+    const release = async (token: string) =>
+      (await app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${token}`, headers: owner.headers })).json().message
+    expect(await Promise.all([released, used, expired].map((l) => release(l.lock_token)))).toEqual([
+      'LOCK_RELEASED',
+      'LOCK_ALREADY_USED',
+      'LOCK_EXPIRED',
+    ])
   })
 
   it('answers the same catalog to every account on shared routes', async () => {
@@ -140,7 +184,12 @@ describe('tenancy: another account’s ids, refs, invoices and lock tokens', () 
     expect(mine.json().data.invoice).not.toBe(completed.invoice)
     const again = await buy(app, intruder, completed.ref_id, [{ item_id: auto.id, quantity: 1 }])
     expect(again.json()).toMatchObject({ message: 'REF_ID_ALREADY_EXIST', data: { invoice: mine.json().data.invoice } })
-    const sbx = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: intruder.headers, payload: { ref_id: sandbox.ref_id, item_id: auto.id, quantity: 1 } })
+    const sbx = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/sandbox',
+      headers: intruder.headers,
+      payload: { ref_id: sandbox.ref_id, item_id: auto.id, quantity: 1 },
+    })
     expect(sbx.statusCode, sbx.body).toBe(200)
     expect(sbx.json().data.invoice).not.toBe(sandbox.invoice)
     const read = await ok(await get(app, `/trx/${completed.ref_id}`, intruder))

@@ -42,7 +42,9 @@ describe.skipIf(!onPostgres)('webhook worker processes (PostgreSQL)', () => {
 
     const purchases = 100
     for (let batch = 0; batch < purchases; batch += 10) {
-      await Promise.all(Array.from({ length: 10 }, (_, i) => buy(app, shops[(batch + i) % 2], `multi-${batch + i}`, [{ item_id: item.id, quantity: 1 }])))
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => buy(app, shops[(batch + i) % 2], `multi-${batch + i}`, [{ item_id: item.id, quantity: 1 }])),
+      )
     }
     // order.paid and order.completed per purchase
     await receiver.waitFor(2 * purchases, 30_000)
@@ -50,7 +52,10 @@ describe.skipIf(!onPostgres)('webhook worker processes (PostgreSQL)', () => {
     const ids = receiver.received.map((c) => c.headers['webhook-id'])
     expect(ids).toHaveLength(2 * purchases)
     expect(new Set(ids).size).toBe(2 * purchases)
-    const attempts = await ctx.db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    const attempts = await ctx.db
+      .selectFrom('webhook_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
     expect(attempts.n).toBe(2 * purchases)
     const open = await ctx.db.selectFrom('webhook_deliveries').select('id').where('status', '<>', 'delivered').execute()
     expect(open).toEqual([])
@@ -69,12 +74,18 @@ describe.skipIf(!onPostgres)('webhook worker processes (PostgreSQL)', () => {
     await first.exited
 
     for (let i = 0; i < 10; i++) await buy(app, shop, `between-${i}`, [{ item_id: item.id, quantity: 1 }])
-    const unprocessed = await ctx.db.selectFrom('outbox_events').select('id').where('account_id', '=', shop.id).where('processed_at', 'is', null).execute()
+    const unprocessed = await ctx.db
+      .selectFrom('outbox_events')
+      .select('id')
+      .where('account_id', '=', shop.id)
+      .where('processed_at', 'is', null)
+      .execute()
     expect(unprocessed).toHaveLength(10)
     receiver.answerWith(() => ({ status: 200 }))
 
     await startWorker(databaseUrl!, env)
-    const deliveries = () => ctx.db.selectFrom('webhook_deliveries').select(['status', 'webhook_id']).where('account_id', '=', shop.id).execute()
+    const deliveries = () =>
+      ctx.db.selectFrom('webhook_deliveries').select(['status', 'webhook_id']).where('account_id', '=', shop.id).execute()
     await until(async () => (await deliveries()).filter((d) => d.status === 'delivered').length === 20, 40_000, '20 delivered events')
     const arrived = new Set(receiver.received.map((c) => c.headers['webhook-id']))
     for (const d of await deliveries()) expect(arrived.has(d.webhook_id)).toBe(true)

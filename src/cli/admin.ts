@@ -25,13 +25,20 @@ async function overHttp(config: Config, call: Call): Promise<Answer> {
 async function inProcess(config: Config, call: Call): Promise<Answer> {
   const embedded = !config.databaseUrl
   const release = embedded && config.dataDir !== 'memory' ? acquireDataDirLock(config.dataDir) : () => {}
-  const database = embedded ? await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') }) : await openPostgres(config.databaseUrl!, 2)
+  const database = embedded
+    ? await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') })
+    : await openPostgres(config.databaseUrl!, 2)
   try {
     await migrateToLatest(database.db)
     const ctx = createContext(config, database)
     await checkAppKey(ctx.db, ctx.vault)
     const app = await buildApp(ctx)
-    const res = await app.inject({ method: call.method as 'GET', url: call.url, headers: { authorization: `Bearer ${config.adminToken}` }, payload: call.body })
+    const res = await app.inject({
+      method: call.method as 'GET',
+      url: call.url,
+      headers: { authorization: `Bearer ${config.adminToken}` },
+      payload: call.body,
+    })
     await app.close()
     await closeContext(ctx)
     return { status: res.statusCode, body: res.json() }
@@ -52,11 +59,24 @@ async function main() {
     console.log(help())
     process.exit(name === 'help' ? 0 : 2)
   }
-  if (name === 'licenses:add' && typeof flags.file === 'string') args.push(...fs.readFileSync(flags.file, 'utf8').split('\n').filter((l) => l.trim()))
+  if (name === 'licenses:add' && typeof flags.file === 'string')
+    args.push(
+      ...fs
+        .readFileSync(flags.file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()),
+    )
   let config = loadConfig()
   if (config.appEnv !== 'production') config = resolveDevSecrets(config).config
-  const query = command.method === 'GET' ? new URLSearchParams(Object.entries(flags).map(([k, v]) => [k.replaceAll('-', '_'), String(v)])).toString() : ''
-  const call: Call = { method: command.method, url: `/api/admin/v1${command.path(args)}${query ? `?${query}` : ''}`, body: command.body?.(flags, args) }
+  const query =
+    command.method === 'GET'
+      ? new URLSearchParams(Object.entries(flags).map(([k, v]) => [k.replaceAll('-', '_'), String(v)])).toString()
+      : ''
+  const call: Call = {
+    method: command.method,
+    url: `/api/admin/v1${command.path(args)}${query ? `?${query}` : ''}`,
+    body: command.body?.(flags, args),
+  }
   const useHttp = !config.databaseUrl && config.dataDir !== 'memory' && dataDirHolder(config.dataDir) !== undefined
   const answer = useHttp ? await overHttp(config, call) : await inProcess(config, call)
   console.log(JSON.stringify(answer.body, null, 2))

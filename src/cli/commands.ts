@@ -25,7 +25,13 @@ const bool = (f: Flags, name: string) => {
   if (v !== true && v !== 'true' && v !== 'false') throw new FlagError(`--${name}: not true or false`)
   return v !== 'false'
 }
-const list = (v: string | true | undefined) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined)
+const list = (v: string | true | undefined) =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined
 const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
 const itemFields = (f: Flags) =>
@@ -63,14 +69,23 @@ const channelFields = (f: Flags) =>
 export const COMMANDS: Record<string, Command> = {
   'resellers:list': { usage: '[--page N]', method: 'GET', path: () => '/resellers' },
   'resellers:show': { usage: 'ID', method: 'GET', path: ([id]) => `/resellers/${id}` },
-  'resellers:create': { usage: '--name NAME [--email EMAIL]', method: 'POST', path: () => '/resellers', body: (f) => clean({ name: str(f.name), email: str(f.email) }) },
+  'resellers:create': {
+    usage: '--name NAME [--email EMAIL]',
+    method: 'POST',
+    path: () => '/resellers',
+    body: (f) => clean({ name: str(f.name), email: str(f.email) }),
+  },
   'resellers:suspend': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'suspended' }) },
   'resellers:activate': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'active' }) },
   'resellers:update': {
     usage: 'ID [--max-active-locks N|default] [--ip-allowlist 1.2.3.4,10.0.0.0/8]',
     method: 'PATCH',
     path: ([id]) => `/resellers/${id}`,
-    body: (f) => clean({ max_active_locks: nullableInt(f, 'max-active-locks', 'default'), ip_allowlist: f['ip-allowlist'] === undefined ? undefined : list(f['ip-allowlist']) ?? [] }),
+    body: (f) =>
+      clean({
+        max_active_locks: nullableInt(f, 'max-active-locks', 'default'),
+        ip_allowlist: f['ip-allowlist'] === undefined ? undefined : (list(f['ip-allowlist']) ?? []),
+      }),
   },
   'resellers:rotate-key': { usage: 'ID', method: 'POST', path: ([id]) => `/resellers/${id}/api-keys` },
   'balance:adjust': {
@@ -80,20 +95,40 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) => clean({ amount: int(f, 'amount'), reason: str(f.reason), reference: str(f.reference) }),
   },
   'items:create': {
-    usage: '--product-name P --name N --price X --order-process auto|h2h|smm|manual [--category C] [--stock N] [--unlimited-stock] [--min-order N] [--provider CODE --provider-code SKU]',
+    usage:
+      '--product-name P --name N --price X --order-process auto|h2h|smm|manual [--category C] [--stock N] [--unlimited-stock] [--min-order N] [--provider CODE --provider-code SKU]',
     method: 'POST',
     path: () => '/items',
-    body: (f) => clean({ ...itemFields(f), product_name: str(f['product-name']), category: str(f.category), order_process: str(f['order-process']) }),
+    body: (f) =>
+      clean({ ...itemFields(f), product_name: str(f['product-name']), category: str(f.category), order_process: str(f['order-process']) }),
   },
   'items:show': { usage: 'ID', method: 'GET', path: ([id]) => `/items/${id}` },
-  'items:update': { usage: 'ID [--price X] [--stock N] [--active true|false] [--provider CODE] ...', method: 'PATCH', path: ([id]) => `/items/${id}`, body: (f) => itemFields(f) },
-  'licenses:add': { usage: 'ITEM_ID LICENSE... (or --file PATH, one per line)', method: 'POST', path: ([id]) => `/items/${id}/licenses`, body: (f, [, ...licenses]) => ({ licenses }) },
+  'items:update': {
+    usage: 'ID [--price X] [--stock N] [--active true|false] [--provider CODE] ...',
+    method: 'PATCH',
+    path: ([id]) => `/items/${id}`,
+    body: (f) => itemFields(f),
+  },
+  'licenses:add': {
+    usage: 'ITEM_ID LICENSE... (or --file PATH, one per line)',
+    method: 'POST',
+    path: ([id]) => `/items/${id}/licenses`,
+    body: (f, [, ...licenses]) => ({ licenses }),
+  },
   'providers:list': { usage: '', method: 'GET', path: () => '/providers' },
   'providers:create': {
     usage: '--code C --kind digiflazz|smm_panel --base-url URL [--username U] [--api-key K]',
     method: 'POST',
     path: () => '/providers',
-    body: (f) => clean({ code: str(f.code), kind: str(f.kind), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']), active: bool(f, 'active') }),
+    body: (f) =>
+      clean({
+        code: str(f.code),
+        kind: str(f.kind),
+        base_url: str(f['base-url']),
+        username: str(f.username),
+        api_key: str(f['api-key']),
+        active: bool(f, 'active'),
+      }),
   },
   'providers:update': {
     usage: 'CODE [--active true|false] [--base-url URL] [--api-key K]',
@@ -109,30 +144,62 @@ export const COMMANDS: Record<string, Command> = {
     path: ([id, line]) => `/transactions/${id}/items/${line}/send`,
     body: (f) => clean({ product_license: str(f.license), note: str(f.note) }),
   },
-  'transactions:cancel': { usage: 'ID --reason TEXT', method: 'POST', path: ([id]) => `/transactions/${id}/cancel`, body: (f) => clean({ reason: str(f.reason) }) },
+  'transactions:cancel': {
+    usage: 'ID --reason TEXT',
+    method: 'POST',
+    path: ([id]) => `/transactions/${id}/cancel`,
+    body: (f) => clean({ reason: str(f.reason) }),
+  },
   'channels:list': { usage: '', method: 'GET', path: () => '/channels' },
   'channels:create': {
-    usage: '--code C --name N --type qris|va|ewallet|retail [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]',
+    usage:
+      '--code C --name N --type qris|va|ewallet|retail [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]',
     method: 'POST',
     path: () => '/channels',
     body: (f) => clean({ code: str(f.code), ...channelFields(f) }),
   },
-  'channels:update': { usage: 'CODE [--name N] [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]', method: 'PATCH', path: ([code]) => `/channels/${code}`, body: (f) => channelFields(f) },
+  'channels:update': {
+    usage: 'CODE [--name N] [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]',
+    method: 'PATCH',
+    path: ([code]) => `/channels/${code}`,
+    body: (f) => channelFields(f),
+  },
   'channels:sync': { usage: '(imports the payment gateway’s channel list)', method: 'POST', path: () => '/channels/sync' },
   'topups:list': { usage: '[--status pending|paid|expired|failed] [--account-id N]', method: 'GET', path: () => '/topups' },
-  'topups:pay': { usage: 'REFERENCE (a simulator top-up)', method: 'POST', path: ([reference]) => `/topups/${encodeURIComponent(reference)}/pay` },
-  'dispatches:list': { usage: '[--status review|queued|sending|pending|completed|failed|void] (default review)', method: 'GET', path: () => '/dispatches' },
+  'topups:pay': {
+    usage: 'REFERENCE (a simulator top-up)',
+    method: 'POST',
+    path: ([reference]) => `/topups/${encodeURIComponent(reference)}/pay`,
+  },
+  'dispatches:list': {
+    usage: '[--status review|queued|sending|pending|completed|failed|void] (default review)',
+    method: 'GET',
+    path: () => '/dispatches',
+  },
   'dispatches:resolve-placed': {
     usage: 'ID (--order-id PANEL_ORDER_ID for smm | --sn SERIAL for h2h)',
     method: 'POST',
     path: ([id]) => `/dispatches/${id}/resolve`,
     body: (f) => clean({ outcome: 'placed', order_id: str(f['order-id']), sn: str(f.sn) }),
   },
-  'dispatches:resolve-failed': { usage: 'ID [--reason TEXT]', method: 'POST', path: ([id]) => `/dispatches/${id}/resolve`, body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }) },
+  'dispatches:resolve-failed': {
+    usage: 'ID [--reason TEXT]',
+    method: 'POST',
+    path: ([id]) => `/dispatches/${id}/resolve`,
+    body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }),
+  },
   'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
   'webhooks:show': { usage: 'ACCOUNT_ID', method: 'GET', path: ([id]) => `/resellers/${id}/webhook` },
-  'webhooks:deliveries': { usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]', method: 'GET', path: ([id]) => `/resellers/${id}/webhook-deliveries` },
-  'webhooks:retry': { usage: 'ACCOUNT_ID DELIVERY_ID', method: 'POST', path: ([id, delivery]) => `/resellers/${id}/webhook-deliveries/${delivery}/retry` },
+  'webhooks:deliveries': {
+    usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]',
+    method: 'GET',
+    path: ([id]) => `/resellers/${id}/webhook-deliveries`,
+  },
+  'webhooks:retry': {
+    usage: 'ACCOUNT_ID DELIVERY_ID',
+    method: 'POST',
+    path: ([id, delivery]) => `/resellers/${id}/webhook-deliveries/${delivery}/retry`,
+  },
 }
 
 /** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */

@@ -56,15 +56,31 @@ export async function openPostgres(url: string, poolMax: number, timeouts?: Data
   // A pool error on an idle client must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool) }) })
-  const prepared = async <R>(name: string, text: string, values: unknown[]) => (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows
+  const prepared = async <R>(name: string, text: string, values: unknown[]) =>
+    (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows
   return { db, driver: 'postgres', pool, prepared, close: () => db.destroy() }
 }
 
 // Node's socket errors, connection exceptions (08), admin/crash shutdown (57P01-03), statement
 // and idle-in-transaction timeouts, and a server out of resources (53).
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57014', '25P03', '57P01', '57P02', '57P03'])
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57014',
+  '25P03',
+  '57P01',
+  '57P02',
+  '57P03',
+])
 // node-postgres reports a lost or hung connection with these messages and no code.
-const UNAVAILABLE_MESSAGE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|timeout expired)/
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|timeout expired)/
 
 /** The database was lost or did not answer in time: 503, never 500 (DESIGN §12). */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -141,7 +157,8 @@ export function acquireDataDirLock(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true })
   const file = lockFile(dataDir)
   const holder = dataDirHolder(dataDir)
-  if (holder !== undefined) throw new Error(`the embedded database in ${dataDir} is in use by process ${holder}; stop it or set DATABASE_URL`)
+  if (holder !== undefined)
+    throw new Error(`the embedded database in ${dataDir} is in use by process ${holder}; stop it or set DATABASE_URL`)
   fs.writeFileSync(file, String(process.pid))
   return () => {
     if (readLockHolder(file) === process.pid) fs.rmSync(file, { force: true })
@@ -196,7 +213,11 @@ const RETRYABLE = new Set(['40001', '40P01'])
  * fails with a deadlock, a serialization failure or an error `alsoRetry` accepts. When every
  * attempt failed so, the database is too busy: 503 SERVICE_UNAVAILABLE.
  */
-export async function retrying<T>(run: () => Promise<T>, alsoRetry: (error: { code?: string; constraint?: string }) => boolean = () => false, attempts = 4): Promise<T> {
+export async function retrying<T>(
+  run: () => Promise<T>,
+  alsoRetry: (error: { code?: string; constraint?: string }) => boolean = () => false,
+  attempts = 4,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run()

@@ -42,11 +42,15 @@ async function legacyItem(handle: DatabaseHandle, sku: string): Promise<number> 
   const { rows } = await sql<{ id: number }>`
     WITH c AS (INSERT INTO categories (name) VALUES (${sku}) RETURNING id),
          p AS (INSERT INTO products (category_id, name) SELECT id, ${sku} FROM c RETURNING id)
-    INSERT INTO items (product_id, sku, name, price, order_process) SELECT id, ${sku}, ${sku}, 1000, 'auto' FROM p RETURNING id`.execute(handle.db)
+    INSERT INTO items (product_id, sku, name, price, order_process) SELECT id, ${sku}, ${sku}, 1000, 'auto' FROM p RETURNING id`.execute(
+    handle.db,
+  )
   return rows[0].id
 }
 const legacyLicense = (handle: DatabaseHandle, itemId: number, code: string) =>
-  sql`INSERT INTO licenses (item_id, content_enc, fingerprint) VALUES (${itemId}, ${vault.encrypt(code)}, ${vault.fingerprint(code)})`.execute(handle.db)
+  sql`INSERT INTO licenses (item_id, content_enc, fingerprint) VALUES (${itemId}, ${vault.encrypt(code)}, ${vault.fingerprint(code)})`.execute(
+    handle.db,
+  )
 
 describe('migration 0004: a voucher is unique in the whole store', () => {
   it('reports vouchers already stocked in several items without deleting any, and still refuses new copies', async () => {
@@ -54,21 +58,40 @@ describe('migration 0004: a voucher is unique in the whole store', () => {
     await migrateTo(handle, '20261122_0003_money-bounds')
     const a = await legacyItem(handle, 'OLD-A')
     const b = await legacyItem(handle, 'OLD-B')
-    for (const [item, code] of [[a, 'TWICE'], [b, 'TWICE'], [a, 'ONLY-A'], [b, 'ONLY-B']] as const) await legacyLicense(handle, item, code)
+    for (const [item, code] of [
+      [a, 'TWICE'],
+      [b, 'TWICE'],
+      [a, 'ONLY-A'],
+      [b, 'ONLY-B'],
+    ] as const)
+      await legacyLicense(handle, item, code)
 
     await migrateToLatest(handle.db)
-    const reported = await sql<{ item_id: number; fingerprint: string; status: string }>`SELECT item_id, fingerprint, status FROM license_duplicates ORDER BY item_id`.execute(handle.db)
+    const reported = await sql<{
+      item_id: number
+      fingerprint: string
+      status: string
+    }>`SELECT item_id, fingerprint, status FROM license_duplicates ORDER BY item_id`.execute(handle.db)
     expect(reported.rows).toEqual([a, b].map((item_id) => ({ item_id, fingerprint: vault.fingerprint('TWICE'), status: 'available' })))
     expect((await sql<{ n: number }>`SELECT count(*) AS n FROM licenses`.execute(handle.db)).rows[0].n).toBe(4)
-    const indexes = await sql<{ indexname: string; indexdef: string }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'licenses' AND indexdef LIKE '%(fingerprint)'`.execute(handle.db)
+    const indexes = await sql<{
+      indexname: string
+      indexdef: string
+    }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'licenses' AND indexdef LIKE '%(fingerprint)'`.execute(handle.db)
     expect(indexes.rows).toEqual([{ indexname: 'licenses_fingerprint_idx', indexdef: expect.not.stringContaining('UNIQUE') }])
 
     // Without the unique index, the intake lock keeps racing operators from stocking one voucher twice.
     const c = await legacyItem(handle, 'NEW-C')
     const d = await legacyItem(handle, 'NEW-D')
-    const results = await Promise.all([c, d, c, d].map((item) => addLicenses(handle.db, vault, item, ['TWICE', 'ONLY-A', 'FRESH-1', 'FRESH-2'])))
+    const results = await Promise.all(
+      [c, d, c, d].map((item) => addLicenses(handle.db, vault, item, ['TWICE', 'ONLY-A', 'FRESH-1', 'FRESH-2'])),
+    )
     expect(results.reduce((sum, r) => sum + r.added, 0)).toBe(2)
-    const fresh = await sql<{ n: number }>`SELECT count(*) AS n FROM licenses WHERE fingerprint IN (${vault.fingerprint('FRESH-1')}, ${vault.fingerprint('FRESH-2')})`.execute(handle.db)
+    const fresh = await sql<{
+      n: number
+    }>`SELECT count(*) AS n FROM licenses WHERE fingerprint IN (${vault.fingerprint('FRESH-1')}, ${vault.fingerprint('FRESH-2')})`.execute(
+      handle.db,
+    )
     expect(fresh.rows[0].n).toBe(2)
   })
 
@@ -79,7 +102,10 @@ describe('migration 0004: a voucher is unique in the whole store', () => {
     await legacyLicense(handle, await legacyItem(handle, 'CLEAN-B'), 'TWO')
     await migrateToLatest(handle.db)
     expect((await sql<{ n: number }>`SELECT count(*) AS n FROM license_duplicates`.execute(handle.db)).rows[0].n).toBe(0)
-    const indexes = await sql<{ indexname: string; indexdef: string }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'licenses' AND indexdef LIKE '%(fingerprint)'`.execute(handle.db)
+    const indexes = await sql<{
+      indexname: string
+      indexdef: string
+    }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'licenses' AND indexdef LIKE '%(fingerprint)'`.execute(handle.db)
     expect(indexes.rows).toEqual([{ indexname: 'licenses_fingerprint_uq', indexdef: expect.stringContaining('UNIQUE') }])
   })
 })
@@ -94,9 +120,16 @@ describe('migration 0003: money within 10^15', () => {
       SELECT conname, convalidated FROM pg_constraint WHERE conname LIKE '%_money_max' ORDER BY conname`.execute(handle.db)
     expect(constraints.rows).toEqual([
       { conname: 'accounts_money_max', convalidated: false },
-      ...['items', 'ledger_entries', 'order_lines', 'orders', 'sandbox_orders'].map((t) => ({ conname: `${t}_money_max`, convalidated: true })),
+      ...['items', 'ledger_entries', 'order_lines', 'orders', 'sandbox_orders'].map((t) => ({
+        conname: `${t}_money_max`,
+        convalidated: true,
+      })),
     ])
-    await expect(sql`UPDATE accounts SET balance = 1000000000000001 WHERE name = 'plain'`.execute(handle.db)).rejects.toThrow(/accounts_money_max/)
-    await expect(sql`INSERT INTO accounts (name, balance) VALUES ('new', 1000000000000001)`.execute(handle.db)).rejects.toThrow(/accounts_money_max/)
+    await expect(sql`UPDATE accounts SET balance = 1000000000000001 WHERE name = 'plain'`.execute(handle.db)).rejects.toThrow(
+      /accounts_money_max/,
+    )
+    await expect(sql`INSERT INTO accounts (name, balance) VALUES ('new', 1000000000000001)`.execute(handle.db)).rejects.toThrow(
+      /accounts_money_max/,
+    )
   })
 })

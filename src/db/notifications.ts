@@ -6,7 +6,12 @@ import type { DatabaseHandle } from './database.js'
  * PostgreSQL a dedicated connection listens and reconnects; onLost runs whenever messages may
  * have been missed. Returns the function that stops listening.
  */
-export async function listen(database: DatabaseHandle, channel: string, onMessage: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>> {
+export async function listen(
+  database: DatabaseHandle,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onLost: () => void,
+): Promise<() => Promise<void>> {
   if (database.pglite) return database.pglite.listen(channel, onMessage)
   let client: pg.Client | undefined
   let stopped = false

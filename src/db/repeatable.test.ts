@@ -24,7 +24,8 @@ const scratchFile = (name: string, text: string): Repeatable => {
 }
 const probe = async (fn: string) => (await sql<{ v: number }>`SELECT ${sql.raw(fn)}() AS v`.execute(db)).rows[0].v
 const recorded = async (name: string) =>
-  (await sql<{ hash: string; applied_at: Date }>`SELECT hash, applied_at FROM repeatable_migrations WHERE name = ${name}`.execute(db)).rows[0]
+  (await sql<{ hash: string; applied_at: Date }>`SELECT hash, applied_at FROM repeatable_migrations WHERE name = ${name}`.execute(db))
+    .rows[0]
 
 describe('the SQL files and the TypeScript agree', () => {
   const texts = repeatables.map((r) => fs.readFileSync(r.url, 'utf8')).join('\n')
@@ -82,7 +83,10 @@ describe('repeatable migrations', () => {
 
   it('a failing file changes nothing, not even the files before it', async () => {
     const good = scratchFile('good.sql', 'CREATE OR REPLACE FUNCTION repeatable_good() RETURNS int LANGUAGE sql AS $$ SELECT 7 $$;')
-    const bad = scratchFile('bad.sql', 'CREATE OR REPLACE FUNCTION repeatable_bad() RETURNS int LANGUAGE sql AS $$ SELECT no_such_column FROM items $$;')
+    const bad = scratchFile(
+      'bad.sql',
+      'CREATE OR REPLACE FUNCTION repeatable_bad() RETURNS int LANGUAGE sql AS $$ SELECT no_such_column FROM items $$;',
+    )
     await expect(applyRepeatables(db, [good, bad])).rejects.toThrow(/repeatable migration test\/bad.sql failed/)
     expect(await recorded('test/good.sql')).toBeUndefined()
     const { rows } = await sql`SELECT 1 FROM pg_proc WHERE proname = 'repeatable_good'`.execute(db)
@@ -106,9 +110,13 @@ describe('repeatable migrations', () => {
   it('takes over a database whose functions an older version created: every file re-applied, all there', async () => {
     await sql`DELETE FROM repeatable_migrations WHERE name NOT LIKE 'test/%'`.execute(db)
     await migrateToLatest(db)
-    const { rows } = await sql<{ name: string }>`SELECT name FROM repeatable_migrations WHERE name NOT LIKE 'test/%' ORDER BY name`.execute(db)
+    const { rows } = await sql<{ name: string }>`SELECT name FROM repeatable_migrations WHERE name NOT LIKE 'test/%' ORDER BY name`.execute(
+      db,
+    )
     expect(rows.map((r) => r.name)).toEqual(repeatables.map((r) => r.name).sort())
-    const defined = repeatables.flatMap((r) => [...fs.readFileSync(r.url, 'utf8').matchAll(/CREATE OR REPLACE FUNCTION (\w+)/g)].map((m) => m[1]))
+    const defined = repeatables.flatMap((r) =>
+      [...fs.readFileSync(r.url, 'utf8').matchAll(/CREATE OR REPLACE FUNCTION (\w+)/g)].map((m) => m[1]),
+    )
     const present = await sql<{ proname: string }>`SELECT DISTINCT proname FROM pg_proc WHERE proname = ANY (${defined})`.execute(db)
     expect(present.rows.map((r) => r.proname).sort()).toEqual([...new Set(defined)].sort())
     // Nothing changed since: a second start applies nothing.

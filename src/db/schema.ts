@@ -78,7 +78,14 @@ export interface ProvidersTable {
 }
 
 export type OrderProcess = 'auto' | 'h2h' | 'smm' | 'manual'
-export type ProviderMeta = { open_denom?: boolean; min_qty?: number; max_qty?: number; step_qty?: number; validation?: boolean; requires_zone_id?: boolean }
+export type ProviderMeta = {
+  open_denom?: boolean
+  min_qty?: number
+  max_qty?: number
+  step_qty?: number
+  validation?: boolean
+  requires_zone_id?: boolean
+}
 export type RequiredField = { key: string; label: string; required: boolean }
 
 export interface ItemsTable {

@@ -29,7 +29,8 @@ function countLookups(target: TestApp) {
   return lookups
 }
 
-const balance = (target: TestApp, key: string, remoteAddress: string) => target.app.inject({ url: '/api/v1/balance', headers: { 'x-apikey': key }, remoteAddress })
+const balance = (target: TestApp, key: string, remoteAddress: string) =>
+  target.app.inject({ url: '/api/v1/balance', headers: { 'x-apikey': key }, remoteAddress })
 
 describe('failed authentications per client address', () => {
   it('after the limit of unknown keys, answers 429 with Retry-After without asking the database', async () => {

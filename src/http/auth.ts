@@ -13,7 +13,8 @@ declare module 'fastify' {
   }
 }
 
-const tooManyRequests = (decision: RateDecision) => new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds) } })
+const tooManyRequests = (decision: RateDecision) =>
+  new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds) } })
 
 /**
  * X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12).

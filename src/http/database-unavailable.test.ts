@@ -44,7 +44,11 @@ describe('a lost or hung database answers 503 SERVICE_UNAVAILABLE, never 500', (
   })
 
   it('keeps 500 INTERNAL_ERROR, without internals, for a fault of the service itself', async () => {
-    for (const error of [new Error('Connection string is bad: terminated'), withCode('42P01', 'relation "x" does not exist'), withCode('23505')]) {
+    for (const error of [
+      new Error('Connection string is bad: terminated'),
+      withCode('42P01', 'relation "x" does not exist'),
+      withCode('23505'),
+    ]) {
       const res = await answerWhenLookupFails(error)
       expect(res.statusCode, error.message).toBe(500)
       expect(res.body).toBe('{"message":"INTERNAL_ERROR"}')

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest'
 import { AppError } from '../errors.js'
 import { registerErrorHandlers } from './error-handler.js'
 
-it('logs a switched-off provider\'s refusal at info without a stack, a real fault at error with one', async () => {
+it("logs a switched-off provider's refusal at info without a stack, a real fault at error with one", async () => {
   const lines: { level: number; msg: string; err?: { stack?: string } }[] = []
   const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(chunk.toString())), done()) })
   const app = Fastify({ logger: { level: 'info', stream } })

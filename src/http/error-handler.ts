@@ -10,14 +10,15 @@ export function fieldErrorsOf(issues: AjvIssue[], context?: string): FieldErrors
   // A failed anyOf (a nullable object or array) repeats its branches' failures: keep only the informative ones.
   const below = (path: string, self: AjvIssue) => issues.some((o) => o !== self && o.instancePath.startsWith(`${path}/`))
   const noise = (i: AjvIssue) =>
-    (i.keyword === 'anyOf' && issues.some((o) => o !== i && (o.instancePath === i.instancePath || o.instancePath.startsWith(`${i.instancePath}/`)))) ||
+    (i.keyword === 'anyOf' &&
+      issues.some((o) => o !== i && (o.instancePath === i.instancePath || o.instancePath.startsWith(`${i.instancePath}/`)))) ||
     (i.keyword === 'type' && i.params.type === 'null' && below(i.instancePath, i))
   for (const issue of issues.filter((i) => !noise(i))) {
     const parts = issue.instancePath.split('/').filter(Boolean)
     if (issue.keyword === 'required') parts.push(String(issue.params.missingProperty))
     if (issue.keyword === 'additionalProperties') parts.push(String(issue.params.additionalProperty))
     const field = parts.join('.') || context || 'body'
-    const sentence = issue.keyword === 'required' ? 'is required' : issue.message ?? 'is invalid'
+    const sentence = issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid')
     ;(errors[field] ??= []).includes(sentence) || errors[field].push(sentence)
   }
   return errors
@@ -31,7 +32,8 @@ const DATABASE_BUSY = new Set(['40001', '40P01'])
 /** Turns anything thrown into the error body of DESIGN §3; internals never reach the client. */
 export function toAppError(error: FastifyError & { code?: string }): AppError {
   if (error instanceof AppError) return error
-  if (error.validation) return new AppError('VALIDATION_ERROR', { fieldErrors: fieldErrorsOf(error.validation as AjvIssue[], error.validationContext) })
+  if (error.validation)
+    return new AppError('VALIDATION_ERROR', { fieldErrors: fieldErrorsOf(error.validation as AjvIssue[], error.validationContext) })
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -44,7 +46,8 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
   }
   if (error instanceof SyntaxError && error.statusCode === 400) return new AppError('INVALID_JSON')
   if (isDatabaseUnavailable(error) || (error.code && DATABASE_BUSY.has(error.code))) return new AppError('SERVICE_UNAVAILABLE')
-  if (error.code && DATABASE_REFUSED_VALUE.has(error.code)) return new AppError('VALIDATION_ERROR', { fieldErrors: { body: ['contains a value the service cannot store'] } })
+  if (error.code && DATABASE_REFUSED_VALUE.has(error.code))
+    return new AppError('VALIDATION_ERROR', { fieldErrors: { body: ['contains a value the service cannot store'] } })
   return new AppError('INTERNAL_ERROR')
 }
 
@@ -52,7 +55,8 @@ export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
     // A switched-off provider is an expected refusal, not a fault: no stack trace.
-    if (appError.code === 'PRODUCT_TEMPORARILY_UNAVAILABLE') request.log.info({ code: appError.code }, 'refused: product temporarily unavailable')
+    if (appError.code === 'PRODUCT_TEMPORARILY_UNAVAILABLE')
+      request.log.info({ code: appError.code }, 'refused: product temporarily unavailable')
     else if (appError.status >= 500) request.log.error({ err: error }, 'request failed')
     if (appError.headers) reply.headers(appError.headers)
     const body: Record<string, unknown> = { message: appError.code }

@@ -14,7 +14,15 @@ const brokenReseller = await createReseller(broken.app)
 const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` }
 
 // An app on a PostgreSQL that refuses connections (port 1): every query fails with ECONNREFUSED.
-const deadConfig = loadConfig({ APP_ENV: 'test', DATA_DIR: 'memory', APP_KEY, ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', WORKERS: 'false' })
+const deadConfig = loadConfig({
+  APP_ENV: 'test',
+  DATA_DIR: 'memory',
+  APP_KEY,
+  ADMIN_TOKEN,
+  RATE_LIMIT_PER_MINUTE: '0',
+  LOG_LEVEL: 'silent',
+  WORKERS: 'false',
+})
 const deadDatabase = await openPostgres('postgres://postgres@127.0.0.1:1/none', 2)
 const dead = await buildApp(createContext(deadConfig, deadDatabase))
 afterAll(async () => {
@@ -25,7 +33,12 @@ afterAll(async () => {
 describe('request bodies', () => {
   it('answers 400 INVALID_JSON for a body that does not parse', async () => {
     for (const payload of ['{"name":', '{name: "x"}', 'null,']) {
-      const res = await app.inject({ method: 'POST', url: '/api/admin/v1/resellers', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload })
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/admin/v1/resellers',
+        headers: { ...adminHeaders, 'content-type': 'application/json' },
+        payload,
+      })
       expect(res.statusCode, payload).toBe(400)
       expect(res.json()).toEqual({ message: 'INVALID_JSON' })
     }
@@ -36,7 +49,13 @@ describe('request bodies', () => {
       method: 'POST',
       url: '/api/admin/v1/items',
       headers: adminHeaders,
-      payload: { name: 'N', price: 'abc', order_process: 'auto', provider_meta: { min_qty: 'x' }, required_fields: [{ key: 'k', label: 'L' }] },
+      payload: {
+        name: 'N',
+        price: 'abc',
+        order_process: 'auto',
+        provider_meta: { min_qty: 'x' },
+        required_fields: [{ key: 'k', label: 'L' }],
+      },
     })
     expect(res.statusCode).toBe(422)
     const body = res.json()
@@ -50,7 +69,12 @@ describe('request bodies', () => {
   })
 
   it('ignores unknown fields', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/admin/v1/resellers', headers: adminHeaders, payload: { name: 'Extra', colour: 'blue' } })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/resellers',
+      headers: adminHeaders,
+      payload: { name: 'Extra', colour: 'blue' },
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json().data).not.toHaveProperty('colour')
   })
@@ -59,23 +83,41 @@ describe('request bodies', () => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { ...r.headers, 'content-type': 'application/json' } })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ message: 'OK', data: { balance: 1000 } })
-    const rotate = await app.inject({ method: 'POST', url: `/api/admin/v1/resellers/${r.id}/api-keys`, headers: { ...adminHeaders, 'content-type': 'application/json' } })
+    const rotate = await app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/resellers/${r.id}/api-keys`,
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+    })
     expect(rotate.statusCode).toBe(200)
     r.headers['x-apikey'] = rotate.json().data.api_key
   })
 
   it('answers 413 PAYLOAD_TOO_LARGE above 64 KiB and accepts just under it', async () => {
-    const big = await app.inject({ method: 'POST', url: '/api/admin/v1/resellers', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Big', pad: 'x'.repeat(64 * 1024) }) })
+    const big = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/resellers',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Big', pad: 'x'.repeat(64 * 1024) }),
+    })
     expect(big.statusCode).toBe(413)
     expect(big.json()).toEqual({ message: 'PAYLOAD_TOO_LARGE' })
-    const fits = await app.inject({ method: 'POST', url: '/api/admin/v1/resellers', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Fits', pad: 'x'.repeat(60 * 1024) }) })
+    const fits = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/resellers',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Fits', pad: 'x'.repeat(60 * 1024) }),
+    })
     expect(fits.statusCode).toBe(200)
   })
 })
 
 describe('routes and failures', () => {
   it('answers an unknown route with 404 {message: NOT_FOUND}, under any prefix', async () => {
-    for (const [method, url] of [['GET', '/nope'], ['POST', '/api/v1/nope'], ['DELETE', '/api/admin/v1/resellers']] as const) {
+    for (const [method, url] of [
+      ['GET', '/nope'],
+      ['POST', '/api/v1/nope'],
+      ['DELETE', '/api/admin/v1/resellers'],
+    ] as const) {
       const res = await app.inject({ method, url, headers: r.headers })
       expect(res.statusCode, url).toBe(404)
       expect(res.json()).toEqual({ message: 'NOT_FOUND' })
@@ -85,7 +127,10 @@ describe('routes and failures', () => {
   it('answers 500 INTERNAL_ERROR without internals when the database handle is gone', async () => {
     // Destroying the query builder fails every query with an error that is no connection problem.
     await broken.ctx.db.destroy()
-    for (const [url, headers] of [['/api/v1/balance', brokenReseller.headers], ['/api/admin/v1/resellers', adminHeaders]] as const) {
+    for (const [url, headers] of [
+      ['/api/v1/balance', brokenReseller.headers],
+      ['/api/admin/v1/resellers', adminHeaders],
+    ] as const) {
       const res = await broken.app.inject({ url, headers })
       expect(res.statusCode).toBe(500)
       expect(res.body).toBe('{"message":"INTERNAL_ERROR"}')
@@ -94,7 +139,10 @@ describe('routes and failures', () => {
   })
 
   it('answers 503 SERVICE_UNAVAILABLE when the database cannot be reached', async () => {
-    for (const [url, headers] of [['/api/v1/balance', r.headers], ['/api/admin/v1/resellers', adminHeaders]] as const) {
+    for (const [url, headers] of [
+      ['/api/v1/balance', r.headers],
+      ['/api/admin/v1/resellers', adminHeaders],
+    ] as const) {
       const res = await dead.inject({ url, headers })
       expect(res.statusCode).toBe(503)
       expect(res.body).toBe('{"message":"SERVICE_UNAVAILABLE"}')
@@ -130,7 +178,10 @@ describe('operations endpoints', () => {
     expect(res.statusCode).toBe(200)
     const doc = res.json()
     expect(doc.openapi).toBe('3.1.0')
-    expect(doc.components.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' }, adminToken: { type: 'http', scheme: 'bearer' } })
+    expect(doc.components.securitySchemes).toEqual({
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' },
+      adminToken: { type: 'http', scheme: 'bearer' },
+    })
     const expected: [string, string, string[]][] = [
       ['get', '/api/v1/balance', ['200', '401', '403', '429']],
       ['get', '/api/v1/balance/mutations', ['200', '401', '422']],

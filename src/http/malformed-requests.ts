@@ -27,7 +27,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify({ message: appError.code })
   // A client too slow to send its request gets the connection closed, not an answer.
   if (socket.writable && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
-    socket.write(`HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
   }
   socket.destroy()
 }

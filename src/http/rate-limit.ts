@@ -116,13 +116,21 @@ export function redisCounterStore(url: string): CounterStore {
     increment(key, log) {
       const name = bucket(key)
       const run = async () => {
-        const [[, count]] = (await redis.multi().incr(name).pexpire(name, WINDOW_MS * 2).exec()) as [[unknown, number]]
+        const [[, count]] = (await redis
+          .multi()
+          .incr(name)
+          .pexpire(name, WINDOW_MS * 2)
+          .exec()) as [[unknown, number]]
         return count
       }
       return inRedis(run, () => fallback.increment(key), log)
     },
     count(key, log) {
-      return inRedis(async () => Number((await redis.get(bucket(key))) ?? 0), () => fallback.count(key), log)
+      return inRedis(
+        async () => Number((await redis.get(bucket(key))) ?? 0),
+        () => fallback.count(key),
+        log,
+      )
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect())

@@ -39,7 +39,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       level: ctx.config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
       // Lock tokens travel in the release path: keep them out of the request log.
-      serializers: { req: (req) => ({ method: req.method, url: req.url.replace(/LCK-[0-9A-Za-z]+/g, 'LCK-[redacted]'), remoteAddress: req.ip }) },
+      serializers: {
+        req: (req) => ({ method: req.method, url: req.url.replace(/LCK-[0-9A-Za-z]+/g, 'LCK-[redacted]'), remoteAddress: req.ip }),
+      },
     },
     trustProxy: ctx.config.trustProxy ?? false,
     bodyLimit: 64 * 1024,
@@ -68,7 +70,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Reseller Ordering Service API', version: '1.0.0', description: 'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.' },
+      info: {
+        title: 'Reseller Ordering Service API',
+        version: '1.0.0',
+        description:
+          'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.',
+      },
       servers: [{ url: ctx.config.publicUrl }],
       components: {
         securitySchemes: {
@@ -79,7 +86,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
   })
   await app.register(swaggerUi, { routePrefix: '/api/docs' })
-  registerMetrics(app, { processMetrics: ctx.config.appEnv !== 'test', servedHere: ctx.config.metricsPort === undefined, authenticate: adminAuth(ctx) })
+  registerMetrics(app, {
+    processMetrics: ctx.config.appEnv !== 'test',
+    servedHere: ctx.config.metricsPort === undefined,
+    authenticate: adminAuth(ctx),
+  })
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))

@@ -15,7 +15,13 @@ const r = await createReseller(app, { balance: 1_000_000 })
 const item = await createAutoItem(app, 10, { price: 1_000 })
 
 const buyRaw = (payload: object) => app.inject({ method: 'POST', url: '/api/v1/trx', headers: r.headers, payload })
-const orderCount = async () => (await ctx.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+const orderCount = async () =>
+  (
+    await ctx.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n
 const fieldsOf = (res: { json(): any }) => Object.keys(res.json().errors ?? {}).sort()
 
 describe('JSON bodies are typed strictly (DESIGN §3)', () => {
@@ -28,7 +34,9 @@ describe('JSON bodies are typed strictly (DESIGN §3)', () => {
     ['quantity 1.5', { ref_id: 's-6', carts: [{ item_id: 0, quantity: 1.5 }] }, ['carts.0.quantity']],
     ['lock_token 5', { ref_id: 's-7', carts: [{ item_id: 0, quantity: 1 }], lock_token: 5 }, ['lock_token']],
   ])('refuses %s on POST /v1/trx with 422 naming the field, and charges nothing', async (_label, body, fields) => {
-    const payload = JSON.parse(JSON.stringify(body).replace('"item_id":0', `"item_id":${item.id}`).replace('"item_id":"0"', `"item_id":"${item.id}"`))
+    const payload = JSON.parse(
+      JSON.stringify(body).replace('"item_id":0', `"item_id":${item.id}`).replace('"item_id":"0"', `"item_id":"${item.id}"`),
+    )
     const res = await buyRaw(payload)
     expect(res.statusCode).toBe(422)
     expect(res.json().message).toBe('VALIDATION_ERROR')
@@ -51,7 +59,13 @@ describe('JSON bodies are typed strictly (DESIGN §3)', () => {
       ['POST', '/api/v1/item/lock', { item_id: item.id, quantity: 1, lock_duration: '60' }, r.headers, ['lock_duration']],
       ['PATCH', `/api/admin/v1/resellers/${r.id}`, { max_active_locks: '5', status: true }, adminHeaders, ['max_active_locks', 'status']],
       ['POST', `/api/admin/v1/resellers/${r.id}/balance`, { amount: '5000', reason: 'typed' }, adminHeaders, ['amount']],
-      ['POST', '/api/admin/v1/items', { product_name: 'P', name: 'N', price: '1000', order_process: 'manual', active: 'true' }, adminHeaders, ['active', 'price']],
+      [
+        'POST',
+        '/api/admin/v1/items',
+        { product_name: 'P', name: 'N', price: '1000', order_process: 'manual', active: 'true' },
+        adminHeaders,
+        ['active', 'price'],
+      ],
       ['PATCH', `/api/admin/v1/items/${item.id}`, { price: null, unlimited_stock: 1 }, adminHeaders, ['price', 'unlimited_stock']],
     ]
     for (const [method, url, payload, headers, fields] of cases) {
@@ -62,7 +76,12 @@ describe('JSON bodies are typed strictly (DESIGN §3)', () => {
     }
     expect(await balanceOf(app, r)).toBe(998_000)
     // useDefaults still applies to a body: an absent lock_duration is 600 s.
-    const lock = await app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload: { item_id: item.id, quantity: 1 } })
+    const lock = await app.inject({
+      method: 'POST',
+      url: '/api/v1/item/lock',
+      headers: r.headers,
+      payload: { item_id: item.id, quantity: 1 },
+    })
     expect(lock.statusCode).toBe(201)
     const { locked_at, expires_at } = lock.json().data
     expect(Date.parse(expires_at) - Date.parse(locked_at)).toBe(600_000)
@@ -98,11 +117,21 @@ describe('odd inputs answer in the house shape, never 5xx, never an echo', () =>
   })
 
   it('answers 422 naming a query or path number too large to be finite, not a database error blaming the body', async () => {
-    for (const [url, field] of [['/trx?page=1e400', 'page'], ['/item?per_page=1e400', 'per_page'], ['/item/1e400', 'id'], ['/balance/mutations?page=-1e400', 'page']]) {
+    for (const [url, field] of [
+      ['/trx?page=1e400', 'page'],
+      ['/item?per_page=1e400', 'per_page'],
+      ['/item/1e400', 'id'],
+      ['/balance/mutations?page=-1e400', 'page'],
+    ]) {
       const res = await get(app, url, r)
       expect([res.statusCode, res.json().message, fieldsOf(res)], url).toEqual([422, 'VALIDATION_ERROR', [field]])
     }
-    const body = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: { ...r.headers, 'content-type': 'application/json' }, payload: `{"ref_id":"inf","item_id":${item.id},"quantity":1e400}` })
+    const body = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/sandbox',
+      headers: { ...r.headers, 'content-type': 'application/json' },
+      payload: `{"ref_id":"inf","item_id":${item.id},"quantity":1e400}`,
+    })
     expect([body.statusCode, fieldsOf(body)]).toEqual([422, ['quantity']])
   })
 
@@ -129,19 +158,34 @@ describe('odd inputs answer in the house shape, never 5xx, never an echo', () =>
     expect([ref.statusCode, ref.json().message, fieldsOf(ref)]).toEqual([422, 'VALIDATION_ERROR', ['ref']])
     const token = await app.inject({ method: 'DELETE', url: '/api/v1/item/lock/LCK-%00', headers: r.headers })
     expect([token.statusCode, fieldsOf(token)]).toEqual([422, ['lock_token']])
-    const provider = await app.inject({ method: 'PATCH', url: '/api/admin/v1/providers/a%00', headers: adminHeaders, payload: { active: false } })
+    const provider = await app.inject({
+      method: 'PATCH',
+      url: '/api/admin/v1/providers/a%00',
+      headers: adminHeaders,
+      payload: { active: false },
+    })
     expect([provider.statusCode, fieldsOf(provider)]).toEqual([422, ['code']])
     const search = await get(app, '/item?search=a%00b', r)
     expect([search.statusCode, fieldsOf(search)]).toEqual([422, ['search']])
     const surrogate = await get(app, '/item?search=%ED%A0%80', r)
     expect(surrogate.statusCode).toBeLessThan(500)
-    const body = await app.inject({ method: 'POST', url: '/api/admin/v1/resellers', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '{"name":"a\\u0000b","email":"x@example.com"}' })
+    const body = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/resellers',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: '{"name":"a\\u0000b","email":"x@example.com"}',
+    })
     expect([body.statusCode, fieldsOf(body)]).toEqual([422, ['name']])
     const lone = await buyRaw({ ref_id: 'half-\ud800', carts: [{ item_id: item.id, quantity: 1 }] })
     expect([lone.statusCode, fieldsOf(lone)]).toEqual([422, ['ref_id']])
     // A huge unknown key is named, not echoed whole.
     const key = 'k'.repeat(10_000)
-    const unknown = await app.inject({ method: 'POST', url: '/api/admin/v1/resellers', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: `{"name":"n","${key}":"\\u0000"}` })
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/resellers',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: `{"name":"n","${key}":"\\u0000"}`,
+    })
     expect(unknown.statusCode).toBe(422)
     expect(unknown.body.length).toBeLessThan(300)
     expect(await orderCount()).toBe(1)
@@ -159,7 +203,9 @@ describe('odd inputs answer in the house shape, never 5xx, never an echo', () =>
         socket.on('error', reject)
       })
     for (const length of ['abc', '-1', '1, 2']) {
-      const answer = await raw(`POST /api/v1/trx HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{}`)
+      const answer = await raw(
+        `POST /api/v1/trx HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{}`,
+      )
       expect(answer, length).toMatch(/^HTTP\/1\.1 400 /)
       expect(answer.split('\r\n\r\n')[1]).toBe('{"message":"INVALID_JSON"}')
     }
@@ -192,10 +238,14 @@ describe('admin CLI flags', () => {
   it('exits 1 with the message and sends nothing', async () => {
     const root = path.resolve(import.meta.dirname, '../..')
     const run = promisify(execFile)
-    const failed = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'balance:adjust', '1', '--amount', 'abc', '--reason', 'x'], {
-      cwd: root,
-      env: { PATH: process.env.PATH, APP_KEY, ADMIN_TOKEN, DATA_DIR: 'memory', LOG_LEVEL: 'silent' },
-    }).catch((error: { code: number; stderr: string; stdout: string }) => error)
+    const failed = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/admin.ts', 'balance:adjust', '1', '--amount', 'abc', '--reason', 'x'],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, APP_KEY, ADMIN_TOKEN, DATA_DIR: 'memory', LOG_LEVEL: 'silent' },
+      },
+    ).catch((error: { code: number; stderr: string; stdout: string }) => error)
     expect(failed).toMatchObject({ code: 1, stdout: '' })
     expect((failed as { stderr: string }).stderr.trim()).toBe('admin: --amount: not a number')
   })

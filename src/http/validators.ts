@@ -28,7 +28,8 @@ function unstorableValues(value: unknown): Issue[] {
   while (stack.length > 0 && issues.length < 50) {
     const [current, path] = stack.pop()!
     if (typeof current === 'string') {
-      if (UNSTORABLE.test(current)) issues.push({ instancePath: path, keyword: 'text', message: 'must not contain NUL or unpaired surrogate characters', params: {} })
+      if (UNSTORABLE.test(current))
+        issues.push({ instancePath: path, keyword: 'text', message: 'must not contain NUL or unpaired surrogate characters', params: {} })
     } else if (typeof current === 'number') {
       if (!Number.isFinite(current)) issues.push({ instancePath: path, keyword: 'finite', message: 'must be a finite number', params: {} })
     } else if (Array.isArray(current)) {
@@ -59,8 +60,12 @@ function refusingUnstorable(validate: ValidateFunction): ValidateFunction {
  */
 function validatorsFor(externalSchemas: ExternalSchemas, options?: { plugins?: unknown[] }) {
   const plugins = (options?.plugins ?? []) as never
-  const json = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: false } }) as unknown as (route: RouteSchema) => ValidateFunction
-  const text = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: 'array' } }) as unknown as (route: RouteSchema) => ValidateFunction
+  const json = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: false } }) as unknown as (
+    route: RouteSchema,
+  ) => ValidateFunction
+  const text = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: 'array' } }) as unknown as (
+    route: RouteSchema,
+  ) => ValidateFunction
   return (route: RouteSchema) => refusingUnstorable(route.httpPart === 'body' ? json(route) : text(route))
 }
 

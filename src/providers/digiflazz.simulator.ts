@@ -14,11 +14,20 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
   const transactions = new Map<string, SimTransaction>()
   /** Every transaction request received, in order: tests count upstream orders and checks here. */
   const requests: { ref_id: string; customer_no: string; buyer_sku_code: string }[] = []
-  const signedBy = (body: Body, salt: unknown) => body.username === credentials.username && body.sign === digiflazzSign(credentials.username, credentials.apiKey, String(salt))
+  const signedBy = (body: Body, salt: unknown) =>
+    body.username === credentials.username && body.sign === digiflazzSign(credentials.username, credentials.apiKey, String(salt))
 
   const answer = (t: SimTransaction) => {
     t.looks++
-    const base = { ref_id: t.ref_id, customer_no: t.customer_no, buyer_sku_code: t.buyer_sku_code, price: 1000, buyer_last_saldo: 1_000_000, tele: '', wa: '' }
+    const base = {
+      ref_id: t.ref_id,
+      customer_no: t.customer_no,
+      buyer_sku_code: t.buyer_sku_code,
+      price: 1000,
+      buyer_last_saldo: 1_000_000,
+      tele: '',
+      wa: '',
+    }
     if (t.steering === 'fail') return { ...base, status: 'Gagal', rc: '40', message: 'Nomor tujuan salah', sn: '' }
     if (t.steering === 'later' && t.looks === 1) return { ...base, status: 'Pending', rc: '03', message: 'Transaksi Pending', sn: '' }
     const sn = `SN${crypto.createHash('sha1').update(t.ref_id).digest('hex').slice(0, 16).toUpperCase()}`
@@ -32,7 +41,8 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       if (typeof ref_id !== 'string' || typeof customer_no !== 'string' || typeof buyer_sku_code !== 'string') {
         return reply.status(400).send({ data: { rc: '40', status: 'Gagal', message: 'Parameter tidak lengkap' } })
       }
-      if (!signedBy(body, ref_id)) return reply.status(400).send({ data: { ref_id, rc: '41', status: 'Gagal', message: 'Signature Anda salah' } })
+      if (!signedBy(body, ref_id))
+        return reply.status(400).send({ data: { ref_id, rc: '41', status: 'Gagal', message: 'Signature Anda salah' } })
       requests.push({ ref_id, customer_no, buyer_sku_code })
       let t = transactions.get(ref_id)
       if (!t) transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering: steeringOf(customer_no), looks: 0 }))
@@ -41,9 +51,19 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
     app.post('/inquiry-pln', { schema: { hide: true } }, async (request, reply) => {
       const body = (request.body ?? {}) as Body
       const customerNo = typeof body.customer_no === 'string' ? body.customer_no : ''
-      if (!signedBy(body, customerNo)) return reply.status(400).send({ data: { rc: '41', status: 'Gagal', message: 'Signature Anda salah' } })
-      if (steeringOf(customerNo) === 'fail') return { data: { customer_no: customerNo, rc: '40', status: 'Gagal', message: 'Nomor meter/IDPel salah' } }
-      return { data: { customer_no: customerNo, meter_no: customerNo, subscriber_id: customerNo, name: `PELANGGAN ${customerNo.slice(-4)}`, segment_power: 'R1 /000001300' } }
+      if (!signedBy(body, customerNo))
+        return reply.status(400).send({ data: { rc: '41', status: 'Gagal', message: 'Signature Anda salah' } })
+      if (steeringOf(customerNo) === 'fail')
+        return { data: { customer_no: customerNo, rc: '40', status: 'Gagal', message: 'Nomor meter/IDPel salah' } }
+      return {
+        data: {
+          customer_no: customerNo,
+          meter_no: customerNo,
+          subscriber_id: customerNo,
+          name: `PELANGGAN ${customerNo.slice(-4)}`,
+          segment_power: 'R1 /000001300',
+        },
+      }
     })
   }
   return { plugin, transactions, requests }

@@ -4,7 +4,11 @@ import { isRecord, postUpstream, text, type ProviderAccount, type UpstreamReply 
 /** What one Digiflazz transaction request came to. `pending` covers every answer that is not final. */
 export type H2hOutcome = { status: 'completed' | 'failed' | 'pending'; sn: string | null; message: string }
 
-export const digiflazzSign = (username: string, apiKey: string, salt: string) => crypto.createHash('md5').update(username + apiKey + salt).digest('hex')
+export const digiflazzSign = (username: string, apiKey: string, salt: string) =>
+  crypto
+    .createHash('md5')
+    .update(username + apiKey + salt)
+    .digest('hex')
 
 const SUCCESS = ['sukses', 'success']
 const PENDING = ['pending', 'processing']
@@ -23,21 +27,45 @@ export function readTransaction(reply: UpstreamReply): H2hOutcome {
   const word = text(data?.status)?.toLowerCase()
   const message = text(data?.message) ?? ''
   const sn = text(data?.sn) || null
-  if (!data || (rc === undefined && word === undefined)) return { status: 'pending', sn: null, message: `unreadable answer (HTTP ${reply.status})` }
+  if (!data || (rc === undefined && word === undefined))
+    return { status: 'pending', sn: null, message: `unreadable answer (HTTP ${reply.status})` }
   const byRc = rc === undefined ? undefined : rc === '00' ? 'completed' : rc === '03' || rc === '99' ? 'pending' : 'failed'
-  const byWord = word === undefined ? undefined : SUCCESS.includes(word) ? 'completed' : PENDING.includes(word) ? 'pending' : FAILED.includes(word) ? 'failed' : 'unknown'
-  if (byWord === 'unknown' || (byRc && byWord && byRc !== byWord)) return { status: 'pending', sn: null, message: `unclear answer: rc ${rc}, status ${word}` }
+  const byWord =
+    word === undefined
+      ? undefined
+      : SUCCESS.includes(word)
+        ? 'completed'
+        : PENDING.includes(word)
+          ? 'pending'
+          : FAILED.includes(word)
+            ? 'failed'
+            : 'unknown'
+  if (byWord === 'unknown' || (byRc && byWord && byRc !== byWord))
+    return { status: 'pending', sn: null, message: `unclear answer: rc ${rc}, status ${word}` }
   const status = (byRc ?? byWord) as H2hOutcome['status']
   return { status, sn: status === 'completed' ? sn : null, message: message || (rc ? `rc ${rc}` : word!) }
 }
 
 /** Places the order, or, for a ref_id already sent, asks its status: the same request either way. */
-export async function sendTransaction(account: ProviderAccount, req: { sku: string; customerNo: string; refId: string }, timeoutMs: number): Promise<H2hOutcome> {
-  const body = { username: account.username, buyer_sku_code: req.sku, customer_no: req.customerNo, ref_id: req.refId, sign: digiflazzSign(account.username, account.apiKey, req.refId) }
+export async function sendTransaction(
+  account: ProviderAccount,
+  req: { sku: string; customerNo: string; refId: string },
+  timeoutMs: number,
+): Promise<H2hOutcome> {
+  const body = {
+    username: account.username,
+    buyer_sku_code: req.sku,
+    customer_no: req.customerNo,
+    ref_id: req.refId,
+    sign: digiflazzSign(account.username, account.apiKey, req.refId),
+  }
   return readTransaction(await postUpstream(`${account.baseUrl}/transaction`, { json: body }, timeoutMs))
 }
 
-export type PlnInquiry = { found: true; name: string; meterNo: string; segmentPower: string } | { found: false; message: string } | { unavailable: string }
+export type PlnInquiry =
+  | { found: true; name: string; meterNo: string; segmentPower: string }
+  | { found: false; message: string }
+  | { unavailable: string }
 
 /** POST /inquiry-pln: the name on a PLN meter (sign = md5(username + key + customer_no)). */
 export async function inquirePln(account: ProviderAccount, customerNo: string, timeoutMs: number): Promise<PlnInquiry> {

@@ -28,7 +28,9 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
   }
 
   const plugin: FastifyPluginAsync = async (app) => {
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))))
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    )
     app.post('/', { schema: { hide: true } }, async (request) => {
       const form = (request.body ?? {}) as Record<string, string>
       if (form.key !== apiKey) return { error: 'Invalid API key' }
@@ -42,10 +44,28 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
           return { order: order.id }
         }
         case 'status':
-          if (form.orders) return Object.fromEntries(form.orders.split(',').slice(0, 100).map((id) => [id.trim(), lookUp(id)]))
+          if (form.orders)
+            return Object.fromEntries(
+              form.orders
+                .split(',')
+                .slice(0, 100)
+                .map((id) => [id.trim(), lookUp(id)]),
+            )
           return form.order ? lookUp(form.order) : { error: 'Incorrect order ID' }
         case 'services':
-          return [{ service: 1, name: 'Instagram Followers', type: 'Default', category: 'Instagram', rate: '0.90', min: '10', max: '10000', refill: true, cancel: false }]
+          return [
+            {
+              service: 1,
+              name: 'Instagram Followers',
+              type: 'Default',
+              category: 'Instagram',
+              rate: '0.90',
+              min: '10',
+              max: '10000',
+              refill: true,
+              cancel: false,
+            },
+          ]
         case 'balance':
           return { balance: '100.84', currency: 'USD' }
         default:

@@ -28,7 +28,15 @@ function channelType(group: string, code: string): ChannelType {
 }
 
 type Envelope<T> = { success?: unknown; message?: unknown; data?: T }
-type TripayChannel = { group: string; code: string; name: string; fee_customer?: { flat?: number; percent?: number | string }; minimum_amount?: number; maximum_amount?: number; active?: boolean }
+type TripayChannel = {
+  group: string
+  code: string
+  name: string
+  fee_customer?: { flat?: number; percent?: number | string }
+  minimum_amount?: number
+  maximum_amount?: number
+  active?: boolean
+}
 type TripayTransaction = { reference: string; checkout_url?: string; pay_url?: string | null; fee_customer?: number; expired_time?: number }
 
 /** Tripay (https://tripay.co.id/developer): payment channels and closed transactions. */
@@ -38,7 +46,11 @@ export function tripayGateway(s: TripaySettings, callbackUrl: string): PaymentGa
     try {
       response = await fetch(`${s.baseUrl}${path}`, {
         method: init.method,
-        headers: { authorization: `Bearer ${s.apiKey}`, accept: 'application/json', ...(init.body && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${s.apiKey}`,
+          accept: 'application/json',
+          ...(init.body && { 'content-type': 'application/json' }),
+        },
         body: init.body && JSON.stringify(init.body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       })
@@ -52,7 +64,8 @@ export function tripayGateway(s: TripaySettings, callbackUrl: string): PaymentGa
     } catch {
       throw new GatewayError(`tripay ${path}: HTTP ${response.status}, not JSON`)
     }
-    if (envelope.success !== true || envelope.data === undefined) throw new GatewayError(`tripay ${path}: HTTP ${response.status} ${String(envelope.message ?? '')}`)
+    if (envelope.success !== true || envelope.data === undefined)
+      throw new GatewayError(`tripay ${path}: HTTP ${response.status} ${String(envelope.message ?? '')}`)
     return envelope.data
   }
 
@@ -74,7 +87,8 @@ export function tripayGateway(s: TripaySettings, callbackUrl: string): PaymentGa
         },
       })
       const paymentUrl = data.checkout_url || data.pay_url
-      if (typeof data.reference !== 'string' || !paymentUrl) throw new GatewayError('tripay /transaction/create: no reference or payment URL')
+      if (typeof data.reference !== 'string' || !paymentUrl)
+        throw new GatewayError('tripay /transaction/create: no reference or payment URL')
       return {
         reference: data.reference,
         paymentUrl,
@@ -101,4 +115,9 @@ export function tripayGateway(s: TripaySettings, callbackUrl: string): PaymentGa
 }
 
 /** The callback body fields this service reads (X-Callback-Event: payment_status). */
-export type TripayCallback = { reference: string; merchant_ref: string; status: 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUND'; total_amount?: number }
+export type TripayCallback = {
+  reference: string
+  merchant_ref: string
+  status: 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUND'
+  total_amount?: number
+}

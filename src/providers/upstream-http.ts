@@ -3,11 +3,13 @@
  * `refused` is a connection that was never made (ECONNREFUSED): nothing reached the upstream, so
  * sending again cannot place a second order. Any other failure may have reached it.
  */
-export type UpstreamReply =
-  | { kind: 'answer'; status: number; body: unknown }
-  | { kind: 'unreachable'; refused: boolean; reason: string }
+export type UpstreamReply = { kind: 'answer'; status: number; body: unknown } | { kind: 'unreachable'; refused: boolean; reason: string }
 
-export async function postUpstream(url: string, body: { json: object } | { form: Record<string, string> }, timeoutMs: number): Promise<UpstreamReply> {
+export async function postUpstream(
+  url: string,
+  body: { json: object } | { form: Record<string, string> },
+  timeoutMs: number,
+): Promise<UpstreamReply> {
   const isJson = 'json' in body
   try {
     const res = await fetch(url, {
@@ -28,7 +30,8 @@ export async function postUpstream(url: string, body: { json: object } | { form:
   } catch (error) {
     const e = error as Error & { cause?: { code?: string } }
     const refused = e.cause?.code === 'ECONNREFUSED'
-    const reason = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : refused ? 'connection refused' : (e.cause?.code ?? e.message)
+    const reason =
+      e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : refused ? 'connection refused' : (e.cause?.code ?? e.message)
     return { kind: 'unreachable', refused, reason }
   }
 }

@@ -10,6 +10,10 @@ export function allWorkers(ctx: AppContext): Worker[] {
     { name: 'topup-sweeper', intervalMs: 30_000, runOnce: () => expireTopups(ctx.db) },
     // Queued upstream requests go out within a second; pending ones are due by their own next_attempt_at.
     { name: 'upstream-dispatcher', intervalMs: 1_000, runOnce: () => ctx.fulfilment.dispatcher.runOnce() },
-    { name: 'upstream-poller', intervalMs: Math.min(ctx.config.providerPollSeconds, 5) * 1_000, runOnce: () => ctx.fulfilment.poller.runOnce() },
+    {
+      name: 'upstream-poller',
+      intervalMs: Math.min(ctx.config.providerPollSeconds, 5) * 1_000,
+      runOnce: () => ctx.fulfilment.poller.runOnce(),
+    },
   ]
 }

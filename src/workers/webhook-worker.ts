@@ -89,7 +89,11 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const prepare = async (claimed: ClaimedDelivery[], now: Date) => {
     try {
       const receivers = receiversOf(ctx.vault, claimed)
-      const messages = await prepareMessages(deps, claimed.filter((d) => receivers.has(d.account_id)), now)
+      const messages = await prepareMessages(
+        deps,
+        claimed.filter((d) => receivers.has(d.account_id)),
+        now,
+      )
       send(claimed, receivers, messages, now)
     } catch (err) {
       log.error({ err }, 'webhook messages not built')
@@ -99,7 +103,13 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
 
   const capacity = (): Capacity => {
     const now = clock.now()
-    return { now, leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS), free: concurrency - inFlightTotal, perReceiver, busy: inFlight }
+    return {
+      now,
+      leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
+      free: concurrency - inFlightTotal,
+      perReceiver,
+      busy: inFlight,
+    }
   }
   const take = (claimed: ClaimedDelivery[]) => {
     inFlightTotal += claimed.length
@@ -203,12 +213,19 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         const untilDue = due ? Math.max(0, due.getTime() - clock.now().getTime()) : pollMs
         const followUpDelay = FOLLOW_UPS_MS[followUp] ?? Infinity
         if (followUp < FOLLOW_UPS_MS.length) followUp++
-        return followUpDelay < Math.min(untilDue, pollMs) ? { delay: followUpDelay, claim: false } : { delay: Math.min(untilDue, pollMs), claim: true }
+        return followUpDelay < Math.min(untilDue, pollMs)
+          ? { delay: followUpDelay, claim: false }
+          : { delay: Math.min(untilDue, pollMs), claim: true }
       }
       onSettled = () => wake(false, true)
       onRescheduled = () => wake(false, false)
       // A redelivery rings with 'due': something to claim, not only to relay.
-      const stopListening = await listen(ctx.database, 'outbox', (payload) => wake(true, payload === 'due'), () => wake(true, true))
+      const stopListening = await listen(
+        ctx.database,
+        'outbox',
+        (payload) => wake(true, payload === 'due'),
+        () => wake(true, true),
+      )
       wake(true, true)
       return {
         async stop() {

@@ -6,7 +6,8 @@ type DbError = { code?: string; message?: string; detail?: string; hint?: string
 export function appErrorFromDatabase(error: DbError): AppError | undefined {
   if (error.code !== 'RS422' || !(error.message! in ERROR_CODES)) return undefined
   const code = error.message as ErrorCode
-  if (code === 'VALIDATION_ERROR' && error.detail) return new AppError(code, { fieldErrors: { [error.detail]: [error.hint || 'is invalid'] } })
+  if (code === 'VALIDATION_ERROR' && error.detail)
+    return new AppError(code, { fieldErrors: { [error.detail]: [error.hint || 'is invalid'] } })
   return new AppError(code)
 }
 

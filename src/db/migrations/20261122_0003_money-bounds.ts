@@ -18,10 +18,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     const constraint = `${table}_money_max`
     const check = columns.map((c) => `${c} <= ${MONEY_MAX}`).join(' AND ')
     await sql.raw(`ALTER TABLE ${table} ADD CONSTRAINT ${constraint} CHECK (${check}) NOT VALID`).execute(db)
-    await sql.raw(`DO $$ BEGIN
+    await sql
+      .raw(`DO $$ BEGIN
       ALTER TABLE ${table} VALIDATE CONSTRAINT ${constraint};
     EXCEPTION WHEN check_violation THEN
       RAISE WARNING 'rows of ${table} hold more than 10^15 in ${columns.join(', ')}: ${constraint} guards new writes only until they are corrected';
-    END $$`).execute(db)
+    END $$`)
+      .execute(db)
   }
 }

@@ -12,5 +12,10 @@ export async function announceAccountChange(trx: Database, accountId: number): P
 
 /** Keeps this process's auth cache in step with changes made by any process. */
 export function watchAccountChanges(ctx: AppContext): Promise<() => Promise<void>> {
-  return listen(ctx.database, CHANNEL, (payload) => ctx.authCache.forgetAccount(Number(payload)), () => ctx.authCache.clear())
+  return listen(
+    ctx.database,
+    CHANNEL,
+    (payload) => ctx.authCache.forgetAccount(Number(payload)),
+    () => ctx.authCache.clear(),
+  )
 }

@@ -10,7 +10,10 @@ import { findAccount } from './accounts.queries.js'
 /** `rk_` + 32 random bytes; only the SHA-256 is kept, so the key is shown once. */
 async function issueApiKey(trx: Database, accountId: number): Promise<string> {
   const apiKey = `rk_${randomToken(32)}`
-  await trx.insertInto('api_keys').values({ account_id: accountId, key_hash: sha256Hex(apiKey), key_prefix: apiKey.slice(0, 8) }).execute()
+  await trx
+    .insertInto('api_keys')
+    .values({ account_id: accountId, key_hash: sha256Hex(apiKey), key_prefix: apiKey.slice(0, 8) })
+    .execute()
   return apiKey
 }
 
@@ -20,7 +23,11 @@ export async function createAccount(db: Database, input: { name: string; email?:
 
 /** createAccount inside the caller's transaction (the demo seed runs in one). */
 export async function createAccountWithin(trx: Trx, input: { name: string; email?: string }) {
-  const account = await trx.insertInto('accounts').values({ name: input.name, email: input.email ?? null }).returning('id').executeTakeFirstOrThrow()
+  const account = await trx
+    .insertInto('accounts')
+    .values({ name: input.name, email: input.email ?? null })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   const apiKey = await issueApiKey(trx, account.id)
   return { ...(await findAccount(trx, account.id))!, api_key: apiKey }
 }
@@ -35,13 +42,24 @@ async function lockAccount(trx: Trx, accountId: number) {
 export async function rotateApiKey(db: Database, accountId: number) {
   return inTransaction(db, async (trx) => {
     await lockAccount(trx, accountId)
-    await trx.updateTable('api_keys').set({ revoked_at: sql`now()` }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()
+    await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: sql`now()` })
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .execute()
     await announceAccountChange(trx, accountId)
     return { id: accountId, api_key: await issueApiKey(trx, accountId) }
   })
 }
 
-export type AccountChanges = { status?: 'active' | 'suspended'; max_active_locks?: number | null; ip_allowlist?: string[]; name?: string; email?: string | null }
+export type AccountChanges = {
+  status?: 'active' | 'suspended'
+  max_active_locks?: number | null
+  ip_allowlist?: string[]
+  name?: string
+  email?: string | null
+}
 
 /** Only the columns named here can change; a balance moves only through the ledger. */
 export async function updateAccount(db: Database, accountId: number, changes: AccountChanges) {
@@ -82,10 +100,17 @@ export async function adjustBalanceWithin(trx: Trx, accountId: number, input: { 
   const direction = input.amount > 0 ? 'credit' : 'debit'
   await lockAccount(trx, accountId)
   if (input.reference) {
-    const existing = await trx.selectFrom('ledger_entries').selectAll().where('account_id', '=', accountId).where('reference', '=', input.reference).executeTakeFirst()
+    const existing = await trx
+      .selectFrom('ledger_entries')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('reference', '=', input.reference)
+      .executeTakeFirst()
     if (existing && (existing.type !== 'adjustment' || existing.direction !== direction || existing.amount !== Math.abs(input.amount))) {
       const made = `a ${existing.direction} of ${existing.amount} (${existing.type})`
-      throw new AppError('DUPLICATE', { fieldErrors: { reference: [`was already used for ${made}; a repeat must have the same amount and direction`] } })
+      throw new AppError('DUPLICATE', {
+        fieldErrors: { reference: [`was already used for ${made}; a repeat must have the same amount and direction`] },
+      })
     }
     if (existing) return { entry: existing, applied: false }
   }

@@ -15,12 +15,22 @@ const balanceWith = (target: App, headers: Record<string, string>, remoteAddress
   target.inject({ method: 'GET', url: '/api/v1/balance', headers, remoteAddress })
 
 async function patchAccount(target: App, id: number, body: object) {
-  return target.inject({ method: 'PATCH', url: `/api/admin/v1/resellers/${id}`, headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload: body })
+  return target.inject({
+    method: 'PATCH',
+    url: `/api/admin/v1/resellers/${id}`,
+    headers: { authorization: 'Bearer test-admin-token-0123456789' },
+    payload: body,
+  })
 }
 
 describe('X-APIKEY', () => {
   it('answers 401 INVALID_API_KEY for a missing, empty or unknown key', async () => {
-    for (const headers of [{} as Record<string, string>, { 'x-apikey': '' }, { 'x-apikey': 'rk_unknown' }, { 'x-apikey': 'x'.repeat(300) }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'x-apikey': '' },
+      { 'x-apikey': 'rk_unknown' },
+      { 'x-apikey': 'x'.repeat(300) },
+    ]) {
       const res = await balanceWith(app, headers)
       expect(res.statusCode).toBe(401)
       expect(res.json()).toEqual({ message: 'INVALID_API_KEY' })
@@ -46,7 +56,11 @@ describe('X-APIKEY', () => {
   })
 
   it('rotating an unknown account answers 404 ACCOUNT_NOT_FOUND', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/admin/v1/resellers/999999/api-keys', headers: { authorization: 'Bearer test-admin-token-0123456789' } })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/resellers/999999/api-keys',
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+    })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: 'ACCOUNT_NOT_FOUND' })
   })

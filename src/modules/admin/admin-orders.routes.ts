@@ -12,9 +12,21 @@ const security = [{ adminToken: [] }]
 
 const AdminOrder = Type.Composite([
   Type.Omit(OrderDetail, ['items']),
-  Type.Object({ account_id: Type.Integer(), cancel_reason: Nullable(Type.String()), items: Type.Array(Type.Composite([Type.Object({ id: Type.Integer() }), OrderItem])) }),
+  Type.Object({
+    account_id: Type.Integer(),
+    cancel_reason: Nullable(Type.String()),
+    items: Type.Array(Type.Composite([Type.Object({ id: Type.Integer() }), OrderItem])),
+  }),
 ])
-const AdminOrderRow = Type.Object({ id: Type.Integer(), account_id: Type.Integer(), invoice: Type.String(), ref_id: Type.String(), amount: Type.Integer(), status: Type.String(), created_at: Timestamp })
+const AdminOrderRow = Type.Object({
+  id: Type.Integer(),
+  account_id: Type.Integer(),
+  invoice: Type.String(),
+  ref_id: Type.String(),
+  amount: Type.Integer(),
+  status: Type.String(),
+  created_at: Timestamp,
+})
 const ListQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
@@ -22,31 +34,90 @@ const ListQuery = Type.Object({
   account_id: Type.Optional(RowId()),
 })
 const LineParams = Type.Object({ id: RowId(), line: RowId() })
-const Outcome = Ok(Type.Object({ id: Type.Integer(), status: Type.String(), line_id: Type.Optional(Type.Integer()), refunded_lines: Type.Optional(Type.Integer()) }))
+const Outcome = Ok(
+  Type.Object({
+    id: Type.Integer(),
+    status: Type.String(),
+    line_id: Type.Optional(Type.Integer()),
+    refunded_lines: Type.Optional(Type.Integer()),
+  }),
+)
 
 /** The operator's view of every account's transactions, and manual delivery and cancel (DESIGN §11). */
 export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
   return async (app) => {
-    app.get('/transactions', { schema: { tags, security, summary: 'Transactions of every account, newest first', querystring: ListQuery, response: { 200: OkPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) } } }, async (request) => {
-      const { page = 1, per_page = 50, status, account_id } = request.query
-      const { rows, total } = await listOrders(db, { accountId: account_id, status, page, per_page })
-      return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
-    })
-    app.get('/transactions/:id', { schema: { tags, security, summary: 'One transaction with its line ids', params: IdParam, response: { 200: Ok(AdminOrder), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) => {
-      const order = await db.selectFrom('orders').selectAll().where('id', '=', request.params.id).executeTakeFirst()
-      if (!order) throw new AppError('TRX_NOT_FOUND')
-      return { message: 'OK' as const, data: { ...(await loadOrderDetail(db, vault, order)), account_id: order.account_id, cancel_reason: order.cancel_reason } }
-    })
+    app.get(
+      '/transactions',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Transactions of every account, newest first',
+          querystring: ListQuery,
+          response: { 200: OkPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { page = 1, per_page = 50, status, account_id } = request.query
+        const { rows, total } = await listOrders(db, { accountId: account_id, status, page, per_page })
+        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+      },
+    )
+    app.get(
+      '/transactions/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One transaction with its line ids',
+          params: IdParam,
+          response: { 200: Ok(AdminOrder), ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const order = await db.selectFrom('orders').selectAll().where('id', '=', request.params.id).executeTakeFirst()
+        if (!order) throw new AppError('TRX_NOT_FOUND')
+        return {
+          message: 'OK' as const,
+          data: { ...(await loadOrderDetail(db, vault, order)), account_id: order.account_id, cancel_reason: order.cancel_reason },
+        }
+      },
+    )
     app.post(
       '/transactions/:id/items/:line/send',
       // Sending with nothing to add is fine: a body-less POST counts as an empty object.
-      { preValidation: async (request) => void (request.body ??= {}), schema: { tags, security, summary: 'Deliver a manual line (order.item.sent)', params: LineParams, body: Type.Object({ product_license: Type.Optional(Type.String({ maxLength: 10000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }), response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
-      async (request) => ({ message: 'OK' as const, data: await sendManualLine(db, vault, request.params.id, request.params.line, request.body) }),
+      {
+        preValidation: async (request) => void (request.body ??= {}),
+        schema: {
+          tags,
+          security,
+          summary: 'Deliver a manual line (order.item.sent)',
+          params: LineParams,
+          body: Type.Object({
+            product_license: Type.Optional(Type.String({ maxLength: 10000 })),
+            note: Type.Optional(Type.String({ maxLength: 1000 })),
+          }),
+          response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ({
+        message: 'OK' as const,
+        data: await sendManualLine(db, vault, request.params.id, request.params.line, request.body),
+      }),
     )
     app.post(
       '/transactions/:id/cancel',
-      { schema: { tags, security, summary: 'Cancel what is not delivered yet, with refund', params: IdParam, body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }), response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Cancel what is not delivered yet, with refund',
+          params: IdParam,
+          body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }),
+          response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await cancelOrder(db, request.params.id, request.body.reason) }),
     )
   }

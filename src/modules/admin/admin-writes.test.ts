@@ -10,12 +10,17 @@ import { MAX_MONEY } from '../ledger/money.js'
 const { app, ctx } = await createTestApp()
 
 const headers = { authorization: `Bearer ${ADMIN_TOKEN}` }
-const call = (method: 'POST' | 'PATCH', url: string, payload: object) => app.inject({ method, url: `/api/admin/v1${url}`, headers, payload })
+const call = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+  app.inject({ method, url: `/api/admin/v1${url}`, headers, payload })
 const accountRow = (id: number) => ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 const itemRow = (id: number) => ctx.db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 const providerRow = (code: string) => ctx.db.selectFrom('providers').selectAll().where('code', '=', code).executeTakeFirstOrThrow()
 const ledgerSum = async (id: number) => {
-  const { rows } = await sql<{ sum: number }>`SELECT coalesce(sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END), 0)::bigint AS sum FROM ledger_entries WHERE account_id = ${id}`.execute(ctx.db)
+  const { rows } = await sql<{
+    sum: number
+  }>`SELECT coalesce(sum(CASE WHEN direction = 'credit' THEN amount ELSE -amount END), 0)::bigint AS sum FROM ledger_entries WHERE account_id = ${id}`.execute(
+    ctx.db,
+  )
   return Number(rows[0].sum)
 }
 
@@ -23,7 +28,12 @@ describe('PATCH /resellers/{id}', () => {
   it('never writes a column it does not name: balance, created_at and id stay, the balance equals its ledger', async () => {
     const r = await createReseller(app, { balance: 50_000 })
     const before = await accountRow(r.id)
-    const res = await call('PATCH', `/resellers/${r.id}`, { balance: 777_777_777, created_at: '2000-01-01T00:00:00Z', updated_at: '2000-01-01T00:00:00Z', id: 999_999 })
+    const res = await call('PATCH', `/resellers/${r.id}`, {
+      balance: 777_777_777,
+      created_at: '2000-01-01T00:00:00Z',
+      updated_at: '2000-01-01T00:00:00Z',
+      id: 999_999,
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json().data).toMatchObject({ id: r.id, balance: 50_000 })
     expect(await accountRow(r.id)).toEqual(before)
@@ -34,7 +44,12 @@ describe('PATCH /resellers/{id}', () => {
 
   it('applies the fields it names and ignores the others in the same body', async () => {
     const r = await createReseller(app, { balance: 1_000 })
-    const res = await call('PATCH', `/resellers/${r.id}`, { name: 'Renamed', status: 'suspended', balance: 5, created_at: '2000-01-01T00:00:00Z' })
+    const res = await call('PATCH', `/resellers/${r.id}`, {
+      name: 'Renamed',
+      status: 'suspended',
+      balance: 5,
+      created_at: '2000-01-01T00:00:00Z',
+    })
     expect(res.statusCode).toBe(200)
     const row = await accountRow(r.id)
     expect(row).toMatchObject({ name: 'Renamed', status: 'suspended', balance: 1_000 })
@@ -45,7 +60,8 @@ describe('PATCH /resellers/{id}', () => {
   it('stores max_active_locks: null as NULL, so the account locks again at the default cap', async () => {
     const r = await createReseller(app)
     const item = await createAutoItem(app, 20)
-    const lock = () => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload: { item_id: item.id, quantity: 1 } })
+    const lock = () =>
+      app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload: { item_id: item.id, quantity: 1 } })
     await admin(app, 'PATCH', `/resellers/${r.id}`, { max_active_locks: 0 })
     expect((await lock()).json()).toEqual({ message: 'MAX_ACTIVE_LOCKS_REACHED' })
 
@@ -108,7 +124,12 @@ describe('POST /items and PATCH /items/{id}', () => {
 
 describe('POST /providers and PATCH /providers/{code}', () => {
   it('ignores a code or a raw api_key_enc in a PATCH instead of answering 500 or storing it', async () => {
-    await admin(app, 'POST', '/providers', { code: 'allow-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1', api_key_enc: 'plain-on-create' })
+    await admin(app, 'POST', '/providers', {
+      code: 'allow-h2h',
+      kind: 'digiflazz',
+      base_url: 'http://127.0.0.1:9/v1',
+      api_key_enc: 'plain-on-create',
+    })
     expect((await providerRow('allow-h2h')).api_key_enc).toBeNull()
     await createItem(app, { order_process: 'h2h', provider: 'allow-h2h', provider_code: 'X1' })
     const before = await providerRow('allow-h2h')
@@ -123,7 +144,11 @@ describe('POST /providers and PATCH /providers/{code}', () => {
 
   it('stores an api_key sent by its own name encrypted, beside the other named fields', async () => {
     await admin(app, 'POST', '/providers', { code: 'allow-smm', kind: 'smm_panel', base_url: 'http://127.0.0.1:9/api/v2' })
-    const res = await call('PATCH', '/providers/allow-smm', { api_key: 'secret-key-1', base_url: 'http://127.0.0.1:10/api/v2/', api_key_enc: 'plain' })
+    const res = await call('PATCH', '/providers/allow-smm', {
+      api_key: 'secret-key-1',
+      base_url: 'http://127.0.0.1:10/api/v2/',
+      api_key_enc: 'plain',
+    })
     expect(res.statusCode).toBe(200)
     const row = await providerRow('allow-smm')
     expect(row.base_url).toBe('http://127.0.0.1:10/api/v2')

@@ -23,51 +23,199 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     return result
   }
   return async (app) => {
-    app.post('/resellers', { schema: { tags, security, summary: 'Create a reseller account and its first API key', body: S.CreateAccountBody, response: { 200: S.CreatedAccount, ...errors(422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await createAccount(db, request.body)),
+    app.post(
+      '/resellers',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Create a reseller account and its first API key',
+          body: S.CreateAccountBody,
+          response: { 200: S.CreatedAccount, ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await createAccount(db, request.body)),
     )
     app.get(
       '/resellers',
-      { schema: { tags, security, summary: 'List reseller accounts', querystring: Type.Object({ page: Type.Optional(PageNumber), per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })) }), response: { 200: OkPage(S.Account), ...errors(422, ...ADMIN_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List reseller accounts',
+          querystring: Type.Object({
+            page: Type.Optional(PageNumber),
+            per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+          }),
+          response: { 200: OkPage(S.Account), ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
       async (request) => {
         const page = request.query.page ?? 1
         const perPage = request.query.per_page ?? 50
         const [rows, count] = await Promise.all([
-          db.selectFrom('accounts').selectAll().orderBy('id').limit(perPage).offset((page - 1) * perPage).execute(),
-          db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+          db
+            .selectFrom('accounts')
+            .selectAll()
+            .orderBy('id')
+            .limit(perPage)
+            .offset((page - 1) * perPage)
+            .execute(),
+          db
+            .selectFrom('accounts')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow(),
         ])
         return { message: 'OK' as const, data: rows, meta: pageMeta(page, perPage, count.n) }
       },
     )
-    app.get('/resellers/:id', { schema: { tags, security, summary: 'One reseller account', params: IdParam, response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) => {
-      const account = await findAccount(db, request.params.id)
-      if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
-      return ok(account)
-    })
-    app.patch('/resellers/:id', { schema: { tags, security, summary: 'Suspend/reactivate, set the lock cap or the IP allow-list', params: IdParam, body: S.AccountChangesBody, response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await forgetting(request.params.id, updateAccount(db, request.params.id, request.body))),
+    app.get(
+      '/resellers/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One reseller account',
+          params: IdParam,
+          response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const account = await findAccount(db, request.params.id)
+        if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
+        return ok(account)
+      },
     )
-    app.post('/resellers/:id/api-keys', { schema: { tags, security, summary: 'Rotate the API key (the old one stops working at once)', params: IdParam, response: { 200: S.RotatedKey, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await forgetting(request.params.id, rotateApiKey(db, request.params.id))),
+    app.patch(
+      '/resellers/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Suspend/reactivate, set the lock cap or the IP allow-list',
+          params: IdParam,
+          body: S.AccountChangesBody,
+          response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await forgetting(request.params.id, updateAccount(db, request.params.id, request.body))),
     )
-    app.post('/resellers/:id/balance', { schema: { tags, security, summary: 'Credit or debit a balance (idempotent by reference)', params: IdParam, body: S.AdjustmentBody, response: { 200: S.Adjustment, ...errors(400, 404, 409, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await adjustBalance(db, request.params.id, request.body)),
+    app.post(
+      '/resellers/:id/api-keys',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Rotate the API key (the old one stops working at once)',
+          params: IdParam,
+          response: { 200: S.RotatedKey, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await forgetting(request.params.id, rotateApiKey(db, request.params.id))),
+    )
+    app.post(
+      '/resellers/:id/balance',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Credit or debit a balance (idempotent by reference)',
+          params: IdParam,
+          body: S.AdjustmentBody,
+          response: { 200: S.Adjustment, ...errors(400, 404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await adjustBalance(db, request.params.id, request.body)),
     )
 
-    app.post('/items', { schema: { tags, security, summary: 'Create an item (a variant)', body: S.CreateItemBody, response: { 200: S.AdminItem, ...errors(422, ...ADMIN_ERRORS) } } }, async (request) => ok(await createItem(db, request.body)))
-    app.get('/items/:id', { schema: { tags, security, summary: 'One item, active or not', params: IdParam, response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) => ok(await getAdminItem(db, request.params.id)))
-    app.patch('/items/:id', { schema: { tags, security, summary: 'Change price, stock, activity or provider mapping', params: IdParam, body: S.ItemChangesBody, response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await updateItem(db, request.params.id, request.body)),
+    app.post(
+      '/items',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Create an item (a variant)',
+          body: S.CreateItemBody,
+          response: { 200: S.AdminItem, ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await createItem(db, request.body)),
+    )
+    app.get(
+      '/items/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One item, active or not',
+          params: IdParam,
+          response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await getAdminItem(db, request.params.id)),
+    )
+    app.patch(
+      '/items/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Change price, stock, activity or provider mapping',
+          params: IdParam,
+          body: S.ItemChangesBody,
+          response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await updateItem(db, request.params.id, request.body)),
     )
     // Stock arrives in bulk: this one route takes up to 8 MiB.
-    app.post('/items/:id/licenses', { bodyLimit: 8 * 1024 * 1024, schema: { tags, security, summary: 'Add auto stock; duplicates are skipped and counted', params: IdParam, body: S.LicensesBody, response: { 200: S.LicensesAdded, ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await addLicenses(db, vault, request.params.id, request.body.licenses)),
+    app.post(
+      '/items/:id/licenses',
+      {
+        bodyLimit: 8 * 1024 * 1024,
+        schema: {
+          tags,
+          security,
+          summary: 'Add auto stock; duplicates are skipped and counted',
+          params: IdParam,
+          body: S.LicensesBody,
+          response: { 200: S.LicensesAdded, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await addLicenses(db, vault, request.params.id, request.body.licenses)),
     )
 
-    app.post('/providers', { schema: { tags, security, summary: 'Register an upstream provider', body: S.ProviderBody, response: { 200: Ok(S.Provider), ...errors(409, 422, ...ADMIN_ERRORS) } } }, async (request) => ok(await createProvider(db, vault, request.body)))
-    app.get('/providers', { schema: { tags, security, summary: 'List providers', response: { 200: Ok(Type.Array(S.Provider)), ...errors(...ADMIN_ERRORS) } } }, async () => ok(await listProviders(db)))
-    app.patch('/providers/:code', { schema: { tags, security, summary: 'Change a provider; active=false makes its items unavailable', params: S.CodeParam, body: S.ProviderChangesBody, response: { 200: Ok(S.Provider), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(await updateProvider(db, vault, request.params.code, request.body)),
+    app.post(
+      '/providers',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Register an upstream provider',
+          body: S.ProviderBody,
+          response: { 200: Ok(S.Provider), ...errors(409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await createProvider(db, vault, request.body)),
+    )
+    app.get(
+      '/providers',
+      { schema: { tags, security, summary: 'List providers', response: { 200: Ok(Type.Array(S.Provider)), ...errors(...ADMIN_ERRORS) } } },
+      async () => ok(await listProviders(db)),
+    )
+    app.patch(
+      '/providers/:code',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Change a provider; active=false makes its items unavailable',
+          params: S.CodeParam,
+          body: S.ProviderChangesBody,
+          response: { 200: Ok(S.Provider), ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await updateProvider(db, vault, request.params.code, request.body)),
     )
   }
 }

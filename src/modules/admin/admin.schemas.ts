@@ -26,12 +26,16 @@ export const AccountChangesBody = Type.Object({
   max_active_locks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10000 }))),
   ip_allowlist: Type.Optional(Type.Array(Type.String({ minLength: 2, maxLength: 64 }), { maxItems: 100 })),
 })
-export const RotatedKey = Ok(Type.Object({ id: Type.Integer(), api_key: Type.String({ description: 'shown once; the previous key is revoked' }) }))
+export const RotatedKey = Ok(
+  Type.Object({ id: Type.Integer(), api_key: Type.String({ description: 'shown once; the previous key is revoked' }) }),
+)
 
 export const AdjustmentBody = Type.Object({
   amount: Type.Integer({ minimum: -MAX_MONEY, maximum: MAX_MONEY, description: 'Rupiah; negative debits; a balance never exceeds 10^15' }),
   reason: Type.String({ minLength: 1, maxLength: 255 }),
-  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'idempotency key: a repeated reference is not applied twice' })),
+  reference: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 191, description: 'idempotency key: a repeated reference is not applied twice' }),
+  ),
 })
 export const Adjustment = Ok(
   Type.Object({
@@ -82,7 +86,16 @@ export const CreateItemBody = Type.Object({
 })
 export const ItemChangesBody = Type.Partial(Type.Object(ItemFields))
 export const AdminItem = Ok(
-  Type.Composite([Variant, Type.Object({ product_id: Type.Integer(), product_name: Type.String(), category: Type.String(), active: Type.Boolean(), provider_code: Nullable(Type.String()) })]),
+  Type.Composite([
+    Variant,
+    Type.Object({
+      product_id: Type.Integer(),
+      product_name: Type.String(),
+      category: Type.String(),
+      active: Type.Boolean(),
+      provider_code: Nullable(Type.String()),
+    }),
+  ]),
 )
 
 export const LicensesBody = Type.Object({ licenses: Type.Array(Type.String({ maxLength: 4000 }), { minItems: 1, maxItems: 10000 }) })

@@ -5,13 +5,16 @@ import { admin, createItem, createReseller, get } from '../../../test/factory.js
 const { app, ctx } = await createTestApp()
 
 const auth = { authorization: 'Bearer test-admin-token-0123456789' }
-const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => app.inject({ method, url: `/api/admin/v1${url}`, headers: auth, payload })
+const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+  app.inject({ method, url: `/api/admin/v1${url}`, headers: auth, payload })
 
 describe('operator authentication', () => {
   // Taken from the OpenAPI document, so a route added later is covered without touching this list.
   const routes = Object.entries((app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths)
     .filter(([path]) => path.startsWith('/api/admin/v1/'))
-    .flatMap(([path, operations]) => Object.keys(operations).map((method) => [method.toUpperCase(), path.replace('{code}', 'sim').replace(/\{\w+\}/g, '1')] as const))
+    .flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => [method.toUpperCase(), path.replace('{code}', 'sim').replace(/\{\w+\}/g, '1')] as const),
+    )
 
   it('knows the operator routes', () => {
     expect(routes.length).toBeGreaterThanOrEqual(13)
@@ -27,12 +30,20 @@ describe('operator authentication', () => {
     ['a bare token', 'test-admin-token-0123456789'],
   ])('answers 401 UNAUTHORIZED on every route with %s', async (_label, authorization) => {
     for (const [method, url] of routes) {
-      const res = await app.inject({ method, url, headers: authorization ? { authorization } : {}, payload: method === 'GET' ? undefined : {} })
+      const res = await app.inject({
+        method,
+        url,
+        headers: authorization ? { authorization } : {},
+        payload: method === 'GET' ? undefined : {},
+      })
       expect(res.statusCode, `${method} ${url}`).toBe(401)
       expect(res.json()).toEqual({ message: 'UNAUTHORIZED' })
     }
     // Nothing was created by the refused calls.
-    const accounts = await ctx.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    const accounts = await ctx.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
     expect(accounts.n).toBe(0)
   })
 })
@@ -42,7 +53,15 @@ describe('accounts', () => {
     const res = await call('POST', '/resellers', { name: 'Shop A', email: 'a@example.com' })
     expect(res.statusCode).toBe(200)
     const created = res.json().data
-    expect(created).toMatchObject({ id: expect.any(Number), name: 'Shop A', email: 'a@example.com', status: 'active', balance: 0, ip_allowlist: [], max_active_locks: null })
+    expect(created).toMatchObject({
+      id: expect.any(Number),
+      name: 'Shop A',
+      email: 'a@example.com',
+      status: 'active',
+      balance: 0,
+      ip_allowlist: [],
+      max_active_locks: null,
+    })
     expect(created.api_key).toMatch(/^rk_[\w-]{43}$/)
     const one = await call('GET', `/resellers/${created.id}`)
     expect(one.json().data).toEqual(Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'api_key')))
@@ -68,13 +87,57 @@ describe('accounts', () => {
 describe('items', () => {
   it('creates an item of each order_process', async () => {
     await admin(app, 'POST', '/providers', { code: 'dgf', kind: 'digiflazz', base_url: 'https://api.digiflazz.com/v1' })
-    const auto = await admin(app, 'POST', '/items', { product_name: 'Steam', name: 'Steam 60k', price: 61_500, order_process: 'auto', category: 'Games' })
-    expect(auto).toMatchObject({ order_process: 'auto', stock: 0, unlimited_stock: false, active: true, category: 'Games', product_name: 'Steam', sku: expect.stringMatching(/^SKU-/) })
-    const h2h = await admin(app, 'POST', '/items', { product_name: 'Pulsa', name: 'Tsel 10k', price: 10_850, order_process: 'h2h', unlimited_stock: true, provider: 'dgf', provider_code: 'tsel10' })
-    expect(h2h).toMatchObject({ order_process: 'h2h', stock: null, unlimited_stock: true, h2h_provider: 'dgf', provider_code: 'tsel10', category: 'Uncategorized' })
-    const smm = await admin(app, 'POST', '/items', { product_name: 'IG', name: 'Followers', price: 15_000, order_process: 'smm', stock: 40, min_order: 10, max_order: 100 })
+    const auto = await admin(app, 'POST', '/items', {
+      product_name: 'Steam',
+      name: 'Steam 60k',
+      price: 61_500,
+      order_process: 'auto',
+      category: 'Games',
+    })
+    expect(auto).toMatchObject({
+      order_process: 'auto',
+      stock: 0,
+      unlimited_stock: false,
+      active: true,
+      category: 'Games',
+      product_name: 'Steam',
+      sku: expect.stringMatching(/^SKU-/),
+    })
+    const h2h = await admin(app, 'POST', '/items', {
+      product_name: 'Pulsa',
+      name: 'Tsel 10k',
+      price: 10_850,
+      order_process: 'h2h',
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'tsel10',
+    })
+    expect(h2h).toMatchObject({
+      order_process: 'h2h',
+      stock: null,
+      unlimited_stock: true,
+      h2h_provider: 'dgf',
+      provider_code: 'tsel10',
+      category: 'Uncategorized',
+    })
+    const smm = await admin(app, 'POST', '/items', {
+      product_name: 'IG',
+      name: 'Followers',
+      price: 15_000,
+      order_process: 'smm',
+      stock: 40,
+      min_order: 10,
+      max_order: 100,
+    })
     expect(smm).toMatchObject({ order_process: 'smm', stock: 40, min_order: 10, max_order: 100 })
-    const manual = await admin(app, 'POST', '/items', { product_name: 'Netflix', name: '1 Month', price: 45_000, order_process: 'manual', stock: 20, active: false })
+    const manual = await admin(app, 'POST', '/items', {
+      product_name: 'Netflix',
+      name: '1 Month',
+      price: 45_000,
+      order_process: 'manual',
+      stock: 20,
+      active: false,
+    })
     expect(manual).toMatchObject({ order_process: 'manual', stock: 20, active: false })
     expect(await admin(app, 'GET', `/items/${manual.id}`)).toEqual(manual)
   })
@@ -100,7 +163,11 @@ describe('items', () => {
     const other = await createItem(app, { order_process: 'manual' })
     expect((await call('PATCH', `/items/${other.id}`, { sku: 'DUP-1' })).json()).toEqual(again.json())
     for (let round = 0; round < 3; round++) {
-      const race = await Promise.all(Array.from({ length: 8 }, (_, i) => call('POST', '/items', { product_name: `Race ${i}`, name: 'N', price: 1, order_process: 'manual', sku: `DUP-RACE-${round}` })))
+      const race = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          call('POST', '/items', { product_name: `Race ${i}`, name: 'N', price: 1, order_process: 'manual', sku: `DUP-RACE-${round}` }),
+        ),
+      )
       expect(race.map((r) => r.statusCode).sort()).toEqual([200, 422, 422, 422, 422, 422, 422, 422])
     }
   })
@@ -132,7 +199,11 @@ describe('licenses', () => {
     expect((await admin(app, 'GET', `/items/${item.id}`)).stock).toBe(3)
     // A voucher is unique in the whole store: another item cannot stock it again.
     const other = await createItem(app)
-    expect(await admin(app, 'POST', `/items/${other.id}/licenses`, { licenses: ['AAA-1', 'DDD-4'] })).toEqual({ item_id: other.id, added: 1, duplicates: 1 })
+    expect(await admin(app, 'POST', `/items/${other.id}/licenses`, { licenses: ['AAA-1', 'DDD-4'] })).toEqual({
+      item_id: other.id,
+      added: 1,
+      duplicates: 1,
+    })
   })
 
   it('refuses licenses for a non-auto item, a blank one and an unknown item', async () => {
@@ -162,7 +233,13 @@ describe('licenses', () => {
 
 describe('providers', () => {
   it('creates, refuses a duplicate code, changes, and never shows the api_key', async () => {
-    const body = { code: 'panel-1', kind: 'smm_panel', base_url: 'https://panel.example/api/v2/', username: 'me', api_key: 'PANEL-SECRET-KEY-42' }
+    const body = {
+      code: 'panel-1',
+      kind: 'smm_panel',
+      base_url: 'https://panel.example/api/v2/',
+      username: 'me',
+      api_key: 'PANEL-SECRET-KEY-42',
+    }
     const created = await call('POST', '/providers', body)
     expect(created.statusCode).toBe(200)
     expect(created.json().data).toEqual({
@@ -180,7 +257,13 @@ describe('providers', () => {
     expect(duplicate.json()).toEqual({ message: 'DUPLICATE' })
 
     const changed = await admin(app, 'PATCH', '/providers/panel-1', { base_url: 'https://other.example/api/v2', active: false })
-    expect(changed).toMatchObject({ code: 'panel-1', kind: 'smm_panel', base_url: 'https://other.example/api/v2', active: false, has_api_key: true })
+    expect(changed).toMatchObject({
+      code: 'panel-1',
+      kind: 'smm_panel',
+      base_url: 'https://other.example/api/v2',
+      active: false,
+      has_api_key: true,
+    })
     expect((await admin(app, 'PATCH', '/providers/panel-1', { api_key: null })).has_api_key).toBe(false)
     await admin(app, 'PATCH', '/providers/panel-1', { api_key: 'PANEL-SECRET-KEY-43' })
 

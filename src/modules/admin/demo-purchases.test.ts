@@ -16,7 +16,12 @@ it('buys every demo item with the demo key, and each order completes over the si
   const variants = catalog.data.flatMap((c: any) => c.products.flatMap((p: any) => p.variants))
   const notes: Record<string, string | undefined> = { h2h: '081234567891', smm: 'https://instagram.com/demo' }
   for (const v of variants) {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/trx', headers, payload: { ref_id: `demo-${v.sku}`, carts: [{ item_id: v.id, quantity: 1, note: notes[v.order_process] }] } })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx',
+      headers,
+      payload: { ref_id: `demo-${v.sku}`, carts: [{ item_id: v.id, quantity: 1, note: notes[v.order_process] }] },
+    })
     expect([v.sku, res.statusCode, res.json().message]).toEqual([v.sku, 200, 'OK'])
   }
   await ctx.fulfilment.dispatcher.runOnce()

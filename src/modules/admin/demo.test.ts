@@ -8,10 +8,12 @@ import { openPostgres, type Database } from '../../db/database.js'
 import { seedDemo } from './demo.js'
 
 const counts = async (db: Database) =>
-  (await sql<Record<string, number>>`
+  (
+    await sql<Record<string, number>>`
     SELECT (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM providers) AS providers,
            (SELECT count(*) FROM categories) AS categories, (SELECT count(*) FROM items) AS items,
-           (SELECT count(*) FROM licenses) AS licenses, (SELECT count(*) FROM ledger_entries) AS ledger`.execute(db)).rows[0]
+           (SELECT count(*) FROM licenses) AS licenses, (SELECT count(*) FROM ledger_entries) AS ledger`.execute(db)
+  ).rows[0]
 const ONE_DEMO = { accounts: 1, providers: 2, categories: 5, items: 6, licenses: 80, ledger: 1 }
 const NOTHING = { accounts: 0, providers: 0, categories: 0, items: 0, licenses: 0, ledger: 0 }
 
@@ -19,7 +21,9 @@ describe('demo seed', () => {
   it('four seeds at once on a fresh database make one demo, and none of them fails', async () => {
     const first = await createTestApp()
     // On PostgreSQL, four "processes" with pools of their own; PGlite has one session to share.
-    const apps: TestApp[] = onPostgres ? [first, ...(await Promise.all([1, 2, 3].map(() => createSiblingApp(first.databaseUrl!))))] : [first, first, first, first]
+    const apps: TestApp[] = onPostgres
+      ? [first, ...(await Promise.all([1, 2, 3].map(() => createSiblingApp(first.databaseUrl!))))]
+      : [first, first, first, first]
     const seeded = await Promise.all(apps.map((a) => seedDemo(a.ctx)))
     expect(seeded.filter((s) => s !== undefined)).toHaveLength(1)
     expect(await counts(first.ctx.db)).toEqual(ONE_DEMO)
@@ -35,7 +39,9 @@ describe('demo seed', () => {
   it('a seed that fails midway leaves nothing behind, and the next start seeds', async () => {
     const { ctx } = await createTestApp()
     // The demo account is made last: refusing it fails the seed after everything else was written.
-    await sql`CREATE FUNCTION refuse_accounts() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`.execute(ctx.db)
+    await sql`CREATE FUNCTION refuse_accounts() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`.execute(
+      ctx.db,
+    )
     await sql`CREATE TRIGGER refuse_accounts BEFORE INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION refuse_accounts()`.execute(ctx.db)
     await expect(seedDemo(ctx)).rejects.toThrow(/disk on fire/)
     expect(await counts(ctx.db)).toEqual(NOTHING)
@@ -46,7 +52,12 @@ describe('demo seed', () => {
 
   it('leaves a database an operator already filled alone', async () => {
     const { app, ctx } = await createTestApp()
-    const res = await app.inject({ method: 'POST', url: '/api/admin/v1/providers', headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload: { code: 'sim-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' } })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/providers',
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      payload: { code: 'sim-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' },
+    })
     expect(res.statusCode).toBe(200)
     expect(await seedDemo(ctx)).toBeUndefined()
     expect(await counts(ctx.db)).toEqual({ ...NOTHING, providers: 1 })

@@ -31,7 +31,10 @@ function lastSales(eb: From) {
 }
 
 function variantsFrom(db: Database) {
-  return db.selectFrom('items as i').innerJoin('products as p', 'p.id', 'i.product_id').innerJoin('categories as c', 'c.id', 'p.category_id')
+  return db
+    .selectFrom('items as i')
+    .innerJoin('products as p', 'p.id', 'i.product_id')
+    .innerJoin('categories as c', 'c.id', 'p.category_id')
 }
 
 export async function countVariants(db: Database, f: VariantFilter): Promise<number> {

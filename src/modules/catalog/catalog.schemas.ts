@@ -30,7 +30,9 @@ export const CatalogQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 500 }), Type.Literal('all')], { default: 100 })),
   updated_since: Type.Optional(
-    Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date', description: 'midnight UTC' })], { description: 'the previous answer\'s server_time, for delta sync' }),
+    Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date', description: 'midnight UTC' })], {
+      description: "the previous answer's server_time, for delta sync",
+    }),
   ),
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'category id or name' })),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -44,11 +46,21 @@ export const CatalogPage = Type.Object({
       id: Type.Integer(),
       name: Type.String(),
       icon: Nullable(Type.String()),
-      products: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), image: Nullable(Type.String()), variants: Type.Array(Variant) })),
+      products: Type.Array(
+        Type.Object({ id: Type.Integer(), name: Type.String(), image: Nullable(Type.String()), variants: Type.Array(Variant) }),
+      ),
     }),
   ),
-  meta: Type.Object({ total_items: Type.Integer(), is_delta: Type.Boolean(), page: Type.Integer(), per_page: Type.Integer(), last_page: Type.Integer() }),
+  meta: Type.Object({
+    total_items: Type.Integer(),
+    is_delta: Type.Boolean(),
+    page: Type.Integer(),
+    per_page: Type.Integer(),
+    last_page: Type.Integer(),
+  }),
   server_time: Type.String({ format: 'date-time', description: 'pass as updated_since on the next sync' }),
 })
 
-export const ItemDetail = Ok(Type.Composite([Variant, Type.Object({ product_id: Type.Integer(), product_name: Type.String(), category: Type.String() })]))
+export const ItemDetail = Ok(
+  Type.Composite([Variant, Type.Object({ product_id: Type.Integer(), product_name: Type.String(), category: Type.String() })]),
+)

@@ -27,23 +27,39 @@ export function toVariant(row: VariantRow): Variant {
     order_process: row.order_process,
     status: row.active && row.provider_active !== false ? 'on' : 'off',
     h2h_provider: row.provider,
-    provider_meta: { open_denom: meta.open_denom === true, min_qty: meta.min_qty ?? null, max_qty: meta.max_qty ?? null, step_qty: meta.step_qty ?? null },
+    provider_meta: {
+      open_denom: meta.open_denom === true,
+      min_qty: meta.min_qty ?? null,
+      max_qty: meta.max_qty ?? null,
+      step_qty: meta.step_qty ?? null,
+    },
     required_fields: row.required_fields ?? DEFAULT_FIELDS[row.order_process],
-    validation: { available: validates, requires_zone_id: requiresZone, fields: validates ? (requiresZone ? ['customer_id', 'zone_id'] : ['customer_id']) : [] },
+    validation: {
+      available: validates,
+      requires_zone_id: requiresZone,
+      fields: validates ? (requiresZone ? ['customer_id', 'zone_id'] : ['customer_id']) : [],
+    },
     description: row.description,
     updated_at: row.changed_at.toISOString(),
   }
 }
 
-type Category = { id: number; name: string; icon: string | null; products: { id: number; name: string; image: string | null; variants: Variant[] }[] }
+type Category = {
+  id: number
+  name: string
+  icon: string | null
+  products: { id: number; name: string; image: string | null; variants: Variant[] }[]
+}
 
 function nest(rows: VariantRow[]): Category[] {
   const categories: Category[] = []
   for (const row of rows) {
     let category = categories.at(-1)
-    if (category?.id !== row.category_id) categories.push((category = { id: row.category_id, name: row.category_name, icon: row.category_icon, products: [] }))
+    if (category?.id !== row.category_id)
+      categories.push((category = { id: row.category_id, name: row.category_name, icon: row.category_icon, products: [] }))
     let product = category.products.at(-1)
-    if (product?.id !== row.product_id) category.products.push((product = { id: row.product_id, name: row.product_name, image: row.product_image, variants: [] }))
+    if (product?.id !== row.product_id)
+      category.products.push((product = { id: row.product_id, name: row.product_name, image: row.product_image, variants: [] }))
     product.variants.push(toVariant(row))
   }
   return categories
@@ -73,7 +89,13 @@ export async function listCatalog(db: Database, q: CatalogQuery) {
   return {
     message: 'OK' as const,
     data: nest(rows),
-    meta: { total_items: total, is_delta: since !== undefined, page, per_page: perPage, last_page: Math.max(1, Math.ceil(total / perPage)) },
+    meta: {
+      total_items: total,
+      is_delta: since !== undefined,
+      page,
+      per_page: perPage,
+      last_page: Math.max(1, Math.ceil(total / perPage)),
+    },
     server_time: serverTime.toISOString(),
   }
 }

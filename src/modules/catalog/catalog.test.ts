@@ -27,7 +27,13 @@ async function backdateAll() {
 describe('GET /v1/item', () => {
   it('nests categories → products → variants with every variant field', async () => {
     const cat = category('Games')
-    const plain = await createItem(app, { category: cat, product_name: 'Steam Wallet', name: 'Steam 60k', sku: `STEAM-${unique}`, price: 61_500 })
+    const plain = await createItem(app, {
+      category: cat,
+      product_name: 'Steam Wallet',
+      name: 'Steam 60k',
+      sku: `STEAM-${unique}`,
+      price: 61_500,
+    })
     await createItem(app, { category: cat, product_name: 'Steam Wallet', name: 'Steam 120k', price: 120_000 })
     await createItem(app, { category: cat, product_name: 'PSN Card', name: 'PSN 100k', price: 100_000 })
     await admin(app, 'POST', '/providers', { code: `dgf-${unique}`, kind: 'digiflazz', base_url: 'https://api.digiflazz.com/v1' })
@@ -86,7 +92,11 @@ describe('GET /v1/item', () => {
 
   it('pages over variants: per_page default 100, a number, all; 501 is refused', async () => {
     const cat = category('Paged')
-    const items = [await createItem(app, { category: cat }), await createItem(app, { category: cat }), await createItem(app, { category: cat })]
+    const items = [
+      await createItem(app, { category: cat }),
+      await createItem(app, { category: cat }),
+      await createItem(app, { category: cat }),
+    ]
     const q = `category=${encodeURIComponent(cat)}`
     const [first, second] = [await catalog(`?${q}&per_page=2`), await catalog(`?${q}&per_page=2&page=2`)]
     expect(first.meta).toEqual({ total_items: 3, is_delta: false, page: 1, per_page: 2, last_page: 2 })
@@ -132,10 +142,14 @@ describe('GET /v1/item', () => {
     const auto = await createAutoItem(app, 5, { category: cat })
     const manual = await createItem(app, { category: cat, order_process: 'manual', stock: 7 })
     const unlimited = await createItem(app, { category: cat, order_process: 'manual', unlimited_stock: true })
-    await sql`update licenses set status = 'sold', sold_at = now() where id = (select min(id) from licenses where item_id = ${auto.id})`.execute(ctx.db)
+    await sql`update licenses set status = 'sold', sold_at = now() where id = (select min(id) from licenses where item_id = ${auto.id})`.execute(
+      ctx.db,
+    )
     // An active lock holds stock; an expired one holds nothing, swept or not.
     await sql`insert into stock_locks (token, account_id, item_id, quantity, expires_at) values
-      ('LCK-a', ${r.id}, ${auto.id}, 2, now() + interval '5 minutes'), ('LCK-b', ${r.id}, ${auto.id}, 1, now() - interval '1 second')`.execute(ctx.db)
+      ('LCK-a', ${r.id}, ${auto.id}, 2, now() + interval '5 minutes'), ('LCK-b', ${r.id}, ${auto.id}, 1, now() - interval '1 second')`.execute(
+      ctx.db,
+    )
 
     const stock = Object.fromEntries(variantsOf(await catalog(`?category=${encodeURIComponent(cat)}`)).map((v: any) => [v.id, v.stock]))
     expect(stock).toEqual({ [auto.id]: 2, [manual.id]: 7, [unlimited.id]: null })
@@ -150,7 +164,14 @@ describe('GET /v1/item/{id}', () => {
     const res = await get(app, `/item/${item.id}`, r)
     expect(res.statusCode).toBe(200)
     const { data } = res.json()
-    expect(data).toMatchObject({ id: item.id, name: 'GP 5B', price: 5_000_000_000, product_name: 'Google Play', category: cat, product_id: expect.any(Number) })
+    expect(data).toMatchObject({
+      id: item.id,
+      name: 'GP 5B',
+      price: 5_000_000_000,
+      product_name: 'Google Play',
+      category: cat,
+      product_id: expect.any(Number),
+    })
     expect(data).not.toHaveProperty('products')
     expect(res.body).toContain('"price":5000000000')
     const listed = variantsOf(await catalog(`?category=${encodeURIComponent(cat)}`))[0]
@@ -266,13 +287,22 @@ describe('delta sync and commit order', () => {
       await new Promise<void>((resolve) => (letGo = resolve))
     })
     await held
-    const sale = app.inject({ method: 'POST', url: '/api/v1/trx', headers: buyer.headers, payload: { ref_id: 'slow-sale', carts: [{ item_id: item.id, quantity: 1 }] } })
+    const sale = app.inject({
+      method: 'POST',
+      url: '/api/v1/trx',
+      headers: buyer.headers,
+      payload: { ref_id: 'slow-sale', carts: [{ item_id: item.id, quantity: 1 }] },
+    })
     await new Promise((resolve) => setTimeout(resolve, 1500))
     const listing = await catalog()
     letGo()
     await holder
     expect((await sale).statusCode).toBe(200)
     const delta = await catalog(`?updated_since=${encodeURIComponent(listing.server_time)}`)
-    expect(variantsOf(delta).filter((v: any) => v.id === item.id).map((v: any) => v.stock)).toEqual([4])
+    expect(
+      variantsOf(delta)
+        .filter((v: any) => v.id === item.id)
+        .map((v: any) => v.stock),
+    ).toEqual([4])
   })
 })

@@ -27,10 +27,23 @@ export type ItemInput = {
 }
 
 async function productIdFor(trx: Trx, categoryName: string, productName: string): Promise<number> {
-  await trx.insertInto('categories').values({ name: categoryName }).onConflict((oc) => oc.column('name').doNothing()).execute()
+  await trx
+    .insertInto('categories')
+    .values({ name: categoryName })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute()
   const category = await trx.selectFrom('categories').select('id').where('name', '=', categoryName).executeTakeFirstOrThrow()
-  await trx.insertInto('products').values({ category_id: category.id, name: productName }).onConflict((oc) => oc.columns(['category_id', 'name']).doNothing()).execute()
-  const product = await trx.selectFrom('products').select('id').where('category_id', '=', category.id).where('name', '=', productName).executeTakeFirstOrThrow()
+  await trx
+    .insertInto('products')
+    .values({ category_id: category.id, name: productName })
+    .onConflict((oc) => oc.columns(['category_id', 'name']).doNothing())
+    .execute()
+  const product = await trx
+    .selectFrom('products')
+    .select('id')
+    .where('category_id', '=', category.id)
+    .where('name', '=', productName)
+    .executeTakeFirstOrThrow()
   return product.id
 }
 
@@ -53,12 +66,27 @@ async function skuGuard<T>(work: Promise<T>): Promise<T> {
 
 // JSON columns too take only the keys they know: a body's extra keys are never stored.
 const providerMetaJson = (m: ProviderMeta) =>
-  JSON.stringify({ open_denom: m.open_denom, min_qty: m.min_qty, max_qty: m.max_qty, step_qty: m.step_qty, validation: m.validation, requires_zone_id: m.requires_zone_id })
-const requiredFieldsJson = (fields: RequiredField[] | null) => (fields ? JSON.stringify(fields.map((f) => ({ key: f.key, label: f.label, required: f.required }))) : null)
+  JSON.stringify({
+    open_denom: m.open_denom,
+    min_qty: m.min_qty,
+    max_qty: m.max_qty,
+    step_qty: m.step_qty,
+    validation: m.validation,
+    requires_zone_id: m.requires_zone_id,
+  })
+const requiredFieldsJson = (fields: RequiredField[] | null) =>
+  fields ? JSON.stringify(fields.map((f) => ({ key: f.key, label: f.label, required: f.required }))) : null
 
-function checkStockRules(input: { order_process: OrderProcess; unlimited_stock?: boolean; stock?: number; min_order?: number; max_order?: number | null }) {
-  if (input.order_process === 'auto' && input.unlimited_stock) throw invalidField('unlimited_stock', 'an auto item\'s stock is its licenses')
-  if (input.order_process === 'auto' && input.stock !== undefined) throw invalidField('stock', 'an auto item\'s stock is its licenses; add licenses instead')
+function checkStockRules(input: {
+  order_process: OrderProcess
+  unlimited_stock?: boolean
+  stock?: number
+  min_order?: number
+  max_order?: number | null
+}) {
+  if (input.order_process === 'auto' && input.unlimited_stock) throw invalidField('unlimited_stock', "an auto item's stock is its licenses")
+  if (input.order_process === 'auto' && input.stock !== undefined)
+    throw invalidField('stock', "an auto item's stock is its licenses; add licenses instead")
   if (input.max_order != null && input.max_order < (input.min_order ?? 1)) throw invalidField('max_order', 'must be at least min_order')
 }
 
@@ -72,8 +100,36 @@ export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_nam
 
 /** Only the columns named here can change: never the id, the product or the order_process. */
 export async function updateItem(db: Database, itemId: number, changes: ItemChanges) {
-  const { sku, name, price, min_order, max_order, unlimited_stock, stock, provider, provider_code, provider_meta, required_fields, description, active } = changes
-  const named = [sku, name, price, min_order, max_order, unlimited_stock, stock, provider, provider_code, provider_meta, required_fields, description, active]
+  const {
+    sku,
+    name,
+    price,
+    min_order,
+    max_order,
+    unlimited_stock,
+    stock,
+    provider,
+    provider_code,
+    provider_meta,
+    required_fields,
+    description,
+    active,
+  } = changes
+  const named = [
+    sku,
+    name,
+    price,
+    min_order,
+    max_order,
+    unlimited_stock,
+    stock,
+    provider,
+    provider_code,
+    provider_meta,
+    required_fields,
+    description,
+    active,
+  ]
   if (named.every((v) => v === undefined)) return getAdminItem(db, itemId)
   await inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, itemId)
@@ -87,26 +143,28 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
       max_order: max_order === undefined ? item.max_order : max_order,
     })
     await checkProvider(trx, provider)
-    await skuGuard(trx
-      .updateTable('items')
-      .set({
-        sku,
-        name,
-        price,
-        min_order,
-        max_order,
-        unlimited_stock,
-        stock,
-        provider,
-        provider_code,
-        provider_meta: provider_meta === undefined ? undefined : providerMetaJson(provider_meta),
-        required_fields: required_fields === undefined ? undefined : requiredFieldsJson(required_fields),
-        description,
-        active,
-        updated_at: sql`clock_timestamp()`,
-      })
-      .where('id', '=', itemId)
-      .execute())
+    await skuGuard(
+      trx
+        .updateTable('items')
+        .set({
+          sku,
+          name,
+          price,
+          min_order,
+          max_order,
+          unlimited_stock,
+          stock,
+          provider,
+          provider_code,
+          provider_meta: provider_meta === undefined ? undefined : providerMetaJson(provider_meta),
+          required_fields: required_fields === undefined ? undefined : requiredFieldsJson(required_fields),
+          description,
+          active,
+          updated_at: sql`clock_timestamp()`,
+        })
+        .where('id', '=', itemId)
+        .execute(),
+    )
   })
   return getAdminItem(db, itemId)
 }
@@ -159,27 +217,33 @@ export async function createItemWithin(trx: Trx, input: ItemInput): Promise<numb
   checkStockRules(input)
   await checkProvider(trx, input.provider)
   const productId = await productIdFor(trx, input.category?.trim() || 'Uncategorized', input.product_name)
-  const sku = input.sku ?? `SKU-${randomToken(6).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`
-  const row = await skuGuard(trx
-    .insertInto('items')
-    .values({
-      product_id: productId,
-      sku,
-      name: input.name,
-      price: input.price,
-      order_process: input.order_process,
-      min_order: input.min_order ?? 1,
-      max_order: input.max_order ?? null,
-      unlimited_stock: input.unlimited_stock ?? false,
-      stock: input.stock ?? 0,
-      active: input.active ?? true,
-      provider: input.provider ?? null,
-      provider_code: input.provider_code ?? null,
-      provider_meta: providerMetaJson(input.provider_meta ?? {}),
-      required_fields: requiredFieldsJson(input.required_fields ?? null),
-      description: input.description ?? '',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow())
+  const sku =
+    input.sku ??
+    `SKU-${randomToken(6)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, 'X')}`
+  const row = await skuGuard(
+    trx
+      .insertInto('items')
+      .values({
+        product_id: productId,
+        sku,
+        name: input.name,
+        price: input.price,
+        order_process: input.order_process,
+        min_order: input.min_order ?? 1,
+        max_order: input.max_order ?? null,
+        unlimited_stock: input.unlimited_stock ?? false,
+        stock: input.stock ?? 0,
+        active: input.active ?? true,
+        provider: input.provider ?? null,
+        provider_code: input.provider_code ?? null,
+        provider_meta: providerMetaJson(input.provider_meta ?? {}),
+        required_fields: requiredFieldsJson(input.required_fields ?? null),
+        description: input.description ?? '',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  )
   return row.id
 }

@@ -9,7 +9,8 @@ const { app, ctx } = await createTestApp()
 
 const add = (itemId: number, licenses: string[]) => admin(app, 'POST', `/items/${itemId}/licenses`, { licenses })
 const copies = async (code: string) =>
-  (await sql<{ n: number }>`SELECT count(*) AS n FROM licenses WHERE fingerprint = ${ctx.vault.fingerprint(code)}`.execute(ctx.db)).rows[0].n
+  (await sql<{ n: number }>`SELECT count(*) AS n FROM licenses WHERE fingerprint = ${ctx.vault.fingerprint(code)}`.execute(ctx.db)).rows[0]
+    .n
 
 describe('a voucher is unique in the whole store', () => {
   it('skips, as a duplicate, a license another item holds, in stock or sold', async () => {
@@ -30,17 +31,24 @@ describe('a voucher is unique in the whole store', () => {
       const items = await Promise.all([createAutoItem(app, 0), createAutoItem(app, 0), createAutoItem(app, 0)])
       const batch = codes.map((c) => `${c}-${round}`)
       const results = await Promise.all(items.map((item, i) => add(item.id, i === 2 ? batch.slice(20) : batch)))
-      expect(results.reduce((sum, res) => sum + res.added, 0), `round ${round}`).toBe(batch.length)
+      expect(
+        results.reduce((sum, res) => sum + res.added, 0),
+        `round ${round}`,
+      ).toBe(batch.length)
       expect(results.map((res) => res.added + res.duplicates)).toEqual([40, 40, 20])
       const { rows } = await sql<{ n: number; distinct: number }>`
-        SELECT count(*) AS n, count(DISTINCT fingerprint) AS distinct FROM licenses WHERE item_id = ANY (${items.map((i) => i.id)})`.execute(ctx.db)
+        SELECT count(*) AS n, count(DISTINCT fingerprint) AS distinct FROM licenses WHERE item_id = ANY (${items.map((i) => i.id)})`.execute(
+        ctx.db,
+      )
       expect(rows[0]).toEqual({ n: batch.length, distinct: batch.length })
     }
     await assertInvariants(ctx.db)
   })
 
   it('keeps a store-wide unique index on the fingerprint of a clean database', async () => {
-    const { rows } = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = 'licenses_fingerprint_uq'`.execute(ctx.db)
+    const { rows } = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = 'licenses_fingerprint_uq'`.execute(
+      ctx.db,
+    )
     expect(rows[0].indexdef).toMatch(/CREATE UNIQUE INDEX .* \(fingerprint\)/)
   })
 })

@@ -5,7 +5,14 @@ import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
 import { holdProviderItemsExclusively } from './catalog.queries.js'
 
-export type ProviderInput = { code: string; kind: ProviderKind; base_url: string; username?: string | null; api_key?: string | null; active?: boolean }
+export type ProviderInput = {
+  code: string
+  kind: ProviderKind
+  base_url: string
+  username?: string | null
+  api_key?: string | null
+  active?: boolean
+}
 
 /** What an operator sees of a provider: never its key, only whether one is set. */
 export function providerView(p: Provider) {

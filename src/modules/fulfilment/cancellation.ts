@@ -8,12 +8,24 @@ import { FINAL_DISPATCH } from './settlement.js'
  * have a request at a provider (sent, sending, in review) are returned: they await its answer.
  */
 export async function withdrawUnsentRequests(trx: Trx, orderId: number): Promise<Set<number>> {
-  const rows = await trx.selectFrom('dispatches').select(['id', 'order_line_id', 'status']).where('order_id', '=', orderId).orderBy('id').forUpdate().execute()
+  const rows = await trx
+    .selectFrom('dispatches')
+    .select(['id', 'order_line_id', 'status'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .forUpdate()
+    .execute()
   const unsent = rows.filter((r) => r.status === 'queued').map((r) => r.id)
   if (unsent.length > 0) {
     await trx
       .updateTable('dispatches')
-      .set({ status: 'void', refund_amount: sql`amount`, message: 'canceled by the operator before it was sent', finished_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })
+      .set({
+        status: 'void',
+        refund_amount: sql`amount`,
+        message: 'canceled by the operator before it was sent',
+        finished_at: sql`clock_timestamp()`,
+        updated_at: sql`clock_timestamp()`,
+      })
       .where('id', 'in', unsent)
       .where('status', '=', 'queued')
       .execute()

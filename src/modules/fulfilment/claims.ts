@@ -10,7 +10,10 @@ import type { Dispatch } from '../../db/schema.js'
  * turns `pending` at once: its ref_id makes a repeat a status check, so a crash is harmless. An smm
  * `add` turns `sending` for `leaseSeconds`: past that without an answer it goes to review.
  */
-export async function claimQueued(db: Database, o: { limit: number; pollSeconds: number; leaseSeconds: number; lineId?: number }): Promise<Dispatch[]> {
+export async function claimQueued(
+  db: Database,
+  o: { limit: number; pollSeconds: number; leaseSeconds: number; lineId?: number },
+): Promise<Dispatch[]> {
   return inTransaction(db, async (trx) => {
     const { rows } = await sql<Dispatch>`
       WITH picked AS (
@@ -25,7 +28,12 @@ export async function claimQueued(db: Database, o: { limit: number; pollSeconds:
         FROM picked WHERE d.id = picked.id
       RETURNING d.*`.execute(trx)
     if (rows.length > 0) {
-      await trx.updateTable('order_lines').set({ status: 'processing' }).where('id', 'in', [...new Set(rows.map((r) => r.order_line_id))]).where('status', '=', 'pending').execute()
+      await trx
+        .updateTable('order_lines')
+        .set({ status: 'processing' })
+        .where('id', 'in', [...new Set(rows.map((r) => r.order_line_id))])
+        .where('status', '=', 'pending')
+        .execute()
     }
     return rows
   })

@@ -49,25 +49,60 @@ const ResolveBody = Type.Object({
 export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {
-    app.get('/dispatches', { schema: { tags, security, summary: 'Upstream requests by status (default: waiting for review)', querystring: ListQuery, response: { 200: OkPage(DispatchView), ...errors(422, ...ADMIN_ERRORS) } } }, async (request) => {
-      const { status = 'review', page = 1, per_page = 50 } = request.query
-      const { rows, total } = await listDispatches(db, { status, page, per_page })
-      return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
-    })
+    app.get(
+      '/dispatches',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Upstream requests by status (default: waiting for review)',
+          querystring: ListQuery,
+          response: { 200: OkPage(DispatchView), ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { status = 'review', page = 1, per_page = 50 } = request.query
+        const { rows, total } = await listDispatches(db, { status, page, per_page })
+        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+      },
+    )
     app.post(
       '/dispatches/:id/resolve',
-      { schema: { tags, security, summary: 'Settle a request in review: placed (smm order_id / h2h sn) or failed (refunded)', params: IdParam, body: ResolveBody, response: { 200: Ok(Type.Object({ id: Type.Integer(), status: Type.String(), upstream_order_id: Nullable(Type.String()), sn: Nullable(Type.String()) })), ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Settle a request in review: placed (smm order_id / h2h sn) or failed (refunded)',
+          params: IdParam,
+          body: ResolveBody,
+          response: {
+            200: Ok(
+              Type.Object({
+                id: Type.Integer(),
+                status: Type.String(),
+                upstream_order_id: Nullable(Type.String()),
+                sn: Nullable(Type.String()),
+              }),
+            ),
+            ...errors(404, 409, 422, ...ADMIN_ERRORS),
+          },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await resolveDispatch(db, request.params.id, request.body) }),
     )
     app.get(
       '/providers/:code/balance',
       {
         schema: {
-          tags, security,
+          tags,
+          security,
           summary: 'What is left at an SMM panel (its `balance` action)',
           description: 'A diagnostic: a panel that does not answer is reported in `error`, not as a failure of this route.',
           params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 100 }) }),
-          response: { 200: Ok(Type.Object({ balance: Nullable(Type.String()), currency: Nullable(Type.String()), error: Nullable(Type.String()) })), ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          response: {
+            200: Ok(Type.Object({ balance: Nullable(Type.String()), currency: Nullable(Type.String()), error: Nullable(Type.String()) })),
+            ...errors(404, 409, 422, ...ADMIN_ERRORS),
+          },
         },
       },
       async (request) => {

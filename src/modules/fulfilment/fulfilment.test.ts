@@ -12,7 +12,13 @@ const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '400' })
 const up = await startUpstreams()
 afterAll(() => up.close())
 
-await admin(app, 'POST', '/providers', { code: 'dgf', kind: 'digiflazz', base_url: `${up.base}/digiflazz/v1`, username: 'demo', api_key: 'demo-key' })
+await admin(app, 'POST', '/providers', {
+  code: 'dgf',
+  kind: 'digiflazz',
+  base_url: `${up.base}/digiflazz/v1`,
+  username: 'demo',
+  api_key: 'demo-key',
+})
 await admin(app, 'POST', '/providers', { code: 'panel', kind: 'smm_panel', base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' })
 const h2h = await createItem(app, { order_process: 'h2h', price: 10_000, unlimited_stock: true, provider: 'dgf', provider_code: 'ml86' })
 const smm = await createItem(app, { order_process: 'smm', price: 333, unlimited_stock: true, provider: 'panel', provider_code: '7' })
@@ -33,8 +39,15 @@ async function trx(r: Reseller, ref: string) {
   expect(res.statusCode, res.body).toBe(200)
   return res.json()
 }
-const refundsOf = (orderId: number) => ctx.db.selectFrom('ledger_entries').select(['amount', 'order_line_id']).where('order_id', '=', orderId).where('type', '=', 'refund').execute()
-const events = async (orderId: number) => (await ctx.db.selectFrom('outbox_events').select('event').where('order_id', '=', orderId).orderBy('id').execute()).map((e) => e.event)
+const refundsOf = (orderId: number) =>
+  ctx.db
+    .selectFrom('ledger_entries')
+    .select(['amount', 'order_line_id'])
+    .where('order_id', '=', orderId)
+    .where('type', '=', 'refund')
+    .execute()
+const events = async (orderId: number) =>
+  (await ctx.db.selectFrom('outbox_events').select('event').where('order_id', '=', orderId).orderBy('id').execute()).map((e) => e.event)
 
 describe('h2h over the Digiflazz protocol', () => {
   it('delivers with the serial number: completed, h2h_results top level and in data, nothing refunded', async () => {
@@ -45,14 +58,20 @@ describe('h2h over the Digiflazz protocol', () => {
     await dispatch()
     const body = await trx(r, 'h2h-ok')
     expect(body.data.status).toBe('completed')
-    expect(body.h2h_results).toEqual([{ variant_id: h2h.id, sn: expect.stringMatching(/^SN[0-9A-F]{16}$/), dispatch_status: 'completed', log_message: 'Transaksi Sukses' }])
+    expect(body.h2h_results).toEqual([
+      { variant_id: h2h.id, sn: expect.stringMatching(/^SN[0-9A-F]{16}$/), dispatch_status: 'completed', log_message: 'Transaksi Sukses' },
+    ])
     expect(body.data.h2h_results).toEqual(body.h2h_results)
     expect(body.data.items[0]).toMatchObject({ order_process: 'h2h', status: 'delivered', target: '081234567891' })
     expect(await balanceOf(app, r)).toBe(40_000)
     expect(await refundsOf(order.id)).toEqual([])
     expect(await events(order.id)).toEqual(['order.paid', 'order.completed'])
     const [sent] = up.digiflazz.requests.filter((q) => q.customer_no === '081234567891')
-    expect(sent).toEqual({ ref_id: expect.stringMatching(/^INV\d{8}[A-Z0-9]{8}-1-1$/), customer_no: '081234567891', buyer_sku_code: 'ml86' })
+    expect(sent).toEqual({
+      ref_id: expect.stringMatching(/^INV\d{8}[A-Z0-9]{8}-1-1$/),
+      customer_no: '081234567891',
+      buyer_sku_code: 'ml86',
+    })
   })
 
   it('a Gagal answer cancels the order and refunds it in full, once', async () => {
@@ -62,7 +81,9 @@ describe('h2h over the Digiflazz protocol', () => {
     await poll()
     const body = await trx(r, 'h2h-fail')
     expect(body.data.status).toBe('canceled')
-    expect(body.h2h_results).toEqual([{ variant_id: h2h.id, sn: 'failed: Nomor tujuan salah', dispatch_status: 'failed', log_message: 'Nomor tujuan salah' }])
+    expect(body.h2h_results).toEqual([
+      { variant_id: h2h.id, sn: 'failed: Nomor tujuan salah', dispatch_status: 'failed', log_message: 'Nomor tujuan salah' },
+    ])
     expect(body.data.items[0].status).toBe('refunded')
     expect(await balanceOf(app, r)).toBe(50_000)
     expect(await refundsOf(order.id)).toHaveLength(1)
@@ -98,12 +119,22 @@ describe('h2h over the Digiflazz protocol', () => {
     expect(body.data.status).toBe('completed')
     expect(order.amount).toBe(30_000)
 
-    const open = await createItem(app, { order_process: 'h2h', price: 1_000, unlimited_stock: true, provider: 'dgf', provider_code: 'dana', provider_meta: { open_denom: true } })
+    const open = await createItem(app, {
+      order_process: 'h2h',
+      price: 1_000,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'dana',
+      provider_meta: { open_denom: true },
+    })
     await bought(r, 'h2h-open', [{ item_id: open.id, quantity: 25, note: JSON.stringify({ target: '0812555551', provider_qty: 25 }) }])
     await dispatch()
     expect((await trx(r, 'h2h-open')).h2h_results).toHaveLength(1)
     expect(up.digiflazz.requests.filter((q) => q.customer_no === '0812555551')).toHaveLength(1)
-    expect((await buy(app, r, 'h2h-many', [{ item_id: h2h.id, quantity: 101, note: '0812' }])).json()).toMatchObject({ message: 'VALIDATION_ERROR', errors: { 'carts.0.quantity': [expect.any(String)] } })
+    expect((await buy(app, r, 'h2h-many', [{ item_id: h2h.id, quantity: 101, note: '0812' }])).json()).toMatchObject({
+      message: 'VALIDATION_ERROR',
+      errors: { 'carts.0.quantity': [expect.any(String)] },
+    })
   })
 
   it('provider down (timeouts): stays pending with no refund, settles with the same ref_id when it is back', async () => {
@@ -115,21 +146,40 @@ describe('h2h over the Digiflazz protocol', () => {
     expect(up.held).toBeGreaterThanOrEqual(2)
     const stuck = await trx(r, 'h2h-down')
     expect(stuck.data.status).toBe('paid')
-    expect(stuck.h2h_results[0]).toMatchObject({ dispatch_status: 'pending', log_message: expect.stringContaining('no answer within 400 ms') })
+    expect(stuck.h2h_results[0]).toMatchObject({
+      dispatch_status: 'pending',
+      log_message: expect.stringContaining('no answer within 400 ms'),
+    })
     expect(await refundsOf(order.id)).toEqual([])
     expect(await balanceOf(app, r)).toBe(40_000)
     up.hang = false
     await poll()
     expect((await trx(r, 'h2h-down')).data.status).toBe('completed')
-    const row = await ctx.db.selectFrom('dispatches').select(['upstream_ref', 'attempts']).where('order_id', '=', order.id).executeTakeFirstOrThrow()
+    const row = await ctx.db
+      .selectFrom('dispatches')
+      .select(['upstream_ref', 'attempts'])
+      .where('order_id', '=', order.id)
+      .executeTakeFirstOrThrow()
     expect(up.digiflazz.requests.filter((q) => q.customer_no === '081299999991').map((q) => q.ref_id)).toEqual([row.upstream_ref])
     expect(row.attempts).toBe(3)
   })
 
   it('an item whose provider is switched off answers PRODUCT_TEMPORARILY_UNAVAILABLE and debits nothing', async () => {
     const r = await createReseller(app, { balance: 50_000 })
-    await admin(app, 'POST', '/providers', { code: 'dgf-off', kind: 'digiflazz', base_url: `${up.base}/digiflazz/v1`, username: 'demo', api_key: 'demo-key' })
-    const item = await createItem(app, { order_process: 'h2h', price: 1_000, unlimited_stock: true, provider: 'dgf-off', provider_code: 'x' })
+    await admin(app, 'POST', '/providers', {
+      code: 'dgf-off',
+      kind: 'digiflazz',
+      base_url: `${up.base}/digiflazz/v1`,
+      username: 'demo',
+      api_key: 'demo-key',
+    })
+    const item = await createItem(app, {
+      order_process: 'h2h',
+      price: 1_000,
+      unlimited_stock: true,
+      provider: 'dgf-off',
+      provider_code: 'x',
+    })
     await admin(app, 'PATCH', '/providers/dgf-off', { active: false })
     const res = await buy(app, r, 'off-1', [{ item_id: item.id, quantity: 1, note: '0812' }])
     expect(res.statusCode).toBe(503)
@@ -144,19 +194,43 @@ describe('smm over the SMM panel API v2', () => {
     await bought(r, 'smm-ok', [{ item_id: smm.id, quantity: 10, note: 'https://instagram.com/someone1' }])
     await dispatch()
     const placed = await trx(r, 'smm-ok')
-    expect(placed.smm_results).toEqual([{ variant_id: smm.id, order_id: expect.stringMatching(/^\d+$/), status: 'Pending', start_count: 0, remains: 10, delivered_count: 0, refund_amount: 0 }])
+    expect(placed.smm_results).toEqual([
+      {
+        variant_id: smm.id,
+        order_id: expect.stringMatching(/^\d+$/),
+        status: 'Pending',
+        start_count: 0,
+        remains: 10,
+        delivered_count: 0,
+        refund_amount: 0,
+      },
+    ])
     await poll()
     const body = await trx(r, 'smm-ok')
     expect(body.data.status).toBe('completed')
-    expect(body.smm_results).toEqual([{ variant_id: smm.id, order_id: placed.smm_results[0].order_id, status: 'Completed', start_count: 1200, remains: 0, delivered_count: 10, refund_amount: 0 }])
+    expect(body.smm_results).toEqual([
+      {
+        variant_id: smm.id,
+        order_id: placed.smm_results[0].order_id,
+        status: 'Completed',
+        start_count: 1200,
+        remains: 0,
+        delivered_count: 10,
+        refund_amount: 0,
+      },
+    ])
     expect(body.data.smm_results).toEqual(body.smm_results)
-    expect(up.smm.adds.filter((a) => a.link === 'https://instagram.com/someone1')).toEqual([{ service: '7', link: 'https://instagram.com/someone1', quantity: 10 }])
+    expect(up.smm.adds.filter((a) => a.link === 'https://instagram.com/someone1')).toEqual([
+      { service: '7', link: 'https://instagram.com/someone1', quantity: 10 },
+    ])
     expect(await balanceOf(app, r)).toBe(50_000 - 3_330)
   })
 
   it('Partial: refund = floor(amount × remains / quantity), shown as refund_amount; the order completes', async () => {
     const r = await createReseller(app, { balance: 50_000 })
-    const order = await bought(r, 'smm-partial', [{ item_id: smm.id, quantity: 7, note: JSON.stringify({ target: 'https://instagram.com/x4', comment_smm: 'hi' }) }])
+    const order = await bought(r, 'smm-partial', [
+      { item_id: smm.id, quantity: 7, note: JSON.stringify({ target: 'https://instagram.com/x4', comment_smm: 'hi' }) },
+    ])
     await dispatch()
     await poll()
     const body = await trx(r, 'smm-partial')
@@ -184,7 +258,11 @@ describe('smm over the SMM panel API v2', () => {
     await poll()
     const lost = await trx(r, 'smm-lost')
     expect(lost.data.status).toBe('paid')
-    const row = await ctx.db.selectFrom('dispatches').select(['status', 'message']).where('target', '=', 'https://instagram.com/lost1').executeTakeFirstOrThrow()
+    const row = await ctx.db
+      .selectFrom('dispatches')
+      .select(['status', 'message'])
+      .where('target', '=', 'https://instagram.com/lost1')
+      .executeTakeFirstOrThrow()
     expect(row).toEqual({ status: 'pending', message: 'Incorrect order ID' })
   })
 
@@ -207,17 +285,34 @@ describe('smm over the SMM panel API v2', () => {
 
   it('a panel that cannot be reached is tried again later (nothing was sent); an unreadable answer goes to review, never a second add', async () => {
     const r = await createReseller(app, { balance: 50_000 })
-    await admin(app, 'POST', '/providers', { code: 'panel-gone', kind: 'smm_panel', base_url: `http://127.0.0.1:${await freePort()}/api/v2`, api_key: 'k' })
-    const gone = await createItem(app, { order_process: 'smm', price: 100, unlimited_stock: true, provider: 'panel-gone', provider_code: '1' })
+    await admin(app, 'POST', '/providers', {
+      code: 'panel-gone',
+      kind: 'smm_panel',
+      base_url: `http://127.0.0.1:${await freePort()}/api/v2`,
+      api_key: 'k',
+    })
+    const gone = await createItem(app, {
+      order_process: 'smm',
+      price: 100,
+      unlimited_stock: true,
+      provider: 'panel-gone',
+      provider_code: '1',
+    })
     await bought(r, 'smm-gone', [{ item_id: gone.id, quantity: 1, note: 'https://x/1' }])
     await dispatch()
-    expect(await ctx.db.selectFrom('dispatches').select(['status', 'message']).where('target', '=', 'https://x/1').executeTakeFirstOrThrow()).toEqual({ status: 'queued', message: 'connection refused' })
+    expect(
+      await ctx.db.selectFrom('dispatches').select(['status', 'message']).where('target', '=', 'https://x/1').executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'queued', message: 'connection refused' })
 
     await bought(r, 'smm-hung', [{ item_id: smm.id, quantity: 1, note: 'https://x/hung1' }])
     up.hang = true
     await dispatch()
     up.hang = false
-    const row = await ctx.db.selectFrom('dispatches').select(['id', 'status']).where('target', '=', 'https://x/hung1').executeTakeFirstOrThrow()
+    const row = await ctx.db
+      .selectFrom('dispatches')
+      .select(['id', 'status'])
+      .where('target', '=', 'https://x/hung1')
+      .executeTakeFirstOrThrow()
     expect(row.status).toBe('review')
     await poll()
     await dispatch()
@@ -226,9 +321,16 @@ describe('smm over the SMM panel API v2', () => {
     expect(review.map((d: any) => d.id)).toContain(row.id)
 
     // The operator looked at the panel: nothing there. Resolved as failed, refunded once.
-    expect((await admin(app, 'POST', `/dispatches/${row.id}/resolve`, { outcome: 'failed', reason: 'not at the panel' })).status).toBe('failed')
+    expect((await admin(app, 'POST', `/dispatches/${row.id}/resolve`, { outcome: 'failed', reason: 'not at the panel' })).status).toBe(
+      'failed',
+    )
     expect((await trx(r, 'smm-hung')).data.status).toBe('canceled')
-    const again = await app.inject({ method: 'POST', url: `/api/admin/v1/dispatches/${row.id}/resolve`, headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload: { outcome: 'failed' } })
+    const again = await app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/dispatches/${row.id}/resolve`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      payload: { outcome: 'failed' },
+    })
     expect(again.statusCode).toBe(409)
   })
 })
@@ -237,14 +339,35 @@ describe('operator cancel of upstream lines', () => {
   it('refunds a line never sent at once; a line at its provider is cancel_requested and settled by its answer', async () => {
     const r = await createReseller(app, { balance: 100_000 })
     const unsent = await bought(r, 'cancel-unsent', [{ item_id: h2h.id, quantity: 2, note: '0812111' }])
-    expect(await admin(app, 'POST', `/transactions/${unsent.id}/cancel`, { reason: 'customer asked' })).toMatchObject({ status: 'canceled', refunded_lines: 1 })
+    expect(await admin(app, 'POST', `/transactions/${unsent.id}/cancel`, { reason: 'customer asked' })).toMatchObject({
+      status: 'canceled',
+      refunded_lines: 1,
+    })
     await dispatch()
     expect(up.digiflazz.requests.filter((q) => q.customer_no === '0812111')).toEqual([])
-    expect((await trx(r, 'cancel-unsent')).h2h_results.map((h: any) => h.sn)).toEqual(['failed: canceled before it was sent', 'failed: canceled before it was sent'])
+    expect((await trx(r, 'cancel-unsent')).h2h_results.map((h: any) => h.sn)).toEqual([
+      'failed: canceled before it was sent',
+      'failed: canceled before it was sent',
+    ])
 
-    const sent = await bought(r, 'cancel-sent', [{ item_id: h2h.id, quantity: 1, note: '081200000003' }, { item_id: smm.id, quantity: 3, note: 'https://x/c1' }])
-    await ctx.fulfilment.lineDispatchers[0].dispatch((await ctx.db.selectFrom('order_lines').select('id').where('order_id', '=', sent.id).where('position', '=', 0).executeTakeFirstOrThrow()).id)
-    expect(await admin(app, 'POST', `/transactions/${sent.id}/cancel`, { reason: 'customer asked' })).toMatchObject({ status: 'paid', refunded_lines: 1 })
+    const sent = await bought(r, 'cancel-sent', [
+      { item_id: h2h.id, quantity: 1, note: '081200000003' },
+      { item_id: smm.id, quantity: 3, note: 'https://x/c1' },
+    ])
+    await ctx.fulfilment.lineDispatchers[0].dispatch(
+      (
+        await ctx.db
+          .selectFrom('order_lines')
+          .select('id')
+          .where('order_id', '=', sent.id)
+          .where('position', '=', 0)
+          .executeTakeFirstOrThrow()
+      ).id,
+    )
+    expect(await admin(app, 'POST', `/transactions/${sent.id}/cancel`, { reason: 'customer asked' })).toMatchObject({
+      status: 'paid',
+      refunded_lines: 1,
+    })
     const asked = await trx(r, 'cancel-sent')
     expect(asked.data.items.map((i: any) => i.status)).toEqual(['cancel_requested', 'refunded'])
     await poll()

@@ -1,14 +1,22 @@
 import type { Database } from '../../db/database.js'
 import type { Dispatch } from '../../db/schema.js'
 
-type ResultRow = Pick<Dispatch, 'kind' | 'status' | 'sn' | 'message' | 'upstream_order_id' | 'upstream_status' | 'start_count' | 'remains' | 'quantity' | 'refund_amount'> & { variant_id: number }
+type ResultRow = Pick<
+  Dispatch,
+  'kind' | 'status' | 'sn' | 'message' | 'upstream_order_id' | 'upstream_status' | 'start_count' | 'remains' | 'quantity' | 'refund_amount'
+> & { variant_id: number }
 
 /** h2h: pending until a final answer; a request an operator cancel voided never reached the provider. */
 function h2hResult(r: ResultRow) {
   const failed = r.status === 'failed' || r.status === 'void'
   const dispatch_status = r.status === 'completed' ? 'completed' : failed ? 'failed' : 'pending'
   const reason = r.status === 'void' ? 'canceled before it was sent' : r.message || 'failed'
-  return { variant_id: r.variant_id, sn: r.status === 'completed' ? (r.sn ?? '') : failed ? `failed: ${reason}` : '', dispatch_status, log_message: r.status === 'void' ? reason : (r.message ?? '') }
+  return {
+    variant_id: r.variant_id,
+    sn: r.status === 'completed' ? (r.sn ?? '') : failed ? `failed: ${reason}` : '',
+    dispatch_status,
+    log_message: r.status === 'void' ? reason : (r.message ?? ''),
+  }
 }
 
 function smmResult(r: ResultRow) {
@@ -30,7 +38,19 @@ export async function loadUpstreamResults(db: Database, orderId: number) {
   const rows = await db
     .selectFrom('dispatches as d')
     .innerJoin('order_lines as l', 'l.id', 'd.order_line_id')
-    .select(['d.kind', 'd.status', 'd.sn', 'd.message', 'd.upstream_order_id', 'd.upstream_status', 'd.start_count', 'd.remains', 'd.quantity', 'd.refund_amount', 'l.item_id as variant_id'])
+    .select([
+      'd.kind',
+      'd.status',
+      'd.sn',
+      'd.message',
+      'd.upstream_order_id',
+      'd.upstream_status',
+      'd.start_count',
+      'd.remains',
+      'd.quantity',
+      'd.refund_amount',
+      'l.item_id as variant_id',
+    ])
     .where('d.order_id', '=', orderId)
     .orderBy('l.position')
     .orderBy('d.seq')

@@ -15,11 +15,18 @@ export async function settleLine(trx: Trx, lineId: number): Promise<{ lineId: nu
   const rows = await trx.selectFrom('dispatches').select(['status', 'refund_amount']).where('order_line_id', '=', lineId).execute()
   if (rows.length === 0 || rows.some((r) => !FINAL_DISPATCH.includes(r.status))) return undefined
   const line = await trx.selectFrom('order_lines').select(['subtotal']).where('id', '=', lineId).executeTakeFirstOrThrow()
-  const refund = Math.min(line.subtotal, rows.reduce((sum, r) => sum + Number(r.refund_amount), 0))
+  const refund = Math.min(
+    line.subtotal,
+    rows.reduce((sum, r) => sum + Number(r.refund_amount), 0),
+  )
   const nothingDelivered = refund >= line.subtotal
   const settled = await trx
     .updateTable('order_lines')
-    .set({ status: nothingDelivered ? 'refunded' : 'delivered', refunded_amount: refund, delivered_at: nothingDelivered ? null : sql`clock_timestamp()` })
+    .set({
+      status: nothingDelivered ? 'refunded' : 'delivered',
+      refunded_amount: refund,
+      delivered_at: nothingDelivered ? null : sql`clock_timestamp()`,
+    })
     .where('id', '=', lineId)
     .where('refunded_amount', '=', 0)
     .where('status', 'in', ['pending', 'processing', 'cancel_requested'])
@@ -28,7 +35,11 @@ export async function settleLine(trx: Trx, lineId: number): Promise<{ lineId: nu
   if (!settled) return undefined
   // A line that delivered nothing gives back the limited stock it took, like an operator cancel.
   if (nothingDelivered && settled.stock_taken > 0) {
-    await trx.updateTable('items').set({ stock: sql`stock + ${settled.stock_taken}`, updated_at: sql`clock_timestamp()` }).where('id', '=', settled.item_id).execute()
+    await trx
+      .updateTable('items')
+      .set({ stock: sql`stock + ${settled.stock_taken}`, updated_at: sql`clock_timestamp()` })
+      .where('id', '=', settled.item_id)
+      .execute()
   }
   return { lineId, amount: refund }
 }
@@ -50,13 +61,20 @@ export type FinalAnswer = {
  * an order goes through it), the dispatch if it is still in one of `from`, then its line, the refund
  * and the order's status. False when the row had already moved on (another worker, the operator).
  */
-export async function recordFinal(db: Database, d: Pick<Dispatch, 'id' | 'order_id' | 'order_line_id'>, answer: FinalAnswer, from: DispatchStatus[]): Promise<boolean> {
+export async function recordFinal(
+  db: Database,
+  d: Pick<Dispatch, 'id' | 'order_id' | 'order_line_id'>,
+  answer: FinalAnswer,
+  from: DispatchStatus[],
+): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, d.order_id)
     const refund =
-      answer.refund === 'full' ? sql<number>`amount`
-      : answer.refund === 'partial' ? sql<number>`floor(amount::numeric * least(${answer.remains ?? 0}::bigint, quantity) / quantity)::bigint`
-      : sql<number>`0`
+      answer.refund === 'full'
+        ? sql<number>`amount`
+        : answer.refund === 'partial'
+          ? sql<number>`floor(amount::numeric * least(${answer.remains ?? 0}::bigint, quantity) / quantity)::bigint`
+          : sql<number>`0`
     const updated = await trx
       .updateTable('dispatches')
       .set({
@@ -79,7 +97,15 @@ export async function recordFinal(db: Database, d: Pick<Dispatch, 'id' | 'order_
     const lineRefund = await settleLine(trx, d.order_line_id)
     if (lineRefund && lineRefund.amount > 0) {
       const reason = answer.status === 'failed' ? `provider: ${answer.message}`.slice(0, 200) : 'not delivered in full'
-      await creditBalance(trx, { accountId: order.account_id, type: 'refund', amount: lineRefund.amount, description: `Refund ${order.invoice}: ${reason}`, invoice: order.invoice, orderId: order.id, orderLineId: lineRefund.lineId })
+      await creditBalance(trx, {
+        accountId: order.account_id,
+        type: 'refund',
+        amount: lineRefund.amount,
+        description: `Refund ${order.invoice}: ${reason}`,
+        invoice: order.invoice,
+        orderId: order.id,
+        orderLineId: lineRefund.lineId,
+      })
     }
     await settleOrder(trx, order)
     return true

@@ -9,7 +9,13 @@ import { recordFinal } from './settlement.js'
 export type CallSettings = { timeoutMs: number; pollSeconds: number }
 
 /** Not final: the request stays pending with what was heard, re-checked after the poll interval. */
-async function notePending(db: Database, d: Dispatch, message: string, from: 'pending' | 'sending' = 'pending', extra: { upstream_status?: string; start_count?: number | null; remains?: number | null } = {}) {
+async function notePending(
+  db: Database,
+  d: Dispatch,
+  message: string,
+  from: 'pending' | 'sending' = 'pending',
+  extra: { upstream_status?: string; start_count?: number | null; remains?: number | null } = {},
+) {
   await db
     .updateTable('dispatches')
     .set({ message: message.slice(0, 500), ...extra, updated_at: sql`now()` })
@@ -19,7 +25,12 @@ async function notePending(db: Database, d: Dispatch, message: string, from: 'pe
 }
 
 /** One Digiflazz request (first send and re-check alike: same body, same ref_id) and its result. */
-export async function sendH2h(db: Database, account: ProviderAccount | undefined, d: Dispatch, s: CallSettings): Promise<H2hOutcome['status']> {
+export async function sendH2h(
+  db: Database,
+  account: ProviderAccount | undefined,
+  d: Dispatch,
+  s: CallSettings,
+): Promise<H2hOutcome['status']> {
   if (!account) {
     await notePending(db, d, 'provider has no credentials: waiting for the operator')
     return 'pending'
@@ -29,7 +40,10 @@ export async function sendH2h(db: Database, account: ProviderAccount | undefined
     await notePending(db, d, outcome.message)
   } else {
     const failed = outcome.status === 'failed'
-    await recordFinal(db, d, { status: outcome.status, refund: failed ? 'full' : 'none', message: outcome.message, sn: outcome.sn }, ['pending', 'review'])
+    await recordFinal(db, d, { status: outcome.status, refund: failed ? 'full' : 'none', message: outcome.message, sn: outcome.sn }, [
+      'pending',
+      'review',
+    ])
   }
   return outcome.status
 }
@@ -37,22 +51,44 @@ export async function sendH2h(db: Database, account: ProviderAccount | undefined
 /** One smm `add`, sent at most once: the row is `sending` (claims.ts) until this records the answer. */
 export async function sendSmm(db: Database, account: ProviderAccount | undefined, d: Dispatch, s: CallSettings): Promise<void> {
   const backToQueue = (message: string) =>
-    db.updateTable('dispatches')
-      .set({ status: 'queued', message, updated_at: sql`now()`, next_attempt_at: sql`now() + make_interval(secs => ${s.pollSeconds}::integer)` })
-      .where('id', '=', d.id).where('status', '=', 'sending').execute()
+    db
+      .updateTable('dispatches')
+      .set({
+        status: 'queued',
+        message,
+        updated_at: sql`now()`,
+        next_attempt_at: sql`now() + make_interval(secs => ${s.pollSeconds}::integer)`,
+      })
+      .where('id', '=', d.id)
+      .where('status', '=', 'sending')
+      .execute()
   if (!account) return void (await backToQueue('provider has no credentials: waiting for the operator'))
-  const outcome = await addOrder(account, { service: d.provider_code, link: d.target, quantity: d.quantity, comments: d.options?.comments }, s.timeoutMs)
+  const outcome = await addOrder(
+    account,
+    { service: d.provider_code, link: d.target, quantity: d.quantity, comments: d.options?.comments },
+    s.timeoutMs,
+  )
   switch (outcome.result) {
     case 'placed':
       await db
         .updateTable('dispatches')
-        .set({ status: 'pending', upstream_order_id: outcome.orderId, upstream_status: 'Pending', message: null, updated_at: sql`now()`, next_attempt_at: sql`now() + make_interval(secs => ${s.pollSeconds}::integer)` })
+        .set({
+          status: 'pending',
+          upstream_order_id: outcome.orderId,
+          upstream_status: 'Pending',
+          message: null,
+          updated_at: sql`now()`,
+          next_attempt_at: sql`now() + make_interval(secs => ${s.pollSeconds}::integer)`,
+        })
         .where('id', '=', d.id)
         .where('status', 'in', ['sending', 'review'])
         .execute()
       return
     case 'refused':
-      await recordFinal(db, d, { status: 'failed', refund: 'full', message: outcome.message, upstreamStatus: 'Canceled' }, ['sending', 'review'])
+      await recordFinal(db, d, { status: 'failed', refund: 'full', message: outcome.message, upstreamStatus: 'Canceled' }, [
+        'sending',
+        'review',
+      ])
       return
     case 'not_sent':
       // Nothing reached the panel: sending again later cannot make a second order.
@@ -61,7 +97,11 @@ export async function sendSmm(db: Database, account: ProviderAccount | undefined
     case 'unknown':
       await db
         .updateTable('dispatches')
-        .set({ status: 'review', message: `add answered nothing usable (${outcome.message}): look the order up at the panel, then resolve`, updated_at: sql`now()` })
+        .set({
+          status: 'review',
+          message: `add answered nothing usable (${outcome.message}): look the order up at the panel, then resolve`,
+          updated_at: sql`now()`,
+        })
         .where('id', '=', d.id)
         .where('status', '=', 'sending')
         .execute()
@@ -70,7 +110,13 @@ export async function sendSmm(db: Database, account: ProviderAccount | undefined
 
 /** The state of up to 100 placed orders of one panel, each recorded; an unusable answer changes nothing. */
 export async function checkSmm(db: Database, account: ProviderAccount | undefined, batch: Dispatch[], s: CallSettings): Promise<void> {
-  const states = account ? await orderStates(account, batch.map((d) => d.upstream_order_id!), s.timeoutMs) : undefined
+  const states = account
+    ? await orderStates(
+        account,
+        batch.map((d) => d.upstream_order_id!),
+        s.timeoutMs,
+      )
+    : undefined
   for (const d of batch) {
     const state: SmmOrderState | undefined = states?.get(d.upstream_order_id!)
     if (!state) {
@@ -81,11 +127,26 @@ export async function checkSmm(db: Database, account: ProviderAccount | undefine
     if (state.state === 'completed') {
       await recordFinal(db, d, { status: 'completed', refund: 'none', message: state.message, ...seen, remains: 0 }, ['pending'])
     } else if (state.state === 'partial') {
-      await recordFinal(db, d, { status: 'completed', refund: 'partial', message: state.message, ...seen, remains: Math.min(state.remains ?? d.quantity, d.quantity) }, ['pending'])
+      await recordFinal(
+        db,
+        d,
+        {
+          status: 'completed',
+          refund: 'partial',
+          message: state.message,
+          ...seen,
+          remains: Math.min(state.remains ?? d.quantity, d.quantity),
+        },
+        ['pending'],
+      )
     } else if (state.state === 'canceled') {
       await recordFinal(db, d, { status: 'failed', refund: 'full', message: state.message, ...seen, remains: d.quantity }, ['pending'])
     } else if (state.state === 'running') {
-      await notePending(db, d, state.message, 'pending', { upstream_status: state.status, start_count: state.startCount, remains: state.remains })
+      await notePending(db, d, state.message, 'pending', {
+        upstream_status: state.status,
+        start_count: state.startCount,
+        remains: state.remains,
+      })
     } else {
       await notePending(db, d, state.message)
     }

@@ -12,16 +12,22 @@ const ValidateBody = Type.Object({
   customer_id: Type.String({ minLength: 1, maxLength: 50, description: 'game account id, meter number, phone number' }),
   zone_id: Type.Optional(Nullable(Type.String({ maxLength: 20, description: 'the game server, for items with requires_zone_id' }))),
 })
-const Validated = Ok(Type.Object({ display_name: Type.String(), account_name: Type.String(), region: Type.String(), cached: Type.Boolean() }))
+const Validated = Ok(
+  Type.Object({ display_name: Type.String(), account_name: Type.String(), region: Type.String(), cached: Type.Boolean() }),
+)
 const ServicesQuery = Type.Object({ search: Type.Optional(Type.String({ maxLength: 100 })) })
 const Services = Type.Object({
   message: Type.Literal('OK'),
-  data: Type.Array(Type.Object({
-    product_id: Type.Integer(),
-    product_name: Type.String(),
-    category: Type.String(),
-    variants: Type.Array(Type.Object({ item_id: Type.Integer(), name: Type.String(), requires_zone_id: Type.Boolean(), fields: Type.Array(Type.String()) })),
-  })),
+  data: Type.Array(
+    Type.Object({
+      product_id: Type.Integer(),
+      product_name: Type.String(),
+      category: Type.String(),
+      variants: Type.Array(
+        Type.Object({ item_id: Type.Integer(), name: Type.String(), requires_zone_id: Type.Boolean(), fields: Type.Array(Type.String()) }),
+      ),
+    }),
+  ),
   meta: Type.Object({ total_products: Type.Integer(), total_variants: Type.Integer() }),
 })
 
@@ -31,12 +37,30 @@ export function validationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/item/validate',
-      { schema: { tags, security, summary: 'Check a game account, meter or number before buying', description: 'Through the item\'s provider when it can validate; VALIDATION_NOT_AVAILABLE otherwise. Found accounts are cached for a few minutes (`cached`).', body: ValidateBody, response: { 200: Validated, ...errors(404, 422, ...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Check a game account, meter or number before buying',
+          description:
+            "Through the item's provider when it can validate; VALIDATION_NOT_AVAILABLE otherwise. Found accounts are cached for a few minutes (`cached`).",
+          body: ValidateBody,
+          response: { 200: Validated, ...errors(404, 422, ...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await validation.validate(request.body) }),
     )
     app.get(
       '/validation/services',
-      { schema: { tags, security, summary: 'Products and variants that can be validated', querystring: ServicesQuery, response: { 200: Services, ...errors(422, ...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Products and variants that can be validated',
+          querystring: ServicesQuery,
+          response: { 200: Services, ...errors(422, ...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, ...(await validation.services(request.query.search)) }),
     )
   }

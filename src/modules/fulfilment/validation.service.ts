@@ -16,7 +16,8 @@ const CACHE_MS = 5 * 60_000
 const CACHE_ENTRIES = 10_000
 
 /** An item validates when it is an h2h item of a Digiflazz provider marked `validation` (as the catalog shows it). */
-export const validates = (processName: string, kind: string | null, meta: ProviderMeta | null) => processName === 'h2h' && kind === 'digiflazz' && meta?.validation === true
+export const validates = (processName: string, kind: string | null, meta: ProviderMeta | null) =>
+  processName === 'h2h' && kind === 'digiflazz' && meta?.validation === true
 
 /**
  * POST /v1/item/validate (DESIGN §5b): a PLN meter (provider_code pln…) through the provider's
@@ -39,7 +40,10 @@ export function createAccountValidation(db: Database, vault: Vault, config: Pick
     const query = new URLSearchParams({ product: item.provider_code, id: customerId, zone: zoneId })
     let body: unknown
     try {
-      const res = await fetch(`${config.validationSourceUrl}/check?${query}`, { signal: AbortSignal.timeout(config.providerTimeoutMs), redirect: 'error' })
+      const res = await fetch(`${config.validationSourceUrl}/check?${query}`, {
+        signal: AbortSignal.timeout(config.providerTimeoutMs),
+        redirect: 'error',
+      })
       if (res.status >= 500) throw new Error(`HTTP ${res.status}`)
       body = await res.json()
     } catch {
@@ -57,11 +61,20 @@ export function createAccountValidation(db: Database, vault: Vault, config: Pick
       const item = await db
         .selectFrom('items as i')
         .leftJoin('providers as p', 'p.code', 'i.provider')
-        .select(['i.order_process', 'i.active', 'i.provider', 'i.provider_code', 'i.provider_meta', 'p.kind', 'p.active as provider_active'])
+        .select([
+          'i.order_process',
+          'i.active',
+          'i.provider',
+          'i.provider_code',
+          'i.provider_meta',
+          'p.kind',
+          'p.active as provider_active',
+        ])
         .where('i.id', '=', input.item_id)
         .executeTakeFirst()
       if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
-      if (!validates(item.order_process, item.kind, item.provider_meta) || !item.provider || !item.provider_code) throw new AppError('VALIDATION_NOT_AVAILABLE')
+      if (!validates(item.order_process, item.kind, item.provider_meta) || !item.provider || !item.provider_code)
+        throw new AppError('VALIDATION_NOT_AVAILABLE')
       if (!item.provider_active) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
       const customerId = input.customer_id.trim()
       const zoneId = input.zone_id?.trim() ?? ''
@@ -96,12 +109,23 @@ export function createAccountValidation(db: Database, vault: Vault, config: Pick
         .orderBy('p.id')
         .orderBy('i.id')
         .execute()
-      const products: { product_id: number; product_name: string; category: string; variants: { item_id: number; name: string; requires_zone_id: boolean; fields: string[] }[] }[] = []
+      const products: {
+        product_id: number
+        product_name: string
+        category: string
+        variants: { item_id: number; name: string; requires_zone_id: boolean; fields: string[] }[]
+      }[] = []
       for (const r of rows) {
         let product = products.at(-1)
-        if (product?.product_id !== r.product_id) products.push((product = { product_id: r.product_id, product_name: r.product_name, category: r.category, variants: [] }))
+        if (product?.product_id !== r.product_id)
+          products.push((product = { product_id: r.product_id, product_name: r.product_name, category: r.category, variants: [] }))
         const zone = r.provider_meta.requires_zone_id === true
-        product.variants.push({ item_id: r.item_id, name: r.name, requires_zone_id: zone, fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'] })
+        product.variants.push({
+          item_id: r.item_id,
+          name: r.name,
+          requires_zone_id: zone,
+          fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'],
+        })
       }
       return { data: products, meta: { total_products: products.length, total_variants: rows.length } }
     },

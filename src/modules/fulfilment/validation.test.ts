@@ -7,10 +7,39 @@ import { startUpstreams } from '../../../test/upstreams.js'
 const up = await startUpstreams()
 afterAll(() => up.close())
 const { app } = await createTestApp({ VALIDATION_SOURCE_URL: `${up.base}/validation`, PROVIDER_TIMEOUT_MS: '400' })
-await admin(app, 'POST', '/providers', { code: 'dgf-v', kind: 'digiflazz', base_url: `${up.base}/digiflazz/v1`, username: 'demo', api_key: 'demo-key' })
-const game = await createItem(app, { product_name: 'Mobile Legends', name: '86 Diamonds', order_process: 'h2h', unlimited_stock: true, provider: 'dgf-v', provider_code: 'ml86', provider_meta: { validation: true, requires_zone_id: true } })
-const pln = await createItem(app, { product_name: 'PLN Token', name: 'Token 20.000', order_process: 'h2h', unlimited_stock: true, provider: 'dgf-v', provider_code: 'pln20', provider_meta: { validation: true } })
-const plain = await createItem(app, { product_name: 'Pulsa', name: 'Tsel 10', order_process: 'h2h', unlimited_stock: true, provider: 'dgf-v', provider_code: 'tsel10' })
+await admin(app, 'POST', '/providers', {
+  code: 'dgf-v',
+  kind: 'digiflazz',
+  base_url: `${up.base}/digiflazz/v1`,
+  username: 'demo',
+  api_key: 'demo-key',
+})
+const game = await createItem(app, {
+  product_name: 'Mobile Legends',
+  name: '86 Diamonds',
+  order_process: 'h2h',
+  unlimited_stock: true,
+  provider: 'dgf-v',
+  provider_code: 'ml86',
+  provider_meta: { validation: true, requires_zone_id: true },
+})
+const pln = await createItem(app, {
+  product_name: 'PLN Token',
+  name: 'Token 20.000',
+  order_process: 'h2h',
+  unlimited_stock: true,
+  provider: 'dgf-v',
+  provider_code: 'pln20',
+  provider_meta: { validation: true },
+})
+const plain = await createItem(app, {
+  product_name: 'Pulsa',
+  name: 'Tsel 10',
+  order_process: 'h2h',
+  unlimited_stock: true,
+  provider: 'dgf-v',
+  provider_code: 'tsel10',
+})
 const r = await createReseller(app)
 const validate = (payload: object) => app.inject({ method: 'POST', url: '/api/v1/item/validate', headers: r.headers, payload })
 
@@ -18,16 +47,25 @@ describe('POST /v1/item/validate', () => {
   it('checks a game account with its zone through the validation source, then answers from the cache', async () => {
     const first = await validate({ item_id: game.id, customer_id: '12345671', zone_id: '2001' })
     expect(first.statusCode, first.body).toBe(200)
-    expect(first.json()).toEqual({ message: 'OK', data: { display_name: 'Player5671 (ID-2001)', account_name: 'Player5671', region: 'ID-2001', cached: false } })
+    expect(first.json()).toEqual({
+      message: 'OK',
+      data: { display_name: 'Player5671 (ID-2001)', account_name: 'Player5671', region: 'ID-2001', cached: false },
+    })
     const second = await validate({ item_id: game.id, customer_id: '12345671', zone_id: '2001' })
     expect(second.json().data).toMatchObject({ account_name: 'Player5671', cached: true })
     expect(up.validation.checks.filter((c) => c.id === '12345671')).toEqual([{ product: 'ml86', id: '12345671', zone: '2001' }])
   })
 
-  it('checks a PLN meter through the provider\'s inquiry-pln', async () => {
+  it("checks a PLN meter through the provider's inquiry-pln", async () => {
     const res = await validate({ item_id: pln.id, customer_id: '530000001' })
-    expect(res.json()).toEqual({ message: 'OK', data: { display_name: 'PELANGGAN 0001', account_name: 'PELANGGAN 0001', region: 'R1 /000001300', cached: false } })
-    expect((await validate({ item_id: pln.id, customer_id: '530000002' })).json()).toEqual({ message: 'VALIDATION_ERROR', errors: { customer_id: ['Nomor meter/IDPel salah'] } })
+    expect(res.json()).toEqual({
+      message: 'OK',
+      data: { display_name: 'PELANGGAN 0001', account_name: 'PELANGGAN 0001', region: 'R1 /000001300', cached: false },
+    })
+    expect((await validate({ item_id: pln.id, customer_id: '530000002' })).json()).toEqual({
+      message: 'VALIDATION_ERROR',
+      errors: { customer_id: ['Nomor meter/IDPel salah'] },
+    })
   })
 
   it('refuses what cannot be validated, an unknown account, a missing zone; a source that is down is a 503', async () => {
@@ -35,8 +73,14 @@ describe('POST /v1/item/validate', () => {
     const auto = await createAutoItem(app, 1)
     expect((await validate({ item_id: auto.id, customer_id: '0812' })).json()).toEqual({ message: 'VALIDATION_NOT_AVAILABLE' })
     expect((await validate({ item_id: 999_999, customer_id: '0812' })).json().message).toBe('ITEM_NOT_FOUND')
-    expect((await validate({ item_id: game.id, customer_id: '1232', zone_id: '1' })).json()).toEqual({ message: 'VALIDATION_ERROR', errors: { customer_id: ['account not found'] } })
-    expect((await validate({ item_id: game.id, customer_id: '1231' })).json()).toEqual({ message: 'VALIDATION_ERROR', errors: { zone_id: ['is required for this item'] } })
+    expect((await validate({ item_id: game.id, customer_id: '1232', zone_id: '1' })).json()).toEqual({
+      message: 'VALIDATION_ERROR',
+      errors: { customer_id: ['account not found'] },
+    })
+    expect((await validate({ item_id: game.id, customer_id: '1231' })).json()).toEqual({
+      message: 'VALIDATION_ERROR',
+      errors: { zone_id: ['is required for this item'] },
+    })
     up.hang = true
     const down = await validate({ item_id: game.id, customer_id: '9991', zone_id: '1' })
     up.hang = false
@@ -48,7 +92,9 @@ describe('GET /v1/validation/services', () => {
   it('lists the products and variants that validate, by search', async () => {
     const all = (await app.inject({ method: 'GET', url: '/api/v1/validation/services', headers: r.headers })).json()
     expect(all.meta).toEqual({ total_products: 2, total_variants: 2 })
-    expect(all.data.find((p: any) => p.product_name === 'Mobile Legends').variants).toEqual([{ item_id: game.id, name: '86 Diamonds', requires_zone_id: true, fields: ['customer_id', 'zone_id'] }])
+    expect(all.data.find((p: any) => p.product_name === 'Mobile Legends').variants).toEqual([
+      { item_id: game.id, name: '86 Diamonds', requires_zone_id: true, fields: ['customer_id', 'zone_id'] },
+    ])
     const found = (await app.inject({ method: 'GET', url: '/api/v1/validation/services?search=pln', headers: r.headers })).json()
     expect(found.data.map((p: any) => p.variants[0].item_id)).toEqual([pln.id])
     expect((await app.inject({ method: 'GET', url: '/api/v1/validation/services?search=%25', headers: r.headers })).json().data).toEqual([])

@@ -6,7 +6,11 @@ export async function getBalance(db: Database, accountId: number): Promise<numbe
   return row.balance
 }
 
-export async function listMutations(db: Database, accountId: number, q: Required<Pick<MutationsQuery, 'page' | 'per_page'>> & MutationsQuery) {
+export async function listMutations(
+  db: Database,
+  accountId: number,
+  q: Required<Pick<MutationsQuery, 'page' | 'per_page'>> & MutationsQuery,
+) {
   let query = db.selectFrom('ledger_entries').where('account_id', '=', accountId)
   if (q.direction) query = query.where('direction', '=', q.direction)
   if (q.type) query = query.where('type', '=', q.type)

@@ -8,7 +8,14 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/balance',
-      { schema: { tags: ['balance'], summary: 'Current balance', security: [{ apiKey: [] }], response: { 200: Balance, ...errors(...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags: ['balance'],
+          summary: 'Current balance',
+          security: [{ apiKey: [] }],
+          response: { 200: Balance, ...errors(...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: { balance: await getBalance(ctx.db, request.account.id) } }),
     )
     app.get(
@@ -25,7 +32,11 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const q = { ...request.query, page: request.query.page ?? 1, per_page: request.query.per_page ?? 20 }
         const { rows, total } = await listMutations(ctx.db, request.account.id, q)
-        return { message: 'OK' as const, data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), meta: pageMeta(q.page, q.per_page, total) }
+        return {
+          message: 'OK' as const,
+          data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+          meta: pageMeta(q.page, q.per_page, total),
+        }
       },
     )
   }

@@ -23,9 +23,13 @@ export type LedgerPosting = {
  * Undefined when a debit would go below zero.
  */
 export async function postLedgerEntry(trx: Database, p: LedgerPosting): Promise<LedgerEntry | undefined> {
-  const result = await raisingAppErrors(sql<LedgerEntry>`
+  const result = await raisingAppErrors(
+    sql<LedgerEntry>`
     SELECT * FROM post_ledger_entry(${p.accountId}, ${p.direction}, ${p.type}, ${p.amount}::bigint, ${p.description},
-      ${p.invoice ?? null}, ${p.reference ?? null}, ${p.orderId ?? null}::bigint, ${p.orderLineId ?? null}::bigint, ${p.topupId ?? null}::bigint)`.execute(trx))
+      ${p.invoice ?? null}, ${p.reference ?? null}, ${p.orderId ?? null}::bigint, ${p.orderLineId ?? null}::bigint, ${p.topupId ?? null}::bigint)`.execute(
+      trx,
+    ),
+  )
   return result.rows[0]
 }
 

@@ -24,7 +24,12 @@ describe('balance and ledger', () => {
 
   it('refuses a debit below zero and changes nothing', async () => {
     const r = await createReseller(app, { balance: 1000 })
-    const res = await app.inject({ method: 'POST', url: `/api/admin/v1/resellers/${r.id}/balance`, headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload: { amount: -1001, reason: 'too much' } })
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/resellers/${r.id}/balance`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      payload: { amount: -1001, reason: 'too much' },
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json().message).toBe('BALANCE_IS_INSUFFICIENT')
     expect((await get(app, '/balance', r)).json().data.balance).toBe(1000)
@@ -61,7 +66,17 @@ describe('mutations list', async () => {
       ['debit', 'adjustment', 1_000, 10_000, 9_000],
       ['credit', 'adjustment', 10_000, 0, 10_000],
     ])
-    expect(body.data[0]).toEqual({ id: expect.any(Number), invoice: null, direction: 'credit', type: 'adjustment', amount: 300, balance_before: 13_000, balance_after: 13_300, description: 'bonus', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) })
+    expect(body.data[0]).toEqual({
+      id: expect.any(Number),
+      invoice: null,
+      direction: 'credit',
+      type: 'adjustment',
+      amount: 300,
+      balance_before: 13_000,
+      balance_after: 13_300,
+      description: 'bonus',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+    })
   })
 
   it('filters by direction and type, with the filtered total', async () => {
@@ -102,12 +117,22 @@ describe('operator credit idempotency', () => {
     expect(first.applied).toBe(true)
     expect(first.entry).toMatchObject({ direction: 'credit', type: 'adjustment', amount: 50_000, balance_after: 50_000, reference: 'BT-1' })
     // The same transfer again, whatever its reason says: answered, not applied.
-    const again = await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: 50_000, reason: 'bank transfer (retry)', reference: 'BT-1' })
+    const again = await admin(app, 'POST', `/resellers/${r.id}/balance`, {
+      amount: 50_000,
+      reason: 'bank transfer (retry)',
+      reference: 'BT-1',
+    })
     expect(again).toEqual({ applied: false, entry: first.entry })
     // Another amount or direction under the same reference is a conflict, not silence.
     for (const amount of [60_000, -50_000]) {
       const conflict = await adminPost(`/resellers/${r.id}/balance`, { amount, reason: 'bank transfer', reference: 'BT-1' })
-      expect([conflict.statusCode, conflict.json()]).toEqual([409, { message: 'DUPLICATE', errors: { reference: ['was already used for a credit of 50000 (adjustment); a repeat must have the same amount and direction'] } }])
+      expect([conflict.statusCode, conflict.json()]).toEqual([
+        409,
+        {
+          message: 'DUPLICATE',
+          errors: { reference: ['was already used for a credit of 50000 (adjustment); a repeat must have the same amount and direction'] },
+        },
+      ])
     }
     expect((await get(app, '/balance', r)).json().data.balance).toBe(50_000)
     // References are per account.
@@ -117,7 +142,9 @@ describe('operator credit idempotency', () => {
 
   it('applies one reference once under 10 concurrent requests', async () => {
     const r = await createReseller(app)
-    const answers = await Promise.all(Array.from({ length: 10 }, () => adminPost(`/resellers/${r.id}/balance`, { amount: 12_345, reason: 'race', reference: 'RACE-1' })))
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => adminPost(`/resellers/${r.id}/balance`, { amount: 12_345, reason: 'race', reference: 'RACE-1' })),
+    )
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200))
     const data = answers.map((a) => a.json().data)
     expect(data.filter((d) => d.applied)).toHaveLength(1)
@@ -129,7 +156,9 @@ describe('operator credit idempotency', () => {
 
   it('never lets concurrent debits take the balance below zero', async () => {
     const r = await createReseller(app, { balance: 500 })
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => adminPost(`/resellers/${r.id}/balance`, { amount: -100, reason: `debit ${i}` })))
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => adminPost(`/resellers/${r.id}/balance`, { amount: -100, reason: `debit ${i}` })),
+    )
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(5)
     expect(answers.filter((a) => a.statusCode === 400).map((a) => a.json())).toEqual(Array(5).fill({ message: 'BALANCE_IS_INSUFFICIENT' }))
     expect((await get(app, '/balance', r)).json().data.balance).toBe(0)
@@ -149,7 +178,10 @@ describe('balances stay within 10^15', () => {
   it('refuses a credit that would take the balance over 10^15 with 422 on amount, and takes one up to it', async () => {
     const r = await createReseller(app, { balance: 999_999_999_999_000 })
     const over = await adminPost(`/resellers/${r.id}/balance`, { amount: 1_001, reason: 'too much', reference: 'OVER-1' })
-    expect([over.statusCode, over.json()]).toEqual([422, { message: 'VALIDATION_ERROR', errors: { amount: ['would take the balance over 1000000000000000'] } }])
+    expect([over.statusCode, over.json()]).toEqual([
+      422,
+      { message: 'VALIDATION_ERROR', errors: { amount: ['would take the balance over 1000000000000000'] } },
+    ])
     const exact = await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: 1_000, reason: 'up to the bound' })
     expect(exact.entry.balance_after).toBe(1_000_000_000_000_000)
     expect((await get(app, '/balance', r)).json().data.balance).toBe(1_000_000_000_000_000)
@@ -159,7 +191,9 @@ describe('balances stay within 10^15', () => {
 
   it('the database itself refuses a balance over 10^15', async () => {
     const r = await createReseller(app)
-    await expect(sql`UPDATE accounts SET balance = 1000000000000001 WHERE id = ${r.id}`.execute(ctx.db)).rejects.toThrow(/accounts_money_max/)
+    await expect(sql`UPDATE accounts SET balance = 1000000000000001 WHERE id = ${r.id}`.execute(ctx.db)).rejects.toThrow(
+      /accounts_money_max/,
+    )
   })
 })
 

@@ -16,24 +16,43 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           summary: 'Reserve stock for up to 10 minutes',
-          description: 'Checks: ITEM_NOT_FOUND → LOCK_NOT_REQUIRED → MINIMUM_ORDER_NOT_MET → MAX_ACTIVE_LOCKS_REACHED → INSUFFICIENT_STOCK.',
+          description:
+            'Checks: ITEM_NOT_FOUND → LOCK_NOT_REQUIRED → MINIMUM_ORDER_NOT_MET → MAX_ACTIVE_LOCKS_REACHED → INSUFFICIENT_STOCK.',
           body: LockBody,
           response: { 201: CreatedLock, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
       async (request, reply) => {
-        const lock = await createLock(ctx.db, request.account.id, request.body, { defaultCap: ctx.config.maxActiveLocks, fulfillable: ctx.fulfillable })
+        const lock = await createLock(ctx.db, request.account.id, request.body, {
+          defaultCap: ctx.config.maxActiveLocks,
+          fulfillable: ctx.fulfillable,
+        })
         return reply.status(201).send({ success: true as const, data: lock })
       },
     )
     app.get(
       '/item/lock',
-      { schema: { tags, security, summary: 'Your active locks with their remaining time', response: { 200: ActiveLocks, ...errors(...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Your active locks with their remaining time',
+          response: { 200: ActiveLocks, ...errors(...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await listActiveLocks(ctx.db, request.account.id) }),
     )
     app.delete(
       '/item/lock/:lock_token',
-      { schema: { tags, security, summary: 'Release a lock: its stock is available at once', params: TokenParam, response: { 200: ReleasedLock, ...errors(404, 422, ...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Release a lock: its stock is available at once',
+          params: TokenParam,
+          response: { 200: ReleasedLock, ...errors(404, 422, ...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await releaseLock(ctx.db, request.account.id, request.params.lock_token) }),
     )
   }

@@ -12,16 +12,30 @@ type LockInput = { item_id: number; quantity: number; lock_duration?: number }
  * POST /v1/item/lock, checks in DESIGN §6 order. The item is held exclusively first, which also
  * waits out every purchase of it in flight; then the account row, under which the cap is counted.
  */
-export async function createLock(db: Database, accountId: number, input: LockInput, limits: { defaultCap: number; fulfillable: readonly string[] }) {
+export async function createLock(
+  db: Database,
+  accountId: number,
+  input: LockInput,
+  limits: { defaultCap: number; fulfillable: readonly string[] },
+) {
   const { defaultCap, fulfillable } = limits
   return inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, input.item_id)
-    const item = await trx.selectFrom('items').select(['id', 'active', 'unlimited_stock']).where('id', '=', input.item_id).executeTakeFirst()
+    const item = await trx
+      .selectFrom('items')
+      .select(['id', 'active', 'unlimited_stock'])
+      .where('id', '=', input.item_id)
+      .executeTakeFirst()
     if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
     if (item.unlimited_stock) throw new AppError('LOCK_NOT_REQUIRED')
     // Stock that no purchase could take must not be held either.
     await refuseUnsellable(trx, item.id, input.quantity, fulfillable)
-    const account = await trx.selectFrom('accounts').select('max_active_locks').where('id', '=', accountId).forNoKeyUpdate().executeTakeFirstOrThrow()
+    const account = await trx
+      .selectFrom('accounts')
+      .select('max_active_locks')
+      .where('id', '=', accountId)
+      .forNoKeyUpdate()
+      .executeTakeFirstOrThrow()
     const { active } = await trx
       .selectFrom('stock_locks')
       .select((eb) => eb.fn.countAll<number>().as('active'))
@@ -51,7 +65,14 @@ export async function createLock(db: Database, accountId: number, input: LockInp
 export async function listActiveLocks(db: Database, accountId: number) {
   const rows = await db
     .selectFrom('stock_locks')
-    .select(['token as lock_token', 'item_id', 'quantity', 'locked_at', 'expires_at', sql<number>`ceil(extract(epoch FROM expires_at - clock_timestamp()))::integer`.as('remaining_seconds')])
+    .select([
+      'token as lock_token',
+      'item_id',
+      'quantity',
+      'locked_at',
+      'expires_at',
+      sql<number>`ceil(extract(epoch FROM expires_at - clock_timestamp()))::integer`.as('remaining_seconds'),
+    ])
     .where('account_id', '=', accountId)
     .where('status', '=', 'active')
     .where(sql<boolean>`expires_at > clock_timestamp()`)

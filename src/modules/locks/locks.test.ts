@@ -10,10 +10,12 @@ const { app, ctx } = await createTestApp()
 
 const lock = (r: Reseller, payload: object) => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload })
 // Clients often send a JSON content type on every call: a body-less DELETE must still work.
-const release = (r: Reseller, token: string) => app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${token}`, headers: { ...r.headers, 'content-type': 'application/json' } })
+const release = (r: Reseller, token: string) =>
+  app.inject({ method: 'DELETE', url: `/api/v1/item/lock/${token}`, headers: { ...r.headers, 'content-type': 'application/json' } })
 const outcome = (res: { statusCode: number; json(): any }) => [res.statusCode, res.json().message]
 // Moves a lock's time past its end without waiting ten minutes.
-const backdate = (token: string) => sql`UPDATE stock_locks SET expires_at = clock_timestamp() - interval '1 second' WHERE token = ${token}`.execute(ctx.db)
+const backdate = (token: string) =>
+  sql`UPDATE stock_locks SET expires_at = clock_timestamp() - interval '1 second' WHERE token = ${token}`.execute(ctx.db)
 
 describe('POST /v1/item/lock', () => {
   it('reserves stock: 201, the token, and the catalog shows the rest', async () => {
@@ -37,7 +39,11 @@ describe('POST /v1/item/lock', () => {
     const auto = await createAutoItem(app, 3, { min_order: 2 })
     const unlimited = await createItem(app, { order_process: 'manual', unlimited_stock: true, min_order: 5 })
     const inactive = await createAutoItem(app, 3, { active: false })
-    for (const [payload, field] of [[{ item_id: auto.id, quantity: 2, lock_duration: 59 }, 'lock_duration'], [{ item_id: auto.id, quantity: 2, lock_duration: 601 }, 'lock_duration'], [{ item_id: auto.id }, 'quantity']] as const) {
+    for (const [payload, field] of [
+      [{ item_id: auto.id, quantity: 2, lock_duration: 59 }, 'lock_duration'],
+      [{ item_id: auto.id, quantity: 2, lock_duration: 601 }, 'lock_duration'],
+      [{ item_id: auto.id }, 'quantity'],
+    ] as const) {
       const res = await lock(r, payload)
       expect(outcome(res)).toEqual([422, 'VALIDATION_ERROR'])
       expect(Object.keys(res.json().errors)).toEqual([field])
@@ -58,7 +64,11 @@ describe('POST /v1/item/lock', () => {
     await admin(app, 'POST', '/providers', { code: 'lock-prov', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
     const item = await createAutoItem(app, 5, { provider: 'lock-prov', provider_code: 'x', max_order: 2 })
     const tooMany = await lock(r, { item_id: item.id, quantity: 3 })
-    expect([...outcome(tooMany), tooMany.json().errors]).toEqual([422, 'VALIDATION_ERROR', { quantity: ['must be at most 2 for this item'] }])
+    expect([...outcome(tooMany), tooMany.json().errors]).toEqual([
+      422,
+      'VALIDATION_ERROR',
+      { quantity: ['must be at most 2 for this item'] },
+    ])
     await admin(app, 'PATCH', '/providers/lock-prov', { active: false })
     expect(outcome(await lock(r, { item_id: item.id, quantity: 1 }))).toEqual([503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'])
   })
@@ -74,7 +84,7 @@ describe('POST /v1/item/lock', () => {
 })
 
 describe('GET and DELETE /v1/item/lock', () => {
-  it('lists the caller\'s active locks with remaining time and releases them', async () => {
+  it("lists the caller's active locks with remaining time and releases them", async () => {
     const r = await createReseller(app)
     const other = await createReseller(app)
     const item = await createItem(app, { order_process: 'manual', stock: 4 })
@@ -126,14 +136,26 @@ describe('POST /v1/trx with lock_token', () => {
     expect((await buy(app, b, 'b-1', [{ item_id: item.id, quantity: 2 }])).statusCode).toBe(200)
     expect(outcome(await buy(app, b, 'b-2', [{ item_id: item.id, quantity: 1 }]))).toEqual([422, 'INSUFFICIENT_STOCK'])
     expect(outcome(await buy(app, a, 'a-0', [{ item_id: item.id, quantity: 1 }]))).toEqual([422, 'INSUFFICIENT_STOCK'])
-    const res = await buy(app, a, 'a-1', [{ item_id: item.id, quantity: 3 }, { item_id: extra.id, quantity: 1 }], { lock_token: token })
+    const res = await buy(
+      app,
+      a,
+      'a-1',
+      [
+        { item_id: item.id, quantity: 3 },
+        { item_id: extra.id, quantity: 1 },
+      ],
+      { lock_token: token },
+    )
     expect(res.statusCode).toBe(200)
     expect(res.json().data.amount).toBe(3_500)
     const row = await ctx.db.selectFrom('stock_locks').select(['status', 'order_id']).where('token', '=', token).executeTakeFirstOrThrow()
     expect(row).toEqual({ status: 'used', order_id: res.json().data.id })
     expect(await stockOf(app, a, item.id)).toBe(0)
     expect(outcome(await release(a, token))).toEqual([422, 'LOCK_ALREADY_USED'])
-    expect(outcome(await buy(app, a, 'a-2', [{ item_id: item.id, quantity: 3 }], { lock_token: token }))).toEqual([422, 'LOCK_ALREADY_USED'])
+    expect(outcome(await buy(app, a, 'a-2', [{ item_id: item.id, quantity: 3 }], { lock_token: token }))).toEqual([
+      422,
+      'LOCK_ALREADY_USED',
+    ])
   })
 
   it('refuses a mismatched, unknown or released lock, after the ref_id check and before item checks', async () => {
@@ -145,15 +167,30 @@ describe('POST /v1/trx with lock_token', () => {
     const cases: [object[], string | undefined, Reseller, [number, string]][] = [
       [[{ item_id: item.id, quantity: 3 }], token, a, [422, 'LOCK_MISMATCH']],
       [[{ item_id: other.id, quantity: 2 }], token, a, [422, 'LOCK_MISMATCH']],
-      [[{ item_id: item.id, quantity: 2 }, { item_id: item.id, quantity: 2 }], token, a, [422, 'LOCK_MISMATCH']],
+      [
+        [
+          { item_id: item.id, quantity: 2 },
+          { item_id: item.id, quantity: 2 },
+        ],
+        token,
+        a,
+        [422, 'LOCK_MISMATCH'],
+      ],
       [[{ item_id: item.id, quantity: 2 }], token, b, [404, 'LOCK_NOT_FOUND']],
       [[{ item_id: 999_999, quantity: 1 }], 'LCK-nope', a, [404, 'LOCK_NOT_FOUND']],
     ]
-    for (const [carts, lockToken, who, expected] of cases) expect(outcome(await buy(app, who, 'lock-case', carts as never, { lock_token: lockToken }))).toEqual(expected)
+    for (const [carts, lockToken, who, expected] of cases)
+      expect(outcome(await buy(app, who, 'lock-case', carts as never, { lock_token: lockToken }))).toEqual(expected)
     expect((await buy(app, a, 'taken', [{ item_id: other.id, quantity: 1 }])).statusCode).toBe(200)
-    expect(outcome(await buy(app, a, 'taken', [{ item_id: item.id, quantity: 3 }], { lock_token: 'LCK-nope' }))).toEqual([422, 'REF_ID_ALREADY_EXIST'])
+    expect(outcome(await buy(app, a, 'taken', [{ item_id: item.id, quantity: 3 }], { lock_token: 'LCK-nope' }))).toEqual([
+      422,
+      'REF_ID_ALREADY_EXIST',
+    ])
     await release(a, token)
-    expect(outcome(await buy(app, a, 'lock-case', [{ item_id: item.id, quantity: 2 }], { lock_token: token }))).toEqual([422, 'LOCK_RELEASED'])
+    expect(outcome(await buy(app, a, 'lock-case', [{ item_id: item.id, quantity: 2 }], { lock_token: token }))).toEqual([
+      422,
+      'LOCK_RELEASED',
+    ])
     expect((await buy(app, a, 'lock-case', [{ item_id: item.id, quantity: 2 }])).statusCode).toBe(200)
     // null and "" mean no lock, as many clients send absent fields
     expect((await buy(app, a, 'null-lock', [{ item_id: item.id, quantity: 1 }], { lock_token: null })).statusCode).toBe(200)
@@ -164,8 +201,15 @@ describe('POST /v1/trx with lock_token', () => {
     const a = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 3)
     const token = (await lock(a, { item_id: item.id, quantity: 3 })).json().data.lock_token
-    const results = await Promise.all([0, 1, 2, 3].map((n) => buy(app, a, `same-lock-${n}`, [{ item_id: item.id, quantity: 3 }], { lock_token: token })))
-    expect(results.map(outcome).sort()).toEqual([[200, 'OK'], [422, 'LOCK_ALREADY_USED'], [422, 'LOCK_ALREADY_USED'], [422, 'LOCK_ALREADY_USED']])
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((n) => buy(app, a, `same-lock-${n}`, [{ item_id: item.id, quantity: 3 }], { lock_token: token })),
+    )
+    expect(results.map(outcome).sort()).toEqual([
+      [200, 'OK'],
+      [422, 'LOCK_ALREADY_USED'],
+      [422, 'LOCK_ALREADY_USED'],
+      [422, 'LOCK_ALREADY_USED'],
+    ])
   })
 })
 
@@ -178,12 +222,21 @@ describe('concurrency', () => {
       Array.from({ length: 80 }, (_, n) => {
         const r = resellers[n % resellers.length]
         const item = n % 3 === 0 ? manual.id : auto.id
-        return n % 2 === 0 ? lock(r, { item_id: item, quantity: 1 + (n % 3) }).then((res) => ({ r, res, kind: 'lock' as const })) : buy(app, r, `race-${n}`, [{ item_id: item, quantity: 1 + (n % 2) }]).then((res) => ({ r, res, kind: 'buy' as const }))
+        return n % 2 === 0
+          ? lock(r, { item_id: item, quantity: 1 + (n % 3) }).then((res) => ({ r, res, kind: 'lock' as const }))
+          : buy(app, r, `race-${n}`, [{ item_id: item, quantity: 1 + (n % 2) }]).then((res) => ({ r, res, kind: 'buy' as const }))
       }),
     )
-    const unexpected = race.map(({ res }) => outcome(res)).filter(([status, code]) => !(status === 200 || status === 201 || code === 'INSUFFICIENT_STOCK' || code === 'MAX_ACTIVE_LOCKS_REACHED'))
+    const unexpected = race
+      .map(({ res }) => outcome(res))
+      .filter(
+        ([status, code]) => !(status === 200 || status === 201 || code === 'INSUFFICIENT_STOCK' || code === 'MAX_ACTIVE_LOCKS_REACHED'),
+      )
     expect(unexpected).toEqual([])
-    for (const [item, total] of [[auto.id, 20], [manual.id, 12]]) {
+    for (const [item, total] of [
+      [auto.id, 20],
+      [manual.id, 12],
+    ]) {
       const { rows } = await sql<{ reserved: number; sold: number }>`
         SELECT (SELECT coalesce(sum(quantity), 0)::bigint FROM stock_locks WHERE item_id = ${item} AND status = 'active') AS reserved,
                (SELECT coalesce(sum(quantity), 0)::bigint FROM order_lines WHERE item_id = ${item}) AS sold`.execute(ctx.db)
@@ -193,7 +246,10 @@ describe('concurrency', () => {
     const granted = race.filter((x) => x.kind === 'lock' && x.res.statusCode === 201)
     for (const [i, { r, res }] of granted.entries()) {
       const data = res.json().data
-      expect((await buy(app, r, `with-lock-${i}`, [{ item_id: data.item_id, quantity: data.quantity }], { lock_token: data.lock_token })).statusCode).toBe(200)
+      expect(
+        (await buy(app, r, `with-lock-${i}`, [{ item_id: data.item_id, quantity: data.quantity }], { lock_token: data.lock_token }))
+          .statusCode,
+      ).toBe(200)
     }
     await assertInvariants(ctx.db, { [manual.id]: 12 })
   })

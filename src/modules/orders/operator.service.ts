@@ -36,7 +36,15 @@ export async function withdrawLine(trx: Trx, line: OrderLine): Promise<{ lineId:
 export async function creditRefunds(trx: Trx, order: Order, refunds: { lineId: number; amount: number }[], reason: string): Promise<void> {
   for (const { lineId, amount } of refunds) {
     if (amount === 0) continue
-    await creditBalance(trx, { accountId: order.account_id, type: 'refund', amount, description: `Refund ${order.invoice}: ${reason}`, invoice: order.invoice, orderId: order.id, orderLineId: lineId })
+    await creditBalance(trx, {
+      accountId: order.account_id,
+      type: 'refund',
+      amount,
+      description: `Refund ${order.invoice}: ${reason}`,
+      invoice: order.invoice,
+      orderId: order.id,
+      orderLineId: lineId,
+    })
   }
 }
 
@@ -53,11 +61,19 @@ export async function cancelOrder(db: Database, orderId: number, reason: string)
     // Requests before lines, as the dispatcher claims them; item rows in ascending id, like a
     // purchase, and the account only after them: no deadlock.
     const atProvider = await withdrawUnsentRequests(trx, order.id)
-    const lines = await trx.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).where('status', 'in', ['pending', 'processing']).orderBy('item_id').orderBy('id').execute()
+    const lines = await trx
+      .selectFrom('order_lines')
+      .selectAll()
+      .where('order_id', '=', order.id)
+      .where('status', 'in', ['pending', 'processing'])
+      .orderBy('item_id')
+      .orderBy('id')
+      .execute()
     const refunds = []
     for (const line of lines) {
       if (line.order_process === 'h2h' || line.order_process === 'smm') {
-        if (atProvider.has(line.id)) await trx.updateTable('order_lines').set({ status: 'cancel_requested' }).where('id', '=', line.id).execute()
+        if (atProvider.has(line.id))
+          await trx.updateTable('order_lines').set({ status: 'cancel_requested' }).where('id', '=', line.id).execute()
         const refund = await settleLine(trx, line.id)
         if (refund) refunds.push(refund)
         continue
@@ -71,10 +87,21 @@ export async function cancelOrder(db: Database, orderId: number, reason: string)
 }
 
 /** Operator delivery of a manual line: it turns `sent` and order.item.sent goes out. */
-export async function sendManualLine(db: Database, vault: Vault, orderId: number, lineId: number, delivery: { product_license?: string; note?: string }) {
+export async function sendManualLine(
+  db: Database,
+  vault: Vault,
+  orderId: number,
+  lineId: number,
+  delivery: { product_license?: string; note?: string },
+) {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId)
-    const line = await trx.selectFrom('order_lines').selectAll().where('id', '=', lineId).where('order_id', '=', order.id).executeTakeFirst()
+    const line = await trx
+      .selectFrom('order_lines')
+      .selectAll()
+      .where('id', '=', lineId)
+      .where('order_id', '=', order.id)
+      .executeTakeFirst()
     if (!line) throw new AppError('LINE_NOT_FOUND')
     if (line.order_process !== 'manual' || line.status !== 'pending' || order.status !== 'paid') {
       throw new AppError('INVALID_STATE', { detail: `line is ${line.order_process}/${line.status}` })

@@ -9,7 +9,10 @@ export type OrderEvent = (typeof ORDER_EVENTS)[number]
 
 /** Every status change leaves through the outbox, in the transaction that made it. */
 export async function recordEvent(trx: Trx, order: Pick<Order, 'id' | 'account_id'>, event: OrderEvent, lineId?: number): Promise<void> {
-  await trx.insertInto('outbox_events').values({ account_id: order.account_id, event, order_id: order.id, order_line_id: lineId ?? null }).execute()
+  await trx
+    .insertInto('outbox_events')
+    .values({ account_id: order.account_id, event, order_id: order.id, order_line_id: lineId ?? null })
+    .execute()
 }
 
 /** The order row, locked: operator actions on one order run one at a time. */

@@ -27,7 +27,12 @@ export async function listOrders(db: Database, q: { accountId?: number; page: nu
   if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId)
   if (q.status) query = query.where('status', '=', q.status)
   const [rows, count] = await Promise.all([
-    query.select([...SUMMARY, 'account_id']).orderBy('id', 'desc').limit(q.per_page).offset((q.page - 1) * q.per_page).execute(),
+    query
+      .select([...SUMMARY, 'account_id'])
+      .orderBy('id', 'desc')
+      .limit(q.per_page)
+      .offset((q.page - 1) * q.per_page)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   return { rows, total: count.n }
@@ -51,10 +56,21 @@ export async function loadOrderDetail(db: Database, vault: Vault, order: Order):
   const lines = await db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('position').execute()
   const autoLineIds = lines.filter((l) => l.order_process === 'auto').map((l) => l.id)
   const licenses = autoLineIds.length
-    ? await db.selectFrom('licenses').select(['order_line_id', 'content_enc']).where('order_line_id', 'in', autoLineIds).orderBy('id').execute()
+    ? await db
+        .selectFrom('licenses')
+        .select(['order_line_id', 'content_enc'])
+        .where('order_line_id', 'in', autoLineIds)
+        .orderBy('id')
+        .execute()
     : []
   const { h2h_results, smm_results } = await loadUpstreamResults(db, order.id)
-  const items = lines.map((line) => lineView(line, licenses.filter((l) => l.order_line_id === line.id).map((l) => vault.decrypt(l.content_enc)), vault))
+  const items = lines.map((line) =>
+    lineView(
+      line,
+      licenses.filter((l) => l.order_line_id === line.id).map((l) => vault.decrypt(l.content_enc)),
+      vault,
+    ),
+  )
   return {
     id: order.id,
     ref_id: order.ref_id,

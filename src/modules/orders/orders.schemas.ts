@@ -7,7 +7,9 @@ export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'y
 export const CartLine = Type.Object({
   item_id: RowId(),
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-  note: Type.Optional(Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' })),
+  note: Type.Optional(
+    Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' }),
+  ),
 })
 
 export const PurchaseBody = Type.Object({
@@ -47,7 +49,12 @@ export const OrderItem = Type.Object({
   licenses: Type.Optional(Type.Array(License)),
 })
 
-export const H2hResult = Type.Object({ variant_id: Type.Integer(), sn: Type.String(), dispatch_status: Type.String(), log_message: Type.String() })
+export const H2hResult = Type.Object({
+  variant_id: Type.Integer(),
+  sn: Type.String(),
+  dispatch_status: Type.String(),
+  log_message: Type.String(),
+})
 export const SmmResult = Type.Object({
   variant_id: Type.Integer(),
   order_id: Type.String(),
@@ -91,10 +98,21 @@ export const ListQuery = Type.Object({
   status: Type.Optional(OrderStatus),
 })
 
-export const OrderList = OkPage(Type.Object({ id: Type.Integer(), invoice: Type.String(), ref_id: Type.String(), amount: Type.Integer(), status: Type.String(), created_at: Timestamp }))
+export const OrderList = OkPage(
+  Type.Object({
+    id: Type.Integer(),
+    invoice: Type.String(),
+    ref_id: Type.String(),
+    amount: Type.Integer(),
+    status: Type.String(),
+    created_at: Timestamp,
+  }),
+)
 
 // Longer than any ref_id is simply not found, not a validation error.
 export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 2000 }) })
 
 export const SandboxBody = Type.Object({ ref_id: RefId, item_id: RowId(), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) })
-export const SandboxOrder = Ok(Type.Object({ id: Type.Integer(), ref_id: Type.String(), invoice: Type.String(), status: Type.Literal('sandbox') }))
+export const SandboxOrder = Ok(
+  Type.Object({ id: Type.Integer(), ref_id: Type.String(), invoice: Type.String(), status: Type.Literal('sandbox') }),
+)

@@ -17,7 +17,12 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
   const attempt = async () => {
     const invoice = newInvoice('INV')
     const result = await callPurchase(ctx.database, {
-      accountId, refId: body.ref_id, invoice, carts: body.carts, lockToken: body.lock_token || null, processes: ctx.fulfillable,
+      accountId,
+      refId: body.ref_id,
+      invoice,
+      carts: body.carts,
+      lockToken: body.lock_token || null,
+      processes: ctx.fulfillable,
     })
     return { result, invoice }
   }

@@ -24,11 +24,25 @@ describe('POST /v1/trx', () => {
       const got = await get(app, `/trx/${ref}`, r)
       expect(got.statusCode).toBe(200)
       const body = got.json()
-      expect(body.data).toMatchObject({ id: created.id, status: 'completed', payment_method: 'saldo', price: 25_000, fees: 0, amount: 25_000 })
+      expect(body.data).toMatchObject({
+        id: created.id,
+        status: 'completed',
+        payment_method: 'saldo',
+        price: 25_000,
+        fees: 0,
+        amount: 25_000,
+      })
       expect(body.h2h_results).toEqual([])
       expect(body.smm_results).toEqual([])
       const [line] = body.data.items
-      expect(line).toMatchObject({ variant_id: item.id, quantity: 2, price: 12_500, subtotal: 25_000, order_process: 'auto', status: 'delivered' })
+      expect(line).toMatchObject({
+        variant_id: item.id,
+        quantity: 2,
+        price: 12_500,
+        subtotal: 25_000,
+        order_process: 'auto',
+        status: 'delivered',
+      })
       expect(line.licenses).toHaveLength(2)
       expect(line.product_license).toBe(line.licenses.map((l: any) => l.product_license).join('\n'))
     }
@@ -61,14 +75,48 @@ describe('POST /v1/trx', () => {
       ['inactive item', [{ item_id: inactive.id, quantity: 1 }], 404, 'ITEM_NOT_FOUND'],
       ['below minimum', [{ item_id: bulk.id, quantity: 2 }], 422, 'MINIMUM_ORDER_NOT_MET'],
       ['h2h without note', [{ item_id: h2h.id, quantity: 1 }], 422, 'REQUIRED_FIELD_MISSING'],
-      ['smm item mapped to an h2h provider', [{ item_id: smm.id, quantity: 1, note: 'https://x.example/p' }], 503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
-      ['h2h line over the requests one line may make', [{ item_id: h2h.id, quantity: 101, note: '0812' }], 422, 'VALIDATION_ERROR', { 'carts.0.quantity': ['must be at most 100 for an h2h item (one provider request each)'] }],
+      [
+        'smm item mapped to an h2h provider',
+        [{ item_id: smm.id, quantity: 1, note: 'https://x.example/p' }],
+        503,
+        'PRODUCT_TEMPORARILY_UNAVAILABLE',
+      ],
+      [
+        'h2h line over the requests one line may make',
+        [{ item_id: h2h.id, quantity: 101, note: '0812' }],
+        422,
+        'VALIDATION_ERROR',
+        { 'carts.0.quantity': ['must be at most 100 for an h2h item (one provider request each)'] },
+      ],
       ['smm note not JSON', [{ item_id: smm.id, quantity: 1, note: '{target' }], 400, 'SMM_ORDER_REQUIRES_JSON_NOTE'],
       ['smm JSON without target', [{ item_id: smm.id, quantity: 1, note: '{"opt_smm":"x"}' }], 400, 'SMM_ORDER_REQUIRES_JSON_NOTE'],
-      ['plain note over 50', [{ item_id: auto.id, quantity: 1, note: 'x'.repeat(51) }], 422, 'VALIDATION_ERROR', { 'carts.0.note': ['must be at most 50 characters'] }],
+      [
+        'plain note over 50',
+        [{ item_id: auto.id, quantity: 1, note: 'x'.repeat(51) }],
+        422,
+        'VALIDATION_ERROR',
+        { 'carts.0.note': ['must be at most 50 characters'] },
+      ],
       ['more than stock', [{ item_id: auto.id, quantity: 3 }], 422, 'INSUFFICIENT_STOCK'],
-      ['over two lines of one item', [{ item_id: auto.id, quantity: 1 }, { item_id: auto.id, quantity: 2 }], 422, 'INSUFFICIENT_STOCK'],
-      ['a zero quantity on any line', [{ item_id: auto.id, quantity: 2 }, { item_id: auto.id, quantity: 0 }], 422, 'VALIDATION_ERROR', { 'carts.1.quantity': ['must be >= 1'] }],
+      [
+        'over two lines of one item',
+        [
+          { item_id: auto.id, quantity: 1 },
+          { item_id: auto.id, quantity: 2 },
+        ],
+        422,
+        'INSUFFICIENT_STOCK',
+      ],
+      [
+        'a zero quantity on any line',
+        [
+          { item_id: auto.id, quantity: 2 },
+          { item_id: auto.id, quantity: 0 },
+        ],
+        422,
+        'VALIDATION_ERROR',
+        { 'carts.1.quantity': ['must be >= 1'] },
+      ],
     ]
     for (const [label, carts, status, code, fieldErrors] of cases) {
       const res = await buy(app, r, 'free-ref', carts as never)
@@ -100,7 +148,12 @@ describe('POST /v1/trx', () => {
     const item = await createAutoItem(app, 3, { price: 5_000, provider: 'switchable', provider_code: 'v1' })
     await admin(app, 'PATCH', '/providers/switchable', { active: false })
     expect([(await buy(app, r, 'off-1', [{ item_id: item.id, quantity: 1 }])).statusCode, await balanceOf(app, r)]).toEqual([503, 50_000])
-    const sandbox = await app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: r.headers, payload: { ref_id: 'off-1', item_id: item.id, quantity: 1 } })
+    const sandbox = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/sandbox',
+      headers: r.headers,
+      payload: { ref_id: 'off-1', item_id: item.id, quantity: 1 },
+    })
     expect([sandbox.statusCode, sandbox.json().message]).toEqual([503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'])
     await admin(app, 'PATCH', '/providers/switchable', { active: true })
     expect((await buy(app, r, 'off-1', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
@@ -138,14 +191,34 @@ describe('manual fulfilment and operator cancel', () => {
     expect(await stockOf(app, r, manual.id)).toBe(2)
     const order = await admin(app, 'GET', `/transactions/${created.id}`)
     const lineId = order.items[0].id
-    const sent = await admin(app, 'POST', `/transactions/${created.id}/items/${lineId}/send`, { product_license: 'netflix: a@b.c / pw', note: 'enjoy' })
+    const sent = await admin(app, 'POST', `/transactions/${created.id}/items/${lineId}/send`, {
+      product_license: 'netflix: a@b.c / pw',
+      note: 'enjoy',
+    })
     expect(sent.status).toBe('completed')
     const view = (await get(app, '/trx/m-1', r)).json().data
     expect(view.status).toBe('completed')
-    expect(view.items[0]).toMatchObject({ status: 'sent', product_license: 'netflix: a@b.c / pw', licenses: [{ product_license: 'netflix: a@b.c / pw', note: 'enjoy' }] })
-    const events = await ctx.db.selectFrom('outbox_events').select(['event', 'order_line_id']).where('order_id', '=', created.id).orderBy('id').execute()
-    expect(events).toEqual([{ event: 'order.paid', order_line_id: null }, { event: 'order.item.sent', order_line_id: lineId }, { event: 'order.completed', order_line_id: null }])
-    const twice = await app.inject({ method: 'POST', url: `/api/admin/v1/transactions/${created.id}/items/${lineId}/send`, headers: { authorization: 'Bearer test-admin-token-0123456789' } })
+    expect(view.items[0]).toMatchObject({
+      status: 'sent',
+      product_license: 'netflix: a@b.c / pw',
+      licenses: [{ product_license: 'netflix: a@b.c / pw', note: 'enjoy' }],
+    })
+    const events = await ctx.db
+      .selectFrom('outbox_events')
+      .select(['event', 'order_line_id'])
+      .where('order_id', '=', created.id)
+      .orderBy('id')
+      .execute()
+    expect(events).toEqual([
+      { event: 'order.paid', order_line_id: null },
+      { event: 'order.item.sent', order_line_id: lineId },
+      { event: 'order.completed', order_line_id: null },
+    ])
+    const twice = await app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/transactions/${created.id}/items/${lineId}/send`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+    })
     expect([twice.statusCode, twice.json().message]).toEqual([409, 'INVALID_STATE'])
   })
 
@@ -153,10 +226,22 @@ describe('manual fulfilment and operator cancel', () => {
     const r = await createReseller(app, { balance: 100_000 })
     const manual = await createItem(app, { order_process: 'manual', stock: 5, price: 20_000 })
     const auto = await createAutoItem(app, 2, { price: 5_000 })
-    const created = (await buy(app, r, 'c-1', [{ item_id: manual.id, quantity: 2 }, { item_id: auto.id, quantity: 1 }])).json().data
+    const created = (
+      await buy(app, r, 'c-1', [
+        { item_id: manual.id, quantity: 2 },
+        { item_id: auto.id, quantity: 1 },
+      ])
+    ).json().data
     expect(await balanceOf(app, r)).toBe(55_000)
     const cancels = await Promise.all(
-      Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: `/api/admin/v1/transactions/${created.id}/cancel`, headers: { authorization: 'Bearer test-admin-token-0123456789' }, payload: { reason: 'out of accounts' } })),
+      Array.from({ length: 5 }, () =>
+        app.inject({
+          method: 'POST',
+          url: `/api/admin/v1/transactions/${created.id}/cancel`,
+          headers: { authorization: 'Bearer test-admin-token-0123456789' },
+          payload: { reason: 'out of accounts' },
+        }),
+      ),
     )
     expect(cancels.filter((c) => c.statusCode === 200)).toHaveLength(1)
     expect(cancels.filter((c) => c.statusCode === 409)).toHaveLength(4)
@@ -197,7 +282,11 @@ describe('GET /v1/trx and sandbox', () => {
     expect((await get(app, '/trx?status=pending', r)).json().data).toEqual([])
     expect((await get(app, '/trx?status=bogus', r)).statusCode).toBe(422)
     expect((await get(app, '/trx?per_page=51', r)).statusCode).toBe(422)
-    const operatorView = await app.inject({ method: 'GET', url: `/api/admin/v1/transactions?account_id=${r.id}&status=paid`, headers: { authorization: 'Bearer test-admin-token-0123456789' } })
+    const operatorView = await app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/transactions?account_id=${r.id}&status=paid`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+    })
     expect(operatorView.json().data.map((o: any) => [o.ref_id, o.account_id])).toEqual([['l-m', r.id]])
     expect(operatorView.json().meta.total).toBe(1)
     const stranger = await createReseller(app)
@@ -214,7 +303,9 @@ describe('GET /v1/trx and sandbox', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json().data).toMatchObject({ ref_id: 'go-live', status: 'sandbox' })
     expect(res.json().data.invoice).toMatch(/^SBX/)
-    expect((await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })).json().message).toBe('REF_ID_ALREADY_EXIST')
+    expect((await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })).json().message).toBe(
+      'REF_ID_ALREADY_EXIST',
+    )
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-2', item_id: auto.id, quantity: 2 })).json().message).toBe('INSUFFICIENT_STOCK')
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-3', item_id: 999_999, quantity: 1 })).json().message).toBe('ITEM_NOT_FOUND')
     const unlimited = await createItem(app, { order_process: 'manual', unlimited_stock: true })
@@ -224,7 +315,9 @@ describe('GET /v1/trx and sandbox', () => {
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1 })).statusCode).toBe(200)
     // like a real purchase: a switched-off provider's item is not sold
     await admin(app, 'PATCH', '/providers/sb-h2h', { active: false })
-    expect((await sandbox('/order/sandbox', { ref_id: 'sb-6', item_id: h2h.id, quantity: 1 })).json().message).toBe('PRODUCT_TEMPORARILY_UNAVAILABLE')
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-6', item_id: h2h.id, quantity: 1 })).json().message).toBe(
+      'PRODUCT_TEMPORARILY_UNAVAILABLE',
+    )
     expect(await balanceOf(app, r)).toBe(10_000)
     expect(await stockOf(app, r, auto.id)).toBe(1)
     expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('sandbox')
@@ -241,12 +334,34 @@ describe('concurrency', () => {
     const first = await createItem(app, { order_process: 'manual', stock: 500, price: 1_000 })
     const second = await createItem(app, { order_process: 'manual', stock: 500, price: 1_000 })
     const orders = []
-    for (let i = 0; i < 8; i++) orders.push((await buy(app, resellers[0], `cx-${i}`, [{ item_id: second.id, quantity: 1 }, { item_id: first.id, quantity: 1 }])).json().data.id)
+    for (let i = 0; i < 8; i++)
+      orders.push(
+        (
+          await buy(app, resellers[0], `cx-${i}`, [
+            { item_id: second.id, quantity: 1 },
+            { item_id: first.id, quantity: 1 },
+          ])
+        ).json().data.id,
+      )
     const adminHeaders = { authorization: 'Bearer test-admin-token-0123456789' }
     const results = await Promise.all([
-      ...orders.map((id) => app.inject({ method: 'POST', url: `/api/admin/v1/transactions/${id}/cancel`, headers: adminHeaders, payload: { reason: 'race' } })),
-      ...Array.from({ length: 24 }, (_, n) => buy(app, resellers[1], `cy-${n}`, [{ item_id: n % 2 ? first.id : second.id, quantity: 1 }, { item_id: second.id, quantity: 1 }])),
-      ...Array.from({ length: 8 }, () => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: resellers[1].headers, payload: { item_id: second.id, quantity: 1 } })),
+      ...orders.map((id) =>
+        app.inject({ method: 'POST', url: `/api/admin/v1/transactions/${id}/cancel`, headers: adminHeaders, payload: { reason: 'race' } }),
+      ),
+      ...Array.from({ length: 24 }, (_, n) =>
+        buy(app, resellers[1], `cy-${n}`, [
+          { item_id: n % 2 ? first.id : second.id, quantity: 1 },
+          { item_id: second.id, quantity: 1 },
+        ]),
+      ),
+      ...Array.from({ length: 8 }, () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/v1/item/lock',
+          headers: resellers[1].headers,
+          payload: { item_id: second.id, quantity: 1 },
+        }),
+      ),
     ])
     expect(results.filter((r) => r.statusCode >= 500).map((r) => `${r.statusCode} ${r.body}`)).toEqual([])
     await assertInvariants(ctx.db, { [first.id]: 500 })
@@ -265,7 +380,9 @@ describe('concurrency', () => {
     })
     const responses = await Promise.all(requests)
     const outcomes = responses.map((r) => `${r.statusCode} ${r.json().message}`)
-    expect(outcomes.filter((o) => !['200 OK', '400 BALANCE_IS_INSUFFICIENT', '422 INSUFFICIENT_STOCK', '422 REF_ID_ALREADY_EXIST'].includes(o))).toEqual([])
+    expect(
+      outcomes.filter((o) => !['200 OK', '400 BALANCE_IS_INSUFFICIENT', '422 INSUFFICIENT_STOCK', '422 REF_ID_ALREADY_EXIST'].includes(o)),
+    ).toEqual([])
     const succeeded = responses.filter((r) => r.statusCode === 200).length
     const ids = resellers.map((r) => r.id)
     const { rows } = await sql<{ n: number }>`select count(*) as n from orders where account_id in (${sql.join(ids)})`.execute(ctx.db)

@@ -8,7 +8,8 @@ import { assertInvariants } from '../../../test/invariants.js'
 const { app, ctx } = await createTestApp()
 
 const MONEY_MAX = 1_000_000_000_000_000
-const sandbox = (r: { headers: Record<string, string> }, payload: object) => app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: r.headers, payload })
+const sandbox = (r: { headers: Record<string, string> }, payload: object) =>
+  app.inject({ method: 'POST', url: '/api/v1/order/sandbox', headers: r.headers, payload })
 const refusal = (res: { statusCode: number; json(): any }) => [res.statusCode, res.json()]
 const stored = async (accountId: number) => {
   const { rows } = await sql<{ orders: number; refs: number; sandbox: number }>`
@@ -25,17 +26,29 @@ describe('money stays within 10^15, exact', () => {
     const top = await createItem(app, { order_process: 'manual', unlimited_stock: true, price: 1_000_000_000_000 })
 
     expect(refusal(await sandbox(r, { ref_id: 'huge', item_id: dear.id, quantity: 999_999 }))).toEqual([
-      422, { message: 'VALIDATION_ERROR', errors: { quantity: [`the line would cost more than ${MONEY_MAX}`] } },
+      422,
+      { message: 'VALIDATION_ERROR', errors: { quantity: [`the line would cost more than ${MONEY_MAX}`] } },
     ])
-    expect(refusal(await buy(app, r, 'huge', [{ item_id: top.id, quantity: 1, note: 'a' }, { item_id: dear.id, quantity: 999_999, note: 'b' }]))).toEqual([
-      422, { message: 'VALIDATION_ERROR', errors: { 'carts.1.quantity': [`the line would cost more than ${MONEY_MAX}`] } },
-    ])
+    expect(
+      refusal(
+        await buy(app, r, 'huge', [
+          { item_id: top.id, quantity: 1, note: 'a' },
+          { item_id: dear.id, quantity: 999_999, note: 'b' },
+        ]),
+      ),
+    ).toEqual([422, { message: 'VALIDATION_ERROR', errors: { 'carts.1.quantity': [`the line would cost more than ${MONEY_MAX}`] } }])
     expect(refusal(await buy(app, r, 'huge', [{ item_id: top.id, quantity: 1001, note: 'a' }]))).toEqual([
-      422, { message: 'VALIDATION_ERROR', errors: { 'carts.0.quantity': [`the line would cost more than ${MONEY_MAX}`] } },
+      422,
+      { message: 'VALIDATION_ERROR', errors: { 'carts.0.quantity': [`the line would cost more than ${MONEY_MAX}`] } },
     ])
-    expect(refusal(await buy(app, r, 'huge', [{ item_id: top.id, quantity: 600, note: 'a' }, { item_id: top.id, quantity: 600, note: 'b' }]))).toEqual([
-      422, { message: 'VALIDATION_ERROR', errors: { carts: [`the order would cost more than ${MONEY_MAX}`] } },
-    ])
+    expect(
+      refusal(
+        await buy(app, r, 'huge', [
+          { item_id: top.id, quantity: 600, note: 'a' },
+          { item_id: top.id, quantity: 600, note: 'b' },
+        ]),
+      ),
+    ).toEqual([422, { message: 'VALIDATION_ERROR', errors: { carts: [`the order would cost more than ${MONEY_MAX}`] } }])
     expect(await stored(r.id)).toEqual({ orders: 0, refs: 0, sandbox: 0 })
     // The ref was left free, and reading it answers a clean 404.
     expect((await get(app, '/trx/huge', r)).json()).toEqual({ message: 'TRX_NOT_FOUND' })
@@ -47,12 +60,18 @@ describe('money stays within 10^15, exact', () => {
     const sb = await sandbox(r, { ref_id: 'max', item_id: item.id, quantity: 1000 })
     expect(sb.statusCode).toBe(200)
     expect((await get(app, '/trx/max', r)).json().data).toMatchObject({ status: 'sandbox', amount: MONEY_MAX, price: MONEY_MAX })
-    const res = await buy(app, r, 'max', [{ item_id: item.id, quantity: 400, note: 'x' }, { item_id: item.id, quantity: 600, note: 'y' }])
+    const res = await buy(app, r, 'max', [
+      { item_id: item.id, quantity: 400, note: 'x' },
+      { item_id: item.id, quantity: 600, note: 'y' },
+    ])
     expect(res.statusCode).toBe(200)
     expect(res.json().data.amount).toBe(MONEY_MAX)
     const read = await get(app, '/trx/max', r)
     expect(read.statusCode).toBe(200)
-    expect(read.json().data).toMatchObject({ amount: MONEY_MAX, items: [{ subtotal: 400_000_000_000_000 }, { subtotal: 600_000_000_000_000 }] })
+    expect(read.json().data).toMatchObject({
+      amount: MONEY_MAX,
+      items: [{ subtotal: 400_000_000_000_000 }, { subtotal: 600_000_000_000_000 }],
+    })
     expect(await balanceOf(app, r)).toBe(0)
     await assertInvariants(ctx.db)
   })
@@ -63,14 +82,28 @@ describe('max_order and ref_id', () => {
     const r = await createReseller(app, { balance: 1_000_000 })
     const item = await createAutoItem(app, 10, { price: 1_000, max_order: 3 })
     const other = await createAutoItem(app, 10, { price: 1_000 })
-    expect(refusal(await buy(app, r, 'split', [{ item_id: item.id, quantity: 2 }, { item_id: other.id, quantity: 5 }, { item_id: item.id, quantity: 2 }]))).toEqual([
-      422, { message: 'VALIDATION_ERROR', errors: { 'carts.2.quantity': ['must be at most 3 for this item over all lines of it'] } },
+    expect(
+      refusal(
+        await buy(app, r, 'split', [
+          { item_id: item.id, quantity: 2 },
+          { item_id: other.id, quantity: 5 },
+          { item_id: item.id, quantity: 2 },
+        ]),
+      ),
+    ).toEqual([
+      422,
+      { message: 'VALIDATION_ERROR', errors: { 'carts.2.quantity': ['must be at most 3 for this item over all lines of it'] } },
     ])
     expect(refusal(await buy(app, r, 'split', [{ item_id: item.id, quantity: 4 }]))).toEqual([
-      422, { message: 'VALIDATION_ERROR', errors: { 'carts.0.quantity': ['must be at most 3 for this item'] } },
+      422,
+      { message: 'VALIDATION_ERROR', errors: { 'carts.0.quantity': ['must be at most 3 for this item'] } },
     ])
     expect(await stored(r.id)).toMatchObject({ orders: 0, refs: 0 })
-    const ok = await buy(app, r, 'split', [{ item_id: item.id, quantity: 1 }, { item_id: other.id, quantity: 5 }, { item_id: item.id, quantity: 2 }])
+    const ok = await buy(app, r, 'split', [
+      { item_id: item.id, quantity: 1 },
+      { item_id: other.id, quantity: 5 },
+      { item_id: item.id, quantity: 2 },
+    ])
     expect(ok.statusCode).toBe(200)
     expect(ok.json().data.amount).toBe(8_000)
   })
@@ -95,11 +128,16 @@ describe('notes', () => {
     const manual = await createItem(app, { order_process: 'manual', stock: 5, price: 1_000 })
     // 50 characters once trimmed: accepted, and stored as those 50.
     const target = 'u'.repeat(50)
-    const res = await buy(app, r, 'noted', [{ item_id: manual.id, quantity: 1, note: `   ${target}  ` }, { item_id: manual.id, quantity: 1, note: '   ' }])
+    const res = await buy(app, r, 'noted', [
+      { item_id: manual.id, quantity: 1, note: `   ${target}  ` },
+      { item_id: manual.id, quantity: 1, note: '   ' },
+    ])
     expect(res.statusCode).toBe(200)
     const items = (await get(app, '/trx/noted', r)).json().data.items
     expect(items.map((i: any) => i.note)).toEqual([target, null])
-    const { rows } = await sql<{ note: string | null }>`SELECT note FROM order_lines WHERE order_id = ${res.json().data.id} ORDER BY position`.execute(ctx.db)
+    const { rows } = await sql<{
+      note: string | null
+    }>`SELECT note FROM order_lines WHERE order_id = ${res.json().data.id} ORDER BY position`.execute(ctx.db)
     expect(rows.map((l) => l.note)).toEqual([target, null])
   })
 })

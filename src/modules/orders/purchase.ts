@@ -21,7 +21,16 @@ export async function callPurchase(database: DatabaseHandle, p: PurchaseCall): P
   const quantities = p.carts.map((c) => c.quantity)
   const notes = p.carts.map((c) => c.note ?? null)
   const [outcome] = await raisingAppErrors(
-    database.prepared<PurchaseOutcome>('purchase', PURCHASE, [p.accountId, p.refId, p.invoice, items, quantities, notes, p.lockToken, p.processes]),
+    database.prepared<PurchaseOutcome>('purchase', PURCHASE, [
+      p.accountId,
+      p.refId,
+      p.invoice,
+      items,
+      quantities,
+      notes,
+      p.lockToken,
+      p.processes,
+    ]),
   )
   return outcome
 }

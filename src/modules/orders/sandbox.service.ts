@@ -13,14 +13,28 @@ async function findSandbox(db: Database, accountId: number, ref: string) {
     .selectFrom('sandbox_orders as s')
     .innerJoin('items as i', 'i.id', 's.item_id')
     .innerJoin('products as p', 'p.id', 'i.product_id')
-    .select(['s.id', 's.ref_id', 's.invoice', 's.item_id', 's.quantity', 's.price', 's.amount', 's.created_at', 'i.name as variant_name', 'p.name as product_name', 'i.order_process'])
+    .select([
+      's.id',
+      's.ref_id',
+      's.invoice',
+      's.item_id',
+      's.quantity',
+      's.price',
+      's.amount',
+      's.created_at',
+      'i.name as variant_name',
+      'p.name as product_name',
+      'i.order_process',
+    ])
     .where('s.account_id', '=', accountId)
     .where((eb) => eb.or([eb('s.ref_id', '=', ref), eb('s.invoice', '=', ref)]))
     .executeTakeFirst()
 }
 
 const refused = (s: { id: number; ref_id: string; invoice: string; amount: number; created_at: Date }) =>
-  new AppError('REF_ID_ALREADY_EXIST', { data: { id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at } })
+  new AppError('REF_ID_ALREADY_EXIST', {
+    data: { id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at },
+  })
 
 /**
  * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, maximum,
@@ -38,7 +52,15 @@ export async function createSandboxOrder(db: Database, accountId: number, input:
   const amount = item.price * input.quantity
   const row = await db
     .insertInto('sandbox_orders')
-    .values({ account_id: accountId, ref_id: input.ref_id, invoice: newInvoice('SBX'), item_id: item.id, quantity: input.quantity, price: amount, amount })
+    .values({
+      account_id: accountId,
+      ref_id: input.ref_id,
+      invoice: newInvoice('SBX'),
+      item_id: item.id,
+      quantity: input.quantity,
+      price: amount,
+      amount,
+    })
     .onConflict((oc) => oc.columns(['account_id', 'ref_id']).doNothing())
     .returning(['id', 'ref_id', 'invoice'])
     .executeTakeFirst()

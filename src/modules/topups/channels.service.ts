@@ -62,7 +62,8 @@ export async function findChannel(db: Database, code: string): Promise<Channel |
 
 /** The percentage is stored to 3 decimals: a finer one would read back as another value. */
 function refuseFinePercent(percent: number | undefined): void {
-  if (percent !== undefined && Math.round(percent * 1000) / 1000 !== percent) throw invalidField('fee_percent', 'must have at most 3 decimals')
+  if (percent !== undefined && Math.round(percent * 1000) / 1000 !== percent)
+    throw invalidField('fee_percent', 'must have at most 3 decimals')
 }
 
 function refuseInvertedRange(min: number, max: number): void {
@@ -77,7 +78,16 @@ export async function createChannelWithin(db: Database, input: ChannelInput): Pr
   refuseInvertedRange(min, max)
   const row = await db
     .insertInto('payment_channels')
-    .values({ code: input.code, name: input.name, type: input.type, fee_flat: input.fee_flat ?? 0, fee_percent: input.fee_percent ?? 0, min_amount: min, max_amount: max, active: input.active ?? true })
+    .values({
+      code: input.code,
+      name: input.name,
+      type: input.type,
+      fee_flat: input.fee_flat ?? 0,
+      fee_percent: input.fee_percent ?? 0,
+      min_amount: min,
+      max_amount: max,
+      active: input.active ?? true,
+    })
     .onConflict((oc) => oc.column('code').doNothing())
     .returningAll()
     .executeTakeFirst()
@@ -90,7 +100,12 @@ export async function updateChannel(db: Database, code: string, changes: Channel
   const { name, type, fee_flat, fee_percent, min_amount, max_amount, active } = changes
   refuseFinePercent(fee_percent)
   return inTransaction(db, async (trx) => {
-    const current = await trx.selectFrom('payment_channels').select(['min_amount', 'max_amount']).where('code', '=', code).forNoKeyUpdate().executeTakeFirst()
+    const current = await trx
+      .selectFrom('payment_channels')
+      .select(['min_amount', 'max_amount'])
+      .where('code', '=', code)
+      .forNoKeyUpdate()
+      .executeTakeFirst()
     if (!current) throw new AppError('CHANNEL_NOT_FOUND')
     refuseInvertedRange(min_amount ?? current.min_amount, max_amount ?? current.max_amount)
     const row = await trx
@@ -116,9 +131,26 @@ export async function importChannels(db: Database, channels: GatewayChannel[]): 
       const max = Math.max(min, c.max_amount)
       const row = await trx
         .insertInto('payment_channels')
-        .values({ code: c.code, name: c.name, type: c.type, fee_flat: c.fee_flat, fee_percent: c.fee_percent, min_amount: min, max_amount: max, active: c.active })
+        .values({
+          code: c.code,
+          name: c.name,
+          type: c.type,
+          fee_flat: c.fee_flat,
+          fee_percent: c.fee_percent,
+          min_amount: min,
+          max_amount: max,
+          active: c.active,
+        })
         .onConflict((oc) =>
-          oc.column('code').doUpdateSet({ name: c.name, type: c.type, fee_flat: c.fee_flat, fee_percent: c.fee_percent, min_amount: min, max_amount: max, updated_at: sql`now()` }),
+          oc.column('code').doUpdateSet({
+            name: c.name,
+            type: c.type,
+            fee_flat: c.fee_flat,
+            fee_percent: c.fee_percent,
+            min_amount: min,
+            max_amount: max,
+            updated_at: sql`now()`,
+          }),
         )
         .returning(sql<boolean>`xmax = 0`.as('inserted'))
         .executeTakeFirstOrThrow()

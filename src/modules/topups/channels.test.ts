@@ -36,7 +36,12 @@ describe('payment channels', () => {
 
   it('change only the named columns (unknown fields ignored), keep min ≤ max, and 404 for an unknown code', async () => {
     await admin(app, 'POST', '/channels', { code: 'BRIVA', name: 'BRI VA', type: 'va', fee_flat: 4_250 })
-    const changed = await admin(app, 'PATCH', '/channels/BRIVA', { fee_flat: 4_000, code: 'HACKED', created_at: '2000-01-01T00:00:00Z', active: false })
+    const changed = await admin(app, 'PATCH', '/channels/BRIVA', {
+      fee_flat: 4_000,
+      code: 'HACKED',
+      created_at: '2000-01-01T00:00:00Z',
+      active: false,
+    })
     expect(changed).toMatchObject({ code: 'BRIVA', name: 'BRI VA', fee_flat: 4_000, active: false })
     expect(new Date(changed.created_at).getFullYear()).toBeGreaterThan(2000)
     const inverted = await operator('PATCH', '/channels/BRIVA', { min_amount: 20_000_000 })
@@ -49,8 +54,28 @@ describe('payment channels', () => {
     const list = (await get(app, '/balance/channels', reseller)).json()
     expect(list.message).toBe('OK')
     expect(list.data).toEqual([
-      { code: 'BRIVA', name: 'BRI VA', type: 'va', fee: 4_000, fee_flat: 4_000, fee_percent: 0, min_amount: 10_000, max_amount: 10_000_000, status: 'off' },
-      { code: 'QRIS', name: 'QRIS', type: 'qris', fee: 750 + 70, fee_flat: 750, fee_percent: 0.7, min_amount: 10_000, max_amount: 10_000_000, status: 'on' },
+      {
+        code: 'BRIVA',
+        name: 'BRI VA',
+        type: 'va',
+        fee: 4_000,
+        fee_flat: 4_000,
+        fee_percent: 0,
+        min_amount: 10_000,
+        max_amount: 10_000_000,
+        status: 'off',
+      },
+      {
+        code: 'QRIS',
+        name: 'QRIS',
+        type: 'qris',
+        fee: 750 + 70,
+        fee_flat: 750,
+        fee_percent: 0.7,
+        min_amount: 10_000,
+        max_amount: 10_000_000,
+        status: 'on',
+      },
     ])
     const priced = (await get(app, '/balance/channels?amount=100001', reseller)).json().data
     expect(priced.find((c: { code: string }) => c.code === 'QRIS').fee).toBe(750 + 701)
@@ -64,7 +89,9 @@ describe('payment channels', () => {
   })
 
   it('have CLI commands that send named fields', () => {
-    expect(COMMANDS['channels:create'].body!({ code: 'OVO', name: 'OVO', type: 'ewallet', 'fee-percent': '3', 'min-amount': '20000' }, [])).toEqual({
+    expect(
+      COMMANDS['channels:create'].body!({ code: 'OVO', name: 'OVO', type: 'ewallet', 'fee-percent': '3', 'min-amount': '20000' }, []),
+    ).toEqual({
       code: 'OVO',
       name: 'OVO',
       type: 'ewallet',

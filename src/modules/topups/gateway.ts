@@ -11,7 +11,16 @@ export type PaymentRequest = {
 }
 /** The gateway's answer: its reference, where the payer pays, and what it charges the payer. */
 export type PaymentLink = { reference: string; paymentUrl: string; fee: number; expiresAt: Date }
-export type GatewayChannel = { code: string; name: string; type: ChannelType; fee_flat: number; fee_percent: number; min_amount: number; max_amount: number; active: boolean }
+export type GatewayChannel = {
+  code: string
+  name: string
+  type: ChannelType
+  fee_flat: number
+  fee_percent: number
+  min_amount: number
+  max_amount: number
+  active: boolean
+}
 
 /** One payment gateway (DESIGN §7): creates payment links and lists its channels. */
 export type PaymentGateway = {

@@ -19,12 +19,23 @@ async function launch(): Promise<BrowserContext | undefined> {
       executablePath: EXECUTABLE,
       headless: true,
       timeout: 60_000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
   } catch (error) {
     // CI installs Chromium, so there a browser that cannot start is a failure, not a skip.
     if (process.env.CI) throw error
-    console.warn(`pay page browser test skipped: Chromium cannot start at ${EXECUTABLE} (apt-get install -y --no-install-recommends chromium): ${(error as Error).message.split('\n')[0]}`)
+    console.warn(
+      `pay page browser test skipped: Chromium cannot start at ${EXECUTABLE} (apt-get install -y --no-install-recommends chromium): ${(error as Error).message.split('\n')[0]}`,
+    )
     return undefined
   }
 }
@@ -42,7 +53,12 @@ describe('the simulator pay page in a browser', () => {
     await app.listen({ port, host: '127.0.0.1' })
     await admin(app, 'POST', '/channels', { code: 'QRIS', name: 'QRIS Nasional', type: 'qris', fee_flat: 750, fee_percent: 0.7 })
     const shop = await createReseller(app)
-    const res = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: shop.headers, payload: { amount: 125_000, channel: 'QRIS', ref_id: 'browser-1' } })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/balance',
+      headers: shop.headers,
+      payload: { amount: 125_000, channel: 'QRIS', ref_id: 'browser-1' },
+    })
     const topup = res.json().data
     expect(topup.payment_url.startsWith(`http://127.0.0.1:${port}/sim/pay/`)).toBe(true)
 

@@ -26,7 +26,10 @@ export function payPageRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get('/sim/pay/:reference', { schema: { hide: true, params: ReferenceParam } }, async (request, reply) => {
       const topup = await simulated(request.params.reference)
       const channel = await findChannel(ctx.db, topup.channel)
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(payPageHtml(topup, channel?.name ?? topup.channel, confirmToken(topup.reference)))
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(payPageHtml(topup, channel?.name ?? topup.channel, confirmToken(topup.reference)))
     })
     app.post('/sim/pay/:reference', { schema: { hide: true, params: ReferenceParam } }, async (request, reply) => {
       const topup = await simulated(request.params.reference)

@@ -5,7 +5,15 @@ import { AppError } from '../../errors.js'
 import { ADMIN_ERRORS, Ok, OkPage, PageNumber, RowId, StringEnum, errors, pageMeta } from '../../http/schemas.js'
 import { createChannelWithin, importChannels, listChannels, operatorChannel, updateChannel } from './channels.service.js'
 import { GatewayError } from './gateway.js'
-import { ChannelBody, ChannelChangesBody, ChannelCodeParam, OperatorChannel, OperatorTopup, PaidTopup, ReferenceParam } from './topups.schemas.js'
+import {
+  ChannelBody,
+  ChannelChangesBody,
+  ChannelCodeParam,
+  OperatorChannel,
+  OperatorTopup,
+  PaidTopup,
+  ReferenceParam,
+} from './topups.schemas.js'
 import { payTopup } from './topups.service.js'
 
 const tags = ['operator']
@@ -23,37 +31,107 @@ const TopupsQuery = Type.Object({
 export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {
-    app.get('/channels', { schema: { tags, security, summary: 'Payment channels, on and off', response: { 200: Ok(Type.Array(OperatorChannel)), ...errors(...ADMIN_ERRORS) } } }, async () =>
-      ok((await listChannels(db)).map(operatorChannel)),
+    app.get(
+      '/channels',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Payment channels, on and off',
+          response: { 200: Ok(Type.Array(OperatorChannel)), ...errors(...ADMIN_ERRORS) },
+        },
+      },
+      async () => ok((await listChannels(db)).map(operatorChannel)),
     )
-    app.post('/channels', { schema: { tags, security, summary: 'Add a payment channel; `code` is what resellers send as `channel`', body: ChannelBody, response: { 200: Ok(OperatorChannel), ...errors(409, 422, ...ADMIN_ERRORS) } } }, async (request) => {
-      const { code, name, type, fee_flat, fee_percent, min_amount, max_amount, active } = request.body
-      return ok(operatorChannel(await createChannelWithin(db, { code, name, type, fee_flat, fee_percent, min_amount, max_amount, active })))
-    })
-    app.patch('/channels/:code', { schema: { tags, security, summary: 'Change a channel: name, type, fees, range, on/off', params: ChannelCodeParam, body: ChannelChangesBody, response: { 200: Ok(OperatorChannel), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) =>
-      ok(operatorChannel(await updateChannel(db, request.params.code, request.body))),
+    app.post(
+      '/channels',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Add a payment channel; `code` is what resellers send as `channel`',
+          body: ChannelBody,
+          response: { 200: Ok(OperatorChannel), ...errors(409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { code, name, type, fee_flat, fee_percent, min_amount, max_amount, active } = request.body
+        return ok(
+          operatorChannel(await createChannelWithin(db, { code, name, type, fee_flat, fee_percent, min_amount, max_amount, active })),
+        )
+      },
     )
-    app.post('/channels/sync', { schema: { tags, security, summary: 'Import the payment gateway’s channel list (new ones added, known ones updated; on/off stays yours)', response: { 200: Ok(Type.Object({ added: Type.Integer(), updated: Type.Integer() })), ...errors(...ADMIN_ERRORS) } } }, async () => {
-      const channels = await ctx.paymentGateway.listChannels().catch((error: unknown) => {
-        throw error instanceof GatewayError ? new AppError('SERVICE_UNAVAILABLE', { detail: error.message }) : error
-      })
-      return ok(await importChannels(db, channels))
-    })
+    app.patch(
+      '/channels/:code',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Change a channel: name, type, fees, range, on/off',
+          params: ChannelCodeParam,
+          body: ChannelChangesBody,
+          response: { 200: Ok(OperatorChannel), ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(operatorChannel(await updateChannel(db, request.params.code, request.body))),
+    )
+    app.post(
+      '/channels/sync',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Import the payment gateway’s channel list (new ones added, known ones updated; on/off stays yours)',
+          response: { 200: Ok(Type.Object({ added: Type.Integer(), updated: Type.Integer() })), ...errors(...ADMIN_ERRORS) },
+        },
+      },
+      async () => {
+        const channels = await ctx.paymentGateway.listChannels().catch((error: unknown) => {
+          throw error instanceof GatewayError ? new AppError('SERVICE_UNAVAILABLE', { detail: error.message }) : error
+        })
+        return ok(await importChannels(db, channels))
+      },
+    )
 
-    app.get('/topups', { schema: { tags, security, summary: 'Top-ups of every account, newest first', querystring: TopupsQuery, response: { 200: OkPage(OperatorTopup), ...errors(422, ...ADMIN_ERRORS) } } }, async (request) => {
-      const { page = 1, per_page = 50, status, account_id } = request.query
-      let query = db.selectFrom('topups')
-      if (status) query = query.where('status', '=', status)
-      if (account_id !== undefined) query = query.where('account_id', '=', account_id)
-      const [rows, count] = await Promise.all([
-        query.selectAll().orderBy('id', 'desc').limit(per_page).offset((page - 1) * per_page).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, count.n) }
-    })
+    app.get(
+      '/topups',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Top-ups of every account, newest first',
+          querystring: TopupsQuery,
+          response: { 200: OkPage(OperatorTopup), ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { page = 1, per_page = 50, status, account_id } = request.query
+        let query = db.selectFrom('topups')
+        if (status) query = query.where('status', '=', status)
+        if (account_id !== undefined) query = query.where('account_id', '=', account_id)
+        const [rows, count] = await Promise.all([
+          query
+            .selectAll()
+            .orderBy('id', 'desc')
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+            .execute(),
+          query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        ])
+        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, count.n) }
+      },
+    )
     app.post(
       '/topups/:reference/pay',
-      { schema: { tags, security, summary: 'Mark a simulator top-up paid (what its Pay page does); an expired one is TOPUP_EXPIRED', params: ReferenceParam, response: { 200: PaidTopup, ...errors(404, 409, 422, ...ADMIN_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Mark a simulator top-up paid (what its Pay page does); an expired one is TOPUP_EXPIRED',
+          params: ReferenceParam,
+          response: { 200: PaidTopup, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
       async (request) => {
         const { topup, credited } = await payTopup(db, request.params.reference, 'operator')
         return ok({ ...topup, credited })

@@ -30,7 +30,12 @@ export async function findTopupByRef(db: Database, accountId: number, ref: strin
 }
 
 export async function findTopupByReference(db: Database, reference: string): Promise<TopupRow | undefined> {
-  return db.selectFrom('topups').selectAll().select(effectiveStatus.as('effective_status')).where('reference', '=', reference).executeTakeFirst()
+  return db
+    .selectFrom('topups')
+    .selectAll()
+    .select(effectiveStatus.as('effective_status'))
+    .where('reference', '=', reference)
+    .executeTakeFirst()
 }
 
 /** What a reseller is told of a top-up when it is created. */

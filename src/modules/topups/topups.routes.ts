@@ -28,8 +28,19 @@ export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.get(
       '/balance/channels',
-      { schema: { tags, security, summary: 'Payment channels for top-ups', querystring: ChannelsQuery, response: { 200: ChannelList, ...errors(422, ...RESELLER_ERRORS) } } },
-      async (request) => ({ message: 'OK' as const, data: (await listChannels(ctx.db)).map((c) => resellerChannel(c, request.query.amount)) }),
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Payment channels for top-ups',
+          querystring: ChannelsQuery,
+          response: { 200: ChannelList, ...errors(422, ...RESELLER_ERRORS) },
+        },
+      },
+      async (request) => ({
+        message: 'OK' as const,
+        data: (await listChannels(ctx.db)).map((c) => resellerChannel(c, request.query.amount)),
+      }),
     )
   }
 }

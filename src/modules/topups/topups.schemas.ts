@@ -5,10 +5,16 @@ import { MAX_MONEY } from '../ledger/money.js'
 const ChannelCode = Type.String({ minLength: 1, maxLength: 32, description: 'a `code` from GET /v1/balance/channels' })
 
 export const TopupBody = Type.Object({
-  amount: Type.Integer({ minimum: 10_000, maximum: MAX_MONEY, description: 'Rupiah to add to the balance; at least 10000 and within the channel’s range' }),
+  amount: Type.Integer({
+    minimum: 10_000,
+    maximum: MAX_MONEY,
+    description: 'Rupiah to add to the balance; at least 10000 and within the channel’s range',
+  }),
   channel: ChannelCode,
   // As a purchase's ref_id (orders.schemas imports this file, so not imported from there).
-  ref_id: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference, shared with purchases; default: the invoice' })),
+  ref_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference, shared with purchases; default: the invoice' }),
+  ),
 })
 
 export const CreatedTopup = Ok(
@@ -30,7 +36,9 @@ export const CreatedTopup = Ok(
 const ChannelType = StringEnum(['qris', 'va', 'ewallet', 'retail'])
 
 export const ChannelsQuery = Type.Object({
-  amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_MONEY, description: '`fee` for this amount (default: each channel’s min_amount)' })),
+  amount: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_MONEY, description: '`fee` for this amount (default: each channel’s min_amount)' }),
+  ),
 })
 export const ResellerChannel = Type.Object({
   code: Type.String(),
@@ -90,7 +98,9 @@ export const OperatorTopup = Type.Object({
   paid_at: Nullable(Timestamp),
   created_at: Timestamp,
 })
-export const PaidTopup = Ok(Type.Composite([OperatorTopup, Type.Object({ credited: Type.Boolean({ description: 'false when it had already been paid' }) })]))
+export const PaidTopup = Ok(
+  Type.Composite([OperatorTopup, Type.Object({ credited: Type.Boolean({ description: 'false when it had already been paid' }) })]),
+)
 
 /** What GET /v1/trx/{ref} adds for a top-up (`type: "topup"`); a purchase has none of these. */
 export const TopupExtras = {

@@ -39,7 +39,9 @@ export async function createTopup(ctx: AppContext, accountId: number, body: Topu
   if (body.amount + fee > MAX_MONEY) throw invalidField('amount', `with its fee must be at most ${MAX_MONEY}`)
   const invoice = newInvoice('TOP')
   const refId = body.ref_id ?? invoice
-  if (await ctx.db.selectFrom('ref_ids').select('kind').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()) {
+  if (
+    await ctx.db.selectFrom('ref_ids').select('kind').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()
+  ) {
     throw await refIdTaken(ctx.db, accountId, refId)
   }
   const account = await ctx.db.selectFrom('accounts').select(['name', 'email']).where('id', '=', accountId).executeTakeFirstOrThrow()
@@ -102,16 +104,27 @@ export async function payTopup(db: Database, reference: string, by: PaidBy): Pro
       .set({ status: 'paid', paid_at: sql`now()`, updated_at: sql`now()`, ...(by === 'tripay' && { gateway_status: 'PAID' }) })
       .where('reference', '=', reference)
       .where('gateway', '=', gateway)
-    update = by === 'tripay' ? update.where('status', 'in', ['pending', 'expired', 'failed']) : update.where('status', '=', 'pending').where(sql<boolean>`expires_at > now()`)
+    update =
+      by === 'tripay'
+        ? update.where('status', 'in', ['pending', 'expired', 'failed'])
+        : update.where('status', '=', 'pending').where(sql<boolean>`expires_at > now()`)
     const paid = await update.returningAll().executeTakeFirst()
     if (paid) {
-      await creditBalance(trx, { accountId: paid.account_id, type: 'topup', amount: paid.amount, description: `Top-up ${paid.invoice} via ${paid.channel}`, invoice: paid.invoice, topupId: paid.id })
+      await creditBalance(trx, {
+        accountId: paid.account_id,
+        type: 'topup',
+        amount: paid.amount,
+        description: `Top-up ${paid.invoice} via ${paid.channel}`,
+        invoice: paid.invoice,
+        topupId: paid.id,
+      })
       return { topup: paid, credited: true }
     }
     const current = await trx.selectFrom('topups').selectAll().where('reference', '=', reference).executeTakeFirst()
     if (!current) throw new AppError('TOPUP_NOT_FOUND')
     if (current.status === 'paid') return { topup: current, credited: false }
-    if (current.gateway !== gateway) throw new AppError('INVALID_STATE', { detail: `a ${current.gateway} top-up is settled by its gateway` })
+    if (current.gateway !== gateway)
+      throw new AppError('INVALID_STATE', { detail: `a ${current.gateway} top-up is settled by its gateway` })
     if (current.status === 'failed') throw new AppError('INVALID_STATE', { detail: 'the top-up failed' })
     throw new AppError('TOPUP_EXPIRED')
   })

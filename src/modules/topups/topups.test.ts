@@ -8,12 +8,25 @@ import { allWorkers } from '../../workers/index.js'
 
 const { app, ctx } = await createTestApp({ PUBLIC_URL: 'https://shop.example' })
 await admin(app, 'POST', '/channels', { code: 'QRIS', name: 'QRIS', type: 'qris', fee_flat: 750, fee_percent: 0.7, max_amount: 5_000_000 })
-await admin(app, 'POST', '/channels', { code: 'BIGVA', name: 'Big VA', type: 'va', fee_flat: 4_250, min_amount: 50_000, max_amount: 2_000_000 })
+await admin(app, 'POST', '/channels', {
+  code: 'BIGVA',
+  name: 'Big VA',
+  type: 'va',
+  fee_flat: 4_250,
+  min_amount: 50_000,
+  max_amount: 2_000_000,
+})
 await admin(app, 'POST', '/channels', { code: 'OFF', name: 'Switched off', type: 'ewallet', active: false })
 const shop = await createReseller(app, { name: 'Topper' })
 
-const topUp = (r: Reseller, payload: unknown) => app.inject({ method: 'POST', url: '/api/v1/balance', headers: r.headers, payload: payload as object })
-const pay = (reference: string) => app.inject({ method: 'POST', url: `/api/admin/v1/topups/${reference}/pay`, headers: { authorization: 'Bearer test-admin-token-0123456789' } })
+const topUp = (r: Reseller, payload: unknown) =>
+  app.inject({ method: 'POST', url: '/api/v1/balance', headers: r.headers, payload: payload as object })
+const pay = (reference: string) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/admin/v1/topups/${reference}/pay`,
+    headers: { authorization: 'Bearer test-admin-token-0123456789' },
+  })
 async function created(r: Reseller, payload: object) {
   const res = await topUp(r, payload)
   expect(res.statusCode, res.body).toBe(200)
@@ -21,7 +34,12 @@ async function created(r: Reseller, payload: object) {
 }
 const sweeper = allWorkers(ctx).find((w) => w.name === 'topup-sweeper')!
 const topupCredits = async (accountId: number) =>
-  (await ctx.db.selectFrom('ledger_entries').select(['amount', 'topup_id']).where('account_id', '=', accountId).where('type', '=', 'topup').execute())
+  await ctx.db
+    .selectFrom('ledger_entries')
+    .select(['amount', 'topup_id'])
+    .where('account_id', '=', accountId)
+    .where('type', '=', 'topup')
+    .execute()
 
 describe('POST /v1/balance', () => {
   it('answers each invalid request with 422 VALIDATION_ERROR naming its field', async () => {
@@ -41,7 +59,12 @@ describe('POST /v1/balance', () => {
     ]
     for (const [payload, field] of cases) {
       const res = await topUp(shop, payload)
-      expect([payload, res.statusCode, res.json().message, Object.keys(res.json().errors ?? {})]).toEqual([payload, 422, 'VALIDATION_ERROR', [field]])
+      expect([payload, res.statusCode, res.json().message, Object.keys(res.json().errors ?? {})]).toEqual([
+        payload,
+        422,
+        'VALIDATION_ERROR',
+        [field],
+      ])
     }
     expect(await ctx.db.selectFrom('topups').select('id').execute()).toEqual([])
   })
@@ -57,7 +80,17 @@ describe('POST /v1/balance', () => {
       expect(res.statusCode).toBe(200)
       expect(res.json()).toMatchObject({
         message: 'OK',
-        data: { ref_id: 'topup-1', invoice: topup.invoice, payment_method: 'QRIS', status: 'pending', amount: 50_000, fees: 1_100, total: 51_100, items: [], type: 'topup' },
+        data: {
+          ref_id: 'topup-1',
+          invoice: topup.invoice,
+          payment_method: 'QRIS',
+          status: 'pending',
+          amount: 50_000,
+          fees: 1_100,
+          total: 51_100,
+          items: [],
+          type: 'topup',
+        },
         h2h_results: [],
         smm_results: [],
       })
@@ -80,12 +113,25 @@ describe('the shared ref_id namespace', () => {
     const order = (await buy(app, buyer, 'shared-1', [{ item_id: item.id, quantity: 1 }])).json().data
     const refused = await topUp(buyer, { amount: 50_000, channel: 'QRIS', ref_id: 'shared-1' })
     expect(refused.statusCode).toBe(422)
-    expect(refused.json()).toMatchObject({ message: 'REF_ID_ALREADY_EXIST', data: { id: order.id, invoice: order.invoice, ref_id: 'shared-1', amount: 1_000, status: 'completed' } })
+    expect(refused.json()).toMatchObject({
+      message: 'REF_ID_ALREADY_EXIST',
+      data: { id: order.id, invoice: order.invoice, ref_id: 'shared-1', amount: 1_000, status: 'completed' },
+    })
 
     const topup = await created(buyer, { amount: 20_000, channel: 'QRIS', ref_id: 'shared-2' })
     const purchase = await buy(app, buyer, 'shared-2', [{ item_id: item.id, quantity: 1 }])
     expect(purchase.statusCode).toBe(422)
-    expect(purchase.json()).toEqual({ message: 'REF_ID_ALREADY_EXIST', data: { id: expect.any(Number), invoice: topup.invoice, ref_id: 'shared-2', amount: 20_000, status: 'pending', created_at: topup.created_at } })
+    expect(purchase.json()).toEqual({
+      message: 'REF_ID_ALREADY_EXIST',
+      data: {
+        id: expect.any(Number),
+        invoice: topup.invoice,
+        ref_id: 'shared-2',
+        amount: 20_000,
+        status: 'pending',
+        created_at: topup.created_at,
+      },
+    })
     const again = await topUp(buyer, { amount: 30_000, channel: 'QRIS', ref_id: 'shared-2' })
     expect(again.json()).toMatchObject({ message: 'REF_ID_ALREADY_EXIST', data: { invoice: topup.invoice, amount: 20_000 } })
     expect(await balanceOf(app, buyer)).toBe(99_000)
@@ -123,7 +169,9 @@ describe('paying a simulator top-up', () => {
     const early = await pay(topup.reference)
     expect([early.statusCode, early.json()]).toEqual([409, { message: 'TOPUP_EXPIRED' }])
     expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1)
-    expect((await ctx.db.selectFrom('topups').select('status').where('reference', '=', topup.reference).executeTakeFirstOrThrow()).status).toBe('expired')
+    expect(
+      (await ctx.db.selectFrom('topups').select('status').where('reference', '=', topup.reference).executeTakeFirstOrThrow()).status,
+    ).toBe('expired')
     expect((await pay(topup.reference)).json()).toEqual({ message: 'TOPUP_EXPIRED' })
     const page = await app.inject({ method: 'GET', url: `/sim/pay/${topup.reference}` })
     expect(page.body).toContain('can no longer be paid')
@@ -142,15 +190,30 @@ describe('paying a simulator top-up', () => {
     expect(page.headers['content-type']).toContain('text/html')
     for (const text of [topup.invoice, 'QRIS', 'Rp 20.000', 'Rp 890', 'Rp 20.890', topup.expires_at]) expect(page.body).toContain(text)
     const confirm = /name="confirm" value="([^"]+)"/.exec(page.body)![1]
-    const forged = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'confirm=nope' })
+    const forged = await app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'confirm=nope',
+    })
     expect([forged.statusCode, forged.json()]).toEqual([401, { message: 'INVALID_SIGNATURE' }])
     expect(await balanceOf(app, r)).toBe(0)
-    const paid = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `confirm=${confirm}` })
+    const paid = await app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `confirm=${confirm}`,
+    })
     expect(paid.statusCode).toBe(303)
     expect(await balanceOf(app, r)).toBe(20_000)
     const after = await app.inject({ method: 'GET', url })
     expect(after.body).toContain('Paid: the balance has been credited.')
-    await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `confirm=${confirm}` })
+    await app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `confirm=${confirm}`,
+    })
     expect(await balanceOf(app, r)).toBe(20_000)
   })
 })

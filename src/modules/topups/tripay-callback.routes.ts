@@ -43,7 +43,11 @@ export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
         preValidation: async (request) => {
           const privateKey = ctx.config.tripay?.privateKey
           const signature = request.headers['x-callback-signature']
-          if (!privateKey || !request.rawBody || !isTripayCallbackSigned(privateKey, request.rawBody, typeof signature === 'string' ? signature : undefined)) {
+          if (
+            !privateKey ||
+            !request.rawBody ||
+            !isTripayCallbackSigned(privateKey, request.rawBody, typeof signature === 'string' ? signature : undefined)
+          ) {
             throw new AppError('INVALID_SIGNATURE')
           }
           if (request.headers['x-callback-event'] !== 'payment_status') throw invalidField('X-Callback-Event', 'must be payment_status')
@@ -63,7 +67,8 @@ export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
         if (body.status === 'PAID') await payTopup(ctx.db, topup.reference, 'tripay')
         else {
           const row = await recordGatewayStatus(ctx.db, topup.reference, body.status)
-          if (body.status === 'REFUND') request.log.warn({ invoice: row.invoice, status: row.status }, 'tripay refunded a top-up: the balance is left to the operator')
+          if (body.status === 'REFUND')
+            request.log.warn({ invoice: row.invoice, status: row.status }, 'tripay refunded a top-up: the balance is left to the operator')
         }
         return { success: true as const }
       },

@@ -20,12 +20,19 @@ const { app, ctx } = await createTestApp({
 
 const topUp = (r: Reseller, payload: object) => app.inject({ method: 'POST', url: '/api/v1/balance', headers: r.headers, payload })
 const deliver = (raw: string, headers: Record<string, string>) =>
-  app.inject({ method: 'POST', url: '/api/v1/callbacks/tripay', headers: { 'content-type': 'application/json', 'x-callback-event': 'payment_status', ...headers }, payload: raw })
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/callbacks/tripay',
+    headers: { 'content-type': 'application/json', 'x-callback-event': 'payment_status', ...headers },
+    payload: raw,
+  })
 const signed = (fields: Parameters<typeof tripay.callback>[0]) => {
   const { raw, signature } = tripay.callback(fields)
   return deliver(raw, { 'x-callback-signature': signature })
 }
-const credits = async (accountId: number) => (await ctx.db.selectFrom('ledger_entries').select('amount').where('account_id', '=', accountId).where('type', '=', 'topup').execute()).length
+const credits = async (accountId: number) =>
+  (await ctx.db.selectFrom('ledger_entries').select('amount').where('account_id', '=', accountId).where('type', '=', 'topup').execute())
+    .length
 
 describe('the Tripay gateway', () => {
   it('imports Tripay’s channel list (customer fees, range, type), leaving on/off of known channels to the operator', async () => {
@@ -46,10 +53,24 @@ describe('the Tripay gateway', () => {
     expect(res.statusCode, res.body).toBe(200)
     const topup = res.json().data
     const sent = tripay.created.at(-1)!
-    expect(sent).toMatchObject({ method: 'QRIS2', merchant_ref: topup.invoice, amount: 100_000, customer_name: 'Tri Shop', callback_url: 'https://shop.example/api/v1/callbacks/tripay' })
-    expect(sent.signature).toBe(crypto.createHmac('sha256', TRIPAY.privateKey).update(`${TRIPAY.merchantCode}${topup.invoice}100000`).digest('hex'))
+    expect(sent).toMatchObject({
+      method: 'QRIS2',
+      merchant_ref: topup.invoice,
+      amount: 100_000,
+      customer_name: 'Tri Shop',
+      callback_url: 'https://shop.example/api/v1/callbacks/tripay',
+    })
+    expect(sent.signature).toBe(
+      crypto.createHmac('sha256', TRIPAY.privateKey).update(`${TRIPAY.merchantCode}${topup.invoice}100000`).digest('hex'),
+    )
     expect(sent.expired_time).toBe(Math.floor(Date.parse(topup.expires_at) / 1000))
-    expect(topup).toMatchObject({ amount: 100_000, fee: 1_450, total: 101_450, payment_url: `${tripay.baseUrl}/checkout/${topup.reference}`, status: 'pending' })
+    expect(topup).toMatchObject({
+      amount: 100_000,
+      fee: 1_450,
+      total: 101_450,
+      payment_url: `${tripay.baseUrl}/checkout/${topup.reference}`,
+      status: 'pending',
+    })
     expect(topup.reference).toMatch(/^DEV-T/)
   })
 
@@ -73,7 +94,11 @@ describe('the Tripay gateway', () => {
     expect(await credits(r.id)).toBe(1)
     expect((await get(app, `/trx/${topup.invoice}`, r)).json().data.status).toBe('paid')
     // Only the gateway settles its top-ups: the simulator's operator route refuses.
-    const operator = await app.inject({ method: 'POST', url: `/api/admin/v1/topups/${topup.reference}/pay`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    const operator = await app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/topups/${topup.reference}/pay`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
     expect(operator.json()).toMatchObject({ data: { status: 'paid', credited: false } })
     await assertInvariants(ctx.db)
   })
@@ -92,10 +117,17 @@ describe('the Tripay gateway', () => {
       deliver(raw, { 'x-callback-signature': signature.toUpperCase().slice(1) }),
     ]
     for (const res of await Promise.all(attempts)) expect([res.statusCode, res.json()]).toEqual([401, { message: 'INVALID_SIGNATURE' }])
-    const wrongEvent = await app.inject({ method: 'POST', url: '/api/v1/callbacks/tripay', headers: { 'content-type': 'application/json', 'x-callback-event': 'other', 'x-callback-signature': signature }, payload: raw })
+    const wrongEvent = await app.inject({
+      method: 'POST',
+      url: '/api/v1/callbacks/tripay',
+      headers: { 'content-type': 'application/json', 'x-callback-event': 'other', 'x-callback-signature': signature },
+      payload: raw,
+    })
     expect([wrongEvent.statusCode, wrongEvent.json().message]).toEqual([422, 'VALIDATION_ERROR'])
     const otherInvoice = tripay.callback({ reference: topup.reference, merchant_ref: 'TOP20260101AAAAAAAA', status: 'PAID' })
-    expect((await deliver(otherInvoice.raw, { 'x-callback-signature': otherInvoice.signature })).json()).toEqual({ message: 'TOPUP_NOT_FOUND' })
+    expect((await deliver(otherInvoice.raw, { 'x-callback-signature': otherInvoice.signature })).json()).toEqual({
+      message: 'TOPUP_NOT_FOUND',
+    })
     expect(await balanceOf(app, r)).toBe(0)
     expect((await get(app, `/trx/${topup.invoice}`, r)).json().data.status).toBe('pending')
   })
@@ -103,7 +135,9 @@ describe('the Tripay gateway', () => {
   it('retires on EXPIRED and FAILED without credit, yet credits a later PAID once (the money was received)', async () => {
     const r = await createReseller(app)
     const expired = (await topUp(r, { amount: 30_000, channel: 'QRIS2' })).json().data
-    expect((await signed({ reference: expired.reference, merchant_ref: expired.invoice, status: 'EXPIRED' })).json()).toEqual({ success: true })
+    expect((await signed({ reference: expired.reference, merchant_ref: expired.invoice, status: 'EXPIRED' })).json()).toEqual({
+      success: true,
+    })
     expect((await get(app, `/trx/${expired.invoice}`, r)).json().data.status).toBe('expired')
     const failed = (await topUp(r, { amount: 20_000, channel: 'QRIS2' })).json().data
     await signed({ reference: failed.reference, merchant_ref: failed.invoice, status: 'FAILED' })
@@ -112,11 +146,14 @@ describe('the Tripay gateway', () => {
 
     const lapsed = (await topUp(r, { amount: 60_000, channel: 'QRIS2' })).json().data
     await sql`UPDATE topups SET expires_at = now() - interval '1 minute' WHERE reference = ${lapsed.reference}`.execute(ctx.db)
-    for (const t of [expired, lapsed, expired]) expect((await signed({ reference: t.reference, merchant_ref: t.invoice, status: 'PAID' })).json()).toEqual({ success: true })
+    for (const t of [expired, lapsed, expired])
+      expect((await signed({ reference: t.reference, merchant_ref: t.invoice, status: 'PAID' })).json()).toEqual({ success: true })
     expect(await balanceOf(app, r)).toBe(90_000)
     expect(await credits(r.id)).toBe(2)
     // A refund after payment is recorded for the operator; the balance is theirs to adjust.
-    expect((await signed({ reference: lapsed.reference, merchant_ref: lapsed.invoice, status: 'REFUND' })).json()).toEqual({ success: true })
+    expect((await signed({ reference: lapsed.reference, merchant_ref: lapsed.invoice, status: 'REFUND' })).json()).toEqual({
+      success: true,
+    })
     const rows = await admin(app, 'GET', `/topups?account_id=${r.id}`)
     expect(rows.map((t: any) => [t.invoice, t.status, t.gateway_status])).toEqual([
       [lapsed.invoice, 'paid', 'REFUND'],

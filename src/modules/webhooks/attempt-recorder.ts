@@ -13,7 +13,13 @@ export function createAttemptRecorder(db: Database) {
     while (queue.length > 0) {
       const batch = queue
       queue = []
-      const error = await recordAttempts(db, batch.map((b) => b.record)).then(() => undefined, (e: unknown) => e ?? new Error('record failed'))
+      const error = await recordAttempts(
+        db,
+        batch.map((b) => b.record),
+      ).then(
+        () => undefined,
+        (e: unknown) => e ?? new Error('record failed'),
+      )
       batch.forEach((b) => b.done(error))
     }
     writing = false

@@ -7,7 +7,17 @@ import { PER_RECEIVER, createWebhookWorker } from '../../workers/webhook-worker.
 
 // The worker as it runs in the service: woken by NOTIFY, on time for retries, real clock.
 const { app, ctx } = await createTestApp()
-const silentLog = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {}, trace: () => {}, fatal: () => {}, child: () => silentLog, level: 'silent', silent: () => {} }
+const silentLog = {
+  error: () => {},
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  trace: () => {},
+  fatal: () => {},
+  child: () => silentLog,
+  level: 'silent',
+  silent: () => {},
+}
 // A poll this slow never delivers anything within these tests: NOTIFY and the retry timers do.
 const running = await createWebhookWorker(ctx, { pollMs: 60_000 }).start(silentLog as never)
 afterAll(() => running.stop())

@@ -32,7 +32,11 @@ const busyColumns = (busy: Map<number, number>) => {
  * processes take disjoint batches). Deliveries that fit this process's capacity are created
  * already claimed, which spares a fresh event the claim's row update and round trip.
  */
-export async function relayOutbox(db: Database, limit: number, c: Capacity): Promise<{ relayed: number; created: number; claimed: ClaimedDelivery[] }> {
+export async function relayOutbox(
+  db: Database,
+  limit: number,
+  c: Capacity,
+): Promise<{ relayed: number; created: number; claimed: ClaimedDelivery[] }> {
   const busy = busyColumns(c.busy)
   const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`
     WITH batch AS (
@@ -56,7 +60,11 @@ export async function relayOutbox(db: Database, limit: number, c: Capacity): Pro
     SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc
       FROM (SELECT (SELECT count(*) FROM processed)::int AS relayed, (SELECT count(*) FROM created)::int AS created) n
       LEFT JOIN (created d JOIN webhook_settings s ON s.account_id = d.account_id) ON d.claims = 1`.execute(db)
-  return { relayed: rows[0].relayed, created: rows[0].created, claimed: rows.filter((r) => r.id !== null).map(({ relayed: _r, created: _c, ...d }) => d) }
+  return {
+    relayed: rows[0].relayed,
+    created: rows[0].created,
+    claimed: rows.filter((r) => r.id !== null).map(({ relayed: _r, created: _c, ...d }) => d),
+  }
 }
 
 // The accounts with open deliveries, one index probe each (a loose index scan of the due index).
@@ -93,7 +101,9 @@ export async function claimDue(db: Database, q: Capacity): Promise<ClaimedDelive
     UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
       FROM picked LEFT JOIN webhook_settings s ON s.account_id = picked.account_id
      WHERE d.id = picked.id
-    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url, s.secret_enc`.execute(db)
+    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url, s.secret_enc`.execute(
+    db,
+  )
   return rows
 }
 

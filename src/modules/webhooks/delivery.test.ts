@@ -18,7 +18,12 @@ const worker = createWebhookWorker(ctx, { clock })
 async function subscriber(url: string): Promise<Reseller & { secret: string }> {
   const r = await createReseller(app, { balance: 10_000_000 })
   const secret = (await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })).json().data.webhook_secret
-  const res = await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload: { callback_url: url, webhook_enabled: true } })
+  const res = await app.inject({
+    method: 'PUT',
+    url: '/api/v1/webhook',
+    headers: r.headers,
+    payload: { callback_url: url, webhook_enabled: true },
+  })
   expect(res.statusCode).toBe(200)
   return { ...r, secret }
 }
@@ -38,7 +43,18 @@ describe('delivery from the outbox', () => {
     const retrieved = (await get(app, '/trx/wh-1', r)).json().data
     for (const call of receiver.received) {
       const { data } = call.json
-      expect(data).toMatchObject({ id: order.id, invoice: order.invoice, ref_id: 'wh-1', status: 'completed', price: 25_000, fees: 0, amount: 25_000, payment_code: 'saldo', h2h_results: [], smm_results: [] })
+      expect(data).toMatchObject({
+        id: order.id,
+        invoice: order.invoice,
+        ref_id: 'wh-1',
+        status: 'completed',
+        price: 25_000,
+        fees: 0,
+        amount: 25_000,
+        payment_code: 'saldo',
+        h2h_results: [],
+        smm_results: [],
+      })
       expect(data.items).toEqual(retrieved.items)
       expect(data.items[0].licenses).toHaveLength(2)
       expect(data.items[0]).not.toHaveProperty('id')
@@ -82,7 +98,12 @@ describe('delivery from the outbox', () => {
     await admin(app, 'POST', `/transactions/${order.id}/items/${detail.items[0].id}/send`, { product_license: 'CODE-123', note: 'enjoy' })
     await worker.runOnce()
     const sent = receiver.received.find((c) => c.json.event === 'order.item.sent')!
-    expect(sent.json.data.item).toMatchObject({ variant_id: manual.id, status: 'sent', product_license: 'CODE-123', licenses: [{ product_license: 'CODE-123', note: 'enjoy' }] })
+    expect(sent.json.data.item).toMatchObject({
+      variant_id: manual.id,
+      status: 'sent',
+      product_license: 'CODE-123',
+      licenses: [{ product_license: 'CODE-123', note: 'enjoy' }],
+    })
     expect(sent.json.data.item).not.toHaveProperty('id')
     expect(sent.headers['x-signature']).toBe(xSignature(sent, 'item.sent', r.secret))
     const completed = receiver.received.find((c) => c.json.event === 'order.completed')!
@@ -97,7 +118,12 @@ describe('delivery from the outbox', () => {
     await admin(app, 'POST', `/transactions/${order.id}/cancel`, { reason: 'out of stock upstream' })
     await worker.runOnce()
     const canceled = receiver.received.find((c) => c.json.event === 'order.canceled')!
-    expect(canceled.json.data).toMatchObject({ ref_id: 'cancel-1', status: 'canceled', amount: 8_000, items: [{ status: 'refunded', quantity: 2 }] })
+    expect(canceled.json.data).toMatchObject({
+      ref_id: 'cancel-1',
+      status: 'canceled',
+      amount: 8_000,
+      items: [{ status: 'refunded', quantity: 2 }],
+    })
     expect(canceled.headers['x-signature']).toBe(xSignature(canceled, 'canceled', r.secret))
     expect(receiver.received.map((c) => c.json.event).sort()).toEqual(['order.canceled', 'order.paid'])
   })
@@ -169,18 +195,26 @@ describe('retries on the schedule (injected clock)', () => {
     expect(after).toMatchObject([{ id: failed.id, attempt_count: 11, status: 'delivered' }])
   })
 
-  it('redelivery of another account\'s delivery is 404; the operator can redeliver any', async () => {
+  it("redelivery of another account's delivery is 404; the operator can redeliver any", async () => {
     const receiver = await startReceiver(() => ({ status: 500 }))
     const owner = await subscriber(receiver.url)
     const other = await createReseller(app)
     const item = await createAutoItem(app, 1)
     await buy(app, owner, 'own-1', [{ item_id: item.id, quantity: 1 }])
     await worker.runOnce()
-    const [delivery] = await ctx.db.selectFrom('webhook_deliveries').select(['id', 'webhook_id']).where('account_id', '=', owner.id).execute()
+    const [delivery] = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'webhook_id'])
+      .where('account_id', '=', owner.id)
+      .execute()
     const foreign = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${delivery.id}/retry`, headers: other.headers })
     expect(foreign.statusCode).toBe(404)
     expect(foreign.json()).toEqual({ message: 'DELIVERY_NOT_FOUND' })
-    const wrongAccount = await app.inject({ method: 'POST', url: `/api/admin/v1/resellers/${other.id}/webhook-deliveries/${delivery.id}/retry`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    const wrongAccount = await app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/resellers/${other.id}/webhook-deliveries/${delivery.id}/retry`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
     expect(wrongAccount.statusCode).toBe(404)
 
     receiver.answerWith(() => ({ status: 204 }))
@@ -188,7 +222,9 @@ describe('retries on the schedule (injected clock)', () => {
     expect(retried).toMatchObject({ id: delivery.id, status: 'pending' })
     await worker.runOnce()
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(delivery.webhook_id)
-    expect((await admin(app, 'GET', `/resellers/${owner.id}/webhook-deliveries?status=delivered`)).map((d: any) => d.id)).toContain(delivery.id)
+    expect((await admin(app, 'GET', `/resellers/${owner.id}/webhook-deliveries?status=delivered`)).map((d: any) => d.id)).toContain(
+      delivery.id,
+    )
   })
 
   it('an account that switched webhooks off fails its pending deliveries at once', async () => {

@@ -29,7 +29,9 @@ export function receiversOf(vault: Vault, claimed: ClaimedDelivery[]): Map<numbe
 export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery[], at: Date): Promise<Map<number, WebhookMessage>> {
   const orderIds = [...new Set(batch.flatMap((d) => (d.order_id === null ? [] : [d.order_id])))]
   const orders = orderIds.length ? await deps.db.selectFrom('orders').selectAll().where('id', 'in', orderIds).execute() : []
-  const details = new Map(await Promise.all(orders.map(async (order) => [order.id, await loadOrderDetail(deps.db, deps.vault, order)] as const)))
+  const details = new Map(
+    await Promise.all(orders.map(async (order) => [order.id, await loadOrderDetail(deps.db, deps.vault, order)] as const)),
+  )
   const messages = new Map<number, WebhookMessage>()
   for (const delivery of batch) {
     const detail = delivery.order_id === null ? undefined : details.get(delivery.order_id)
@@ -40,7 +42,13 @@ export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery
 }
 
 /** Signs and sends one message; no transaction or row lock is held meanwhile. */
-export async function send(deps: DeliveryDeps, receiver: Receiver, message: WebhookMessage, webhookId: string, at: Date): Promise<AttemptOutcome> {
+export async function send(
+  deps: DeliveryDeps,
+  receiver: Receiver,
+  message: WebhookMessage,
+  webhookId: string,
+  at: Date,
+): Promise<AttemptOutcome> {
   const request = signRequest({ ...message, webhookId, at, secret: receiver.secret })
   return deps.transport.post(receiver.url, request)
 }
@@ -52,7 +60,14 @@ export async function send(deps: DeliveryDeps, receiver: Receiver, message: Webh
  * to send safely before its lease ends: nothing is sent, and the delivery is taken up again when
  * the lease lapses.
  */
-export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDelivery, receiver: Receiver | undefined, message: WebhookMessage | undefined, at: Date, sendBy?: Date): Promise<AttemptRecord | undefined> {
+export async function attemptDelivery(
+  deps: DeliveryDeps,
+  delivery: ClaimedDelivery,
+  receiver: Receiver | undefined,
+  message: WebhookMessage | undefined,
+  at: Date,
+  sendBy?: Date,
+): Promise<AttemptRecord | undefined> {
   if (sendBy && deps.clock.now() > sendBy) return undefined
   const outcome: AttemptOutcome = !receiver
     ? { statusCode: null, durationMs: 0, error: 'webhooks are switched off for this account' }
@@ -62,5 +77,13 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDeliv
   const delivered = outcome.error === null
   const failures = delivered ? delivery.failures : delivery.failures + 1
   const next = delivered || !message ? null : nextAttemptAt(failures, deps.clock.now())
-  return { deliveryId: delivery.id, claim: delivery.claims, attemptedAt: at, ...outcome, status: delivered ? 'delivered' : next ? 'retrying' : 'failed', failures, nextAttemptAt: next }
+  return {
+    deliveryId: delivery.id,
+    claim: delivery.claims,
+    attemptedAt: at,
+    ...outcome,
+    status: delivered ? 'delivered' : next ? 'retrying' : 'failed',
+    failures,
+    nextAttemptAt: next,
+  }
 }

@@ -7,9 +7,33 @@ import { isInRanges } from '../../ip-ranges.js'
  * reserved, and IPv6 tunnel/translation prefixes that can carry an IPv4 address inside.
  */
 const NON_PUBLIC = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
-  '::/96', '::1/128', '::ffff:0:0:0/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:db8::/32', '2002::/16', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::/96',
+  '::1/128',
+  '::ffff:0:0:0/96',
+  '64:ff9b:1::/48',
+  '100::/64',
+  '2001::/32',
+  '2001:db8::/32',
+  '2002::/16',
+  'fc00::/7',
+  'fe80::/10',
+  'fec0::/10',
+  'ff00::/8',
 ]
 
 // URL hostnames keep IPv6 literals in brackets.
@@ -64,7 +88,8 @@ export function guardedLookup(resolve: Resolver, guard: boolean): LookupFunction
         const addresses = options.family ? found.filter((a) => a.family === options.family) : found
         const refused = guard ? addresses.find((a) => isNonPublicAddress(a.address)) : undefined
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0)
-        if (refused) return callback(Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EADDRNOTPUBLIC' }), '', 0)
+        if (refused)
+          return callback(Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EADDRNOTPUBLIC' }), '', 0)
         if (options.all) return (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, addresses)
         callback(null, addresses[0].address, addresses[0].family)
       },
@@ -74,7 +99,8 @@ export function guardedLookup(resolve: Resolver, guard: boolean): LookupFunction
 }
 
 const isLoopbackName = (host: string) => host === 'localhost' || host.endsWith('.localhost')
-const isLoopbackAddress = (host: string) => isIP(bare(host)) !== 0 && isInRanges(embeddedIPv4(bare(host)) ?? bare(host), ['127.0.0.0/8', '::1/128'])
+const isLoopbackAddress = (host: string) =>
+  isIP(bare(host)) !== 0 && isInRanges(embeddedIPv4(bare(host)) ?? bare(host), ['127.0.0.0/8', '::1/128'])
 /** A URL host that is an IP literal, without brackets. */
 export const literalAddress = (host: string): string | undefined => (isIP(bare(host)) ? bare(host) : undefined)
 

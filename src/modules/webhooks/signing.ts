@@ -35,7 +35,16 @@ export type SignedRequest = { body: string; headers: Record<string, string> }
 export const USER_AGENT = 'ResellerOrderingService-Webhooks/1.0'
 
 /** The exact bytes to send and every header that covers them. */
-export function signRequest(input: { event: string; refId: string; invoice: string; signedStatus: string; webhookId: string; at: Date; body: string; secret: string }): SignedRequest {
+export function signRequest(input: {
+  event: string
+  refId: string
+  invoice: string
+  signedStatus: string
+  webhookId: string
+  at: Date
+  body: string
+  secret: string
+}): SignedRequest {
   const seconds = Math.floor(input.at.getTime() / 1000)
   return {
     body: input.body,

@@ -30,7 +30,11 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     async post(raw, request) {
       const started = performance.now()
-      const outcome = (statusCode: number | null, error: string | null): AttemptOutcome => ({ statusCode, durationMs: Math.round(performance.now() - started), error })
+      const outcome = (statusCode: number | null, error: string | null): AttemptOutcome => ({
+        statusCode,
+        durationMs: Math.round(performance.now() - started),
+        error,
+      })
       let url: URL
       try {
         url = new URL(raw)

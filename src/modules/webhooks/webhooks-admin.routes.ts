@@ -18,13 +18,34 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     return accountId
   }
   return async (app) => {
-    app.get('/resellers/:id/webhook', { schema: { tags, security, summary: "An account's webhook settings", params: IdParam, response: { 200: Ok(S.WebhookSettings), ...errors(404, 422, ...ADMIN_ERRORS) } } }, async (request) => ({
-      message: 'OK' as const,
-      data: await findSettings(db, await existing(request.params.id)),
-    }))
+    app.get(
+      '/resellers/:id/webhook',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "An account's webhook settings",
+          params: IdParam,
+          response: { 200: Ok(S.WebhookSettings), ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ({
+        message: 'OK' as const,
+        data: await findSettings(db, await existing(request.params.id)),
+      }),
+    )
     app.get(
       '/resellers/:id/webhook-deliveries',
-      { schema: { tags, security, summary: "An account's webhook deliveries, newest first, with every attempt", params: IdParam, querystring: S.DeliveryQuery, response: { 200: S.DeliveryList, ...errors(404, 422, ...ADMIN_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: "An account's webhook deliveries, newest first, with every attempt",
+          params: IdParam,
+          querystring: S.DeliveryQuery,
+          response: { 200: S.DeliveryList, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
       async (request) => {
         const { page = 1, per_page = 20, status } = request.query
         const { rows, total } = await listDeliveries(db, { accountId: await existing(request.params.id), page, perPage: per_page, status })
@@ -33,8 +54,19 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/resellers/:id/webhook-deliveries/:delivery/retry',
-      { schema: { tags, security, summary: 'Redeliver one of the account\'s deliveries', params: S.AccountDeliveryParams, response: { 200: S.OneDelivery, ...errors(404, 422, ...ADMIN_ERRORS) } } },
-      async (request) => ({ message: 'OK' as const, data: await redeliver(db, await existing(request.params.id), request.params.delivery) }),
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Redeliver one of the account's deliveries",
+          params: S.AccountDeliveryParams,
+          response: { 200: S.OneDelivery, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ({
+        message: 'OK' as const,
+        data: await redeliver(db, await existing(request.params.id), request.params.delivery),
+      }),
     )
   }
 }

@@ -38,10 +38,19 @@ const orderData = {
 
 /** GET /v1/webhook/docs: everything a receiver needs, as JSON. */
 export function webhookDocs(timeoutMs: number) {
-  const delays = [0, ...RETRY_DELAYS_MS].map((ms, i) => ({ attempt: i + 1, delay_seconds: ms / 1000, after: i === 0 ? 'the event' : 'the previous failure' }))
+  const delays = [0, ...RETRY_DELAYS_MS].map((ms, i) => ({
+    attempt: i + 1,
+    delay_seconds: ms / 1000,
+    after: i === 0 ? 'the event' : 'the previous failure',
+  }))
   return {
-    setup: ['POST /v1/webhook/secret (the secret is shown once)', 'PUT /v1/webhook {callback_url, webhook_enabled: true}', 'POST /v1/webhook/test'],
-    callback_url: 'https:// always; http:// only for localhost outside production. In production private, loopback, link-local and metadata addresses are refused after DNS resolution, and redirects are never followed.',
+    setup: [
+      'POST /v1/webhook/secret (the secret is shown once)',
+      'PUT /v1/webhook {callback_url, webhook_enabled: true}',
+      'POST /v1/webhook/test',
+    ],
+    callback_url:
+      'https:// always; http:// only for localhost outside production. In production private, loopback, link-local and metadata addresses are refused after DNS resolution, and redirects are never followed.',
     events: [
       { event: 'order.paid', when: 'a purchase is paid (balance debited)' },
       { event: 'order.completed', when: 'every line is delivered (or delivered in part, the rest refunded)' },
@@ -59,17 +68,34 @@ export function webhookDocs(timeoutMs: number) {
       ],
       examples: {
         'order.completed': { event: 'order.completed', timestamp: '2026-11-22T10:15:00.020Z', data: orderData },
-        'order.item.sent': { event: 'order.item.sent', timestamp: '2026-11-22T11:00:00.000Z', data: { ...orderData, status: 'paid', item: { ...orderData.items[0], order_process: 'manual', status: 'sent' } } },
-        'webhook.test': { event: 'webhook.test', timestamp: '2026-11-22T10:00:00.000Z', data: { ...orderData, id: 0, ref_id: 'TEST-1795340400000', invoice: 'TEST-9F3A1C07B2', status: 'test', price: 0, amount: 0, items: [] } },
+        'order.item.sent': {
+          event: 'order.item.sent',
+          timestamp: '2026-11-22T11:00:00.000Z',
+          data: { ...orderData, status: 'paid', item: { ...orderData.items[0], order_process: 'manual', status: 'sent' } },
+        },
+        'webhook.test': {
+          event: 'webhook.test',
+          timestamp: '2026-11-22T10:00:00.000Z',
+          data: {
+            ...orderData,
+            id: 0,
+            ref_id: 'TEST-1795340400000',
+            invoice: 'TEST-9F3A1C07B2',
+            status: 'test',
+            price: 0,
+            amount: 0,
+            items: [],
+          },
+        },
       },
     },
     headers: [
       { name: 'Content-Type', value: 'application/json' },
       { name: 'User-Agent', value: USER_AGENT },
-      { name: 'X-Event', value: 'the event, always equal to the body\'s event' },
+      { name: 'X-Event', value: "the event, always equal to the body's event" },
       { name: 'X-Timestamp', value: 'ISO 8601 time of this attempt' },
       { name: 'X-Signature', value: 'lower-case hex SHA-256 of ref_id:invoice:S:secret' },
-      { name: 'webhook-id', value: 'the event\'s id, the same on every attempt (Standard Webhooks)' },
+      { name: 'webhook-id', value: "the event's id, the same on every attempt (Standard Webhooks)" },
       { name: 'webhook-timestamp', value: 'Unix seconds of this attempt' },
       { name: 'webhook-signature', value: 'v1,<base64 HMAC-SHA256>' },
     ],

@@ -13,12 +13,21 @@ export async function findSettings(db: Database, accountId: number): Promise<Web
     .where('account_id', '=', accountId)
     .executeTakeFirst()
   if (!row) return NO_SETTINGS
-  return { callback_url: row.callback_url, webhook_enabled: row.webhook_enabled, has_secret: row.secret_enc !== null, secret_created_at: row.secret_created_at }
+  return {
+    callback_url: row.callback_url,
+    webhook_enabled: row.webhook_enabled,
+    has_secret: row.secret_enc !== null,
+    secret_created_at: row.secret_created_at,
+  }
 }
 
 /** The settings row, created empty on first use and locked for the change. */
 export async function lockSettings(trx: Trx, accountId: number) {
-  await trx.insertInto('webhook_settings').values({ account_id: accountId }).onConflict((oc) => oc.column('account_id').doNothing()).execute()
+  await trx
+    .insertInto('webhook_settings')
+    .values({ account_id: accountId })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .execute()
   return trx.selectFrom('webhook_settings').selectAll().where('account_id', '=', accountId).forUpdate().executeTakeFirstOrThrow()
 }
 
@@ -27,10 +36,21 @@ export async function listDeliveries(db: Database, q: { accountId: number; page:
   let query = db.selectFrom('webhook_deliveries as d').where('d.account_id', '=', q.accountId)
   if (q.status) query = query.where('d.status', '=', q.status)
   const [rows, count] = await Promise.all([
-    query.select('d.id').orderBy('d.id', 'desc').limit(q.perPage).offset((q.page - 1) * q.perPage).execute(),
+    query
+      .select('d.id')
+      .orderBy('d.id', 'desc')
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
-  return { rows: await loadDeliveries(db, rows.map((r) => r.id)), total: count.n }
+  return {
+    rows: await loadDeliveries(
+      db,
+      rows.map((r) => r.id),
+    ),
+    total: count.n,
+  }
 }
 
 /** Deliveries by id (in that order) with their orders' refs and every attempt. */
@@ -45,7 +65,12 @@ export async function loadDeliveries(db: Database, ids: number[]): Promise<Deliv
       .select(sql<Date | null>`CASE WHEN d.status IN ('pending', 'retrying') THEN d.next_attempt_at END`.as('next_attempt_at'))
       .where('d.id', 'in', ids)
       .execute(),
-    db.selectFrom('webhook_attempts').select(['delivery_id', 'attempted_at', 'status_code', 'duration_ms', 'error']).where('delivery_id', 'in', ids).orderBy('id').execute(),
+    db
+      .selectFrom('webhook_attempts')
+      .select(['delivery_id', 'attempted_at', 'status_code', 'duration_ms', 'error'])
+      .where('delivery_id', 'in', ids)
+      .orderBy('id')
+      .execute(),
   ])
   const byId = new Map(deliveries.map((d) => [d.id, d]))
   return ids.flatMap((id) => {

@@ -15,32 +15,88 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const production = ctx.config.appEnv === 'production'
   const docs = webhookDocs(ctx.config.webhookTimeoutMs)
   return async (app) => {
-    app.get('/webhook', { schema: { tags, security, summary: 'Webhook settings (never the secret)', response: { 200: Ok(S.WebhookSettings), ...errors(...RESELLER_ERRORS) } } }, async (request) => ({
-      message: 'OK' as const,
-      data: await findSettings(db, request.account.id),
-    }))
+    app.get(
+      '/webhook',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Webhook settings (never the secret)',
+          response: { 200: Ok(S.WebhookSettings), ...errors(...RESELLER_ERRORS) },
+        },
+      },
+      async (request) => ({
+        message: 'OK' as const,
+        data: await findSettings(db, request.account.id),
+      }),
+    )
     app.put(
       '/webhook',
-      { schema: { tags, security, summary: 'Set the callback URL and/or switch webhooks on or off', body: S.SettingsBody, response: { 200: Ok(S.WebhookSettings), ...errors(400, 422, ...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Set the callback URL and/or switch webhooks on or off',
+          body: S.SettingsBody,
+          response: { 200: Ok(S.WebhookSettings), ...errors(400, 422, ...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await updateSettings(db, production, request.account.id, request.body) }),
     )
     app.post(
       '/webhook/secret',
-      { schema: { tags, security, summary: 'Generate a new signing secret (shown once; the previous one stops signing at once)', response: { 200: S.GeneratedSecret, ...errors(...RESELLER_ERRORS) } } },
-      async (request) => ({ status: true, message: 'Webhook secret generated. Store it now: it is not shown again.', data: { webhook_secret: await generateSecret(db, ctx.vault, request.account.id) } }),
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Generate a new signing secret (shown once; the previous one stops signing at once)',
+          response: { 200: S.GeneratedSecret, ...errors(...RESELLER_ERRORS) },
+        },
+      },
+      async (request) => ({
+        status: true,
+        message: 'Webhook secret generated. Store it now: it is not shown again.',
+        data: { webhook_secret: await generateSecret(db, ctx.vault, request.account.id) },
+      }),
     )
     app.post(
       '/webhook/test',
-      { schema: { tags, security, summary: 'Send one webhook.test now and answer its outcome', response: { 200: S.TestOutcome, ...errors(422, ...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Send one webhook.test now and answer its outcome',
+          response: { 200: S.TestOutcome, ...errors(422, ...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await sendTest(ctx, request.account.id) }),
     )
-    app.get('/webhook/docs', { schema: { tags, security, summary: 'Events, payloads, headers, signatures with verification code, retries', response: { 200: S.WebhookDocs, ...errors(...RESELLER_ERRORS) } } }, async () => ({
-      message: 'OK' as const,
-      data: docs,
-    }))
+    app.get(
+      '/webhook/docs',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Events, payloads, headers, signatures with verification code, retries',
+          response: { 200: S.WebhookDocs, ...errors(...RESELLER_ERRORS) },
+        },
+      },
+      async () => ({
+        message: 'OK' as const,
+        data: docs,
+      }),
+    )
     app.get(
       '/webhook/deliveries',
-      { schema: { tags, security, summary: 'Deliveries, newest first, with every attempt', querystring: S.DeliveryQuery, response: { 200: S.DeliveryList, ...errors(422, ...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Deliveries, newest first, with every attempt',
+          querystring: S.DeliveryQuery,
+          response: { 200: S.DeliveryList, ...errors(422, ...RESELLER_ERRORS) },
+        },
+      },
       async (request) => {
         const { page = 1, per_page = 20, status } = request.query
         const { rows, total } = await listDeliveries(db, { accountId: request.account.id, page, perPage: per_page, status })
@@ -49,7 +105,15 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/webhook/deliveries/:id/retry',
-      { schema: { tags, security, summary: 'Redeliver: the schedule starts again, with the same webhook-id', params: S.DeliveryParam, response: { 200: S.OneDelivery, ...errors(404, 422, ...RESELLER_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Redeliver: the schedule starts again, with the same webhook-id',
+          params: S.DeliveryParam,
+          response: { 200: S.OneDelivery, ...errors(404, 422, ...RESELLER_ERRORS) },
+        },
+      },
       async (request) => ({ message: 'OK' as const, data: await redeliver(db, request.account.id, request.params.id) }),
     )
   }

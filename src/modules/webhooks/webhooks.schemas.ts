@@ -11,7 +11,9 @@ export type WebhookSettings = Static<typeof WebhookSettings>
 
 export const SettingsBody = Type.Object({
   // Clients often send an absent URL as null or "": both clear it.
-  callback_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'https URL (http only for localhost outside production); null or "" clears it' }))),
+  callback_url: Type.Optional(
+    Nullable(Type.String({ maxLength: 2048, description: 'https URL (http only for localhost outside production); null or "" clears it' })),
+  ),
   webhook_enabled: Type.Optional(Type.Boolean({ description: 'enabling needs a callback_url and a generated secret' })),
 })
 export type SettingsBody = Static<typeof SettingsBody>

@@ -22,9 +22,14 @@ export async function updateSettings(db: Database, production: boolean, accountI
   if (problem) throw invalidField('callback_url', problem)
   await inTransaction(db, async (trx) => {
     const current = await lockSettings(trx, accountId)
-    const next = { callback_url: url === undefined ? current.callback_url : url, webhook_enabled: body.webhook_enabled ?? current.webhook_enabled }
-    if (next.webhook_enabled && !next.callback_url) throw invalidField(body.webhook_enabled ? 'webhook_enabled' : 'callback_url', 'enabling webhooks needs a callback_url')
-    if (next.webhook_enabled && !current.secret_enc) throw invalidField('webhook_enabled', 'generate a secret first (POST /v1/webhook/secret)')
+    const next = {
+      callback_url: url === undefined ? current.callback_url : url,
+      webhook_enabled: body.webhook_enabled ?? current.webhook_enabled,
+    }
+    if (next.webhook_enabled && !next.callback_url)
+      throw invalidField(body.webhook_enabled ? 'webhook_enabled' : 'callback_url', 'enabling webhooks needs a callback_url')
+    if (next.webhook_enabled && !current.secret_enc)
+      throw invalidField('webhook_enabled', 'generate a secret first (POST /v1/webhook/secret)')
     await trx
       .updateTable('webhook_settings')
       .set({ callback_url: next.callback_url, webhook_enabled: next.webhook_enabled, updated_at: sql`clock_timestamp()` })
@@ -53,27 +58,58 @@ export async function generateSecret(db: Database, vault: Vault, accountId: numb
  * its outcome and recorded as a delivery after the call, with no transaction open during it.
  */
 export async function sendTest(ctx: AppContext, accountId: number) {
-  const settings = await ctx.db.selectFrom('webhook_settings').select(['callback_url', 'secret_enc']).where('account_id', '=', accountId).executeTakeFirst()
+  const settings = await ctx.db
+    .selectFrom('webhook_settings')
+    .select(['callback_url', 'secret_enc'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()
   if (!settings?.callback_url) throw invalidField('callback_url', 'set a callback_url first (PUT /v1/webhook)')
   if (!settings.secret_enc) throw invalidField('webhook_secret', 'generate a secret first (POST /v1/webhook/secret)')
   const webhookId = newWebhookId()
   const at = systemClock.now()
   const receiver = { url: settings.callback_url, secret: ctx.vault.decrypt(settings.secret_enc) }
-  const outcome = await send({ db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock: systemClock }, receiver, testMessage(webhookId, at), webhookId, at)
+  const outcome = await send(
+    { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock: systemClock },
+    receiver,
+    testMessage(webhookId, at),
+    webhookId,
+    at,
+  )
   const delivered = outcome.error === null
   const deliveryId = await inTransaction(ctx.db, async (trx) => {
     const delivery = await trx
       .insertInto('webhook_deliveries')
-      .values({ account_id: accountId, event: 'webhook.test', webhook_id: webhookId, status: delivered ? 'delivered' : 'failed', claims: 1, failures: delivered ? 0 : 1, delivered_at: delivered ? at : null })
+      .values({
+        account_id: accountId,
+        event: 'webhook.test',
+        webhook_id: webhookId,
+        status: delivered ? 'delivered' : 'failed',
+        claims: 1,
+        failures: delivered ? 0 : 1,
+        delivered_at: delivered ? at : null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
     await trx
       .insertInto('webhook_attempts')
-      .values({ delivery_id: delivery.id, attempted_at: at, status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error })
+      .values({
+        delivery_id: delivery.id,
+        attempted_at: at,
+        status_code: outcome.statusCode,
+        duration_ms: outcome.durationMs,
+        error: outcome.error,
+      })
       .execute()
     return delivery.id
   })
-  return { delivered, status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error, delivery_id: deliveryId, webhook_id: webhookId }
+  return {
+    delivered,
+    status_code: outcome.statusCode,
+    duration_ms: outcome.durationMs,
+    error: outcome.error,
+    delivery_id: deliveryId,
+    webhook_id: webhookId,
+  }
 }
 
 /** Redelivery of one of the account's deliveries; another account's is not found. */

@@ -18,12 +18,19 @@ const newSecret = async (r: Reseller) => (await post(r, '/webhook/secret')).json
 describe('webhook settings', () => {
   it('starts empty, takes a URL and a secret, and never shows the secret again', async () => {
     const r = await createReseller(app)
-    expect((await get(app, '/webhook', r)).json()).toEqual({ message: 'OK', data: { callback_url: null, webhook_enabled: false, has_secret: false, secret_created_at: null } })
+    expect((await get(app, '/webhook', r)).json()).toEqual({
+      message: 'OK',
+      data: { callback_url: null, webhook_enabled: false, has_secret: false, secret_created_at: null },
+    })
 
     const generated = await post(r, '/webhook/secret')
     expect(generated.statusCode).toBe(200)
     const body = generated.json()
-    expect(body).toEqual({ status: true, message: expect.any(String), data: { webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) } })
+    expect(body).toEqual({
+      status: true,
+      message: expect.any(String),
+      data: { webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) },
+    })
     expect(Buffer.from(body.data.webhook_secret.slice(6), 'base64')).toHaveLength(32)
 
     const set = await put(r, { callback_url: 'https://shop.example/hooks/reseller', webhook_enabled: true })
@@ -34,8 +41,14 @@ describe('webhook settings', () => {
     expect(JSON.stringify(read)).not.toContain('whsec_')
 
     // either field alone
-    expect((await put(r, { webhook_enabled: false })).json().data).toMatchObject({ callback_url: 'https://shop.example/hooks/reseller', webhook_enabled: false })
-    expect((await put(r, { callback_url: 'https://other.example/h' })).json().data).toMatchObject({ callback_url: 'https://other.example/h', webhook_enabled: false })
+    expect((await put(r, { webhook_enabled: false })).json().data).toMatchObject({
+      callback_url: 'https://shop.example/hooks/reseller',
+      webhook_enabled: false,
+    })
+    expect((await put(r, { callback_url: 'https://other.example/h' })).json().data).toMatchObject({
+      callback_url: 'https://other.example/h',
+      webhook_enabled: false,
+    })
     // a new secret replaces the old one
     expect(await newSecret(r)).not.toBe(body.data.webhook_secret)
   })
@@ -57,15 +70,31 @@ describe('webhook settings', () => {
       expect(res.statusCode).toBe(422)
       expect(res.json().errors).toHaveProperty('callback_url')
     }
-    expect((await put(r, { callback_url: null, webhook_enabled: false })).json().data).toMatchObject({ callback_url: null, webhook_enabled: false })
+    expect((await put(r, { callback_url: null, webhook_enabled: false })).json().data).toMatchObject({
+      callback_url: null,
+      webhook_enabled: false,
+    })
   })
 
   it('URL rule outside production: https anywhere, http only for localhost and loopback', async () => {
     const r = await createReseller(app)
-    for (const ok of ['https://shop.example/h', 'http://localhost:3000/h', 'http://127.0.0.1:9/h', 'http://[::1]:8080/h', 'http://api.localhost/h']) {
+    for (const ok of [
+      'https://shop.example/h',
+      'http://localhost:3000/h',
+      'http://127.0.0.1:9/h',
+      'http://[::1]:8080/h',
+      'http://api.localhost/h',
+    ]) {
       expect((await put(r, { callback_url: ok })).statusCode, ok).toBe(200)
     }
-    for (const bad of ['http://shop.example/h', 'http://10.0.0.1/h', 'ftp://shop.example/h', 'not a url', '/relative', 'https://user:pw@shop.example/h']) {
+    for (const bad of [
+      'http://shop.example/h',
+      'http://10.0.0.1/h',
+      'ftp://shop.example/h',
+      'not a url',
+      '/relative',
+      'https://user:pw@shop.example/h',
+    ]) {
       const res = await put(r, { callback_url: bad })
       expect(res.statusCode, bad).toBe(422)
       expect(res.json()).toMatchObject({ message: 'VALIDATION_ERROR', errors: { callback_url: [expect.any(String)] } })
@@ -83,7 +112,15 @@ describe('webhook settings', () => {
   })
 
   it('needs an API key', async () => {
-    for (const [method, url] of [['GET', '/webhook'], ['PUT', '/webhook'], ['POST', '/webhook/secret'], ['POST', '/webhook/test'], ['GET', '/webhook/docs'], ['GET', '/webhook/deliveries'], ['POST', '/webhook/deliveries/1/retry']] as const) {
+    for (const [method, url] of [
+      ['GET', '/webhook'],
+      ['PUT', '/webhook'],
+      ['POST', '/webhook/secret'],
+      ['POST', '/webhook/test'],
+      ['GET', '/webhook/docs'],
+      ['GET', '/webhook/deliveries'],
+      ['POST', '/webhook/deliveries/1/retry'],
+    ] as const) {
       const res = await app.inject({ method, url: `/api/v1${url}` })
       expect(res.statusCode, url).toBe(401)
       expect(res.json()).toEqual({ message: 'INVALID_API_KEY' })
@@ -100,13 +137,21 @@ describe('POST /v1/webhook/test', () => {
     const res = await post(r, '/webhook/test')
     expect(res.statusCode).toBe(200)
     const outcome = res.json().data
-    expect(outcome).toMatchObject({ delivered: true, status_code: 200, error: null, webhook_id: expect.stringMatching(/^evt_[0-9a-f]{32}$/) })
+    expect(outcome).toMatchObject({
+      delivered: true,
+      status_code: 200,
+      error: null,
+      webhook_id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+    })
     expect(outcome.duration_ms).toBeGreaterThanOrEqual(0)
 
     expect(receiver.received).toHaveLength(1)
     const [call] = receiver.received
     const { headers, json } = call
-    expect(json).toMatchObject({ event: 'webhook.test', data: { status: 'test', event_id: outcome.webhook_id, items: [], h2h_results: [], smm_results: [] } })
+    expect(json).toMatchObject({
+      event: 'webhook.test',
+      data: { status: 'test', event_id: outcome.webhook_id, items: [], h2h_results: [], smm_results: [] },
+    })
     expect(json.data.ref_id).toMatch(/^TEST-\d+$/)
     expect(json.data.invoice).toMatch(/^TEST-[0-9A-F]+$/)
     expect(headers['content-type']).toBe('application/json')
@@ -114,16 +159,27 @@ describe('POST /v1/webhook/test', () => {
     expect(headers['x-event']).toBe(json.event)
     expect(new Date(headers['x-timestamp'] as string).toISOString()).toBe(headers['x-timestamp'])
     expect(headers['webhook-id']).toBe(outcome.webhook_id)
-    expect(headers['x-signature']).toBe(crypto.createHash('sha256').update(`${json.data.ref_id}:${json.data.invoice}:test:${secret}`).digest('hex'))
+    expect(headers['x-signature']).toBe(
+      crypto.createHash('sha256').update(`${json.data.ref_id}:${json.data.invoice}:test:${secret}`).digest('hex'),
+    )
 
     // The reference implementation of Standard Webhooks accepts it; a changed byte or another secret does not.
     expect(new Webhook(secret).verify(call.body, headers as Record<string, string>)).toEqual(json)
     expect(() => new Webhook(secret).verify(call.body.replace('"test"', '"tset"'), headers as Record<string, string>)).toThrow()
-    expect(() => new Webhook(`whsec_${crypto.randomBytes(32).toString('base64')}`).verify(call.body, headers as Record<string, string>)).toThrow()
+    expect(() =>
+      new Webhook(`whsec_${crypto.randomBytes(32).toString('base64')}`).verify(call.body, headers as Record<string, string>),
+    ).toThrow()
 
     const listed = (await get(app, '/webhook/deliveries', r)).json()
     expect(listed.data).toHaveLength(1)
-    expect(listed.data[0]).toMatchObject({ event: 'webhook.test', status: 'delivered', webhook_id: outcome.webhook_id, attempt_count: 1, next_attempt_at: null, attempts: [{ status_code: 200, error: null }] })
+    expect(listed.data[0]).toMatchObject({
+      event: 'webhook.test',
+      status: 'delivered',
+      webhook_id: outcome.webhook_id,
+      attempt_count: 1,
+      next_attempt_at: null,
+      attempts: [{ status_code: 200, error: null }],
+    })
   })
 
   it('answers a failure as an outcome (not an error) and records it', async () => {
@@ -134,16 +190,26 @@ describe('POST /v1/webhook/test', () => {
     const outcome = (await post(r, '/webhook/test')).json().data
     expect(outcome).toMatchObject({ delivered: false, status_code: 503, error: 'HTTP 503' })
     receiver.answerWith(() => ({ status: 302, headers: { location: 'https://elsewhere.example/' } }))
-    expect((await post(r, '/webhook/test')).json().data).toMatchObject({ delivered: false, status_code: 302, error: expect.stringContaining('redirect') })
+    expect((await post(r, '/webhook/test')).json().data).toMatchObject({
+      delivered: false,
+      status_code: 302,
+      error: expect.stringContaining('redirect'),
+    })
     const listed = (await get(app, '/webhook/deliveries?status=failed', r)).json()
     expect(listed.meta.total).toBe(2)
   })
 
   it('needs a URL and a secret first', async () => {
     const r = await createReseller(app)
-    expect((await post(r, '/webhook/test')).json()).toMatchObject({ message: 'VALIDATION_ERROR', errors: { callback_url: [expect.any(String)] } })
+    expect((await post(r, '/webhook/test')).json()).toMatchObject({
+      message: 'VALIDATION_ERROR',
+      errors: { callback_url: [expect.any(String)] },
+    })
     await put(r, { callback_url: 'https://shop.example/h' })
-    expect((await post(r, '/webhook/test')).json()).toMatchObject({ message: 'VALIDATION_ERROR', errors: { webhook_secret: [expect.any(String)] } })
+    expect((await post(r, '/webhook/test')).json()).toMatchObject({
+      message: 'VALIDATION_ERROR',
+      errors: { webhook_secret: [expect.any(String)] },
+    })
   })
 })
 
@@ -183,7 +249,8 @@ raw = sys.stdin.buffer.read()
 headers = json.loads(os.environ["HEADERS"])
 secret = os.environ["SECRET"]
 print(verify_x_signature(raw, headers, secret), verify_standard_webhook(raw, headers, secret))`
-    const verify = (input: string, key = secret) => execFileSync('python3', ['-c', harness], { input, env: { HEADERS: JSON.stringify(headers), SECRET: key }, encoding: 'utf8' }).trim()
+    const verify = (input: string, key = secret) =>
+      execFileSync('python3', ['-c', harness], { input, env: { HEADERS: JSON.stringify(headers), SECRET: key }, encoding: 'utf8' }).trim()
     expect(verify(body)).toBe('True True')
     expect(verify(tampered)).toBe('True False')
     expect(verify(body, `whsec_${crypto.randomBytes(32).toString('base64')}`)).toBe('False False')
@@ -196,17 +263,34 @@ describe('GET /v1/webhook/docs', () => {
     const res = await get(app, '/webhook/docs', r)
     expect(res.statusCode).toBe(200)
     const docs = res.json().data
-    expect(docs.events.map((e: { event: string }) => e.event)).toEqual(['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'webhook.test'])
-    expect(docs.headers.map((h: { name: string }) => h.name)).toEqual(['Content-Type', 'User-Agent', 'X-Event', 'X-Timestamp', 'X-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'])
+    expect(docs.events.map((e: { event: string }) => e.event)).toEqual([
+      'order.paid',
+      'order.completed',
+      'order.canceled',
+      'order.item.sent',
+      'webhook.test',
+    ])
+    expect(docs.headers.map((h: { name: string }) => h.name)).toEqual([
+      'Content-Type',
+      'User-Agent',
+      'X-Event',
+      'X-Timestamp',
+      'X-Signature',
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ])
     expect(Object.keys(docs.signatures.verification_code).sort()).toEqual(['node', 'php', 'python'])
-    expect(docs.retries.schedule.map((s: { delay_seconds: number }) => s.delay_seconds)).toEqual([0, 1, 2, 4, 8, 60, 300, 1800, 7200, 21600])
+    expect(docs.retries.schedule.map((s: { delay_seconds: number }) => s.delay_seconds)).toEqual([
+      0, 1, 2, 4, 8, 60, 300, 1800, 7200, 21600,
+    ])
     expect(docs.retries.timeout_ms).toBe(10_000)
     expect(docs.body.examples['order.completed'].data.items[0].licenses[0]).toHaveProperty('product_license')
   })
 })
 
 describe('operator side', () => {
-  it('shows an account\'s settings and deliveries; unknown accounts are 404', async () => {
+  it("shows an account's settings and deliveries; unknown accounts are 404", async () => {
     const receiver = await startReceiver()
     const r = await createReseller(app)
     await newSecret(r)
@@ -215,15 +299,27 @@ describe('operator side', () => {
     expect(await admin(app, 'GET', `/resellers/${r.id}/webhook`)).toMatchObject({ callback_url: receiver.url, has_secret: true })
     const deliveries = await admin(app, 'GET', `/resellers/${r.id}/webhook-deliveries`)
     expect(deliveries).toHaveLength(1)
-    const missing = await app.inject({ method: 'GET', url: '/api/admin/v1/resellers/999999/webhook-deliveries', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    const missing = await app.inject({
+      method: 'GET',
+      url: '/api/admin/v1/resellers/999999/webhook-deliveries',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
     expect(missing.statusCode).toBe(404)
     expect(missing.json()).toEqual({ message: 'ACCOUNT_NOT_FOUND' })
 
     // The CLI's commands name these routes.
     const [delivery] = deliveries
-    for (const [name, args] of [['webhooks:show', [r.id]], ['webhooks:deliveries', [r.id]], ['webhooks:retry', [r.id, delivery.id]]] as const) {
+    for (const [name, args] of [
+      ['webhooks:show', [r.id]],
+      ['webhooks:deliveries', [r.id]],
+      ['webhooks:retry', [r.id, delivery.id]],
+    ] as const) {
       const command = COMMANDS[name]
-      const res = await app.inject({ method: command.method, url: `/api/admin/v1${command.path(args.map(String))}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      const res = await app.inject({
+        method: command.method,
+        url: `/api/admin/v1${command.path(args.map(String))}`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      })
       expect(res.statusCode, name).toBe(200)
     }
   })
