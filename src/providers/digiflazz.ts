@@ -63,9 +63,7 @@ export async function sendTransaction(
 }
 
 export type PlnInquiry =
-  | { found: true; name: string; meterNo: string; segmentPower: string }
-  | { found: false; message: string }
-  | { unavailable: string }
+  { found: true; name: string; meterNo: string; segmentPower: string } | { found: false; message: string } | { unavailable: string }
 
 /** POST /inquiry-pln: the name on a PLN meter (sign = md5(username + key + customer_no)). */
 export async function inquirePln(account: ProviderAccount, customerNo: string, timeoutMs: number): Promise<PlnInquiry> {

@@ -129,7 +129,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     let relayed = 0
     let leftOver = false
     try {
-      for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH; ) {
+      for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH;) {
         const r = await relayOutbox(ctx.db, RELAY_BATCH, capacity())
         claimed.push(...take(r.claimed))
         leftOver ||= r.created > r.claimed.length

@@ -19,11 +19,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     const check = columns.map((c) => `${c} <= ${MONEY_MAX}`).join(' AND ')
     await sql.raw(`ALTER TABLE ${table} ADD CONSTRAINT ${constraint} CHECK (${check}) NOT VALID`).execute(db)
     await sql
-      .raw(`DO $$ BEGIN
+      .raw(
+        `DO $$ BEGIN
       ALTER TABLE ${table} VALIDATE CONSTRAINT ${constraint};
     EXCEPTION WHEN check_violation THEN
       RAISE WARNING 'rows of ${table} hold more than 10^15 in ${columns.join(', ')}: ${constraint} guards new writes only until they are corrected';
-    END $$`)
+    END $$`,
+      )
       .execute(db)
   }
 }

@@ -208,7 +208,12 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
       RETURNING id`.execute(trx)
     added += inserted.rows.length
   }
-  if (added > 0) await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('id', '=', itemId).execute()
+  if (added > 0)
+    await trx
+      .updateTable('items')
+      .set({ updated_at: sql`clock_timestamp()` })
+      .where('id', '=', itemId)
+      .execute()
   return { item_id: itemId, added, duplicates: cleaned.length - added }
 }
 

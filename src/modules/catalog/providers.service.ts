@@ -46,7 +46,11 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
     // Switching a provider changes its items' status in the catalog: they belong in the next delta.
     if (active !== undefined) {
       await holdProviderItemsExclusively(trx, code)
-      await trx.updateTable('items').set({ updated_at: sql`clock_timestamp()` }).where('provider', '=', code).execute()
+      await trx
+        .updateTable('items')
+        .set({ updated_at: sql`clock_timestamp()` })
+        .where('provider', '=', code)
+        .execute()
     }
     return providerView(row)
   })
