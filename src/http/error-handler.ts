@@ -57,6 +57,8 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     // A switched-off provider is an expected refusal, not a fault: no stack trace.
     if (appError.code === 'PRODUCT_TEMPORARILY_UNAVAILABLE')
       request.log.info({ code: appError.code }, 'refused: product temporarily unavailable')
+    // A lost dependency answers every request alike: one short warning each, the cause without a stack.
+    else if (appError.code === 'SERVICE_UNAVAILABLE') request.log.warn({ cause: error.message }, 'unavailable: a dependency failed')
     else if (appError.status >= 500) request.log.error({ err: error }, 'request failed')
     if (appError.headers) reply.headers(appError.headers)
     const body: Record<string, unknown> = { message: appError.code }
