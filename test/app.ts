@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest'
+import { afterAll, expect, onTestFinished } from 'vitest'
 import { loadConfig, withConfig, type Config } from '../src/config.js'
 import { checkAppKey, closeContext, createContext, type AppContext } from '../src/context.js'
 import { buildApp, type App } from '../src/http/server.js'
@@ -54,6 +54,8 @@ async function appOn(
     await app.close()
     await closeContext(ctx)
   }
-  afterAll(close)
+  // An app made inside a test is closed (and its database dropped) when that test ends; afterAll there would never run.
+  if (expect.getState().currentTestName) onTestFinished(close)
+  else afterAll(close)
   return { app, ctx, databaseUrl: database.url, close }
 }
