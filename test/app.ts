@@ -51,6 +51,8 @@ async function appOn(
   const close = async () => {
     if (closed) return
     closed = true
+    // A test that listened (a browser, a worker process) may leave keep-alive sockets open: close waits on none.
+    app.server.closeAllConnections()
     await app.close()
     await closeContext(ctx)
   }
