@@ -91,7 +91,6 @@ function checkStockRules(input: {
 }
 
 export async function createItem(db: Database, input: ItemInput) {
-  checkStockRules(input)
   const id = await inTransaction(db, (trx) => createItemWithin(trx, input))
   return getAdminItem(db, id)
 }
@@ -115,7 +114,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     description,
     active,
   } = changes
-  const named = [
+  const columns = {
     sku,
     name,
     price,
@@ -125,12 +124,12 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     stock,
     provider,
     provider_code,
-    provider_meta,
-    required_fields,
+    provider_meta: provider_meta === undefined ? undefined : providerMetaJson(provider_meta),
+    required_fields: required_fields === undefined ? undefined : requiredFieldsJson(required_fields),
     description,
     active,
-  ]
-  if (named.every((v) => v === undefined)) return getAdminItem(db, itemId)
+  }
+  if (Object.values(columns).every((v) => v === undefined)) return getAdminItem(db, itemId)
   await inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, itemId)
     const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
@@ -147,19 +146,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
       trx
         .updateTable('items')
         .set({
-          sku,
-          name,
-          price,
-          min_order,
-          max_order,
-          unlimited_stock,
-          stock,
-          provider,
-          provider_code,
-          provider_meta: provider_meta === undefined ? undefined : providerMetaJson(provider_meta),
-          required_fields: required_fields === undefined ? undefined : requiredFieldsJson(required_fields),
-          description,
-          active,
+          ...columns,
           updated_at: sql`clock_timestamp()`,
         })
         .where('id', '=', itemId)

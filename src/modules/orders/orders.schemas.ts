@@ -98,16 +98,7 @@ export const ListQuery = Type.Object({
   status: Type.Optional(OrderStatus),
 })
 
-export const OrderList = OkPage(
-  Type.Object({
-    id: Type.Integer(),
-    invoice: Type.String(),
-    ref_id: Type.String(),
-    amount: Type.Integer(),
-    status: Type.String(),
-    created_at: Timestamp,
-  }),
-)
+export const OrderList = OkPage(OrderSummary)
 
 // Longer than any ref_id is simply not found, not a validation error.
 export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 2000 }) })

@@ -142,15 +142,16 @@ export async function importChannels(db: Database, channels: GatewayChannel[]): 
           active: c.active,
         })
         .onConflict((oc) =>
-          oc.column('code').doUpdateSet({
-            name: c.name,
-            type: c.type,
-            fee_flat: c.fee_flat,
-            fee_percent: c.fee_percent,
-            min_amount: min,
-            max_amount: max,
+          // A known channel takes the gateway's terms; on/off stays the operator's.
+          oc.column('code').doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            type: eb.ref('excluded.type'),
+            fee_flat: eb.ref('excluded.fee_flat'),
+            fee_percent: eb.ref('excluded.fee_percent'),
+            min_amount: eb.ref('excluded.min_amount'),
+            max_amount: eb.ref('excluded.max_amount'),
             updated_at: sql`now()`,
-          }),
+          })),
         )
         .returning(sql<boolean>`xmax = 0`.as('inserted'))
         .executeTakeFirstOrThrow()
