@@ -15,7 +15,8 @@ import { webhookBench } from './webhooks.js'
 const ROOT = path.resolve(import.meta.dirname, '..')
 const ADMIN = 'bench-admin-token-0123456789'
 const BASE_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const DB_NAME = 'reseller_bench'
+// A parallel checkout benches on its own database.
+const DB_NAME = process.env.BENCH_DB_NAME ?? 'reseller_bench'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const ACCOUNTS = 100
 const ITEMS = 50
