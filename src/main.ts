@@ -8,6 +8,7 @@ import { metricsServer } from './http/metrics.js'
 import { buildApp } from './http/server.js'
 import { watchAccountChanges } from './modules/accounts/account-changes.js'
 import { seedDemo } from './modules/admin/demo.js'
+import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.queries.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
 import { createWebhookWorker } from './workers/webhook-worker.js'
@@ -44,6 +45,7 @@ async function main() {
   const { database, release } = await openDatabase(config)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
+  await recordLeaderboardZone(ctx.db, config.leaderboardTz)
   // WORKERS=only: a worker process for scale-out, beside API processes on the same PostgreSQL.
   const serveApi = config.workers !== 'only'
   // Only on an empty database, once however many processes start together.

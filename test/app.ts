@@ -4,6 +4,7 @@ import { checkAppKey, closeContext, createContext, type AppContext } from '../sr
 import { buildApp, type App } from '../src/http/server.js'
 import { openPostgres, type DatabaseHandle } from '../src/db/database.js'
 import { cloneTestDatabase } from './database.js'
+import { recordLeaderboardZone } from '../src/modules/leaderboard/leaderboard.queries.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
 export const APP_KEY = 'test-app-key-0123456789-0123456789-abcdef'
@@ -45,6 +46,7 @@ async function appOn(
   const config = withConfig(testConfig(env), changes)
   const ctx = createContext(config, database)
   await checkAppKey(ctx.db, ctx.vault)
+  await recordLeaderboardZone(ctx.db, config.leaderboardTz)
   const app = await buildApp(ctx)
   await app.ready()
   let closed = false

@@ -6,6 +6,7 @@ import { acquireDataDirLock, dataDirHolder, openPGlite, openPostgres } from '../
 import { migrateToLatest } from '../db/migrate.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
 import { buildApp } from '../http/server.js'
+import { recordLeaderboardZone } from '../modules/leaderboard/leaderboard.queries.js'
 import { COMMANDS, parseArgs } from './commands.js'
 
 type Call = { method: string; url: string; body?: object }
@@ -32,6 +33,7 @@ async function inProcess(config: Config, call: Call): Promise<Answer> {
     await migrateToLatest(database.db)
     const ctx = createContext(config, database)
     await checkAppKey(ctx.db, ctx.vault)
+    await recordLeaderboardZone(ctx.db, config.leaderboardTz)
     const app = await buildApp(ctx)
     const res = await app.inject({
       method: call.method as 'GET',

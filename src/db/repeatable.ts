@@ -17,5 +17,6 @@ export const repeatables: readonly Repeatable[] = [
   file('modules/catalog/sellable.sql'),
   file('modules/ledger/ledger.sql'),
   file('modules/locks/locks.sql'),
+  file('modules/leaderboard/leaderboard.sql'),
   file('modules/orders/purchase.sql'),
 ]

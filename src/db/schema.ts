@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Selectable } from 'kysely'
+import type { ColumnType, Generated, GeneratedAlways, Selectable } from 'kysely'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 type Id = Generated<number>
@@ -309,6 +309,18 @@ export interface WebhookAttemptsTable {
   error: string | null
 }
 
+/** One account's month on the leaderboard (DESIGN §9); written only by leaderboard.sql. */
+export interface LeaderboardMonthsTable {
+  account_id: number
+  /** The first day of the month in LEADERBOARD_TZ. */
+  month: Date
+  transactions: Generated<number>
+  /** Completed Rupiah, net of refunds. */
+  amount: Generated<number>
+  /** amount / 1000, rounded down. */
+  points: GeneratedAlways<number>
+}
+
 export interface DB {
   dispatches: DispatchesTable
   ref_ids: RefIdsTable
@@ -331,6 +343,7 @@ export interface DB {
   webhook_settings: WebhookSettingsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
+  leaderboard_months: LeaderboardMonthsTable
 }
 
 export type Account = Selectable<AccountsTable>

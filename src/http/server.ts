@@ -9,6 +9,7 @@ import { AppError } from '../errors.js'
 import { adminOrderRoutes } from '../modules/admin/admin-orders.routes.js'
 import { adminRoutes } from '../modules/admin/admin.routes.js'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
+import { leaderboardRoutes } from '../modules/leaderboard/leaderboard.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
 import { lockRoutes } from '../modules/locks/locks.routes.js'
 import { orderRoutes } from '../modules/orders/orders.routes.js'
@@ -109,6 +110,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(topupRoutes(ctx))
       await reseller.register(validationRoutes(ctx))
       await reseller.register(webhookRoutes(ctx))
+      await reseller.register(leaderboardRoutes(ctx))
     },
     { prefix: '/api/v1' },
   )

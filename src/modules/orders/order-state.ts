@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
 import type { Order } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
+import { countCompletedOrder } from '../leaderboard/leaderboard.queries.js'
 
 // Every event an order emits, written here and in purchase.sql (a test holds the two together).
 export const ORDER_EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent'] as const
@@ -38,6 +39,7 @@ export async function settleOrder(trx: Trx, order: Order): Promise<Order['status
     .where('id', '=', order.id)
     .where('status', '=', 'paid')
     .execute()
+  if (status === 'completed') await countCompletedOrder(trx, order.id)
   await recordEvent(trx, order, status === 'canceled' ? 'order.canceled' : 'order.completed')
   return status
 }

@@ -218,6 +218,9 @@ BEGIN
     END IF;
   END LOOP;
 
+  -- Born completed: it counts on the leaderboard in this transaction (leaderboard.sql).
+  IF v_open = 0 THEN PERFORM leaderboard_count_order(v_order_id); END IF;
+
   IF v_lock.id IS NOT NULL THEN
     UPDATE stock_locks SET status = 'used', finished_at = clock_timestamp(), order_id = v_order_id
      WHERE id = v_lock.id AND status = 'active' AND expires_at > clock_timestamp();

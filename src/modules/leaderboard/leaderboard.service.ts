@@ -1,0 +1,20 @@
+import type { Database } from '../../db/database.js'
+import { readTopTen } from './leaderboard.queries.js'
+
+/**
+ * A name others may see on the leaderboard: `***` between its first two and last two characters
+ * (`Abadi Gaming` → `Ab***ng`); names of 3–4 keep one at each end, shorter ones only the first.
+ * The mask is always three stars, so it hides the length too.
+ */
+export function maskName(name: string): string {
+  const chars = Array.from(name.trim())
+  const keep = chars.length >= 5 ? 2 : chars.length >= 3 ? 1 : 0
+  if (keep === 0) return `${chars.slice(0, 1).join('')}***`
+  return `${chars.slice(0, keep).join('')}***${chars.slice(-keep).join('')}`
+}
+
+/** The month's top ten as others see them: masked names. */
+export async function topTen(db: Database, month: string | undefined) {
+  const leaders = await readTopTen(db, month)
+  return leaders.map((l) => ({ rank: l.rank, display_name: maskName(l.name), total_transactions: l.total_transactions, points: l.points }))
+}
