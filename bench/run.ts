@@ -10,6 +10,7 @@ import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { pacedLoad } from './paced.js'
+import { leaderboardBench } from './leaderboard.js'
 import { webhookBench } from './webhooks.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -195,6 +196,8 @@ async function main() {
       startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
       burst: () => load(base, { connections: 64, pick: spread }),
     })
+    // Last: it adds 100,000 accounts to the database.
+    const leaderboard = await leaderboardBench({ base, databaseUrl, keys, seconds: SECONDS })
     const report = {
       at: new Date().toISOString(),
       seconds: SECONDS,
@@ -206,6 +209,7 @@ async function main() {
       purchase_ratio: Number((throughput.req_per_s / reference.reference_tps).toFixed(3)),
       hot_item_ratio: Number((hotItem.req_per_s / reference.reference_tps).toFixed(3)),
       webhooks,
+      leaderboard,
     }
     console.log(JSON.stringify(report, null, 2))
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })
