@@ -29,6 +29,17 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     if (o.status === 'canceled') expect(o.refunded).toBe(o.amount)
   }
 
+  // The leaderboard's months hold exactly the completed orders, net of refunds, in their completion month.
+  const leaderboard = await sql<{ account_id: number; month: string; counted: string | null; expected: string | null }>`
+    WITH expected AS (
+      SELECT o.account_id, leaderboard_month(o.finished_at) AS month, count(*) AS transactions,
+             sum(o.amount - (SELECT coalesce(sum(refunded_amount), 0) FROM order_lines WHERE order_id = o.id))::bigint AS amount
+        FROM orders o WHERE o.status = 'completed' GROUP BY 1, 2)
+    SELECT account_id, month::text, m.transactions || '/' || m.amount AS counted, e.transactions || '/' || e.amount AS expected
+      FROM expected e FULL JOIN leaderboard_months m USING (account_id, month)
+     WHERE (m.transactions, m.amount) IS DISTINCT FROM (e.transactions, e.amount)`.execute(db)
+  expect(leaderboard.rows, 'leaderboard months vs completed orders').toEqual([])
+
   const duplicates = await sql<{
     n: number
   }>`SELECT count(*) AS n FROM (SELECT account_id, ref_id FROM orders GROUP BY 1, 2 HAVING count(*) > 1) d`.execute(db)

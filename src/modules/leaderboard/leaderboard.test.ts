@@ -1,0 +1,234 @@
+import { sql, type RawBuilder } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../../test/app.js'
+import { admin, createAutoItem, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
+import { assertInvariants } from '../../../test/invariants.js'
+import { profileQuery, readProfile, topTenQuery } from './leaderboard.queries.js'
+import { maskName } from './leaderboard.service.js'
+
+const { app, ctx } = await createTestApp()
+
+async function profile(r: Reseller, month?: string, on: TestApp['app'] = app) {
+  const res = await get(on, `/leaderboard/profile${month ? `?month=${month}` : ''}`, r)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json().data as { rank: number; total_transactions: number; points: number; month: string }
+}
+const counted = async (r: Reseller) => {
+  const { total_transactions, points } = await profile(r)
+  return { total_transactions, points }
+}
+async function bought(r: Reseller, ref: string, carts: { item_id: number; quantity: number; note?: string }[], on = app) {
+  const res = await buy(on, r, ref, carts)
+  expect(res.statusCode, res.body).toBe(200)
+  return (await admin(on, 'GET', `/transactions/${res.json().data.id}`)) as { id: number; items: { id: number }[] }
+}
+const jakartaMonth = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta', year: 'numeric', month: '2-digit' }).format(at).slice(0, 7)
+
+describe('points and transactions of the month', () => {
+  it('counts completed purchases: points = floor(the month’s net completed amount / 1000)', async () => {
+    const r = await createReseller(app, { balance: 1_000_000 })
+    const auto = await createAutoItem(app, 5, { price: 1_500 })
+    expect(await profile(r)).toMatchObject({ total_transactions: 0, points: 0, month: jakartaMonth(new Date()) })
+    await bought(r, 'a-1', [{ item_id: auto.id, quantity: 1 }])
+    expect(await counted(r)).toEqual({ total_transactions: 1, points: 1 })
+    // Rp 3,000 over two purchases is 3 points: the month's total is rounded down, not each purchase.
+    await bought(r, 'a-2', [{ item_id: auto.id, quantity: 1 }])
+    expect(await counted(r)).toEqual({ total_transactions: 2, points: 3 })
+    await bought(r, 'a-3', [{ item_id: auto.id, quantity: 2 }])
+    expect(await counted(r)).toEqual({ total_transactions: 3, points: 6 })
+  })
+
+  it('counts a manual order when the operator sends it, not while it is paid', async () => {
+    const r = await createReseller(app, { balance: 1_000_000 })
+    const manual = await createItem(app, { order_process: 'manual', price: 2_000, unlimited_stock: true })
+    const order = await bought(r, 'm-1', [{ item_id: manual.id, quantity: 1 }])
+    expect(await counted(r)).toEqual({ total_transactions: 0, points: 0 })
+    await admin(app, 'POST', `/transactions/${order.id}/items/${order.items[0].id}/send`, { product_license: 'code' })
+    expect(await counted(r)).toEqual({ total_transactions: 1, points: 2 })
+  })
+
+  it('leaves refunded parts out: a cancel of one manual line counts the delivered rest; a canceled order counts nothing', async () => {
+    const r = await createReseller(app, { balance: 1_000_000 })
+    const auto = await createAutoItem(app, 5, { price: 3_000 })
+    const manual = await createItem(app, { order_process: 'manual', price: 5_000, unlimited_stock: true })
+    const mixed = await bought(r, 'p-1', [
+      { item_id: auto.id, quantity: 1 },
+      { item_id: manual.id, quantity: 1 },
+    ])
+    expect(await counted(r)).toEqual({ total_transactions: 0, points: 0 })
+    expect((await admin(app, 'POST', `/transactions/${mixed.id}/cancel`, { reason: 'out of codes' })).status).toBe('completed')
+    expect(await counted(r)).toEqual({ total_transactions: 1, points: 3 })
+
+    // Two manual lines: one sent, then the order canceled: Rp 5,000 of Rp 15,000 counts.
+    const two = await bought(r, 'p-2', [
+      { item_id: manual.id, quantity: 1 },
+      { item_id: manual.id, quantity: 2 },
+    ])
+    await admin(app, 'POST', `/transactions/${two.id}/items/${two.items[0].id}/send`, { product_license: 'code' })
+    expect(await counted(r)).toEqual({ total_transactions: 1, points: 3 })
+    expect((await admin(app, 'POST', `/transactions/${two.id}/cancel`, { reason: 'gone' })).status).toBe('completed')
+    expect(await counted(r)).toEqual({ total_transactions: 2, points: 8 })
+
+    const none = await bought(r, 'p-3', [{ item_id: manual.id, quantity: 4 }])
+    expect((await admin(app, 'POST', `/transactions/${none.id}/cancel`, { reason: 'gone' })).status).toBe('canceled')
+    expect(await counted(r)).toEqual({ total_transactions: 2, points: 8 })
+    await assertInvariants(ctx.db)
+  })
+
+  it('answers 422 VALIDATION_ERROR on month for anything but YYYY-MM', async () => {
+    const r = await createReseller(app)
+    for (const month of ['2026-13', '2026-1', '2026-00', '0999-01', 'abc', '2026-01-01', '202601']) {
+      for (const path of ['/leaderboard/profile', '/leaderboard']) {
+        const res = await get(app, `${path}?month=${month}`, r)
+        expect([path, month, res.statusCode, res.json().message, Object.keys(res.json().errors ?? {})]).toEqual([
+          path,
+          month,
+          422,
+          'VALIDATION_ERROR',
+          ['month'],
+        ])
+      }
+    }
+  })
+})
+
+describe('months in LEADERBOARD_TZ', () => {
+  /** A paid manual order completed as settleOrder would, at a chosen instant (the database clock cannot be set). */
+  async function completeAt(on: Pick<TestApp, 'app' | 'ctx'>, r: Reseller, ref: string, at: string) {
+    const item = await createItem(on.app, { order_process: 'manual', price: 4_000, unlimited_stock: true })
+    const order = await bought(r, ref, [{ item_id: item.id, quantity: 1 }], on.app)
+    await on.ctx.db.transaction().execute(async (trx) => {
+      await sql`UPDATE order_lines SET status = 'sent' WHERE order_id = ${order.id}`.execute(trx)
+      await sql`UPDATE orders SET status = 'completed', finished_at = ${at}::timestamptz WHERE id = ${order.id}`.execute(trx)
+      await sql`SELECT leaderboard_count_order(${order.id}::bigint)`.execute(trx)
+    })
+  }
+
+  it('counts a completion at 23:30 UTC on the last day of a month in the next month (Asia/Jakarta, UTC+7)', async () => {
+    const r = await createReseller(app, { balance: 100_000 })
+    await completeAt({ app, ctx }, r, 'tz-1', '2026-01-31T23:30:00Z')
+    await completeAt({ app, ctx }, r, 'tz-2', '2026-01-31T16:59:59Z')
+    expect(await profile(r, '2026-02')).toEqual({ month: '2026-02', rank: 1, total_transactions: 1, points: 4 })
+    expect(await profile(r, '2026-01')).toEqual({ month: '2026-01', rank: 1, total_transactions: 1, points: 4 })
+    expect(await profile(r, '2025-12')).toMatchObject({ total_transactions: 0, points: 0 })
+    await assertInvariants(ctx.db)
+  })
+
+  it('follows the configured zone: with LEADERBOARD_TZ=UTC the same instant stays in its month', async () => {
+    const utc = await createTestApp({ LEADERBOARD_TZ: 'UTC' })
+    const r = await createReseller(utc.app, { balance: 100_000 })
+    await completeAt(utc, r, 'tz-1', '2026-01-31T23:30:00Z')
+    expect(await profile(r, '2026-01', utc.app)).toMatchObject({ total_transactions: 1, points: 4 })
+    expect(await profile(r, '2026-02', utc.app)).toMatchObject({ total_transactions: 0, points: 0 })
+  })
+})
+
+describe('rank and the top ten', () => {
+  it('shares a rank between ties and ranks an account without activity after every account with points, with zeros', async () => {
+    const own = await createTestApp()
+    const item = (price: number) => createAutoItem(own.app, 2, { price })
+    const [five, three, half] = [await item(5_000), await item(3_000), await item(500)]
+    const shop = (name: string) => createReseller(own.app, { balance: 100_000, name })
+    const [top, tieA, tieB, small, idle] = [
+      await shop('Abadi Gaming'),
+      await shop('Bintang'),
+      await shop('Cu'),
+      await shop('Dewi'),
+      await shop('Eko'),
+    ]
+    await bought(top, 'r-1', [{ item_id: five.id, quantity: 1 }], own.app)
+    await bought(tieA, 'r-2', [{ item_id: three.id, quantity: 1 }], own.app)
+    await bought(tieB, 'r-3', [{ item_id: three.id, quantity: 1 }], own.app)
+    await bought(small, 'r-4', [{ item_id: half.id, quantity: 1 }], own.app)
+    const month = jakartaMonth(new Date())
+    expect(await profile(top, undefined, own.app)).toEqual({ month, rank: 1, total_transactions: 1, points: 5 })
+    expect(await profile(tieA, undefined, own.app)).toEqual({ month, rank: 2, total_transactions: 1, points: 3 })
+    expect(await profile(tieB, undefined, own.app)).toEqual({ month, rank: 2, total_transactions: 1, points: 3 })
+    // Rp 500 is an active month with 0 points: rank = 1 + accounts with more points, like an idle account's.
+    expect(await profile(small, undefined, own.app)).toEqual({ month, rank: 4, total_transactions: 1, points: 0 })
+    expect(await profile(idle, undefined, own.app)).toEqual({ month, rank: 4, total_transactions: 0, points: 0 })
+
+    const res = await get(own.app, '/leaderboard', idle)
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({
+      message: 'OK',
+      data: [
+        { rank: 1, display_name: 'Ab***ng', total_transactions: 1, points: 5 },
+        { rank: 2, display_name: 'Bi***ng', total_transactions: 1, points: 3 },
+        { rank: 2, display_name: 'C***', total_transactions: 1, points: 3 },
+        { rank: 4, display_name: 'D***i', total_transactions: 1, points: 0 },
+      ],
+    })
+    await assertInvariants(own.ctx.db)
+  })
+
+  it('lists ten of a past month, ranked across ties at the tenth place; reads nothing of other months', async () => {
+    const own = await createTestApp()
+    const shops: Reseller[] = []
+    for (let i = 0; i < 12; i++) shops.push(await createReseller(own.app, { name: `Shop number ${String(i).padStart(2, '0')}` }))
+    // Points 12, 11, …, 4, then 3, 3, 3: the tenth place is a three-way tie.
+    for (const [i, s] of shops.entries())
+      await sql`SELECT leaderboard_add(${s.id}::bigint, '2025-03-15T00:00:00Z', 1, ${Math.max(12 - i, 3) * 1000}::bigint)`.execute(
+        own.ctx.db,
+      )
+    const res = await get(own.app, '/leaderboard?month=2025-03', shops[0])
+    const data = res.json().data as { rank: number; display_name: string; points: number }[]
+    expect(data.map((l) => [l.rank, l.points])).toEqual([...[12, 11, 10, 9, 8, 7, 6, 5, 4].map((p, i) => [i + 1, p]), [10, 3]])
+    expect(data[0].display_name).toBe('Sh***00')
+    expect(await profile(shops[11], '2025-03', own.app)).toMatchObject({ rank: 10, points: 3 })
+    expect((await get(own.app, '/leaderboard?month=2025-04', shops[0])).json()).toEqual({ message: 'OK', data: [] })
+    expect((await get(own.app, '/leaderboard', shops[0])).json()).toEqual({ message: 'OK', data: [] })
+  })
+
+  it('masks names: first two and last two characters around three stars, fewer for short names', () => {
+    expect(['Abadi Gaming', 'Abcde', 'Abcd', 'Abc', 'Ab', 'A', '', '  Toko Jaya  ', '😀ab😀cd😀'].map(maskName)).toEqual([
+      'Ab***ng',
+      'Ab***de',
+      'A***d',
+      'A***c',
+      'A***',
+      'A***',
+      '***',
+      'To***ya',
+      '😀a***d😀',
+    ])
+  })
+})
+
+describe('with 100,000 accounts in the month', () => {
+  it('reads rank and the top ten from the (month, points) index: no sequential scan, no sort of the month', async () => {
+    const own = await createTestApp()
+    const db = own.ctx.db
+    await sql`INSERT INTO accounts (name) SELECT 'load ' || g FROM generate_series(1, 100000) g`.execute(db)
+    const current = (await sql<{ month: string }>`SELECT leaderboard_month(now())::text AS month`.execute(db)).rows[0].month
+    // Two months of history, the current one and the one before: the month narrows the index range.
+    await sql`INSERT INTO leaderboard_months (account_id, month, transactions, amount)
+              SELECT id, (${current}::date - interval '1 month' * (id % 2))::date, 1, (id * 7919) % 2000000 FROM accounts`.execute(db)
+    await sql`VACUUM ANALYZE leaderboard_months`.execute(db)
+    const { rows } = await sql<{ id: number; month: string; rank: number }>`
+      SELECT id, to_char(month, 'YYYY-MM') AS month, rank FROM (
+        SELECT account_id AS id, month, rank() OVER (ORDER BY points DESC) AS rank, row_number() OVER (ORDER BY points DESC) AS n
+          FROM leaderboard_months WHERE month = leaderboard_month(now())) ranked
+       WHERE n = 25000`.execute(db)
+    const [mid] = rows
+    const plan = async (query: RawBuilder<unknown>) => {
+      const explained = await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${query}`.execute(db)
+      return explained.rows.map((r) => r['QUERY PLAN']).join('\n')
+    }
+    // The rank: a range of the (month, points) index, no sort; the caller's own row by primary key.
+    for (const month of [undefined, mid.month]) {
+      const text = await plan(profileQuery(mid.id, month))
+      expect(text).toMatch(/Index (Only )?Scan using leaderboard_months_rank_idx/)
+      expect(text).toMatch(/Index (Only )?Scan using leaderboard_months_pkey/)
+      expect(text).not.toMatch(/Seq Scan|Sort/)
+    }
+    // The top ten: the head of the same index under the limit (only those ten rows are ordered again for rank()).
+    const top = await plan(topTenQuery(undefined))
+    expect(top).toMatch(/Limit .*\n\s*->  Index (Only )?Scan using leaderboard_months_rank_idx/)
+    expect(top).not.toMatch(/Seq Scan/)
+    // The index's answer is the rank a full sort gives.
+    expect(await readProfile(db, mid.id, undefined)).toMatchObject({ month: mid.month, rank: mid.rank })
+  }, 180_000)
+})
