@@ -212,7 +212,8 @@ BEGIN
       INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount)
       SELECT v_order_id, v_line_id, s, it.provider, pr.kind, p_invoice || '-' || i || '-' || (s + 1), it.provider_code, v_targets[i], v_options[i],
              CASE WHEN v_process = 'h2h' AND v_requests[i] > 0 THEN 1 WHEN v_requests[i] < 0 THEN -v_requests[i] ELSE p_qtys[i] END,
-             CASE WHEN v_process = 'h2h' AND v_requests[i] > 0 THEN it.price ELSE it.price * p_qtys[i] END
+             -- One request per unit carries the unit price; a single request carries the whole line.
+             CASE WHEN v_process = 'h2h' AND v_requests[i] = p_qtys[i] THEN it.price ELSE it.price * p_qtys[i] END
         FROM items it JOIN providers pr ON pr.code = it.provider, generate_series(0, greatest(v_requests[i], 1) - 1) s
        WHERE it.id = p_items[i];
     END IF;
