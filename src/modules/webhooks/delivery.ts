@@ -12,12 +12,22 @@ export type DeliveryDeps = { db: Database; vault: Vault; transport: Transport; c
 /** Where and with which secret an account's callbacks go; absent when webhooks are off. */
 export type Receiver = { url: string; secret: string }
 
+/** Decrypted secrets by their stored ciphertext: a busy worker meets the same few accounts in every batch. */
+export type SecretCache = Map<string, string>
+const SECRETS_CACHED = 10_000
+
 /** The receivers of a claimed batch's accounts, secrets decrypted once each; only accounts with webhooks on. */
-export function receiversOf(vault: Vault, claimed: ClaimedDelivery[]): Map<number, Receiver> {
+export function receiversOf(vault: Vault, claimed: ClaimedDelivery[], secrets: SecretCache = new Map()): Map<number, Receiver> {
   const receivers = new Map<number, Receiver>()
   for (const d of claimed) {
     if (receivers.has(d.account_id) || !d.webhook_enabled || !d.callback_url || !d.secret_enc) continue
-    receivers.set(d.account_id, { url: d.callback_url, secret: vault.decrypt(d.secret_enc) })
+    let secret = secrets.get(d.secret_enc)
+    if (secret === undefined) {
+      if (secrets.size >= SECRETS_CACHED) secrets.clear()
+      secret = vault.decrypt(d.secret_enc)
+      secrets.set(d.secret_enc, secret)
+    }
+    receivers.set(d.account_id, { url: d.callback_url, secret })
   }
   return receivers
 }
