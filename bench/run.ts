@@ -23,6 +23,11 @@ const ACCOUNTS = 100
 const ITEMS = 50
 const LICENSES_PER_ITEM = Number(process.env.BENCH_LICENSES ?? 3000)
 const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 40000)
+// BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
+const ONLY_WEBHOOKS = process.env.BENCH_ONLY === 'webhooks'
+const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
+// BENCH_CPU_PROF=<dir>: worker processes write a V8 CPU profile there when they exit.
+const CPU_PROF = process.env.BENCH_CPU_PROF
 
 async function freePort(): Promise<number> {
   const server = net.createServer()
@@ -56,7 +61,8 @@ async function startServer(
   extraEnv: Record<string, string> = {},
   ready = 'listening on',
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const profile = CPU_PROF && extraEnv.WORKERS === 'only' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -164,7 +170,35 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024)
 }
 
+/** The webhook phases alone, at a fixed rate: for iterating on delivery (the figures of run.ts otherwise). */
+async function webhooksOnly() {
+  const databaseUrl = await recreateDatabase()
+  const port = await freePort()
+  const server = await startServer(databaseUrl, port)
+  const base = `http://127.0.0.1:${port}`
+  try {
+    console.log('seeding …')
+    const { keys, items } = await seed(base)
+    const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
+    const spread = () => ({ key: random(keys), item: random(items) })
+    const webhooks = await webhookBench({
+      base,
+      databaseUrl,
+      keys,
+      rate: FIXED_RATE,
+      seconds: SECONDS,
+      request: () => purchaseRequest(spread),
+      startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
+      burst: () => load(base, { connections: 64, pick: spread }),
+    })
+    console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, webhooks }, null, 2))
+  } finally {
+    server.kill('SIGTERM')
+  }
+}
+
 async function main() {
+  if (ONLY_WEBHOOKS) return webhooksOnly()
   console.log(`reference ceiling (pgbench, ${SECONDS}s) …`)
   const reference = referenceCeiling()
   const databaseUrl = await recreateDatabase()

@@ -59,12 +59,13 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** CPU seconds of each PostgreSQL process on this machine (the bench's server is local). */
-function postgresCpu(): Map<number, number> {
+/** CPU seconds of each PostgreSQL backend serving the bench's database (others share the server). */
+async function postgresCpu(db: pg.Client): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
   const seconds = new Map<number, number>()
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  for (const { pid } of rows) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') seconds.set(Number(pid), cpuSeconds(Number(pid)))
+      seconds.set(pid, cpuSeconds(pid))
     } catch {
       // gone meanwhile
     }
@@ -72,10 +73,10 @@ function postgresCpu(): Map<number, number> {
   return seconds
 }
 
-/** CPU seconds PostgreSQL used since `before` (processes that exited meanwhile are missed). */
-function postgresCpuSince(before: Map<number, number>): number {
+/** CPU seconds those backends used since `before` (backends that exited meanwhile are missed). */
+async function postgresCpuSince(db: pg.Client, before: Map<number, number>): Promise<number> {
   let total = 0
-  for (const [pid, now] of postgresCpu()) total += now - (before.get(pid) ?? 0)
+  for (const [pid, now] of await postgresCpu(db)) total += now - (before.get(pid) ?? 0)
   return total
 }
 
@@ -99,7 +100,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const arrivedBefore = hook.count()
     const since = new Date()
     const cpuBefore = cpuSeconds(worker.pid!)
-    const postgresBefore = postgresCpu()
+    const postgresBefore = await postgresCpu(db)
     const started = performance.now()
     const load = await pacedLoad({
       base: deps.base,
@@ -111,7 +112,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const deliveredDuringLoad = hook.count() - arrivedBefore
     const loadSeconds = (performance.now() - started) / 1000
     const workerCpu = (cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds
-    const postgresShare = postgresCpuSince(postgresBefore) / loadSeconds
+    const postgresShare = (await postgresCpuSince(db, postgresBefore)) / loadSeconds
     const arrived = (ref: string, event: string) => hook.arrivals.get(`${ref}|${event}`)
     await waitUntil(
       () => [...answered.keys()].every((ref) => arrived(ref, 'order.completed') !== undefined && arrived(ref, 'order.paid') !== undefined),
@@ -128,7 +129,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const q = (p: number) => Number((delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? 0).toFixed(1))
     const attempts = (
       await db.query(
-        `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99 FROM webhook_attempts WHERE attempted_at >= $1`,
+        `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99 FROM webhook_deliveries, jsonb_to_recordset(attempts) AS a(attempted_at timestamptz, duration_ms int) WHERE a.attempted_at >= $1`,
         [since],
       )
     ).rows[0]
@@ -172,8 +173,13 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const backlog = await count('SELECT count(*) AS n FROM outbox_events WHERE processed_at IS NULL')
     const before = hook.count()
     worker = await deps.startWorker()
+    const drainCpuBefore = cpuSeconds(worker.pid!)
+    const drainPostgresBefore = await postgresCpu(db)
     await waitUntil(() => hook.count() - before >= backlog, 300_000)
     const drained = hook.count() - before
+    // CPU per event holds up better than events/s when other work shares the cores.
+    const workerCpuMs = ((cpuSeconds(worker.pid!) - drainCpuBefore) * 1000) / drained
+    const postgresCpuMs = ((await postgresCpuSince(db, drainPostgresBefore)) * 1000) / drained
     // From the first arrival to the last: the worker's start-up is not delivery time.
     const seconds = (hook.times.at(-1)! - hook.times[before]) / 1000
     const throughput = {
@@ -181,6 +187,8 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       delivered: drained,
       seconds: Number(seconds.toFixed(1)),
       events_per_s: Math.round(drained / seconds),
+      worker_cpu_ms_per_event: Number(workerCpuMs.toFixed(3)),
+      postgres_cpu_ms_per_event: Number(postgresCpuMs.toFixed(3)),
     }
     return { latency, latency_at_quarter_rate: latencyAtQuarterRate, throughput }
   } finally {

@@ -133,3 +133,33 @@ describe('migration 0003: money within 10^15', () => {
     )
   })
 })
+
+describe('migration 0050: each delivery carries its attempt log', () => {
+  it('moves every recorded attempt into its delivery, oldest first, as the delivery log lists them', async () => {
+    const handle = await emptyDatabase()
+    await migrateTo(handle, '20261122_0030_webhooks')
+    await sql`INSERT INTO accounts (name) VALUES ('shop')`.execute(handle.db)
+    const { rows } = await sql<{ id: number }>`
+      INSERT INTO webhook_deliveries (account_id, event, webhook_id, status, failures)
+      VALUES (1, 'order.paid', 'evt_a', 'delivered', 1), (1, 'order.paid', 'evt_b', 'pending', 0) RETURNING id`.execute(handle.db)
+    await sql`INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error) VALUES
+      (${rows[0].id}, '2026-11-22T10:00:01.250Z', 503, 12, 'HTTP 503'),
+      (${rows[0].id}, '2026-11-22T10:00:02.500Z', 200, 7, NULL)`.execute(handle.db)
+
+    await migrateToLatest(handle.db)
+    const migrated = await sql<{ webhook_id: string; attempts: unknown }>`
+      SELECT webhook_id, attempts FROM webhook_deliveries ORDER BY id`.execute(handle.db)
+    expect(migrated.rows).toEqual([
+      {
+        webhook_id: 'evt_a',
+        attempts: [
+          { attempted_at: '2026-11-22T10:00:01.250Z', status_code: 503, duration_ms: 12, error: 'HTTP 503' },
+          { attempted_at: '2026-11-22T10:00:02.500Z', status_code: 200, duration_ms: 7, error: null },
+        ],
+      },
+      { webhook_id: 'evt_b', attempts: [] },
+    ])
+    const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'webhook_attempts'`.execute(handle.db)
+    expect(left.rows[0].n).toBe(0)
+  })
+})

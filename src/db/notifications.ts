@@ -17,7 +17,8 @@ export async function listen(
   let stopped = false
   let retry: NodeJS.Timeout | undefined
   const connect = async () => {
-    const next = new pg.Client(database.pool!.options)
+    // Keepalive: a listener idles for long, and a silently dropped connection would miss every NOTIFY.
+    const next = new pg.Client({ ...database.pool!.options, keepAlive: true })
     const lost = () => {
       onLost()
       next.end().catch(() => {})

@@ -298,16 +298,12 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: Date | null
   created_at: Generated<Date>
   delivered_at: Date | null
+  /** Every attempt, oldest first (written as JSON text). */
+  attempts: ColumnType<AttemptLogEntry[], string | undefined, string>
 }
 
-export interface WebhookAttemptsTable {
-  id: Id
-  delivery_id: number
-  attempted_at: Date
-  status_code: number | null
-  duration_ms: number
-  error: string | null
-}
+/** One attempt as its delivery row logs it. */
+export type AttemptLogEntry = { attempted_at: string; status_code: number | null; duration_ms: number; error: string | null }
 
 /** One account's month on the leaderboard (DESIGN §9); written only by leaderboard.sql. */
 export interface LeaderboardMonthsTable {
@@ -342,7 +338,6 @@ export interface DB {
   topups: TopupsTable
   webhook_settings: WebhookSettingsTable
   webhook_deliveries: WebhookDeliveriesTable
-  webhook_attempts: WebhookAttemptsTable
   leaderboard_months: LeaderboardMonthsTable
 }
 

@@ -2,7 +2,14 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
 import { listen } from '../db/notifications.js'
 import { createAttemptRecorder } from '../modules/webhooks/attempt-recorder.js'
-import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver } from '../modules/webhooks/delivery.js'
+import {
+  attemptDelivery,
+  prepareMessages,
+  receiversOf,
+  type DeliveryDeps,
+  type Receiver,
+  type SecretCache,
+} from '../modules/webhooks/delivery.js'
 import { claimDue, earliestDue, relayOutbox, type Capacity, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
 import type { WebhookMessage } from '../modules/webhooks/payload.js'
 import { systemClock, type Clock } from '../modules/webhooks/schedule.js'
@@ -44,6 +51,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const pollMs = options.pollMs ?? 2_000
   const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
   const recorder = createAttemptRecorder(ctx.db)
+  const secrets: SecretCache = new Map()
   const inFlight = new Map<number, number>()
   let inFlightTotal = 0
   const sends = new Set<Promise<unknown>>()
@@ -88,7 +96,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   /** Builds a claimed batch's messages and starts its sends; unsent on failure (the leases lapse). */
   const prepare = async (claimed: ClaimedDelivery[], now: Date) => {
     try {
-      const receivers = receiversOf(ctx.vault, claimed)
+      const receivers = receiversOf(ctx.vault, claimed, secrets)
       const messages = await prepareMessages(
         deps,
         claimed.filter((d) => receivers.has(d.account_id)),

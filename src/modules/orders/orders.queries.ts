@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js'
 import type { Order, OrderLine, OrderStatus } from '../../db/schema.js'
 import type { Vault } from '../../vault.js'
-import { loadUpstreamResults } from '../fulfilment/results.js'
+import { loadUpstreamResultsOf } from '../fulfilment/results.js'
 import type { OrderDetail } from './orders.schemas.js'
 
 const SUMMARY = ['id', 'invoice', 'ref_id', 'amount', 'status', 'created_at'] as const
@@ -51,41 +51,58 @@ export function targetOf(note: string | null): string | null {
 
 export type OrderLineView = OrderDetail['items'][number] & { id: number }
 
+type OrderDetailView = OrderDetail & { items: OrderLineView[] }
+
 /** The full current state of an order as resellers, operators and webhooks see it (DESIGN §5). */
-export async function loadOrderDetail(db: Database, vault: Vault, order: Order): Promise<OrderDetail & { items: OrderLineView[] }> {
-  const lines = await db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('position').execute()
+export async function loadOrderDetail(db: Database, vault: Vault, order: Order): Promise<OrderDetailView> {
+  return (await loadOrderDetails(db, vault, [order])).get(order.id)!
+}
+
+/** Many orders' full state in three queries however many orders: the webhook worker's batches. */
+export async function loadOrderDetails(db: Database, vault: Vault, orders: Order[]): Promise<Map<number, OrderDetailView>> {
+  const orderIds = orders.map((o) => o.id)
+  if (orderIds.length === 0) return new Map()
+  const lines = await db
+    .selectFrom('order_lines')
+    .selectAll()
+    .where('order_id', 'in', orderIds)
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute()
   const autoLineIds = lines.filter((l) => l.order_process === 'auto').map((l) => l.id)
-  const licenses = autoLineIds.length
-    ? await db
-        .selectFrom('licenses')
-        .select(['order_line_id', 'content_enc'])
-        .where('order_line_id', 'in', autoLineIds)
-        .orderBy('id')
-        .execute()
-    : []
-  const { h2h_results, smm_results } = await loadUpstreamResults(db, order.id)
-  const items = lines.map((line) =>
-    lineView(
-      line,
-      licenses.filter((l) => l.order_line_id === line.id).map((l) => vault.decrypt(l.content_enc)),
-      vault,
-    ),
-  )
-  return {
-    id: order.id,
-    ref_id: order.ref_id,
-    invoice: order.invoice,
-    payment_method: order.payment_method,
-    status: order.status,
-    price: order.price,
-    fees: order.fees,
-    amount: order.amount,
-    created_at: order.created_at,
-    updated_at: order.updated_at,
-    items,
-    h2h_results,
-    smm_results,
+  const [licenses, upstream] = await Promise.all([
+    autoLineIds.length
+      ? db.selectFrom('licenses').select(['order_line_id', 'content_enc']).where('order_line_id', 'in', autoLineIds).orderBy('id').execute()
+      : [],
+    loadUpstreamResultsOf(db, orderIds),
+  ])
+  const licensesOf = new Map<number, string[]>()
+  for (const l of licenses) {
+    const own = licensesOf.get(l.order_line_id!) ?? []
+    own.push(vault.decrypt(l.content_enc))
+    licensesOf.set(l.order_line_id!, own)
   }
+  const linesOf = new Map<number, OrderLineView[]>(orderIds.map((id) => [id, []]))
+  for (const line of lines) linesOf.get(line.order_id)!.push(lineView(line, licensesOf.get(line.id) ?? [], vault))
+  return new Map(
+    orders.map((order) => [
+      order.id,
+      {
+        id: order.id,
+        ref_id: order.ref_id,
+        invoice: order.invoice,
+        payment_method: order.payment_method,
+        status: order.status,
+        price: order.price,
+        fees: order.fees,
+        amount: order.amount,
+        created_at: order.created_at,
+        updated_at: order.updated_at,
+        items: linesOf.get(order.id)!,
+        ...upstream.get(order.id)!,
+      },
+    ]),
+  )
 }
 
 function lineView(line: OrderLine, licenses: string[], vault: Vault): OrderLineView {

@@ -120,8 +120,9 @@ export type AttemptRecord = {
 }
 
 /**
- * Records attempts and their consequences in one statement. A delivery only moves if it is still
- * that attempt's claim (a redelivery requested meanwhile wins); the attempt is recorded either way.
+ * Records attempts and their consequences in one statement, one row update per attempt: the
+ * attempt joins its delivery's log either way, while status and schedule only move if the row is
+ * still that attempt's claim (a redelivery requested meanwhile wins).
  */
 export async function recordAttempts(db: Database, records: AttemptRecord[]): Promise<void> {
   if (records.length === 0) return
@@ -129,19 +130,19 @@ export async function recordAttempts(db: Database, records: AttemptRecord[]): Pr
   await sql`
     WITH r AS (
       SELECT * FROM unnest(
-        ${column((r) => r.deliveryId)}::bigint[], ${column((r) => r.claim)}::int[], ${column((r) => r.attemptedAt.toISOString())}::timestamptz[],
+        ${column((r) => r.deliveryId)}::bigint[], ${column((r) => r.claim)}::int[], ${column((r) => r.attemptedAt.toISOString())}::text[],
         ${column((r) => r.statusCode)}::int[], ${column((r) => r.durationMs)}::int[], ${column((r) => r.error)}::text[],
         ${column((r) => r.status)}::text[], ${column((r) => r.failures)}::int[], ${column((r) => r.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
       ) AS r(delivery_id, claim, attempted_at, status_code, duration_ms, error, status, failures, next_attempt_at)
-    ), settled AS (
-      UPDATE webhook_deliveries d
-         SET status = r.status, failures = r.failures, next_attempt_at = r.next_attempt_at,
-             delivered_at = CASE WHEN r.status = 'delivered' THEN r.attempted_at ELSE d.delivered_at END
-        FROM r WHERE d.id = r.delivery_id AND d.claims = r.claim
-      RETURNING d.id
     )
-    INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
-    SELECT delivery_id, attempted_at, status_code, duration_ms, error FROM r`.execute(db)
+    UPDATE webhook_deliveries d
+       SET attempts = d.attempts || jsonb_build_array(jsonb_build_object(
+             'attempted_at', r.attempted_at, 'status_code', r.status_code, 'duration_ms', r.duration_ms, 'error', r.error)),
+           status = CASE WHEN d.claims = r.claim THEN r.status ELSE d.status END,
+           failures = CASE WHEN d.claims = r.claim THEN r.failures ELSE d.failures END,
+           next_attempt_at = CASE WHEN d.claims = r.claim THEN r.next_attempt_at ELSE d.next_attempt_at END,
+           delivered_at = CASE WHEN d.claims = r.claim AND r.status = 'delivered' THEN r.attempted_at::timestamptz ELSE d.delivered_at END
+      FROM r WHERE d.id = r.delivery_id`.execute(db)
 }
 
 /** When the next open delivery falls due (leases included), to sleep exactly until then. */

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { loadOrderDetail } from '../orders/orders.queries.js'
+import { loadOrderDetails } from '../orders/orders.queries.js'
 import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
 import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'
@@ -12,12 +12,22 @@ export type DeliveryDeps = { db: Database; vault: Vault; transport: Transport; c
 /** Where and with which secret an account's callbacks go; absent when webhooks are off. */
 export type Receiver = { url: string; secret: string }
 
+/** Decrypted secrets by their stored ciphertext: a busy worker meets the same few accounts in every batch. */
+export type SecretCache = Map<string, string>
+const SECRETS_CACHED = 10_000
+
 /** The receivers of a claimed batch's accounts, secrets decrypted once each; only accounts with webhooks on. */
-export function receiversOf(vault: Vault, claimed: ClaimedDelivery[]): Map<number, Receiver> {
+export function receiversOf(vault: Vault, claimed: ClaimedDelivery[], secrets: SecretCache = new Map()): Map<number, Receiver> {
   const receivers = new Map<number, Receiver>()
   for (const d of claimed) {
     if (receivers.has(d.account_id) || !d.webhook_enabled || !d.callback_url || !d.secret_enc) continue
-    receivers.set(d.account_id, { url: d.callback_url, secret: vault.decrypt(d.secret_enc) })
+    let secret = secrets.get(d.secret_enc)
+    if (secret === undefined) {
+      if (secrets.size >= SECRETS_CACHED) secrets.clear()
+      secret = vault.decrypt(d.secret_enc)
+      secrets.set(d.secret_enc, secret)
+    }
+    receivers.set(d.account_id, { url: d.callback_url, secret })
   }
   return receivers
 }
@@ -29,9 +39,7 @@ export function receiversOf(vault: Vault, claimed: ClaimedDelivery[]): Map<numbe
 export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery[], at: Date): Promise<Map<number, WebhookMessage>> {
   const orderIds = [...new Set(batch.flatMap((d) => (d.order_id === null ? [] : [d.order_id])))]
   const orders = orderIds.length ? await deps.db.selectFrom('orders').selectAll().where('id', 'in', orderIds).execute() : []
-  const details = new Map(
-    await Promise.all(orders.map(async (order) => [order.id, await loadOrderDetail(deps.db, deps.vault, order)] as const)),
-  )
+  const details = await loadOrderDetails(deps.db, deps.vault, orders)
   const messages = new Map<number, WebhookMessage>()
   for (const delivery of batch) {
     const detail = delivery.order_id === null ? undefined : details.get(delivery.order_id)

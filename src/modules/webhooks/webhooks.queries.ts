@@ -56,28 +56,31 @@ export async function listDeliveries(db: Database, q: { accountId: number; page:
 /** Deliveries by id (in that order) with their orders' refs and every attempt. */
 export async function loadDeliveries(db: Database, ids: number[]): Promise<Delivery[]> {
   if (ids.length === 0) return []
-  const [deliveries, attempts] = await Promise.all([
-    db
-      .selectFrom('webhook_deliveries as d')
-      .leftJoin('orders as o', 'o.id', 'd.order_id')
-      .select(['d.id', 'd.event', 'd.webhook_id', 'd.status', 'd.order_id', 'o.ref_id', 'o.invoice', 'd.created_at', 'd.delivered_at'])
-      // A claimed delivery's next_attempt_at is its lease; listed as what it is, a pending attempt.
-      .select(sql<Date | null>`CASE WHEN d.status IN ('pending', 'retrying') THEN d.next_attempt_at END`.as('next_attempt_at'))
-      .where('d.id', 'in', ids)
-      .execute(),
-    db
-      .selectFrom('webhook_attempts')
-      .select(['delivery_id', 'attempted_at', 'status_code', 'duration_ms', 'error'])
-      .where('delivery_id', 'in', ids)
-      .orderBy('id')
-      .execute(),
-  ])
+  const deliveries = await db
+    .selectFrom('webhook_deliveries as d')
+    .leftJoin('orders as o', 'o.id', 'd.order_id')
+    .select([
+      'd.id',
+      'd.event',
+      'd.webhook_id',
+      'd.status',
+      'd.order_id',
+      'o.ref_id',
+      'o.invoice',
+      'd.created_at',
+      'd.delivered_at',
+      'd.attempts',
+    ])
+    // A claimed delivery's next_attempt_at is its lease; listed as what it is, a pending attempt.
+    .select(sql<Date | null>`CASE WHEN d.status IN ('pending', 'retrying') THEN d.next_attempt_at END`.as('next_attempt_at'))
+    .where('d.id', 'in', ids)
+    .execute()
   const byId = new Map(deliveries.map((d) => [d.id, d]))
   return ids.flatMap((id) => {
     const d = byId.get(id)
     if (!d) return []
-    const own = attempts.filter((a) => a.delivery_id === id).map(({ delivery_id: _, ...a }) => a)
-    return [{ ...d, attempt_count: own.length, attempts: own }]
+    const { attempts, ...delivery } = d
+    return [{ ...delivery, attempt_count: attempts.length, attempts }]
   })
 }
 

@@ -76,32 +76,21 @@ export async function sendTest(ctx: AppContext, accountId: number) {
     at,
   )
   const delivered = outcome.error === null
-  const deliveryId = await inTransaction(ctx.db, async (trx) => {
-    const delivery = await trx
-      .insertInto('webhook_deliveries')
-      .values({
-        account_id: accountId,
-        event: 'webhook.test',
-        webhook_id: webhookId,
-        status: delivered ? 'delivered' : 'failed',
-        claims: 1,
-        failures: delivered ? 0 : 1,
-        delivered_at: delivered ? at : null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        delivery_id: delivery.id,
-        attempted_at: at,
-        status_code: outcome.statusCode,
-        duration_ms: outcome.durationMs,
-        error: outcome.error,
-      })
-      .execute()
-    return delivery.id
-  })
+  const attempt = { attempted_at: at.toISOString(), status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error }
+  const { id: deliveryId } = await ctx.db
+    .insertInto('webhook_deliveries')
+    .values({
+      account_id: accountId,
+      event: 'webhook.test',
+      webhook_id: webhookId,
+      status: delivered ? 'delivered' : 'failed',
+      claims: 1,
+      failures: delivered ? 0 : 1,
+      delivered_at: delivered ? at : null,
+      attempts: JSON.stringify([attempt]),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return {
     delivered,
     status_code: outcome.statusCode,
