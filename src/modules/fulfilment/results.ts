@@ -1,7 +1,6 @@
-import type { Database } from '../../db/database.js'
 import type { Dispatch } from '../../db/schema.js'
 
-type ResultRow = Pick<
+export type ResultRow = Pick<
   Dispatch,
   'kind' | 'status' | 'sn' | 'message' | 'upstream_order_id' | 'upstream_status' | 'start_count' | 'remains' | 'quantity' | 'refund_amount'
 > & { variant_id: number }
@@ -33,28 +32,8 @@ function smmResult(r: ResultRow) {
   }
 }
 
-/** DESIGN §5: one h2h result per provider request, one smm result per panel order, in line order. */
-export async function loadUpstreamResults(db: Database, orderId: number) {
-  const rows = await db
-    .selectFrom('dispatches as d')
-    .innerJoin('order_lines as l', 'l.id', 'd.order_line_id')
-    .select([
-      'd.kind',
-      'd.status',
-      'd.sn',
-      'd.message',
-      'd.upstream_order_id',
-      'd.upstream_status',
-      'd.start_count',
-      'd.remains',
-      'd.quantity',
-      'd.refund_amount',
-      'l.item_id as variant_id',
-    ])
-    .where('d.order_id', '=', orderId)
-    .orderBy('l.position')
-    .orderBy('d.seq')
-    .execute()
+/** DESIGN §5: one h2h result per provider request, one smm result per panel order, from the requests in line order. */
+export function upstreamResultsOf(rows: ResultRow[]) {
   return {
     h2h_results: rows.filter((r) => r.kind === 'digiflazz').map(h2hResult),
     smm_results: rows.filter((r) => r.kind === 'smm_panel').map(smmResult),
