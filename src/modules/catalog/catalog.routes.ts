@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { IdParam, RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { CatalogPage, CatalogQuery, ItemDetail } from './catalog.schemas.js'
+import { cachedBody } from './catalog-snapshot.js'
 import { getCatalogItem, listCatalog } from './catalog.service.js'
 
 export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -17,7 +18,14 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: CatalogPage, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => listCatalog(ctx.db, request.query),
+      async (request, reply) => {
+        const snapshot = await ctx.catalog.current()
+        const q = request.query
+        const key = JSON.stringify([q.page, q.per_page, q.updated_since, q.category, q.search])
+        // Serialized once per snapshot and query (by the route's own serializer); a string is sent as it is.
+        const body = cachedBody(snapshot, key, () => reply.serialize(listCatalog(snapshot, q)) as string)
+        return reply.type('application/json; charset=utf-8').send(body as never)
+      },
     )
     app.get(
       '/item/:id',
