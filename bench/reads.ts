@@ -4,6 +4,7 @@
  * connections on each read route and on lock + release pairs, with GET /healthz (a no-op route) in
  * the same run as the yardstick: each row's ratio is its req/s over the no-op route's.
  */
+import fs from 'node:fs'
 import autocannon from 'autocannon'
 
 export type ReadsBenchDeps = {
@@ -15,9 +16,26 @@ export type ReadsBenchDeps = {
   keys: string[]
   /** Auto items with ample licenses (lockable). */
   items: number[]
+  /** The server's pid: its CPU time per request is a figure a busy machine disturbs less than req/s. */
+  serverPid?: number
 }
 
-export type ReadRow = { route: string; req_per_s: number; p50_ms: number; p99_ms: number; non_2xx: number; errors: number; ratio?: number }
+export type ReadRow = {
+  route: string
+  req_per_s: number
+  p50_ms: number
+  p99_ms: number
+  non_2xx: number
+  errors: number
+  ratio?: number
+  server_cpu_us_per_req?: number
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds. */
+function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6
+}
 
 const PRODUCTS = 50
 const VARIANTS = 4
@@ -61,8 +79,10 @@ async function seedCatalog(admin: ReadsBenchDeps['admin']): Promise<number[]> {
 
 type Requests = autocannon.Request[]
 
-async function measure(base: string, seconds: number, route: string, requests: Requests): Promise<ReadRow> {
+async function measure(base: string, seconds: number, route: string, requests: Requests, pid?: number): Promise<ReadRow> {
+  const cpuBefore = pid ? cpuMicros(pid) : 0
   const result = await autocannon({ url: base, connections: 64, duration: seconds, requests })
+  const cpu = pid ? { server_cpu_us_per_req: Math.round((cpuMicros(pid) - cpuBefore) / Math.max(1, result.requests.total)) } : {}
   return {
     route,
     req_per_s: Math.round(result.requests.average),
@@ -70,6 +90,7 @@ async function measure(base: string, seconds: number, route: string, requests: R
     p99_ms: result.latency.p99,
     non_2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...cpu,
   }
 }
 
@@ -128,7 +149,7 @@ export async function readsBench(deps: ReadsBenchDeps): Promise<ReadRow[]> {
   const rows: ReadRow[] = []
   for (const [route, requests] of phases) {
     console.log(`reads: ${route} …`)
-    rows.push(await measure(base, seconds, route, requests))
+    rows.push(await measure(base, seconds, route, requests, deps.serverPid))
   }
   const noop = rows[0].req_per_s
   for (const row of rows) row.ratio = Number((row.req_per_s / noop).toFixed(3))

@@ -186,7 +186,7 @@ async function main() {
     console.log('hot item throughput, 64 connections …')
     const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }) })
     const serverRss = rssMb(server.pid!)
-    const reads = await readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items })
+    const reads = await readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid: server.pid })
     const webhooks = await webhookBench({
       base,
       databaseUrl,

@@ -59,16 +59,27 @@ export function toEntry(row: VariantRow, variant: Variant): CatalogEntry {
   }
 }
 
-async function takeSnapshot(db: Database, clock: SyncClock, toVariant: (row: VariantRow) => Variant, generation: number) {
+/**
+ * `previous`: the cursor of a snapshot finished before this one began. When a transaction older than
+ * every observation is still open (anywhere in the cluster: transaction ids are global), it still
+ * holds: whatever this snapshot misses either was in flight then too, or got its id after it.
+ */
+async function takeSnapshot(
+  db: Database,
+  clock: SyncClock,
+  toVariant: (row: VariantRow) => Variant,
+  generation: number,
+  previous: Date | undefined,
+): Promise<CatalogSnapshot> {
   const takenAt = Date.now()
   for (;;) {
     const observed = await clock.observe(db)
     const rows = await variantsQuery(db, { activeOnly: false }).select(snapshotXmin.as('xmin')).execute()
     // An empty catalog: the observation's own snapshot is earlier, so its xmin is a safe stand-in.
     const xmin = rows.length > 0 ? BigInt(rows[0].xmin) : observed.xmin
-    const cursor = clock.cursorFor(xmin)
-    // Transactions older than every observation (a new process) were in flight: once they end, the
-    // observation just made serves. Past the wait, the epoch is a cursor that misses nothing.
+    const cursor = clock.cursorFor(xmin) ?? previous
+    // A new process's first snapshot: once the transactions in flight end, the observation just made serves.
+    // Past the wait, the epoch is a cursor that misses nothing.
     if (cursor === undefined && Date.now() - takenAt < FIRST_CURSOR_WAIT_MS) {
       await new Promise((resolve) => setTimeout(resolve, 50))
       continue
@@ -83,11 +94,13 @@ export function createCatalogCache(db: Database, toVariant: (row: VariantRow) =>
   let snapshot: CatalogSnapshot | undefined
   let generation = 0
   let building: { generation: number; promise: Promise<CatalogSnapshot> } | undefined
+  let lastCursor: Date | undefined
 
   const renew = (): Promise<CatalogSnapshot> => {
     if (building?.generation === generation) return building.promise
-    const promise = takeSnapshot(db, clock, toVariant, generation)
+    const promise = takeSnapshot(db, clock, toVariant, generation, lastCursor)
       .then((taken) => {
+        if (!lastCursor || taken.cursor > lastCursor) lastCursor = taken.cursor
         if (!snapshot || taken.generation > snapshot.generation || taken.takenAt > snapshot.takenAt) snapshot = taken
         return taken
       })

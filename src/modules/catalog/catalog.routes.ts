@@ -13,6 +13,8 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['catalog'],
           summary: 'The catalog: categories → products → variants; delta sync with updated_since',
+          description:
+            'Served from a snapshot at most a second old: stock may lag committed sales by up to a second (the purchase is where stock is exact). server_time is the cursor of that snapshot: pass it as updated_since and the delta misses nothing.',
           security: [{ apiKey: [] }],
           querystring: CatalogQuery,
           response: { 200: CatalogPage, ...errors(422, ...RESELLER_ERRORS) },
