@@ -1,6 +1,6 @@
-import { CompiledQuery } from 'kysely'
+import { CompiledQuery, type Selectable } from 'kysely'
 import type { Database, DatabaseHandle } from '../../db/database.js'
-import type { LineStatus, Order, OrderProcess } from '../../db/schema.js'
+import type { LineStatus, Order, OrderProcess, SandboxOrdersTable } from '../../db/schema.js'
 import type { Vault } from '../../vault.js'
 import { upstreamResultsOf, type ResultRow } from '../fulfilment/results.js'
 import type { OrderDetail } from './orders.schemas.js'
@@ -67,15 +67,7 @@ type OrderHead = Pick<
 >
 type TopupRow = { id: number; ref_id: string; invoice: string; channel: string; status: string; amount: number; fee: number; total: number }
 type TopupJson = TopupRow & { payment_url: string; expires_at: string; paid_at: string | null; created_at: string; updated_at: string }
-type SandboxJson = {
-  id: number
-  ref_id: string
-  invoice: string
-  item_id: number
-  quantity: number
-  price: number
-  amount: number
-  created_at: string
+type SandboxJson = Json<Omit<Selectable<SandboxOrdersTable>, 'account_id'>> & {
   variant_name: string
   product_name: string
   order_process: string
