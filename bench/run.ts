@@ -11,6 +11,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { pacedLoad } from './paced.js'
 import { leaderboardBench } from './leaderboard.js'
+import { readsBench } from './reads.js'
 import { webhookBench } from './webhooks.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -220,6 +221,7 @@ async function main() {
     console.log('hot item throughput, 64 connections …')
     const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }) })
     const serverRss = rssMb(server.pid!)
+    const reads = await readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid: server.pid })
     const webhooks = await webhookBench({
       base,
       databaseUrl,
@@ -244,6 +246,7 @@ async function main() {
       hot_item_ratio: Number((hotItem.req_per_s / reference.reference_tps).toFixed(3)),
       webhooks,
       leaderboard,
+      reads,
     }
     console.log(JSON.stringify(report, null, 2))
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })

@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 import type { Config } from './config.js'
 import type { Database, DatabaseHandle } from './db/database.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
+import { createCatalogCache, type CatalogCache } from './modules/catalog/catalog-snapshot.js'
+import { toVariant } from './modules/catalog/catalog.service.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
 import { createFulfilment, type Fulfilment } from './modules/fulfilment/fulfilment.js'
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
@@ -22,6 +24,8 @@ export type AppContext = {
   /** Unknown API keys per client address (AUTH_FAILURES_PER_MINUTE). */
   authFailures?: RateLimiter
   authCache: AuthCache
+  /** The catalog listing's per-process snapshot (renewed on edits, at most a second old). */
+  catalog: CatalogCache
   dispatchers: LineDispatcher[]
   /** Upstream h2h and smm requests: the dispatcher and poller workers. */
   fulfilment: Fulfilment
@@ -58,6 +62,7 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
     rateLimiter: perKey,
     authFailures,
     authCache: createAuthCache(AUTH_CACHE_MS),
+    catalog: createCatalogCache(database.db, toVariant),
     dispatchers,
     fulfilment,
     fulfillable: fulfillableProcesses(dispatchers),

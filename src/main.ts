@@ -7,6 +7,7 @@ import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { metricsServer } from './http/metrics.js'
 import { buildApp } from './http/server.js'
 import { watchAccountChanges } from './modules/accounts/account-changes.js'
+import { watchCatalogChanges } from './modules/catalog/catalog-snapshot.js'
 import { seedDemo } from './modules/admin/demo.js'
 import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.queries.js'
 import { allWorkers } from './workers/index.js'
@@ -59,6 +60,7 @@ async function main() {
   const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined
   const webhooks = config.workers ? await createWebhookWorker(ctx).start(app.log) : undefined
   const stopWatching = serveApi ? await watchAccountChanges(ctx) : async () => {}
+  const stopWatchingCatalog = serveApi ? await watchCatalogChanges(ctx) : async () => {}
   const banner = [
     `Reseller Ordering Service listening on ${config.publicUrl}`,
     `  API base:     ${config.publicUrl}/api/v1`,
@@ -80,6 +82,7 @@ async function main() {
     await workers?.stop()
     await webhooks?.stop()
     await stopWatching()
+    await stopWatchingCatalog()
     await closeContext(ctx)
     release()
     process.exit(0)

@@ -14,6 +14,7 @@ export const repeatables: readonly Repeatable[] = [
   file('db/functions/app-errors.sql'),
   file('db/functions/money.sql'),
   file('modules/catalog/stock.sql'),
+  file('modules/catalog/catalog-clock.sql'),
   file('modules/catalog/sellable.sql'),
   file('modules/ledger/ledger.sql'),
   file('modules/locks/locks.sql'),

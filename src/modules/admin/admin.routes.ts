@@ -22,6 +22,11 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     ctx.authCache.forgetAccount(accountId)
     return result
   }
+  // Likewise the catalog snapshot: the next listing here is taken after the edit.
+  const edited = <T>(result: T) => {
+    ctx.catalog.invalidate()
+    return result
+  }
   return async (app) => {
     app.post(
       '/resellers',
@@ -139,7 +144,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.AdminItem, ...errors(422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ok(await createItem(db, request.body)),
+      async (request) => ok(edited(await createItem(db, request.body))),
     )
     app.get(
       '/items/:id',
@@ -166,7 +171,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ok(await updateItem(db, request.params.id, request.body)),
+      async (request) => ok(edited(await updateItem(db, request.params.id, request.body))),
     )
     // Stock arrives in bulk: this one route takes up to 8 MiB.
     app.post(
@@ -182,7 +187,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.LicensesAdded, ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ok(await addLicenses(db, vault, request.params.id, request.body.licenses)),
+      async (request) => ok(edited(await addLicenses(db, vault, request.params.id, request.body.licenses))),
     )
 
     app.post(
@@ -215,7 +220,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(S.Provider), ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ok(await updateProvider(db, vault, request.params.code, request.body)),
+      async (request) => ok(edited(await updateProvider(db, vault, request.params.code, request.body))),
     )
   }
 }

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from 'k
 import type { Database, Trx } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 
-export type VariantFilter = { since?: Date; category?: string; search?: string; itemId?: number; activeOnly: boolean }
+export type VariantFilter = { itemId?: number; activeOnly: boolean }
 
 type From = ExpressionBuilder<DB & { i: DB['items']; p: DB['products']; c: DB['categories'] }, 'i' | 'p' | 'c'>
 
@@ -10,18 +10,6 @@ function applyFilter(eb: From, f: VariantFilter) {
   const conditions = []
   if (f.activeOnly) conditions.push(eb('i.active', '=', true))
   if (f.itemId !== undefined) conditions.push(eb('i.id', '=', f.itemId))
-  if (f.since) {
-    const since = f.since
-    conditions.push(eb.or([eb('i.updated_at', '>=', since), eb.exists(lastSales(eb).where('l.sold_at', '>=', since))]))
-  }
-  if (f.category !== undefined) {
-    const byName = eb(eb.fn('lower', ['c.name']), '=', f.category.toLowerCase())
-    conditions.push(/^\d{1,15}$/.test(f.category) ? eb.or([eb('c.id', '=', Number(f.category)), byName]) : byName)
-  }
-  if (f.search) {
-    const pattern = `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
-    conditions.push(eb.or([eb('i.name', 'ilike', pattern), eb('p.name', 'ilike', pattern), eb('i.sku', 'ilike', pattern)]))
-  }
   return eb.and(conditions)
 }
 
@@ -37,17 +25,9 @@ function variantsFrom(db: Database) {
     .innerJoin('categories as c', 'c.id', 'p.category_id')
 }
 
-export async function countVariants(db: Database, f: VariantFilter): Promise<number> {
-  const row = await variantsFrom(db)
-    .where((eb) => applyFilter(eb, f))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow()
-  return row.n
-}
-
 /** Variants with their product and category, and stock available right now (after active locks). */
-export async function selectVariants(db: Database, f: VariantFilter, page?: { limit: number; offset: number }) {
-  let query = variantsFrom(db)
+export function variantsQuery(db: Database, f: VariantFilter) {
+  return variantsFrom(db)
     .leftJoin('providers as pr', 'pr.code', 'i.provider')
     .where((eb) => applyFilter(eb, f))
     .selectAll('i')
@@ -65,22 +45,11 @@ export async function selectVariants(db: Database, f: VariantFilter, page?: { li
     .orderBy('c.id')
     .orderBy('p.id')
     .orderBy('i.id')
-  if (page) query = query.limit(page.limit).offset(page.offset)
-  return query.execute()
 }
-export type VariantRow = Awaited<ReturnType<typeof selectVariants>>[number]
+export type VariantRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['execute']>>[number]
 
-/**
- * The delta-sync cursor: now, or the start of the oldest transaction still running if earlier.
- * Every change that a running transaction will commit carries a time at or after that start, so
- * the next delta from this cursor sees it; nothing is lost to commit order.
- */
-export async function syncCursor(db: Database): Promise<Date> {
-  const { rows } = await sql<{ cursor: Date }>`
-    SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
-                                      WHERE pid <> pg_backend_pid() AND datname = current_database())) AS cursor`.execute(db)
-  return rows[0].cursor
-}
+/** The stamp of a catalog change (items.updated_at): read after the transaction has its id (catalog-clock.sql). */
+export const catalogChangeTime = sql<Date>`catalog_change_time()`
 
 /** Stock an item has for sale now: item_stock() less item_reserved() (stock.sql); NULL when unlimited. */
 export function availableStock(itemId: Expression<unknown> | number): RawBuilder<number | null> {

@@ -1,7 +1,8 @@
 import type { Database } from '../../db/database.js'
 import type { RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
-import { countVariants, selectVariants, syncCursor, type VariantFilter, type VariantRow } from './catalog.queries.js'
+import type { CatalogEntry, CatalogSnapshot } from './catalog-snapshot.js'
+import { variantsQuery, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
 
 const DEFAULT_FIELDS: Record<string, RequiredField[]> = {
@@ -51,16 +52,14 @@ type Category = {
   products: { id: number; name: string; image: string | null; variants: Variant[] }[]
 }
 
-function nest(rows: VariantRow[]): Category[] {
+function nest(entries: CatalogEntry[]): Category[] {
   const categories: Category[] = []
-  for (const row of rows) {
+  for (const entry of entries) {
     let category = categories.at(-1)
-    if (category?.id !== row.category_id)
-      categories.push((category = { id: row.category_id, name: row.category_name, icon: row.category_icon, products: [] }))
+    if (category?.id !== entry.category.id) categories.push((category = { ...entry.category, products: [] }))
     let product = category.products.at(-1)
-    if (product?.id !== row.product_id)
-      category.products.push((product = { id: row.product_id, name: row.product_name, image: row.product_image, variants: [] }))
-    product.variants.push(toVariant(row))
+    if (product?.id !== entry.product.id) category.products.push((product = { ...entry.product, variants: [] }))
+    product.variants.push(entry.variant)
   }
   return categories
 }
@@ -77,18 +76,34 @@ function sinceOf(text: string | undefined): Date | undefined {
   return since.getTime() < 0 ? new Date(0) : since
 }
 
-/** GET /v1/item: categories → products → variants, paged over variants; a delta includes switched-off items. */
-export async function listCatalog(db: Database, q: CatalogQuery) {
+// Category by id or case-insensitive name; search in item name, product name and sku, literally.
+function matches(entry: CatalogEntry, q: CatalogQuery, since: Date | undefined): boolean {
+  if (since ? entry.changedAt < since.getTime() : !entry.active) return false
+  if (q.category !== undefined) {
+    const byName = entry.category.name.toLowerCase() === q.category.toLowerCase()
+    if (!byName && !(/^\d{1,15}$/.test(q.category) && entry.category.id === Number(q.category))) return false
+  }
+  if (q.search) {
+    const needle = q.search.toLowerCase()
+    if (!entry.names.some((name) => name.includes(needle))) return false
+  }
+  return true
+}
+
+/**
+ * GET /v1/item from a catalog snapshot: categories → products → variants, paged over variants; a
+ * delta includes switched-off items. `server_time` is the snapshot's cursor, so the next delta from
+ * it misses nothing this answer did not show.
+ */
+export function listCatalog(snapshot: CatalogSnapshot, q: CatalogQuery) {
   const since = sinceOf(q.updated_since)
-  const serverTime = await syncCursor(db)
-  const filter: VariantFilter = { since, category: q.category, search: q.search, activeOnly: since === undefined }
-  const total = await countVariants(db, filter)
+  const selected = snapshot.entries.filter((entry) => matches(entry, q, since))
+  const total = selected.length
   const page = q.page ?? 1
-  const perPage = q.per_page === 'all' || q.per_page === undefined ? (q.per_page === 'all' ? Math.max(total, 1) : 100) : q.per_page
-  const rows = await selectVariants(db, filter, { limit: perPage, offset: (page - 1) * perPage })
+  const perPage = q.per_page === 'all' ? Math.max(total, 1) : (q.per_page ?? 100)
   return {
     message: 'OK' as const,
-    data: nest(rows),
+    data: nest(selected.slice((page - 1) * perPage, page * perPage)),
     meta: {
       total_items: total,
       is_delta: since !== undefined,
@@ -96,12 +111,12 @@ export async function listCatalog(db: Database, q: CatalogQuery) {
       per_page: perPage,
       last_page: Math.max(1, Math.ceil(total / perPage)),
     },
-    server_time: serverTime.toISOString(),
+    server_time: snapshot.cursor.toISOString(),
   }
 }
 
 export async function getCatalogItem(db: Database, itemId: number, options = { includeInactive: false }) {
-  const [row] = await selectVariants(db, { itemId, activeOnly: !options.includeInactive })
+  const row = await variantsQuery(db, { itemId, activeOnly: !options.includeInactive }).executeTakeFirst()
   if (!row) throw new AppError('ITEM_NOT_FOUND')
   return { ...toVariant(row), product_id: row.product_id, product_name: row.product_name, category: row.category_name }
 }

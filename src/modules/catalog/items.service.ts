@@ -4,7 +4,8 @@ import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
 import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, type Vault } from '../../vault.js'
-import { holdItemExclusively } from './catalog.queries.js'
+import { announceCatalogChange } from './catalog-snapshot.js'
+import { catalogChangeTime, holdItemExclusively } from './catalog.queries.js'
 import { getCatalogItem } from './catalog.service.js'
 
 export type ItemInput = {
@@ -147,11 +148,12 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
         .updateTable('items')
         .set({
           ...columns,
-          updated_at: sql`clock_timestamp()`,
+          updated_at: catalogChangeTime,
         })
         .where('id', '=', itemId)
         .execute(),
     )
+    await announceCatalogChange(trx)
   })
   return getAdminItem(db, itemId)
 }
@@ -195,12 +197,10 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
       RETURNING id`.execute(trx)
     added += inserted.rows.length
   }
-  if (added > 0)
-    await trx
-      .updateTable('items')
-      .set({ updated_at: sql`clock_timestamp()` })
-      .where('id', '=', itemId)
-      .execute()
+  if (added > 0) {
+    await trx.updateTable('items').set({ updated_at: catalogChangeTime }).where('id', '=', itemId).execute()
+    await announceCatalogChange(trx)
+  }
   return { item_id: itemId, added, duplicates: cleaned.length - added }
 }
 
@@ -233,9 +233,11 @@ export async function createItemWithin(trx: Trx, input: ItemInput): Promise<numb
         provider_meta: providerMetaJson(input.provider_meta ?? {}),
         required_fields: requiredFieldsJson(input.required_fields ?? null),
         description: input.description ?? '',
+        updated_at: catalogChangeTime,
       })
       .returning('id')
       .executeTakeFirstOrThrow(),
   )
+  await announceCatalogChange(trx)
   return row.id
 }

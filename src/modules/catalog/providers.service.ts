@@ -3,7 +3,8 @@ import { inTransaction, type Database } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
-import { holdProviderItemsExclusively } from './catalog.queries.js'
+import { announceCatalogChange } from './catalog-snapshot.js'
+import { catalogChangeTime, holdProviderItemsExclusively } from './catalog.queries.js'
 
 export type ProviderInput = {
   code: string
@@ -46,11 +47,8 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
     // Switching a provider changes its items' status in the catalog: they belong in the next delta.
     if (active !== undefined) {
       await holdProviderItemsExclusively(trx, code)
-      await trx
-        .updateTable('items')
-        .set({ updated_at: sql`clock_timestamp()` })
-        .where('provider', '=', code)
-        .execute()
+      await trx.updateTable('items').set({ updated_at: catalogChangeTime }).where('provider', '=', code).execute()
+      await announceCatalogChange(trx)
     }
     return providerView(row)
   })

@@ -1,7 +1,6 @@
-import type { Database } from '../../db/database.js'
 import type { Dispatch } from '../../db/schema.js'
 
-type ResultRow = Pick<
+export type ResultRow = Pick<
   Dispatch,
   'kind' | 'status' | 'sn' | 'message' | 'upstream_order_id' | 'upstream_status' | 'start_count' | 'remains' | 'quantity' | 'refund_amount'
 > & { variant_id: number }
@@ -33,44 +32,10 @@ function smmResult(r: ResultRow) {
   }
 }
 
-type UpstreamResults = { h2h_results: ReturnType<typeof h2hResult>[]; smm_results: ReturnType<typeof smmResult>[] }
-
-/** DESIGN §5: one h2h result per provider request, one smm result per panel order, in line order. */
-export async function loadUpstreamResults(db: Database, orderId: number): Promise<UpstreamResults> {
-  return (await loadUpstreamResultsOf(db, [orderId])).get(orderId)!
-}
-
-/** The upstream results of many orders in one query (the webhook worker builds a batch's payloads at once). */
-export async function loadUpstreamResultsOf(db: Database, orderIds: number[]): Promise<Map<number, UpstreamResults>> {
-  const rows = orderIds.length
-    ? await db
-        .selectFrom('dispatches as d')
-        .innerJoin('order_lines as l', 'l.id', 'd.order_line_id')
-        .select([
-          'd.order_id',
-          'd.kind',
-          'd.status',
-          'd.sn',
-          'd.message',
-          'd.upstream_order_id',
-          'd.upstream_status',
-          'd.start_count',
-          'd.remains',
-          'd.quantity',
-          'd.refund_amount',
-          'l.item_id as variant_id',
-        ])
-        .where('d.order_id', 'in', orderIds)
-        .orderBy('d.order_id')
-        .orderBy('l.position')
-        .orderBy('d.seq')
-        .execute()
-    : []
-  const results = new Map<number, UpstreamResults>(orderIds.map((id) => [id, { h2h_results: [], smm_results: [] }]))
-  for (const r of rows) {
-    const own = results.get(r.order_id)!
-    if (r.kind === 'digiflazz') own.h2h_results.push(h2hResult(r))
-    else if (r.kind === 'smm_panel') own.smm_results.push(smmResult(r))
+/** DESIGN §5: one h2h result per provider request, one smm result per panel order, from the requests in line order. */
+export function upstreamResultsOf(rows: ResultRow[]) {
+  return {
+    h2h_results: rows.filter((r) => r.kind === 'digiflazz').map(h2hResult),
+    smm_results: rows.filter((r) => r.kind === 'smm_panel').map(smmResult),
   }
-  return results
 }

@@ -1,8 +1,9 @@
-import type { Database } from '../../db/database.js'
+import type { Database, DatabaseHandle } from '../../db/database.js'
 import type { MutationsQuery } from './ledger.schemas.js'
 
-export async function getBalance(db: Database, accountId: number): Promise<number> {
-  const row = await db.selectFrom('accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()
+/** Bots poll it: a named prepared statement, no query building per request. */
+export async function getBalance(database: DatabaseHandle, accountId: number): Promise<number> {
+  const [row] = await database.prepared<{ balance: number }>('balance', 'SELECT balance FROM accounts WHERE id = $1', [accountId])
   return row.balance
 }
 

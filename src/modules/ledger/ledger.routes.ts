@@ -16,7 +16,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Balance, ...errors(...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: { balance: await getBalance(ctx.db, request.account.id) } }),
+      async (request) => ({ message: 'OK' as const, data: { balance: await getBalance(ctx.database, request.account.id) } }),
     )
     app.get(
       '/balance/mutations',

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { RESELLER_ERRORS, errors, pageMeta } from '../../http/schemas.js'
-import { findOrderByRef, listOrders, loadOrderDetail } from './orders.queries.js'
+import { findDetailByRef } from './order-detail.js'
+import { listOrders } from './orders.queries.js'
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
 import { createPurchase } from './orders.service.js'
-import { createSandboxOrder, findSandboxDetail } from './sandbox.service.js'
-import { findTopupByRef, topupDetail } from '../topups/topups.queries.js'
+import { createSandboxOrder } from './sandbox.service.js'
 
 const tags = ['transactions']
 const security = [{ apiKey: [] }]
@@ -40,15 +40,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const accountId = request.account.id
-        const order = await findOrderByRef(ctx.db, accountId, request.params.ref)
-        // Purchases and top-ups share the ref_id namespace; sandbox orders have their own, so come last.
-        const topup = order ? undefined : await findTopupByRef(ctx.db, accountId, request.params.ref)
-        const data = order
-          ? await loadOrderDetail(ctx.db, ctx.vault, order)
-          : topup
-            ? topupDetail(topup)
-            : await findSandboxDetail(ctx.db, accountId, request.params.ref)
+        const data = await findDetailByRef(ctx.database, ctx.vault, request.account.id, request.params.ref)
         if (!data) throw new AppError('TRX_NOT_FOUND')
         return { message: 'OK' as const, data, h2h_results: data.h2h_results, smm_results: data.smm_results }
       },

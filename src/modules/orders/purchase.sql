@@ -198,7 +198,8 @@ BEGIN
       FROM items it JOIN products p ON p.id = it.product_id WHERE it.id = p_items[i]
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_claimed;
     IF v_process = 'auto' THEN
-      UPDATE licenses l SET status = 'sold', order_line_id = v_line_id, sold_at = now()
+      -- sold_at is read after the item row locks gave this transaction its id: the catalog's delta cursor relies on it.
+      UPDATE licenses l SET status = 'sold', order_line_id = v_line_id, sold_at = clock_timestamp()
         FROM (SELECT id FROM licenses WHERE item_id = p_items[i] AND status = 'available'
                ORDER BY item_id, id LIMIT p_qtys[i] FOR UPDATE SKIP LOCKED) picked
        WHERE l.id = picked.id;

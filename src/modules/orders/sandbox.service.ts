@@ -4,7 +4,6 @@ import { availableStock } from '../catalog/catalog.queries.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
 import { newInvoice } from './invoice.js'
 import { refuseBlankRefId } from './ref-id.js'
-import type { OrderDetail } from './orders.schemas.js'
 
 type SandboxInput = { ref_id: string; item_id: number; quantity: number }
 
@@ -66,38 +65,4 @@ export async function createSandboxOrder(db: Database, accountId: number, input:
     .executeTakeFirst()
   if (!row) throw refused((await findSandbox(db, accountId, input.ref_id))!)
   return { ...row, status: 'sandbox' as const }
-}
-
-/** A sandbox order in the retrieval shape, found when no real order has the ref. */
-export async function findSandboxDetail(db: Database, accountId: number, ref: string): Promise<OrderDetail | undefined> {
-  const s = await findSandbox(db, accountId, ref)
-  if (!s) return undefined
-  return {
-    id: s.id,
-    ref_id: s.ref_id,
-    invoice: s.invoice,
-    payment_method: 'sandbox',
-    status: 'sandbox',
-    price: s.price,
-    fees: 0,
-    amount: s.amount,
-    created_at: s.created_at,
-    updated_at: s.created_at,
-    items: [
-      {
-        variant_id: s.item_id,
-        variant_name: s.variant_name,
-        product_name: s.product_name,
-        quantity: s.quantity,
-        price: s.price / s.quantity,
-        subtotal: s.price,
-        note: null,
-        target: null,
-        order_process: s.order_process,
-        status: 'sandbox',
-      },
-    ],
-    h2h_results: [],
-    smm_results: [],
-  }
 }

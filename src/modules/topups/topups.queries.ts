@@ -17,18 +17,6 @@ export async function findTopupSummary(db: Database, accountId: number, refId: s
 
 type TopupRow = Topup & { effective_status: string }
 
-/** By ref_id or invoice, only within the caller's account (GET /v1/trx/{ref}). */
-export async function findTopupByRef(db: Database, accountId: number, ref: string): Promise<TopupRow | undefined> {
-  return db
-    .selectFrom('topups')
-    .selectAll()
-    .select(effectiveStatus.as('effective_status'))
-    .where('account_id', '=', accountId)
-    .where((eb) => eb.or([eb('ref_id', '=', ref), eb('invoice', '=', ref)]))
-    .orderBy('id')
-    .executeTakeFirst()
-}
-
 export async function findTopupByReference(db: Database, reference: string): Promise<TopupRow | undefined> {
   return db
     .selectFrom('topups')
@@ -52,32 +40,5 @@ export function createdTopupView(t: Topup) {
     total: t.total,
     status: 'pending' as const,
     created_at: t.created_at,
-  }
-}
-
-/**
- * A top-up read back through GET /v1/trx/{ref} (DESIGN §7): a transaction whose payment_method is
- * the channel, with no items; `amount` is what the balance gains, `fees` what the payer adds.
- */
-export function topupDetail(t: TopupRow) {
-  return {
-    id: t.id,
-    ref_id: t.ref_id,
-    invoice: t.invoice,
-    payment_method: t.channel,
-    status: t.effective_status,
-    price: t.amount,
-    fees: t.fee,
-    amount: t.amount,
-    created_at: t.created_at,
-    updated_at: t.updated_at,
-    items: [],
-    h2h_results: [],
-    smm_results: [],
-    type: 'topup' as const,
-    total: t.total,
-    payment_url: t.payment_url,
-    expires_at: t.expires_at,
-    paid_at: t.paid_at,
   }
 }

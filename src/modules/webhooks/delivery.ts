@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { loadOrderDetails } from '../orders/orders.queries.js'
+import { loadOrderDetails } from '../orders/order-detail.js'
 import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
 import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'
@@ -38,8 +38,7 @@ export function receiversOf(vault: Vault, claimed: ClaimedDelivery[], secrets: S
  */
 export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery[], at: Date): Promise<Map<number, WebhookMessage>> {
   const orderIds = [...new Set(batch.flatMap((d) => (d.order_id === null ? [] : [d.order_id])))]
-  const orders = orderIds.length ? await deps.db.selectFrom('orders').selectAll().where('id', 'in', orderIds).execute() : []
-  const details = await loadOrderDetails(deps.db, deps.vault, orders)
+  const details = await loadOrderDetails(deps.db, deps.vault, orderIds)
   const messages = new Map<number, WebhookMessage>()
   for (const delivery of batch) {
     const detail = delivery.order_id === null ? undefined : details.get(delivery.order_id)

@@ -1,0 +1,155 @@
+import { sql } from 'kysely'
+import type { AppContext } from '../../context.js'
+import type { Database } from '../../db/database.js'
+import { listen } from '../../db/notifications.js'
+import { variantsQuery, type VariantRow } from './catalog.queries.js'
+import type { Variant } from './catalog.schemas.js'
+import { createSyncClock, snapshotXmin, type SyncClock } from './sync-clock.js'
+
+/** One variant of the snapshot, with what the listing filters and nests by. */
+export type CatalogEntry = {
+  variant: Variant
+  active: boolean
+  /** ms since the epoch: compares with updated_since as the database would (both truncated to ms). */
+  changedAt: number
+  category: { id: number; name: string; icon: string | null }
+  product: { id: number; name: string; image: string | null }
+  /** Lower-cased item name, product name and sku, for search. */
+  names: string[]
+}
+
+export type CatalogSnapshot = {
+  entries: CatalogEntry[]
+  /** The delta cursor: every change this snapshot misses is stamped at or after it. */
+  cursor: Date
+  /** Serialized answers of this snapshot, by query (the full listing is the same for every reseller). */
+  bodies: Map<string, string>
+  generation: number
+  takenAt: number
+}
+
+/**
+ * The catalog as every reseller sees it, kept per process (DESIGN §5b): renewed when an edit is
+ * announced (here at once, elsewhere by NOTIFY catalog_changed) and otherwise at most a second
+ * old, so stock lags committed sales, refunds and locks by at most a second without a sale
+ * touching any shared row. Past half a second a read starts the renewal and is served the current
+ * snapshot; past a second it waits for a new one.
+ */
+export type CatalogCache = {
+  current(): Promise<CatalogSnapshot>
+  /** A catalog edit committed: the next read waits for a snapshot taken after it. */
+  invalidate(): void
+}
+
+const REFRESH_AFTER_MS = 500
+const MAX_AGE_MS = 1000
+const MAX_BODIES = 64
+// A cursor older than the whole history of observations: every change since the epoch.
+const EPOCH = new Date(0)
+const FIRST_CURSOR_WAIT_MS = 2000
+
+export function toEntry(row: VariantRow, variant: Variant): CatalogEntry {
+  return {
+    variant,
+    active: row.active,
+    changedAt: row.changed_at.getTime(),
+    category: { id: row.category_id, name: row.category_name, icon: row.category_icon },
+    product: { id: row.product_id, name: row.product_name, image: row.product_image },
+    names: [row.name, row.product_name, row.sku].map((n) => n.toLowerCase()),
+  }
+}
+
+/**
+ * `previous`: the cursor of a snapshot finished before this one began. When a transaction older than
+ * every observation is still open (anywhere in the cluster: transaction ids are global), it still
+ * holds: whatever this snapshot misses either was in flight then too, or got its id after it.
+ */
+async function takeSnapshot(
+  db: Database,
+  clock: SyncClock,
+  toVariant: (row: VariantRow) => Variant,
+  generation: number,
+  previous: Date | undefined,
+): Promise<CatalogSnapshot> {
+  const takenAt = Date.now()
+  for (;;) {
+    const observed = await clock.observe(db)
+    const rows = await variantsQuery(db, { activeOnly: false }).select(snapshotXmin.as('xmin')).execute()
+    // An empty catalog: the observation's own snapshot is earlier, so its xmin is a safe stand-in.
+    const xmin = rows.length > 0 ? BigInt(rows[0].xmin) : observed.xmin
+    const cursor = clock.cursorFor(xmin) ?? previous
+    // A new process's first snapshot: once the transactions in flight end, the observation just made serves.
+    // Past the wait, the epoch is a cursor that misses nothing.
+    if (cursor === undefined && Date.now() - takenAt < FIRST_CURSOR_WAIT_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      continue
+    }
+    const entries = rows.map((row) => toEntry(row, toVariant(row)))
+    return { entries, cursor: cursor ?? EPOCH, bodies: new Map<string, string>(), generation, takenAt }
+  }
+}
+
+export function createCatalogCache(db: Database, toVariant: (row: VariantRow) => Variant): CatalogCache {
+  const clock = createSyncClock()
+  let snapshot: CatalogSnapshot | undefined
+  let generation = 0
+  let building: { generation: number; promise: Promise<CatalogSnapshot> } | undefined
+  let lastCursor: Date | undefined
+
+  const renew = (): Promise<CatalogSnapshot> => {
+    if (building?.generation === generation) return building.promise
+    const promise = takeSnapshot(db, clock, toVariant, generation, lastCursor)
+      .then((taken) => {
+        if (!lastCursor || taken.cursor > lastCursor) lastCursor = taken.cursor
+        if (!snapshot || taken.generation > snapshot.generation || taken.takenAt > snapshot.takenAt) snapshot = taken
+        return taken
+      })
+      .finally(() => {
+        if (building?.promise === promise) building = undefined
+      })
+    building = { generation, promise }
+    return promise
+  }
+
+  return {
+    async current() {
+      const s = snapshot
+      if (s && s.generation === generation) {
+        const age = Date.now() - s.takenAt
+        if (age < REFRESH_AFTER_MS) return s
+        // A failed background renewal leaves the next read to try (and report) it.
+        if (age < MAX_AGE_MS) {
+          renew().catch(() => {})
+          return s
+        }
+      }
+      return renew()
+    },
+    invalidate() {
+      generation++
+    },
+  }
+}
+
+/** A serialized answer of this snapshot, made once per query. */
+export function cachedBody(snapshot: CatalogSnapshot, key: string, make: () => string): string {
+  let body = snapshot.bodies.get(key)
+  if (body === undefined) {
+    if (snapshot.bodies.size >= MAX_BODIES) snapshot.bodies.clear()
+    snapshot.bodies.set(key, (body = make()))
+  }
+  return body
+}
+
+const CHANNEL = 'catalog_changed'
+
+/** Tells every process that the catalog changed (sent on commit); this process also renews at once. */
+export async function announceCatalogChange(trx: Database): Promise<void> {
+  await sql`SELECT pg_notify(${CHANNEL}, '')`.execute(trx)
+}
+
+/** Keeps this process's catalog snapshot in step with edits made by any process. */
+export function watchCatalogChanges(ctx: AppContext): Promise<() => Promise<void>> {
+  const renew = () => ctx.catalog.invalidate()
+  return listen(ctx.database, CHANNEL, renew, renew)
+}
