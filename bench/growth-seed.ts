@@ -47,8 +47,8 @@ export function growthSeedSql(p: { scale: number; filler: number; whale: number 
     out.push([
       `ledger entries ${from}-${to}`,
       `INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after, description, invoice, created_at)
-       SELECT ${owner('g')}, CASE WHEN g % 2 = 0 THEN 'credit' ELSE 'debit' END, CASE WHEN g % 2 = 0 THEN 'adjustment' ELSE 'purchase' END,
-              1000, 1000000 + (g % 2) * 1000, 1000000 + (1 - g % 2) * 1000, 'growth', 'GRW' || g, now() - (${ledger} - g) * interval '1 second'
+       SELECT ${owner('g')}, CASE WHEN g % 10 = 5 THEN 'credit' ELSE 'debit' END, CASE WHEN g % 10 = 5 THEN 'adjustment' ELSE 'purchase' END,
+              1000, 1000000 + (g % 10 <> 5)::int * 1000, 1000000 + (g % 10 = 5)::int * 1000, 'growth', 'GRW' || g, now() - (${ledger} - g) * interval '1 second'
          FROM generate_series(${from}, ${to}) g`,
     ])
   }

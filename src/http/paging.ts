@@ -44,6 +44,8 @@ export async function listPage<O extends { id: number }>(db: Database, filtered:
     .selectFrom(
       filtered
         .select(sql<number>`1`.as('one'))
+        // In the listing's own order: the account's index, never a table scan until enough rows match.
+        .orderBy(sql.ref('id'), 'desc')
         .limit(COUNT_CAP + 1)
         .as('capped'),
     )

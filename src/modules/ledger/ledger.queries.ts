@@ -10,6 +10,8 @@ export async function getBalance(db: Database, accountId: number): Promise<numbe
 export async function listMutations(db: Database, accountId: number, q: MutationsQuery, w: PageWindow) {
   let query = db.selectFrom('ledger_entries').where('account_id', '=', accountId)
   if (q.direction) query = query.where('direction', '=', q.direction)
+  // A purchase is always a debit: said outright, credits read the partial index without purchases.
+  if (q.direction === 'credit') query = query.where('type', '<>', 'purchase')
   if (q.type) query = query.where('type', '=', q.type)
   const columns = ['id', 'invoice', 'direction', 'type', 'amount', 'balance_before', 'balance_after', 'description', 'created_at'] as const
   return listPage(db, query, query.select(columns), w)
