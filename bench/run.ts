@@ -3,22 +3,16 @@
  * licenses, one hot item), autocannon on POST /v1/trx with unique ref_ids, and in the same run the
  * fixed database ceiling of ../shared/bench-reference/run.sh. Writes bench/results/<time>.json.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import pg from 'pg'
+import { BASE_URL, ROOT, api, freePort, recreateDatabase, rssMb, startServer } from './harness.js'
 import { pacedLoad } from './paced.js'
 import { leaderboardBench } from './leaderboard.js'
 import { readsBench } from './reads.js'
 import { webhookBench } from './webhooks.js'
 
-const ROOT = path.resolve(import.meta.dirname, '..')
-const ADMIN = 'bench-admin-token-0123456789'
-const BASE_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-// A parallel checkout benches on its own database.
-const DB_NAME = process.env.BENCH_DB_NAME ?? 'reseller_bench'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const ACCOUNTS = 100
 const ITEMS = 50
@@ -27,76 +21,12 @@ const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 40000)
 // BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
 const ONLY_WEBHOOKS = process.env.BENCH_ONLY === 'webhooks'
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
-// BENCH_CPU_PROF=<dir>: worker processes write a V8 CPU profile there when they exit.
-const CPU_PROF = process.env.BENCH_CPU_PROF
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-async function recreateDatabase(): Promise<string> {
-  const client = new pg.Client({ connectionString: BASE_URL })
-  await client.connect()
-  await client.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)
-  await client.query(`CREATE DATABASE ${DB_NAME}`)
-  await client.end()
-  const url = new URL(BASE_URL)
-  url.pathname = `/${DB_NAME}`
-  return url.toString()
-}
 
 function referenceCeiling(): Record<string, number> {
   const script = path.resolve(ROOT, '../shared/bench-reference/run.sh')
   const out = execFileSync('bash', [script, BASE_URL], { encoding: 'utf8', env: { ...process.env, SECONDS_RUN: String(SECONDS) } })
   const line = out.trim().split('\n').at(-1)!
   return JSON.parse(line)
-}
-
-async function startServer(
-  databaseUrl: string,
-  port: number,
-  extraEnv: Record<string, string> = {},
-  ready = 'listening on',
-): Promise<ChildProcess> {
-  const profile = CPU_PROF && extraEnv.WORKERS === 'only' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_ENV: 'development',
-      APP_KEY: 'bench-app-key-0123456789-0123456789-0123',
-      ADMIN_TOKEN: ADMIN,
-      DATA_DIR: fs.mkdtempSync('/tmp/reseller-bench-'),
-      SEED_DEMO: 'false',
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-      WORKERS: 'false',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes(ready) && resolve())
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
-  })
-  return child
-}
-
-async function api(base: string, method: string, url: string, body?: object) {
-  const res = await fetch(`${base}/api/admin/v1${url}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { data: any }).data
 }
 
 async function seed(base: string) {
@@ -164,11 +94,6 @@ async function load(base: string, { connections, pick }: { connections: number; 
     non_2xx: result.non2xx,
     errors,
   }
-}
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024)
 }
 
 /** The webhook phases alone, at a fixed rate: for iterating on delivery (the figures of run.ts otherwise). */

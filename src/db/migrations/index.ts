@@ -8,6 +8,7 @@ import * as topups from './20261122_0020_topups.js'
 import * as webhooks from './20261122_0030_webhooks.js'
 import * as leaderboard from './20261123_0040_leaderboard.js'
 import * as webhookAttemptLog from './20261123_0050_webhook-attempt-log.js'
+import * as growingLists from './20261123_0070_growing-lists.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0030_webhooks': webhooks,
   '20261123_0040_leaderboard': leaderboard,
   '20261123_0050_webhook-attempt-log': webhookAttemptLog,
+  '20261123_0070_growing-lists': growingLists,
 }

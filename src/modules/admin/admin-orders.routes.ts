@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, RowId, errors, pageMeta, Timestamp } from '../../http/schemas.js'
+import { CursorQuery, OkCursorPage, pageWindow } from '../../http/paging.js'
+import { ADMIN_ERRORS, IdParam, Nullable, Ok, PageNumber, RowId, errors, Timestamp } from '../../http/schemas.js'
 import { loadOrderDetail } from '../orders/order-detail.js'
 import { listOrders } from '../orders/orders.queries.js'
 import { OrderDetail, OrderItem, OrderStatus } from '../orders/orders.schemas.js'
@@ -33,6 +34,7 @@ const ListQuery = Type.Object({
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   status: Type.Optional(OrderStatus),
   account_id: Type.Optional(RowId()),
+  ...CursorQuery,
 })
 const LineParams = Type.Object({ id: RowId(), line: RowId() })
 const Outcome = Ok(
@@ -56,13 +58,15 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           summary: 'Transactions of every account, newest first',
           querystring: ListQuery,
-          response: { 200: OkPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
+          response: { 200: OkCursorPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
         },
       },
       async (request) => {
-        const { page = 1, per_page = 50, status, account_id } = request.query
-        const { rows, total } = await listOrders(db, { accountId: account_id, status, page, per_page })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+        const { page = 1, per_page = 50, status, account_id, cursor } = request.query
+        return {
+          message: 'OK' as const,
+          ...(await listOrders(db, { accountId: account_id, status }, pageWindow({ page, per_page, cursor }))),
+        }
       },
     )
     app.get(

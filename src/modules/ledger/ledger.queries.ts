@@ -1,4 +1,5 @@
 import type { Database, DatabaseHandle } from '../../db/database.js'
+import { listPage, type PageWindow } from '../../http/paging.js'
 import type { MutationsQuery } from './ledger.schemas.js'
 
 /** Bots poll it: a named prepared statement, no query building per request. */
@@ -7,22 +8,12 @@ export async function getBalance(database: DatabaseHandle, accountId: number): P
   return row.balance
 }
 
-export async function listMutations(
-  db: Database,
-  accountId: number,
-  q: Required<Pick<MutationsQuery, 'page' | 'per_page'>> & MutationsQuery,
-) {
+export async function listMutations(db: Database, accountId: number, q: MutationsQuery, w: PageWindow) {
   let query = db.selectFrom('ledger_entries').where('account_id', '=', accountId)
   if (q.direction) query = query.where('direction', '=', q.direction)
+  // A purchase is always a debit: said outright, credits read the partial index without purchases.
+  if (q.direction === 'credit') query = query.where('type', '<>', 'purchase')
   if (q.type) query = query.where('type', '=', q.type)
-  const [rows, count] = await Promise.all([
-    query
-      .select(['id', 'invoice', 'direction', 'type', 'amount', 'balance_before', 'balance_after', 'description', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(q.per_page)
-      .offset((q.page - 1) * q.per_page)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: count.total }
+  const columns = ['id', 'invoice', 'direction', 'type', 'amount', 'balance_before', 'balance_after', 'description', 'created_at'] as const
+  return listPage(db, query, query.select(columns), w)
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { RESELLER_ERRORS, errors, pageMeta } from '../../http/schemas.js'
+import { pageWindow } from '../../http/paging.js'
+import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { getBalance, listMutations } from './ledger.queries.js'
 import { Balance, MutationPage, MutationsQuery } from './ledger.schemas.js'
 
@@ -30,13 +31,9 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const q = { ...request.query, page: request.query.page ?? 1, per_page: request.query.per_page ?? 20 }
-        const { rows, total } = await listMutations(ctx.db, request.account.id, q)
-        return {
-          message: 'OK' as const,
-          data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
-          meta: pageMeta(q.page, q.per_page, total),
-        }
+        const { page = 1, per_page = 20, cursor, ...filters } = request.query
+        const { data, meta } = await listMutations(ctx.db, request.account.id, filters, pageWindow({ page, per_page, cursor }))
+        return { message: 'OK' as const, data: data.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), meta }
       },
     )
   }

@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Ok, OkPage, Paging, StringEnum, Timestamp } from '../../http/schemas.js'
+import { CursorQuery, OkCursorPage } from '../../http/paging.js'
+import { Nullable, Ok, Paging, StringEnum, Timestamp } from '../../http/schemas.js'
 
 export const Balance = Ok(Type.Object({ balance: Type.Integer() }))
 
 export const MutationsQuery = Type.Object({
   ...Paging,
+  ...CursorQuery,
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   direction: Type.Optional(StringEnum(['credit', 'debit'])),
   type: Type.Optional(StringEnum(['topup', 'purchase', 'refund', 'adjustment'])),
@@ -23,4 +25,4 @@ export const Mutation = Type.Object({
   created_at: Timestamp,
 })
 
-export const MutationPage = OkPage(Mutation)
+export const MutationPage = OkCursorPage(Mutation)

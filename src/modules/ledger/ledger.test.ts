@@ -58,7 +58,7 @@ describe('mutations list', async () => {
 
   it('answers every field, newest first, with default paging', async () => {
     const body = await list('')
-    expect(body.meta).toEqual({ page: 1, per_page: 20, total: 5, last_page: 1 })
+    expect(body.meta).toEqual({ page: 1, per_page: 20, total: 5, last_page: 1, total_capped: false, next_cursor: null })
     expect(body.data.map((m: any) => [m.direction, m.type, m.amount, m.balance_before, m.balance_after])).toEqual([
       ['credit', 'adjustment', 300, 13_000, 13_300],
       ['credit', 'topup', 5_000, 8_000, 13_000],
@@ -86,15 +86,33 @@ describe('mutations list', async () => {
     expect((await list('?type=topup')).data.map((m: any) => [m.type, m.amount])).toEqual([['topup', 5_000]])
     const credits = await list('?direction=credit&type=adjustment')
     expect(credits.data.map((m: any) => m.amount)).toEqual([300, 10_000])
-    expect(credits.meta).toEqual({ page: 1, per_page: 20, total: 2, last_page: 1 })
+    expect(credits.meta).toMatchObject({ page: 1, per_page: 20, total: 2, last_page: 1, next_cursor: null })
     expect((await list('?type=refund')).data).toEqual([])
   })
 
   it('pages without gaps or overlaps', async () => {
     const pages = await Promise.all([1, 2, 3, 4].map((page) => list(`?per_page=2&page=${page}`)))
-    expect(pages.map((p) => p.meta)).toEqual([1, 2, 3, 4].map((page) => ({ page, per_page: 2, total: 5, last_page: 3 })))
+    expect(pages.map((p) => p.meta)).toEqual(
+      [1, 2, 3, 4].map((page) => expect.objectContaining({ page, per_page: 2, total: 5, last_page: 3, total_capped: false })),
+    )
     expect(pages.map((p) => p.data.length)).toEqual([2, 2, 1, 0])
     expect(pages.flatMap((p) => p.data.map((m: any) => m.id))).toEqual((await list('')).data.map((m: any) => m.id))
+  })
+
+  it('walks the same rows by cursor (keyset), each page numbered, the last one without a next cursor', async () => {
+    const walked: any[] = []
+    let page = await list('?per_page=2&direction=credit')
+    for (;;) {
+      walked.push(page)
+      if (!page.meta.next_cursor) break
+      page = await list(`?per_page=2&direction=credit&cursor=${page.meta.next_cursor}`)
+    }
+    expect(walked.map((p) => [p.meta.page, p.data.map((m: any) => m.amount)])).toEqual([
+      [1, [300, 5_000]],
+      [2, [10_000]],
+    ])
+    const bad = await get(app, '/balance/mutations?cursor=bm9wZQ', r)
+    expect(bad.json()).toEqual({ message: 'VALIDATION_ERROR', errors: { cursor: [expect.any(String)] } })
   })
 
   it.each([

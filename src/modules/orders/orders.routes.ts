@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
-import { RESELLER_ERRORS, errors, pageMeta } from '../../http/schemas.js'
+import { pageWindow } from '../../http/paging.js'
+import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { findDetailByRef } from './order-detail.js'
 import { listOrders } from './orders.queries.js'
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
@@ -57,9 +58,11 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const q = { page: request.query.page ?? 1, per_page: request.query.per_page ?? 20, status: request.query.status }
-        const { rows, total } = await listOrders(ctx.db, { ...q, accountId: request.account.id })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(q.page, q.per_page, total) }
+        const { page = 1, per_page = 20, cursor, status } = request.query
+        return {
+          message: 'OK' as const,
+          ...(await listOrders(ctx.db, { accountId: request.account.id, status }, pageWindow({ page, per_page, cursor }))),
+        }
       },
     )
     app.post(

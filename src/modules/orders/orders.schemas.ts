@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Ok, OkPage, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
+import { CursorQuery, OkCursorPage } from '../../http/paging.js'
+import { Nullable, Ok, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
 import { TopupExtras } from '../topups/topups.schemas.js'
 
 export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
@@ -96,9 +97,10 @@ export const ListQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
   status: Type.Optional(OrderStatus),
+  ...CursorQuery,
 })
 
-export const OrderList = OkPage(OrderSummary)
+export const OrderList = OkCursorPage(OrderSummary)
 
 // Longer than any ref_id is simply not found, not a validation error.
 export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 2000 }) })

@@ -13,8 +13,7 @@
 -- serialize, on a transaction advisory lock, to count stock net of them (measured: 1,374 → 1,931
 -- purchases/s under pgbench against FOR UPDATE on every item row).
 -- Exclusive row locks are FOR NO KEY UPDATE throughout: inserts that reference an account or an
--- item take FOR KEY SHARE on it (the ref_id claim does, before any item lock), which FOR UPDATE
--- would wait on and deadlock with.
+-- item take FOR KEY SHARE on it, which FOR UPDATE would wait on and deadlock with.
 -- Before its row lock, a buyer takes the item's gate (item_gate_lock_class) shared; whoever needs the
 -- item row exclusively takes the gate exclusive first (hold_item_exclusively). Row share locks let
 -- new sharers overtake a waiting FOR UPDATE forever under load; the gate's queue is fair.
@@ -54,8 +53,12 @@ DECLARE
   v_kind_ok boolean;
   v_open_denom boolean;
 BEGIN
-  INSERT INTO ref_ids (account_id, ref_id, kind) VALUES (p_account, p_ref, 'order') ON CONFLICT DO NOTHING;
-  IF NOT FOUND THEN
+  -- The ref_id, without a registry row (one row, one index entry and a key-share lock of the account
+  -- fewer per sale): orders' unique (account_id, ref_id) guards purchases, ref_ids now holds top-ups'
+  -- (and older purchases'), and a top-up takes the same lock before it looks for an order.
+  PERFORM lock_ref_id(p_account, p_ref);
+  IF EXISTS (SELECT 1 FROM orders o WHERE o.account_id = p_account AND o.ref_id = p_ref)
+     OR EXISTS (SELECT 1 FROM ref_ids r WHERE r.account_id = p_account AND r.ref_id = p_ref) THEN
     RETURN QUERY SELECT NULL::bigint, NULL::timestamptz, NULL::bigint, 'REF_ID_ALREADY_EXIST'::text;
     RETURN;
   END IF;

@@ -40,7 +40,13 @@ export async function createTopup(ctx: AppContext, accountId: number, body: Topu
   const invoice = newInvoice('TOP')
   const refId = body.ref_id ?? invoice
   if (
-    await ctx.db.selectFrom('ref_ids').select('kind').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()
+    (await ctx.db
+      .selectFrom('ref_ids')
+      .select('kind')
+      .where('account_id', '=', accountId)
+      .where('ref_id', '=', refId)
+      .executeTakeFirst()) ||
+    (await ctx.db.selectFrom('orders').select('id').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst())
   ) {
     throw await refIdTaken(ctx.db, accountId, refId)
   }
@@ -59,6 +65,11 @@ export async function createTopup(ctx: AppContext, accountId: number, body: Topu
       throw new AppError('SERVICE_UNAVAILABLE', { detail: error.message })
     })
   const topup = await inTransaction(ctx.db, async (trx) => {
+    // Purchases keep no registry row: under the ref_id's lock, an order with it is seen once committed.
+    await sql`SELECT lock_ref_id(${accountId}, ${refId})`.execute(trx)
+    if (await trx.selectFrom('orders').select('id').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()) {
+      return undefined
+    }
     const claimed = await trx
       .insertInto('ref_ids')
       .values({ account_id: accountId, ref_id: refId, kind: 'topup' })

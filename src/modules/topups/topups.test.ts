@@ -138,6 +138,20 @@ describe('the shared ref_id namespace', () => {
     // Another account has its own namespace.
     expect((await topUp(shop, { amount: 20_000, channel: 'QRIS', ref_id: 'shared-2' })).statusCode).toBe(200)
   })
+
+  it('lets exactly one of racing purchases and top-ups with one ref_id through (purchases keep no registry row)', async () => {
+    const buyer = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 10, { price: 1_000 })
+    for (let round = 0; round < 5; round++) {
+      const ref = `race-${round}`
+      const answers = await Promise.all([
+        ...Array.from({ length: 3 }, () => buy(app, buyer, ref, [{ item_id: item.id, quantity: 1 }])),
+        ...Array.from({ length: 3 }, () => topUp(buyer, { amount: 10_000, channel: 'QRIS', ref_id: ref })),
+      ])
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 422, 422, 422, 422, 422])
+      expect(answers.filter((a) => a.statusCode === 422).map((a) => a.json().message)).toEqual(Array(5).fill('REF_ID_ALREADY_EXIST'))
+    }
+  })
 })
 
 describe('paying a simulator top-up', () => {

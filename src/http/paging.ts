@@ -1,0 +1,82 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import { sql, type SelectQueryBuilder } from 'kysely'
+import type { Database } from '../db/database.js'
+import type { DB } from '../db/schema.js'
+import { invalidField as fieldError } from '../errors.js'
+import { Nullable, PageMeta } from './schemas.js'
+
+/**
+ * Lists that grow without bound (an account's orders and ledger) count at most COUNT_CAP rows and
+ * page by number only within them: a page costs the same at 100 rows or 10 million. Past the cap,
+ * `meta.next_cursor` (keyset: the last id seen) walks on at the same cost.
+ */
+export const COUNT_CAP = 10_000
+
+export const CursorQuery = {
+  cursor: Type.Optional(Type.String({ maxLength: 40, description: 'meta.next_cursor of the previous page; page is then ignored' })),
+}
+
+export const CursorPageMeta = Type.Object({
+  ...PageMeta.properties,
+  total_capped: Type.Boolean({ description: `true when there are more than ${COUNT_CAP} rows: total and last_page stop there` }),
+  next_cursor: Nullable(Type.String({ description: 'the next page (keyset), null on the last' })),
+})
+
+export type PageWindow = { page: number; per_page: number; before?: number; offset: number }
+
+/** Where a page starts: after the cursor's id, or at an OFFSET bounded by COUNT_CAP. */
+export function pageWindow(q: { page: number; per_page: number; cursor?: string }): PageWindow {
+  if (q.cursor === undefined) return { page: q.page, per_page: q.per_page, offset: (q.page - 1) * q.per_page }
+  const m = /^(\d{1,16})\.(\d{1,7})$/.exec(Buffer.from(q.cursor, 'base64url').toString('latin1'))
+  const before = m ? Number(m[1]) : 0
+  if (!m || !Number.isSafeInteger(before) || before < 1) throw fieldError('cursor', 'is not a cursor this list handed out')
+  return { page: Number(m[2]), per_page: q.per_page, before, offset: 0 }
+}
+
+type Query<O> = SelectQueryBuilder<DB, keyof DB, O>
+
+/**
+ * One page of `rows` (newest id first) and its meta, from `filtered` (the same FROM and WHERE,
+ * nothing selected) counted up to COUNT_CAP. A page number past the cap must follow a cursor.
+ */
+export async function listPage<O extends { id: number }>(db: Database, filtered: Query<object>, rows: Query<O>, w: PageWindow) {
+  const count = db
+    .selectFrom(
+      filtered
+        .select(sql<number>`1`.as('one'))
+        // In the listing's own order: the account's index, never a table scan until enough rows match.
+        .orderBy(sql.ref('id'), 'desc')
+        .limit(COUNT_CAP + 1)
+        .as('capped'),
+    )
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow()
+  const page = rows.orderBy(sql.ref('id'), 'desc').limit(w.per_page + 1)
+  const found = async () => (w.before === undefined ? page.offset(w.offset) : page.where(sql.ref('id'), '<', w.before)).execute()
+  let total: number
+  let list: O[]
+  if (w.offset >= COUNT_CAP) {
+    total = (await count).n
+    if (total > COUNT_CAP) throw fieldError('page', `pages reach the ${COUNT_CAP}th row; follow meta.next_cursor beyond it`)
+    list = []
+  } else {
+    ;[{ n: total }, list] = await Promise.all([count, found()])
+  }
+  const more = list.length > w.per_page
+  const data = more ? list.slice(0, w.per_page) : list
+  const shown = Math.min(total, COUNT_CAP)
+  return {
+    data,
+    meta: {
+      page: w.page,
+      per_page: w.per_page,
+      total: shown,
+      last_page: Math.max(1, Math.ceil(shown / w.per_page)),
+      total_capped: total > COUNT_CAP,
+      next_cursor: more ? Buffer.from(`${data[data.length - 1]!.id}.${w.page + 1}`, 'latin1').toString('base64url') : null,
+    },
+  }
+}
+
+export const OkCursorPage = <T extends TSchema>(item: T) =>
+  Type.Object({ message: Type.Literal('OK'), data: Type.Array(item), meta: CursorPageMeta })

@@ -1,0 +1,117 @@
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { growthSeedSql } from '../bench/growth-seed.js'
+import type { DB } from '../src/db/schema.js'
+import { COUNT_CAP, pageWindow } from '../src/http/paging.js'
+import { listMutations } from '../src/modules/ledger/ledger.queries.js'
+import { findDetailByRef } from '../src/modules/orders/order-detail.js'
+import { listOrders } from '../src/modules/orders/orders.queries.js'
+import { createTestApp } from './app.js'
+import { onPostgres } from './database.js'
+import { createAutoItem, createReseller, get } from './factory.js'
+import { buy } from './factory-orders.js'
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows': number; Plans?: PlanNode[] }
+const BIG = ['orders', 'order_lines', 'licenses', 'ledger_entries']
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)]
+}
+
+// Seeding 300k+ rows with generate_series takes seconds on PostgreSQL and minutes on PGlite (single-threaded WASM): PostgreSQL only.
+describe.skipIf(!onPostgres)('query plans of the growing lists on a grown database (PostgreSQL)', async () => {
+  const { app, ctx } = await createTestApp()
+  const item = await createAutoItem(app, 3, { price: 1_000 })
+  const reader = await createReseller(app, { balance: 1_000_000 })
+  const whale = await createReseller(app)
+  for (let i = 0; i < 3; i++) await buy(app, reader, `own-${i}`, [{ item_id: item.id, quantity: 1 }])
+  // 3,000 accounts, 300k orders and lines, 150k licenses, 600k ledger entries; the whale holds a tenth (30k orders, 60k entries).
+  for (const [label, statement] of growthSeedSql({ scale: 0.03, filler: item.id, whale: whale.id })) {
+    if (!label.startsWith('session')) await sql.raw(statement).execute(ctx.db)
+  }
+  const captured: CompiledQuery[] = []
+  const spy = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: ctx.database.pool! }),
+    log: (event) => void (event.level === 'query' && captured.push(event.query)),
+  })
+
+  /** Each statement `run` sends, explained with its own parameters and run (ANALYZE: real row counts). */
+  async function plansOf(run: (db: Kysely<DB>) => Promise<unknown>) {
+    captured.length = 0
+    await run(spy)
+    const plans = []
+    for (const query of [...captured]) {
+      const { rows } = await ctx.database.pool!.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters])
+      plans.push({ sql: query.sql, nodes: nodes(rows[0]['QUERY PLAN'][0].Plan as PlanNode) })
+    }
+    return plans
+  }
+
+  function expectIndexedAndBounded(plans: Awaited<ReturnType<typeof plansOf>>) {
+    expect(plans.length).toBeGreaterThan(0)
+    for (const plan of plans) {
+      const seqScans = plan.nodes.filter((n) => n['Node Type'] === 'Seq Scan' && BIG.includes(n['Relation Name']!))
+      expect(seqScans, plan.sql).toEqual([])
+      // No scan reads more than the count cap and a page: nothing walks all of the whale's rows.
+      const walked = plan.nodes.filter((n) => n['Relation Name'] || n['Index Name']).map((n) => n['Actual Rows'])
+      expect(Math.max(0, ...walked), plan.sql).toBeLessThanOrEqual(COUNT_CAP + 51)
+    }
+  }
+
+  it('seeded enough rows for the planner to choose honestly', async () => {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM orders WHERE account_id = ${whale.id}`.execute(ctx.db)
+    expect(rows[0]!.n).toBe(30_000)
+  })
+
+  it.each([
+    ['page 1', { page: 1 }],
+    ['the last capped page', { page: COUNT_CAP / 20 }],
+    ['a status filter', { page: 1, status: 'paid' as const }],
+  ])('lists the whale’s orders (%s) by index, reading at most the cap', async (_, q) => {
+    const w = pageWindow({ page: q.page, per_page: 20 })
+    const plans = await plansOf((db) => listOrders(db, { accountId: whale.id, status: 'status' in q ? q.status : undefined }, w))
+    expectIndexedAndBounded(plans)
+    if ('status' in q) expect(plans.some((p) => p.nodes.some((n) => n['Index Name'] === 'orders_account_open_idx'))).toBe(true)
+  })
+
+  it('walks on past the cap by cursor: no OFFSET, the id bound in the index condition', async () => {
+    const { rows } = await sql<{ id: number }>`SELECT id FROM orders WHERE account_id = ${whale.id} ORDER BY id LIMIT 1 OFFSET 20`.execute(
+      ctx.db,
+    )
+    const cursor = Buffer.from(`${rows[0]!.id}.600`).toString('base64url')
+    const plans = await plansOf((db) => listOrders(db, { accountId: whale.id }, pageWindow({ page: 1, per_page: 20, cursor })))
+    expectIndexedAndBounded(plans)
+    expect(plans.map((p) => p.sql).filter((s) => / offset /i.test(s))).toEqual([])
+    const deep = await get(app, `/balance/mutations?per_page=20&page=${COUNT_CAP / 20 + 1}`, whale)
+    expect(deep.json()).toEqual({ message: 'VALIDATION_ERROR', errors: { page: [expect.any(String)] } })
+    const last = (await get(app, `/trx?per_page=20&cursor=${cursor}`, whale)).json()
+    expect([last.data.length, last.meta.page, last.meta.next_cursor, last.meta.total_capped]).toEqual([20, 600, null, true])
+  })
+
+  it('lists the whale’s ledger (all, and filtered) by index, reading at most the cap', async () => {
+    for (const filter of [{}, { type: 'purchase' as const }, { type: 'adjustment' as const }, { direction: 'credit' as const }]) {
+      const plans = await plansOf((db) => listMutations(db, whale.id, filter, pageWindow({ page: 1, per_page: 20 })))
+      expectIndexedAndBounded(plans)
+    }
+  })
+
+  it('finds one transaction and its lines and licenses by index', async () => {
+    const plans = await plansOf(async (db) => {
+      // The detail's one statement, sent through the spy instead of as a named prepared statement.
+      const prepared = async <R>(_name: string, text: string, values: unknown[]) =>
+        (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows
+      const detail = await findDetailByRef({ ...ctx.database, prepared }, ctx.vault, whale.id, 'g10')
+      expect(detail?.ref_id).toBe('g10')
+    })
+    expectIndexedAndBounded(plans)
+  })
+
+  it('answers the list routes over HTTP with the capped total', async () => {
+    const body = (await get(app, '/trx?per_page=50', whale)).json()
+    expect(body.meta).toMatchObject({ total: COUNT_CAP, last_page: COUNT_CAP / 50, total_capped: true })
+    const ledger = (await get(app, '/balance/mutations', whale)).json()
+    expect(ledger.meta).toMatchObject({ total: COUNT_CAP, last_page: COUNT_CAP / 20, total_capped: true })
+    const small = (await get(app, '/trx', reader)).json()
+    expect(small.meta).toMatchObject({ total: 3, last_page: 1, total_capped: false, next_cursor: null })
+  })
+})
