@@ -1,7 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import swagger from '@fastify/swagger'
 import secureJson from 'secure-json-parse'
-import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
@@ -25,6 +23,7 @@ import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
 import { registerMetrics } from './metrics.js'
+import { registerOpenApi } from './openapi.js'
 import { ErrorBody } from './schemas.js'
 import { buildValidator } from './validators.js'
 
@@ -65,27 +64,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     }
   })
   app.addSchema(ErrorBody)
-  await app.register(swagger, {
-    // Shared schemas keep their own names in components (ErrorBody, not def-0).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Reseller Ordering Service API',
-        version: '1.0.0',
-        description:
-          'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.',
-      },
-      servers: [{ url: ctx.config.publicUrl }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' },
-          adminToken: { type: 'http', scheme: 'bearer' },
-        },
-      },
-    },
-  })
-  await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  await registerOpenApi(app, ctx)
   registerMetrics(app, {
     processMetrics: ctx.config.appEnv !== 'test',
     servedHere: ctx.config.metricsPort === undefined,
