@@ -9,7 +9,9 @@ beforeAll(async () => {
 })
 
 const operations = () =>
-  Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.entries<any>(item).map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })))
+  Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<any>(item).map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })),
+  )
 
 describe('the OpenAPI document', () => {
   it('gives every operation a unique operationId, a summary and a description, and every response a description', () => {
@@ -20,7 +22,8 @@ describe('the OpenAPI document', () => {
       ids.add(op.operationId)
       expect(op.summary, id).toBeTruthy()
       expect(op.description?.length, id).toBeGreaterThan(20)
-      for (const [status, response] of Object.entries<any>(op.responses)) expect(response.description, `${id} ${status}`).not.toBe('Default Response')
+      for (const [status, response] of Object.entries<any>(op.responses))
+        expect(response.description, `${id} ${status}`).not.toBe('Default Response')
     }
     expect(ids.size).toBeGreaterThan(40)
   })

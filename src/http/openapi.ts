@@ -20,7 +20,13 @@ const COMMON: Record<Audience, Partial<Record<number, ErrorCode[]>>> = {
     500: ['INTERNAL_ERROR'],
     503: ['SERVICE_UNAVAILABLE'],
   },
-  operator: { 400: ['INVALID_JSON'], 401: ['UNAUTHORIZED'], 422: ['VALIDATION_ERROR'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
+  operator: {
+    400: ['INVALID_JSON'],
+    401: ['UNAUTHORIZED'],
+    422: ['VALIDATION_ERROR'],
+    500: ['INTERNAL_ERROR'],
+    503: ['SERVICE_UNAVAILABLE'],
+  },
   public: { 400: ['INVALID_JSON'], 422: ['VALIDATION_ERROR'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
 }
 // A declared status no route code claims still names what it means.
@@ -28,6 +34,14 @@ const FALLBACK: Partial<Record<number, ErrorCode>> = { 400: 'INVALID_JSON', 404:
 
 const EXAMPLE_BODIES: Partial<Record<ErrorCode, Json>> = {
   VALIDATION_ERROR: { message: 'VALIDATION_ERROR', errors: { per_page: ['must be ≤ 500'] } },
+}
+
+const header = (description: string) => ({ description, schema: { type: 'string' } })
+const REQUEST_ID = { 'X-Request-Id': header('your X-Request-Id when sane, else a new id; quote it when asking about a request') }
+const RATE_LIMIT = {
+  'RateLimit-Limit': header('requests allowed per API key per minute'),
+  'RateLimit-Remaining': header('requests left in this window'),
+  'RateLimit-Reset': header('seconds until the window ends'),
 }
 
 function audienceOf(op: Json): Audience {
@@ -83,6 +97,9 @@ export function enrichDocument(document: Json): Json {
         if (content && doc?.response !== undefined) content.example = doc.response
       }
       for (const [status, codes] of codesByStatus(op, doc)) op.responses[status] = errorResponse(codes, doc)
+      const limited = audienceOf(op) === 'reseller'
+      for (const [status, response] of Object.entries<Json>(op.responses))
+        response.headers = { ...REQUEST_ID, ...(limited && ['200', '201', '429'].includes(status) ? RATE_LIMIT : {}) }
     }
   }
   const errorBody = document.components?.schemas?.ErrorBody
@@ -119,6 +136,13 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
   // "Try it out" keeps the API key across reloads.
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: true, displayOperationId: true } })
   // Someone who opens the base URL finds the docs instead of a bare 404.
-  const links = { message: 'OK', data: { docs: `${ctx.config.publicUrl}/api/docs`, openapi: `${ctx.config.publicUrl}/api/openapi.json`, api: `${ctx.config.publicUrl}/api/v1` } }
+  const links = {
+    message: 'OK',
+    data: {
+      docs: `${ctx.config.publicUrl}/api/docs`,
+      openapi: `${ctx.config.publicUrl}/api/openapi.json`,
+      api: `${ctx.config.publicUrl}/api/v1`,
+    },
+  }
   for (const url of ['/', '/api', '/api/v1']) app.get(url, { schema: { hide: true } }, async () => links)
 }

@@ -24,6 +24,7 @@ import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
 import { registerMetrics } from './metrics.js'
 import { registerOpenApi } from './openapi.js'
+import { echoRequestId, requestIdOf } from './request-id.js'
 import { ErrorBody } from './schemas.js'
 import { buildValidator } from './validators.js'
 
@@ -43,6 +44,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       },
     },
     trustProxy: ctx.config.trustProxy ?? false,
+    genReqId: requestIdOf,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 2048 },
     schemaController: { compilersFactory: { buildValidator } },
@@ -53,6 +55,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  echoRequestId(app)
   registerErrorHandlers(app)
   // An empty body with a JSON content type (a DELETE, a bodiless POST) is no body, not bad JSON.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -10,7 +10,8 @@ export const LEDGER_DOCS: OperationDocs = {
   },
   'GET /api/v1/balance/mutations': {
     operationId: 'listBalanceMutations',
-    description: 'The ledger of your balance, newest first: every debit and credit with the balance before and after. Filter by `direction` and `type`.',
+    description:
+      'The ledger of your balance, newest first: every debit and credit with the balance before and after. Filter by `direction` and `type`.',
     returns: 'A page of ledger entries',
     response: {
       message: 'OK',

@@ -15,7 +15,14 @@ export const LOCK_DOCS: OperationDocs = {
     description:
       'Reserves stock of one item for `lock_duration` seconds (60–600, default 600). Buy it with `POST /api/v1/trx` and `lock_token`, with exactly one cart line of the same item and quantity. Checks in order: item, unlimited stock (no lock needed), minimum order, your cap of active locks, stock.',
     returns: 'The lock',
-    codes: ['ITEM_NOT_FOUND', 'LOCK_NOT_REQUIRED', 'MINIMUM_ORDER_NOT_MET', 'INSUFFICIENT_STOCK', 'MAX_ACTIVE_LOCKS_REACHED', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
+    codes: [
+      'ITEM_NOT_FOUND',
+      'LOCK_NOT_REQUIRED',
+      'MINIMUM_ORDER_NOT_MET',
+      'INSUFFICIENT_STOCK',
+      'MAX_ACTIVE_LOCKS_REACHED',
+      'PRODUCT_TEMPORARILY_UNAVAILABLE',
+    ],
     request: { item_id: 7, quantity: 2, lock_duration: 600 },
     response: { success: true, data: lock },
     errorExamples: {
@@ -30,7 +37,8 @@ export const LOCK_DOCS: OperationDocs = {
   },
   'DELETE /api/v1/item/lock/{lock_token}': {
     operationId: 'releaseLock',
-    description: 'Releases a lock of yours: its stock is available again at once. A lock that is used, expired or released already is a 422 naming which.',
+    description:
+      'Releases a lock of yours: its stock is available again at once. A lock that is used, expired or released already is a 422 naming which.',
     returns: 'The released lock',
     codes: ['LOCK_NOT_FOUND', 'LOCK_ALREADY_USED', 'LOCK_EXPIRED', 'LOCK_RELEASED'],
     response: { message: 'OK', data: { lock_token: lock.lock_token, status: 'released', released_at: '2026-11-22T10:17:00.000Z' } },

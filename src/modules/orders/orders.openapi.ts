@@ -59,7 +59,10 @@ export const ORDER_DOCS: OperationDocs = {
     response: { message: 'OK', data: purchase },
     errorExamples: {
       REF_ID_ALREADY_EXIST: { message: 'REF_ID_ALREADY_EXIST', data: purchase },
-      MINIMUM_ORDER_NOT_MET: { message: 'MINIMUM_ORDER_NOT_MET', errors: { 'carts.0.quantity': ['must be at least 2 (the minimum order)'] } },
+      MINIMUM_ORDER_NOT_MET: {
+        message: 'MINIMUM_ORDER_NOT_MET',
+        errors: { 'carts.0.quantity': ['must be at least 2 (the minimum order)'] },
+      },
       REQUIRED_FIELD_MISSING: { message: 'REQUIRED_FIELD_MISSING', errors: { 'carts.0.note': ['is required: the game account id'] } },
     },
   },

@@ -1,12 +1,23 @@
 import type { OperationDocs } from '../../http/openapi-docs.js'
 
-const channel = { code: 'QRIS', name: 'QRIS', type: 'qris', fee: 750, fee_flat: 750, fee_percent: 0.7, min_amount: 10000, max_amount: 10000000, status: 'on' }
+const channel = {
+  code: 'QRIS',
+  name: 'QRIS',
+  type: 'qris',
+  fee: 750,
+  fee_flat: 750,
+  fee_percent: 0.7,
+  min_amount: 10000,
+  max_amount: 10000000,
+  status: 'on',
+}
 
 /** OpenAPI metadata of the top-up routes (merged by src/http/openapi-docs.ts). */
 export const TOPUP_DOCS: OperationDocs = {
   'GET /api/v1/balance/channels': {
     operationId: 'listPaymentChannels',
-    description: 'The payment channels a top-up can use: `code` is what `POST /api/v1/balance` takes as `channel`; `fee` is what the channel adds to the minimum amount.',
+    description:
+      'The payment channels a top-up can use: `code` is what `POST /api/v1/balance` takes as `channel`; `fee` is what the channel adds to the minimum amount.',
     returns: 'The channels',
     response: { message: 'OK', data: [channel] },
   },

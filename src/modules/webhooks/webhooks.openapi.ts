@@ -1,6 +1,11 @@
 import type { OperationDocs } from '../../http/openapi-docs.js'
 
-const settings = { callback_url: 'https://shop.example/hooks/reseller', webhook_enabled: true, has_secret: true, secret_created_at: '2026-11-22T10:00:00.000Z' }
+const settings = {
+  callback_url: 'https://shop.example/hooks/reseller',
+  webhook_enabled: true,
+  has_secret: true,
+  secret_created_at: '2026-11-22T10:00:00.000Z',
+}
 const delivery = {
   id: 88,
   event: 'order.completed',
@@ -45,12 +50,20 @@ export const WEBHOOK_DOCS: OperationDocs = {
     returns: 'The outcome of the attempt',
     response: {
       message: 'OK',
-      data: { delivered: true, status_code: 200, duration_ms: 42, error: null, delivery_id: 87, webhook_id: 'evt_0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e' },
+      data: {
+        delivered: true,
+        status_code: 200,
+        duration_ms: 42,
+        error: null,
+        delivery_id: 87,
+        webhook_id: 'evt_0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e',
+      },
     },
   },
   'GET /api/v1/webhook/docs': {
     operationId: 'getWebhookDocs',
-    description: 'Everything a receiver needs as JSON: events, payloads, headers, both signature schemes with Node, PHP and Python verification code, the retry schedule.',
+    description:
+      'Everything a receiver needs as JSON: events, payloads, headers, both signature schemes with Node, PHP and Python verification code, the retry schedule.',
     returns: 'The webhook documentation',
     response: { message: 'OK', data: { events: ['order.paid', 'order.completed', 'order.item.sent', 'order.canceled', 'webhook.test'] } },
   },
