@@ -11,23 +11,6 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && SANE.test(given) ? given : crypto.randomUUID()
 }
 
-/**
- * In development the per-request lines go to debug, so the start banner stays in sight (LOG_LEVEL=debug
- * shows them); elsewhere Fastify logs each request at info, with its reqId.
- */
-export function quietRequestLog(appEnv: string): boolean {
-  return appEnv === 'development'
-}
-
-export function logRequestsAtDebug(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.debug(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
-      'request completed',
-    )
-  })
-}
-
 /** Every answer names its request, so a caller can quote it and an operator can find its log lines. */
 export function echoRequestId(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {

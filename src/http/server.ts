@@ -24,7 +24,7 @@ import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
 import { registerMetrics } from './metrics.js'
 import { registerOpenApi } from './openapi.js'
-import { echoRequestId, logRequestsAtDebug, quietRequestLog, requestIdOf } from './request-log.js'
+import { echoRequestId, requestIdOf } from './request-log.js'
 import { ErrorBody } from './schemas.js'
 import { buildValidator } from './validators.js'
 
@@ -45,7 +45,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     trustProxy: ctx.config.trustProxy ?? false,
     genReqId: requestIdOf,
-    disableRequestLogging: quietRequestLog(ctx.config.appEnv),
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 2048 },
     schemaController: { compilersFactory: { buildValidator } },
@@ -57,7 +56,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   echoRequestId(app)
-  if (quietRequestLog(ctx.config.appEnv)) logRequestsAtDebug(app)
   registerErrorHandlers(app)
   // An empty body with a JSON content type (a DELETE, a bodiless POST) is no body, not bad JSON.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
