@@ -7,6 +7,7 @@ const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   APP_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
@@ -47,6 +48,8 @@ export type Config = Readonly<{
   port: number
   host: string
   publicUrl: string
+  /** Where `npm run admin` finds the service (else the URL the embedded database's holder recorded). */
+  adminUrl: string | undefined
   databaseUrl: string | undefined
   dataDir: string
   appEnv: Env['APP_ENV']
@@ -133,6 +136,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     host: env.HOST,
     publicUrl,
+    adminUrl: env.ADMIN_URL?.replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     appEnv: env.APP_ENV,

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { checkAppKey, closeContext, createContext } from './context.js'
-import { acquireDataDirLock, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
+import { acquireDataDirLock, openPGlite, openPostgres, recordServiceUrl, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { metricsServer } from './http/metrics.js'
@@ -55,6 +55,7 @@ async function main() {
 
   const app = await buildApp(ctx)
   if (serveApi) await app.listen({ port: config.port, host: config.host })
+  if (serveApi && !config.databaseUrl && config.dataDir !== 'memory') recordServiceUrl(config.dataDir, config.publicUrl)
   const metrics = config.metricsPort === undefined ? undefined : metricsServer(app.metricsRegistry)
   await metrics?.listen({ port: config.metricsPort, host: config.metricsHost })
   const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined

@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { ADMIN_TOKEN, APP_KEY } from './app.js'
 import { freePort, startServerProcess, type ServerProcess } from './server-process.js'
 
@@ -24,6 +24,7 @@ describe('npm run admin', () => {
 
   it('opens the embedded database itself when no service holds it, and talks HTTP to one that does', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
+    onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }))
     const env = { DATA_DIR: dataDir, PORT: String(await freePort()) }
     const created = await admin(env, 'resellers:create', '--name', 'CLI Shop')
     expect(created.data).toMatchObject({ id: 1, name: 'CLI Shop', balance: 0 })
@@ -40,5 +41,61 @@ describe('npm run admin', () => {
     expect(listed.data.map((a: any) => [a.name, a.balance])).toEqual([['CLI Shop', 25_000]])
     const res = await fetch(`${server.base}/api/v1/balance`, { headers: { 'x-apikey': created.data.api_key } })
     expect(await res.json()).toEqual({ message: 'OK', data: { balance: 25_000 } })
+  }, 300_000)
+})
+
+describe('npm run admin: finding the service, and its output', () => {
+  const servers: ServerProcess[] = []
+  const scratch: string[] = []
+  afterAll(() => {
+    servers.forEach((s) => s.child.kill('SIGKILL'))
+    scratch.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true }))
   })
+  const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, APP_KEY, ADMIN_TOKEN, SEED_DEMO: 'false', ...extra })
+  const cli = (extra: Record<string, string>, ...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: root, env: env(extra) }).catch((e) => e)
+
+  it('finds a service on any port through the URL beside its lock; prints the answer alone, as JSON or a table', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
+    scratch.push(dataDir)
+    // In process, at the default log level: nothing but the answer on stdout.
+    const created = await cli({ DATA_DIR: dataDir }, 'resellers:create', '--name', 'First')
+    expect(JSON.parse(created.stdout).data.name).toBe('First')
+
+    const server = await startServerProcess({ DATA_DIR: dataDir })
+    servers.push(server)
+    // No PORT here: the CLI reads where the service listens from DATA_DIR.
+    const listed = await cli({ DATA_DIR: dataDir }, 'resellers:list')
+    expect(JSON.parse(listed.stdout).data.map((a: any) => a.name)).toEqual(['First'])
+    const table = await cli({ DATA_DIR: dataDir }, 'resellers:list', '--table')
+    const [head, row] = table.stdout.trim().split('\n')
+    expect(head).toMatch(/^id\s+name\s+/)
+    expect(row).toMatch(/^1\s+First\s+/)
+    const info = JSON.parse((await cli({ DATA_DIR: dataDir }, 'info')).stdout)
+    expect(info).toMatchObject({ running: true, url: server.base, docs: `${server.base}/api/docs` })
+  }, 300_000)
+
+  it('names the URL it could not reach, says an unknown command is unknown, and exits when its reader goes away', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
+    scratch.push(dataDir)
+    const port = await freePort()
+    // `| head -0`: the pipe is closed before the CLI writes; it must end rather than hang.
+    const piped = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'resellers:list'], {
+      cwd: root,
+      env: env({ DATA_DIR: dataDir }),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+    piped.stdout.destroy()
+    const [refused, unknown, pipedExit] = await Promise.all([
+      cli({ DATA_DIR: dataDir, ADMIN_URL: `http://127.0.0.1:${port}` }, 'resellers:list'),
+      cli({ DATA_DIR: dataDir }, 'reseller:lsit'),
+      new Promise((resolve) => piped.on('exit', resolve)),
+    ])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(`cannot reach the service at http://127.0.0.1:${port}`)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr.split('\n')[0]).toBe("admin: unknown command 'reseller:lsit'")
+    expect(unknown.stderr).toContain('usage: npm run admin')
+    expect(pipedExit).toBe(0)
+  }, 300_000)
 })

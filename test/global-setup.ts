@@ -12,6 +12,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-test-'))
+  // Every scratch directory of the run (data dirs, browser profiles, private clusters) lands in this one, removed at the end.
+  process.env.TMPDIR = dir
   const template = path.join(dir, 'pglite-template.tar')
   await buildTemplates(template)
   project.provide('pgliteTemplate', template)

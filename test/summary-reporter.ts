@@ -21,5 +21,10 @@ export default class SummaryReporter implements Reporter {
     })
     counts.failed += errors.length
     process.stdout.write(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`)
+    if (counts.skipped > 0 && !process.env.TEST_DATABASE_URL)
+      process.stdout.write(
+        'skipped: the PostgreSQL-only tests (crash and fault drills, several processes on one database); ' +
+          'run them with TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test\n',
+      )
   }
 }

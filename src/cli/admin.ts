@@ -1,25 +1,40 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { loadConfig, type Config } from '../config.js'
+import { loadConfig, withConfig, type Config } from '../config.js'
 import { checkAppKey, closeContext, createContext } from '../context.js'
-import { acquireDataDirLock, dataDirHolder, openPGlite, openPostgres } from '../db/database.js'
+import { acquireDataDirLock, dataDirHolder, openPGlite, openPostgres, runningServiceUrl } from '../db/database.js'
 import { migrateToLatest } from '../db/migrate.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
 import { buildApp } from '../http/server.js'
 import { recordLeaderboardZone } from '../modules/leaderboard/leaderboard.queries.js'
 import { COMMANDS, parseArgs } from './commands.js'
+import { printAndExit, render } from './output.js'
 
 type Call = { method: string; url: string; body?: object }
 type Answer = { status: number; body: unknown }
 
-/** A running service owns embedded PGlite: talk to it over HTTP. */
-async function overHttp(config: Config, call: Call): Promise<Answer> {
-  const res = await fetch(`${config.publicUrl}${call.url}`, {
-    method: call.method,
-    headers: { authorization: `Bearer ${config.adminToken}`, ...(call.body && { 'content-type': 'application/json' }) },
-    body: call.body ? JSON.stringify(call.body) : undefined,
-  })
-  return { status: res.status, body: await res.json() }
+/** A running service (found by --url, ADMIN_URL, or the URL its embedded database's lock records): talk to it over HTTP. */
+async function overHttp(config: Config, base: string, call: Call): Promise<Answer> {
+  const url = `${base}${call.url}`
+  let res: Response
+  try {
+    res = await fetch(url, {
+      method: call.method,
+      headers: { authorization: `Bearer ${config.adminToken}`, ...(call.body && { 'content-type': 'application/json' }) },
+      body: call.body ? JSON.stringify(call.body) : undefined,
+    })
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    throw new Error(
+      `cannot reach the service at ${base} (${cause?.code ?? cause?.message ?? (error as Error).message}); is it running? (--url or ADMIN_URL to point elsewhere)`,
+    )
+  }
+  const text = await res.text()
+  try {
+    return { status: res.status, body: JSON.parse(text) }
+  } catch {
+    throw new Error(`${url} answered ${res.status} with something other than JSON: is that the service?`)
+  }
 }
 
 /** Nobody holds the database: open it here and run the same routes in-process. */
@@ -49,16 +64,47 @@ async function inProcess(config: Config, call: Call): Promise<Answer> {
   }
 }
 
+/** The start banner's facts again, without scrolling back through the log. */
+async function info(config: Config, base: string | undefined) {
+  const url = base ?? config.publicUrl
+  const secrets = config.appEnv === 'production' ? undefined : resolveDevSecrets(config).secrets
+  const running = await fetch(`${url}/healthz`).then(
+    (res) => res.ok,
+    () => false,
+  )
+  return {
+    running,
+    url,
+    api: `${url}/api/v1`,
+    docs: `${url}/api/docs`,
+    openapi: `${url}/api/openapi.json`,
+    database: config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`,
+    demo_api_key: secrets?.demoApiKey ?? null,
+    admin_token: secrets?.adminToken ?? null,
+  }
+}
+
 function help(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name} ${c.usage}`)
-  return `usage: npm run admin -- <command> [args]\n\n${lines.join('\n')}`
+  return [
+    'usage: npm run admin -- <command> [args] [--table] [--url http://host:port]',
+    '',
+    '  info   where the service is, its docs, the demo API key and admin token',
+    ...lines,
+  ].join('\n')
 }
 
 async function main() {
   const { name, args, flags } = parseArgs(process.argv.slice(2))
+  // Output and routing flags are the CLI's own, never sent to the API.
+  const table = flags.table === true
+  const urlFlag = typeof flags.url === 'string' ? flags.url.replace(/\/+$/, '') : undefined
+  delete flags.table
+  delete flags.url
   const command = COMMANDS[name]
-  if (!command) {
-    console.log(help())
+  if (!command && name !== 'info') {
+    if (name !== 'help') console.error(`admin: unknown command '${name}'\n`)
+    ;(name === 'help' ? console.log : console.error)(help())
     process.exit(name === 'help' ? 0 : 2)
   }
   if (name === 'licenses:add' && typeof flags.file === 'string')
@@ -70,6 +116,9 @@ async function main() {
     )
   let config = loadConfig()
   if (config.appEnv !== 'production') config = resolveDevSecrets(config).config
+  const embedded = !config.databaseUrl && config.dataDir !== 'memory'
+  const base = urlFlag ?? config.adminUrl ?? (embedded ? runningServiceUrl(config.dataDir) : undefined)
+  if (name === 'info') return printAndExit(render(await info(config, base), table), 0)
   const query =
     command.method === 'GET'
       ? new URLSearchParams(Object.entries(flags).map(([k, v]) => [k.replaceAll('-', '_'), String(v)])).toString()
@@ -79,10 +128,11 @@ async function main() {
     url: `/api/admin/v1${command.path(args)}${query ? `?${query}` : ''}`,
     body: command.body?.(flags, args),
   }
-  const useHttp = !config.databaseUrl && config.dataDir !== 'memory' && dataDirHolder(config.dataDir) !== undefined
-  const answer = useHttp ? await overHttp(config, call) : await inProcess(config, call)
-  console.log(JSON.stringify(answer.body, null, 2))
-  process.exit(answer.status >= 400 ? 1 : 0)
+  if (!base && embedded && dataDirHolder(config.dataDir) !== undefined)
+    throw new Error(`a service holds ${config.dataDir} but recorded no URL; pass --url or set ADMIN_URL`)
+  // In process, the app logs nothing to stdout: it carries the answer alone.
+  const answer = base ? await overHttp(config, base, call) : await inProcess(withConfig(config, { logLevel: 'silent' }), call)
+  printAndExit(render(answer.body, table), answer.status >= 400 ? 1 : 0)
 }
 
 main().catch((error) => {

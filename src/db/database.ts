@@ -172,6 +172,22 @@ export function dataDirHolder(dataDir: string): number | undefined {
 }
 
 const lockFile = (dataDir: string) => path.join(dataDir, 'service.lock')
+const urlFile = (dataDir: string) => path.join(dataDir, 'service.url')
+
+/** Beside the lock, where the holder listens: `npm run admin` finds the service there, whatever its PORT. */
+export function recordServiceUrl(dataDir: string, url: string): void {
+  fs.writeFileSync(urlFile(dataDir), `${url}\n`)
+}
+
+/** The URL the live holder of the embedded database recorded, if any. */
+export function runningServiceUrl(dataDir: string): string | undefined {
+  if (dataDirHolder(dataDir) === undefined) return undefined
+  try {
+    return fs.readFileSync(urlFile(dataDir), 'utf8').trim() || undefined
+  } catch {
+    return undefined
+  }
+}
 
 function readLockHolder(file: string): number | undefined {
   try {

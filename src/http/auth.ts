@@ -1,10 +1,10 @@
 import crypto from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
 import { isInRanges } from '../ip-ranges.js'
 import { findAccountByKeyHash, type AuthenticatedAccount } from '../modules/accounts/accounts.queries.js'
 import type { AppContext } from '../context.js'
-import type { RateDecision } from './rate-limit.js'
+import { rateLimitHeaders, type RateDecision } from './rate-limit.js'
 import { sha256Hex } from '../vault.js'
 
 declare module 'fastify' {
@@ -14,14 +14,14 @@ declare module 'fastify' {
 }
 
 const tooManyRequests = (decision: RateDecision) =>
-  new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds) } })
+  new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) } })
 
 /**
  * X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12).
  * An address that sent too many unknown keys this minute is refused before the database is asked.
  */
 export function resellerAuth(ctx: AppContext) {
-  return async function authenticate(request: FastifyRequest): Promise<void> {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = request.headers['x-apikey']
     if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new AppError('INVALID_API_KEY')
     const keyHash = sha256Hex(key)
@@ -42,6 +42,7 @@ export function resellerAuth(ctx: AppContext) {
       // Counted per key by its hash: unique across processes and databases sharing one Redis.
       const decision = await ctx.rateLimiter.hit(keyHash.slice(0, 32), request.log)
       if (!decision.allowed) throw tooManyRequests(decision)
+      reply.headers(rateLimitHeaders(decision))
     }
     request.account = account
   }

@@ -18,10 +18,71 @@ export function fieldErrorsOf(issues: AjvIssue[], context?: string): FieldErrors
     if (issue.keyword === 'required') parts.push(String(issue.params.missingProperty))
     if (issue.keyword === 'additionalProperties') parts.push(String(issue.params.additionalProperty))
     const field = parts.join('.') || context || 'body'
-    const sentence = issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid')
+    const sentence = sentenceOf(issue)
     ;(errors[field] ??= []).includes(sentence) || errors[field].push(sentence)
   }
+  // A union (a number up to 500, or "all") failed every branch: one sentence naming each way to pass.
+  for (const issue of issues.filter((i) => i.keyword === 'anyOf')) {
+    const field = issue.instancePath.split('/').filter(Boolean).join('.') || context || 'body'
+    if ((errors[field]?.length ?? 0) > 1) errors[field] = [errors[field].join(', or ')]
+  }
   return errors
+}
+
+const ARTICLE: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+}
+const FORMATS: Record<string, string> = {
+  'date-time': 'a date-time such as 2026-11-22T10:15:00Z',
+  date: 'a date such as 2026-11-22',
+  uri: 'an absolute URL',
+  email: 'an email address',
+}
+
+/** What to send instead, in words: the allowed values, the bound crossed, the expected type. */
+function sentenceOf(issue: AjvIssue): string {
+  const p = issue.params
+  switch (issue.keyword) {
+    case 'required':
+      return 'is required'
+    case 'enum':
+      return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`
+    case 'maximum':
+      return `must be ≤ ${p.limit}`
+    case 'minimum':
+      return `must be ≥ ${p.limit}`
+    case 'exclusiveMaximum':
+      return `must be < ${p.limit}`
+    case 'exclusiveMinimum':
+      return `must be > ${p.limit}`
+    case 'maxLength':
+      return `must be at most ${p.limit} characters`
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters`
+    case 'maxItems':
+      return `must have at most ${p.limit} entries`
+    case 'minItems':
+      return `must have at least ${p.limit} ${p.limit === 1 ? 'entry' : 'entries'}`
+    case 'type':
+      return `must be ${String(p.type)
+        .split(',')
+        .map((t) => ARTICLE[t] ?? t)
+        .join(' or ')}`
+    case 'format':
+      return `must be ${FORMATS[String(p.format)] ?? `in ${p.format} format`}`
+    case 'additionalProperties':
+      return 'is not a field of this request'
+    default:
+      return issue.message ?? 'is invalid'
+  }
 }
 
 // Values the schema let through but PostgreSQL refuses (out of range, NUL bytes, too long).

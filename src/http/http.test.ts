@@ -62,7 +62,7 @@ describe('request bodies', () => {
     expect(body.message).toBe('VALIDATION_ERROR')
     expect(Object.keys(body.errors).sort()).toEqual(['price', 'product_name', 'provider_meta.min_qty', 'required_fields.0.required'])
     expect(body.errors.product_name).toEqual(['is required'])
-    expect(body.errors.price).toEqual(['must be integer'])
+    expect(body.errors.price).toEqual(['must be an integer'])
     expect(body.errors['required_fields.0.required']).toEqual(['is required'])
     // Nothing half-made.
     expect((await app.inject({ url: '/api/admin/v1/items/1', headers: adminHeaders })).statusCode).toBe(404)

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis'
 
-export type RateDecision = { allowed: boolean; retryAfterSeconds: number }
+export type RateDecision = { allowed: boolean; retryAfterSeconds: number; limit: number; remaining: number }
 
 /** Where warnings go: the request's logger (pino's signature). */
 type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
@@ -24,19 +24,30 @@ const WINDOW_MS = 60_000
 
 const windowOf = (now: number) => Math.floor(now / WINDOW_MS)
 
-function decide(allowed: boolean, now: number): RateDecision {
+function decide(allowed: boolean, now: number, limit: number, used: number): RateDecision {
   const windowEnd = (windowOf(now) + 1) * WINDOW_MS
-  return { allowed, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) }
+  return { allowed, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)), limit, remaining: Math.max(0, limit - used) }
+}
+
+/** The IETF draft's RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers): the limit, what is left, seconds to the window's end. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'ratelimit-limit': String(decision.limit),
+    'ratelimit-remaining': String(decision.remaining),
+    'ratelimit-reset': String(decision.retryAfterSeconds),
+  }
 }
 
 /** `name` keeps limiters apart in one store (`ratelimit` per API key, `authfail` per address). */
 export function rateLimiter(store: CounterStore, name: string, limit: number): RateLimiter {
   return {
     async hit(key, log) {
-      return decide((await store.increment(`${name}:${key}`, log)) <= limit, Date.now())
+      const used = await store.increment(`${name}:${key}`, log)
+      return decide(used <= limit, Date.now(), limit, used)
     },
     async check(key, log) {
-      return decide((await store.count(`${name}:${key}`, log)) < limit, Date.now())
+      const used = await store.count(`${name}:${key}`, log)
+      return decide(used < limit, Date.now(), limit, used)
     },
   }
 }

@@ -1,7 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import swagger from '@fastify/swagger'
 import secureJson from 'secure-json-parse'
-import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
@@ -26,6 +24,8 @@ import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
 import { registerMetrics } from './metrics.js'
+import { registerOpenApi } from './openapi.js'
+import { echoRequestId, requestIdOf } from './request-log.js'
 import { ErrorBody } from './schemas.js'
 import { buildValidator } from './validators.js'
 
@@ -45,6 +45,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       },
     },
     trustProxy: ctx.config.trustProxy ?? false,
+    genReqId: requestIdOf,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 2048 },
     schemaController: { compilersFactory: { buildValidator } },
@@ -55,6 +56,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  echoRequestId(app)
   registerErrorHandlers(app)
   // An empty body with a JSON content type (a DELETE, a bodiless POST) is no body, not bad JSON.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -66,27 +68,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     }
   })
   app.addSchema(ErrorBody)
-  await app.register(swagger, {
-    // Shared schemas keep their own names in components (ErrorBody, not def-0).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Reseller Ordering Service API',
-        version: '1.0.0',
-        description:
-          'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.',
-      },
-      servers: [{ url: ctx.config.publicUrl }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' },
-          adminToken: { type: 'http', scheme: 'bearer' },
-        },
-      },
-    },
-  })
-  await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  await registerOpenApi(app, ctx)
   registerMetrics(app, {
     processMetrics: ctx.config.appEnv !== 'test',
     servedHere: ctx.config.metricsPort === undefined,

@@ -2,12 +2,14 @@ import { AppError, ERROR_CODES, type ErrorCode } from '../../errors.js'
 
 type DbError = { code?: string; message?: string; detail?: string; hint?: string }
 
+// Refusals that tell the caller which field to fix, and how, in `errors`.
+const NAMES_FIELD = new Set<ErrorCode>(['VALIDATION_ERROR', 'REQUIRED_FIELD_MISSING', 'MINIMUM_ORDER_NOT_MET'])
+
 /** A refusal raised in SQL by raise_app() (SQLSTATE RS422, app-errors.sql) as the AppError it stands for. */
 export function appErrorFromDatabase(error: DbError): AppError | undefined {
   if (error.code !== 'RS422' || !(error.message! in ERROR_CODES)) return undefined
   const code = error.message as ErrorCode
-  if (code === 'VALIDATION_ERROR' && error.detail)
-    return new AppError(code, { fieldErrors: { [error.detail]: [error.hint || 'is invalid'] } })
+  if (NAMES_FIELD.has(code) && error.detail) return new AppError(code, { fieldErrors: { [error.detail]: [error.hint || 'is invalid'] } })
   return new AppError(code)
 }
 

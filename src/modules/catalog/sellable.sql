@@ -15,7 +15,9 @@ BEGIN
      OR (v_item.order_process IN ('h2h', 'smm') AND v_item.provider IS NULL) THEN
     PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));
   END IF;
-  IF p_quantity < v_item.min_order THEN PERFORM raise_app('MINIMUM_ORDER_NOT_MET', concat_ws('.', p_field, 'quantity')); END IF;
+  IF p_quantity < v_item.min_order THEN
+    PERFORM raise_app('MINIMUM_ORDER_NOT_MET', concat_ws('.', p_field, 'quantity'), 'must be at least ' || v_item.min_order || ' (the minimum order)');
+  END IF;
   IF p_item_total > v_item.max_order THEN
     PERFORM raise_app('VALIDATION_ERROR', concat_ws('.', p_field, 'quantity'),
                       CASE WHEN p_item_total > p_quantity THEN 'must be at most ' || v_item.max_order || ' for this item over all lines of it'

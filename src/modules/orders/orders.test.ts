@@ -73,8 +73,20 @@ describe('POST /v1/trx', () => {
     const cases: [string, object[], number, string, Record<string, string[]>?][] = [
       ['missing item', [{ item_id: 999_999, quantity: 1 }], 404, 'ITEM_NOT_FOUND'],
       ['inactive item', [{ item_id: inactive.id, quantity: 1 }], 404, 'ITEM_NOT_FOUND'],
-      ['below minimum', [{ item_id: bulk.id, quantity: 2 }], 422, 'MINIMUM_ORDER_NOT_MET'],
-      ['h2h without note', [{ item_id: h2h.id, quantity: 1 }], 422, 'REQUIRED_FIELD_MISSING'],
+      [
+        'below minimum',
+        [{ item_id: bulk.id, quantity: 2 }],
+        422,
+        'MINIMUM_ORDER_NOT_MET',
+        { 'carts.0.quantity': ['must be at least 3 (the minimum order)'] },
+      ],
+      [
+        'h2h without note',
+        [{ item_id: h2h.id, quantity: 1 }],
+        422,
+        'REQUIRED_FIELD_MISSING',
+        { 'carts.0.note': ['the target number, account or link is required'] },
+      ],
       [
         'smm item mapped to an h2h provider',
         [{ item_id: smm.id, quantity: 1, note: 'https://x.example/p' }],
@@ -115,7 +127,7 @@ describe('POST /v1/trx', () => {
         ],
         422,
         'VALIDATION_ERROR',
-        { 'carts.1.quantity': ['must be >= 1'] },
+        { 'carts.1.quantity': ['must be ≥ 1'] },
       ],
     ]
     for (const [label, carts, status, code, fieldErrors] of cases) {

@@ -1,0 +1,62 @@
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../../test/app.js'
+import { createAutoItem, createReseller } from '../../../test/factory.js'
+import { startReceiver } from '../../../test/receiver.js'
+import { createWebhookWorker } from '../../../src/workers/webhook-worker.js'
+import {
+  createResellerClient,
+  verifyLegacySignature,
+  verifyStandardWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../src/index.js'
+
+// The real service on a loopback port: the client speaks HTTP to it like any integration.
+const { app, ctx } = await createTestApp()
+await app.listen({ port: 0, host: '127.0.0.1' })
+const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+
+describe('the typed client against the service', () => {
+  it('buys, is refused a reused ref_id, polls the order, and verifies the webhooks it caused (both schemes)', async () => {
+    const reseller = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 2, { price: 25_000 })
+    const client = createResellerClient({ baseUrl, apiKey: reseller.apiKey })
+
+    const secret = (await client.POST('/api/v1/webhook/secret')).data!.data.webhook_secret
+    const receiver = await startReceiver()
+    const settings = await client.PUT('/api/v1/webhook', { body: { callback_url: receiver.url, webhook_enabled: true } })
+    expect(settings.data?.data.webhook_enabled).toBe(true)
+
+    const bought = await client.POST('/api/v1/trx', { body: { ref_id: 'client-1', carts: [{ item_id: item.id, quantity: 1 }] } })
+    expect(bought.response.status).toBe(200)
+    expect(bought.data?.data).toMatchObject({ ref_id: 'client-1', amount: 25_000, status: 'paid' })
+    expect(bought.response.headers.get('x-request-id')).toBeTruthy()
+
+    const again = await client.POST('/api/v1/trx', { body: { ref_id: 'client-1', carts: [{ item_id: item.id, quantity: 1 }] } })
+    expect(again.response.status).toBe(422)
+    expect(again.error?.message).toBe('REF_ID_ALREADY_EXIST')
+
+    const polled = await client.GET('/api/v1/trx/{ref}', { params: { path: { ref: 'client-1' } } })
+    expect(polled.data?.data.status).toBe('completed')
+    expect(polled.data?.data.items[0].licenses).toHaveLength(1)
+
+    await createWebhookWorker(ctx).runOnce()
+    expect(receiver.received.map((r) => r.json.event).sort()).toEqual(['order.completed', 'order.paid'])
+    for (const { body, headers } of receiver.received) {
+      expect(verifyStandardWebhook(body, headers, secret)).toMatchObject({ data: { ref_id: 'client-1', status: 'completed' } })
+      expect(verifyLegacySignature(body, headers, secret).data.invoice).toBe(bought.data?.data.invoice)
+      expect(verifyWebhook(body, headers, secret).event).toMatch(/^order\./)
+
+      const tampered = body.replace('"amount":25000', '"amount":1')
+      expect(tampered).not.toBe(body)
+      expect(() => verifyStandardWebhook(tampered, headers, secret)).toThrow(WebhookVerificationError)
+      expect(() => verifyLegacySignature(body.replace('"status":"completed"', '"status":"canceled"'), headers, secret)).toThrow(
+        WebhookVerificationError,
+      )
+      expect(() => verifyWebhook(body, headers, `${secret.slice(0, -4)}AAA=`)).toThrow(WebhookVerificationError)
+      const later = new Date(Date.now() + 10 * 60_000)
+      expect(() => verifyStandardWebhook(body, headers, secret, { now: later })).toThrow(/too far/)
+    }
+  })
+})

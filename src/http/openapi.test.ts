@@ -1,0 +1,71 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../test/app.js'
+
+let t: TestApp
+let doc: any
+beforeAll(async () => {
+  t = await createTestApp()
+  doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
+})
+
+const operations = () =>
+  Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<any>(item).map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })),
+  )
+
+describe('the OpenAPI document', () => {
+  it('gives every operation a unique operationId, a summary and a description, and every response a description', () => {
+    const ids = new Set<string>()
+    for (const { id, op } of operations()) {
+      expect(op.operationId, id).toMatch(/^[a-z][A-Za-z]+$/)
+      expect(ids.has(op.operationId), `${id}: ${op.operationId} twice`).toBe(false)
+      ids.add(op.operationId)
+      expect(op.summary, id).toBeTruthy()
+      expect(op.description?.length, id).toBeGreaterThan(20)
+      for (const [status, response] of Object.entries<any>(op.responses))
+        expect(response.description, `${id} ${status}`).not.toBe('Default Response')
+    }
+    expect(ids.size).toBeGreaterThan(40)
+  })
+
+  it('lists the codes of every error status in its description, each with an example body', () => {
+    for (const { id, op } of operations()) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        if (Number(status) < 400) continue
+        const examples = response.content['application/json'].examples
+        const codes = Object.keys(examples)
+        expect(codes.length, `${id} ${status}`).toBeGreaterThan(0)
+        for (const code of codes) {
+          expect(response.description, `${id} ${status}`).toContain(`\`${code}\``)
+          expect(examples[code].value.message).toBe(code)
+        }
+      }
+    }
+    const purchase = doc.paths['/api/v1/trx'].post.responses
+    expect(Object.keys(purchase['422'].content['application/json'].examples)).toEqual(
+      expect.arrayContaining(['REF_ID_ALREADY_EXIST', 'MINIMUM_ORDER_NOT_MET', 'REQUIRED_FIELD_MISSING', 'VALIDATION_ERROR']),
+    )
+    expect(Object.keys(purchase['400'].content['application/json'].examples)).toContain('BALANCE_IS_INSUFFICIENT')
+    expect(doc.components.schemas.ErrorBody.examples).toContainEqual({ message: 'TRX_NOT_FOUND' })
+  })
+
+  it('shows a request and a response example on every reseller operation', () => {
+    for (const { id, op } of operations()) {
+      const body = op.requestBody?.content?.['application/json']
+      const isReseller = (op.security ?? []).some((s: object) => 'apiKey' in s)
+      if (body && (isReseller || id.startsWith('POST /api/v1/callbacks'))) expect(body.example, id).toBeDefined()
+      if (!isReseller) continue
+      const ok = op.responses['200'] ?? op.responses['201']
+      expect(ok.content['application/json'].example, id).toBeDefined()
+    }
+  })
+
+  it('answers the base URL, /api and /api/v1 with links to the docs', async () => {
+    for (const url of ['/', '/api', '/api/v1']) {
+      const res = await t.app.inject({ method: 'GET', url })
+      expect(res.statusCode, url).toBe(200)
+      expect(res.json().data.docs).toMatch(/\/api\/docs$/)
+      expect(res.json().data.openapi).toMatch(/\/api\/openapi\.json$/)
+    }
+  })
+})

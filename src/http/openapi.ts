@@ -1,0 +1,148 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../context.js'
+import { ERROR_CODES, type ErrorCode } from '../errors.js'
+import { ERROR_MEANINGS } from './error-meanings.js'
+import { OPERATION_DOCS, TAGS, type OperationDoc } from './openapi-docs.js'
+
+type Json = Record<string, any>
+type Audience = 'reseller' | 'operator' | 'public'
+
+// Codes any route of an audience can answer at a status it declares; a route's own codes come from its OperationDoc.
+const COMMON: Record<Audience, Partial<Record<number, ErrorCode[]>>> = {
+  reseller: {
+    400: ['INVALID_JSON'],
+    401: ['INVALID_API_KEY', 'INVALID_IP'],
+    403: ['THE_ACCOUNT_HAS_BEEN_SUSPENDED'],
+    422: ['VALIDATION_ERROR'],
+    429: ['TOO_MANY_REQUESTS'],
+    500: ['INTERNAL_ERROR'],
+    503: ['SERVICE_UNAVAILABLE'],
+  },
+  operator: {
+    400: ['INVALID_JSON'],
+    401: ['UNAUTHORIZED'],
+    422: ['VALIDATION_ERROR'],
+    500: ['INTERNAL_ERROR'],
+    503: ['SERVICE_UNAVAILABLE'],
+  },
+  public: { 400: ['INVALID_JSON'], 422: ['VALIDATION_ERROR'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
+}
+// A declared status no route code claims still names what it means.
+const FALLBACK: Partial<Record<number, ErrorCode>> = { 400: 'INVALID_JSON', 404: 'NOT_FOUND', 409: 'INVALID_STATE' }
+
+const EXAMPLE_BODIES: Partial<Record<ErrorCode, Json>> = {
+  VALIDATION_ERROR: { message: 'VALIDATION_ERROR', errors: { per_page: ['must be ≤ 500'] } },
+}
+
+const header = (description: string) => ({ description, schema: { type: 'string' } })
+const REQUEST_ID = { 'X-Request-Id': header('your X-Request-Id when sane, else a new id; quote it when asking about a request') }
+const RATE_LIMIT = {
+  'RateLimit-Limit': header('requests allowed per API key per minute'),
+  'RateLimit-Remaining': header('requests left in this window'),
+  'RateLimit-Reset': header('seconds until the window ends'),
+}
+
+function audienceOf(op: Json): Audience {
+  const schemes = (op.security ?? []).flatMap((s: object) => Object.keys(s))
+  return schemes.includes('apiKey') ? 'reseller' : schemes.includes('adminToken') ? 'operator' : 'public'
+}
+
+/** The codes an operation answers, by status: the audience's common ones at the statuses it declares, then its own. */
+export function codesByStatus(op: Json, doc: OperationDoc | undefined): Map<number, ErrorCode[]> {
+  const declared = Object.keys(op.responses ?? {})
+    .map(Number)
+    .filter((s) => s >= 400)
+  const byStatus = new Map<number, ErrorCode[]>(declared.map((s) => [s, [...(COMMON[audienceOf(op)][s] ?? [])]]))
+  for (const code of doc?.codes ?? []) {
+    const status = ERROR_CODES[code]
+    const list = byStatus.get(status) ?? []
+    if (!list.includes(code)) list.push(code)
+    byStatus.set(status, list)
+  }
+  for (const [status, list] of byStatus) if (list.length === 0 && FALLBACK[status]) list.push(FALLBACK[status]!)
+  return byStatus
+}
+
+function errorResponse(codes: ErrorCode[], doc: OperationDoc | undefined): Json {
+  return {
+    description: codes.map((c) => `\`${c}\`: ${ERROR_MEANINGS[c]}`).join('\n\n'),
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorBody' },
+        examples: Object.fromEntries(
+          codes.map((c) => [c, { summary: ERROR_MEANINGS[c], value: doc?.errorExamples?.[c] ?? EXAMPLE_BODIES[c] ?? { message: c } }]),
+        ),
+      },
+    },
+  }
+}
+
+/** Adds what TypeBox schemas cannot say: operation ids, descriptions, examples, and the error codes per status. */
+export function enrichDocument(document: Json): Json {
+  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      const doc = OPERATION_DOCS[`${method.toUpperCase()} ${path}`]
+      if (doc) {
+        op.operationId = doc.operationId
+        op.description = doc.description
+      }
+      const json = op.requestBody?.content?.['application/json']
+      if (json && doc?.request !== undefined) json.example = doc.request
+      for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
+        if (Number(status) >= 400) continue
+        response.description = doc?.returns ?? 'OK'
+        const content = response.content?.['application/json']
+        if (content && doc?.response !== undefined) content.example = doc.response
+      }
+      for (const [status, codes] of codesByStatus(op, doc)) op.responses[status] = errorResponse(codes, doc)
+      const limited = audienceOf(op) === 'reseller'
+      for (const [status, response] of Object.entries<Json>(op.responses))
+        response.headers = { ...REQUEST_ID, ...(limited && ['200', '201', '429'].includes(status) ? RATE_LIMIT : {}) }
+    }
+  }
+  const errorBody = document.components?.schemas?.ErrorBody
+  if (errorBody) errorBody.examples = [{ message: 'TRX_NOT_FOUND' }, EXAMPLE_BODIES.VALIDATION_ERROR]
+  document.tags = TAGS
+  return document
+}
+
+export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(swagger, {
+    // Shared schemas keep their own names in components (ErrorBody, not def-0).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Reseller Ordering Service API',
+        version: '1.0.0',
+        description:
+          'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.\n\n' +
+          'Every error answers `{"message": CODE, "errors"?: {field: [how to fix]}, "data"?: ...}`; each response below lists its codes. ' +
+          'Every response carries `X-Request-Id` (yours echoed when you send one); reseller routes carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: ctx.config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' },
+          adminToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transformObject: (documentObject) => enrichDocument((documentObject as { openapiObject: Json }).openapiObject),
+  })
+  // "Try it out" keeps the API key across reloads.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: true, displayOperationId: true } })
+  // Someone who opens the base URL finds the docs instead of a bare 404.
+  const links = {
+    message: 'OK',
+    data: {
+      docs: `${ctx.config.publicUrl}/api/docs`,
+      openapi: `${ctx.config.publicUrl}/api/openapi.json`,
+      api: `${ctx.config.publicUrl}/api/v1`,
+    },
+  }
+  for (const url of ['/', '/api', '/api/v1']) app.get(url, { schema: { hide: true } }, async () => links)
+}

@@ -1,0 +1,43 @@
+import type { OperationDocs } from '../../http/openapi-docs.js'
+
+const variant = {
+  id: 7,
+  sku: 'VCR-25K',
+  name: 'Voucher 25K',
+  description: 'Delivered at once as a code',
+  price: 25000,
+  stock: 120,
+  unlimited_stock: false,
+  min_order: 1,
+  max_order: null,
+  order_process: 'auto',
+  status: 'on',
+  h2h_provider: null,
+  provider_meta: { open_denom: false, min_qty: null, max_qty: null, step_qty: null },
+  required_fields: [],
+  validation: { available: false, requires_zone_id: false, fields: [] },
+  updated_at: '2026-11-22T09:00:00.000Z',
+}
+
+/** OpenAPI metadata of the catalog routes (merged by src/http/openapi-docs.ts). */
+export const CATALOG_DOCS: OperationDocs = {
+  'GET /api/v1/item': {
+    operationId: 'listItems',
+    description:
+      'The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` or search with `q`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).',
+    returns: 'The catalog, with `server_time` for the next delta sync',
+    response: {
+      message: 'OK',
+      data: [{ id: 1, name: 'Games', icon: null, products: [{ id: 3, name: 'Game Voucher', image: null, variants: [variant] }] }],
+      meta: { total_items: 1, is_delta: false, page: 1, per_page: 100, last_page: 1 },
+      server_time: '2026-11-22T10:15:00.000Z',
+    },
+  },
+  'GET /api/v1/item/{id}': {
+    operationId: 'getItem',
+    description: 'One variant, flat, with its product and category names.',
+    returns: 'The variant',
+    codes: ['ITEM_NOT_FOUND'],
+    response: { message: 'OK', data: { ...variant, product_id: 3, product_name: 'Game Voucher', category: 'Games' } },
+  },
+}

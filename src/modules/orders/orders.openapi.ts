@@ -1,0 +1,92 @@
+import type { OperationDocs } from '../../http/openapi-docs.js'
+
+const created = '2026-11-22T10:15:00.000Z'
+const purchase = { id: 1042, invoice: 'INV20261122K7Q2M9XA', ref_id: 'shop-order-881', amount: 25000, status: 'paid', created_at: created }
+const detail = {
+  id: 1042,
+  ref_id: 'shop-order-881',
+  invoice: 'INV20261122K7Q2M9XA',
+  payment_method: 'saldo',
+  status: 'completed',
+  price: 25000,
+  fees: 0,
+  amount: 25000,
+  created_at: created,
+  updated_at: '2026-11-22T10:15:00.012Z',
+  items: [
+    {
+      variant_id: 7,
+      variant_name: 'Voucher 25K',
+      product_name: 'Game Voucher',
+      quantity: 1,
+      price: 25000,
+      subtotal: 25000,
+      note: null,
+      target: null,
+      order_process: 'auto',
+      status: 'delivered',
+      product_license: 'ABCD-EFGH-IJKL',
+      licenses: [{ product_license: 'ABCD-EFGH-IJKL', note: null }],
+    },
+  ],
+  h2h_results: [],
+  smm_results: [],
+}
+
+/** OpenAPI metadata of the reseller transaction routes (merged by src/http/openapi-docs.ts). */
+export const ORDER_DOCS: OperationDocs = {
+  'POST /api/v1/trx': {
+    operationId: 'createPurchase',
+    description:
+      'Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.',
+    returns: 'The transaction, `paid`',
+    codes: [
+      'BALANCE_IS_INSUFFICIENT',
+      'SMM_ORDER_REQUIRES_JSON_NOTE',
+      'ITEM_NOT_FOUND',
+      'LOCK_NOT_FOUND',
+      'REF_ID_ALREADY_EXIST',
+      'REQUIRED_FIELD_MISSING',
+      'MINIMUM_ORDER_NOT_MET',
+      'INSUFFICIENT_STOCK',
+      'LOCK_EXPIRED',
+      'LOCK_MISMATCH',
+      'LOCK_ALREADY_USED',
+      'LOCK_RELEASED',
+      'PRODUCT_TEMPORARILY_UNAVAILABLE',
+    ],
+    request: { ref_id: 'shop-order-881', carts: [{ item_id: 7, quantity: 1 }] },
+    response: { message: 'OK', data: purchase },
+    errorExamples: {
+      REF_ID_ALREADY_EXIST: { message: 'REF_ID_ALREADY_EXIST', data: purchase },
+      MINIMUM_ORDER_NOT_MET: {
+        message: 'MINIMUM_ORDER_NOT_MET',
+        errors: { 'carts.0.quantity': ['must be at least 2 (the minimum order)'] },
+      },
+      REQUIRED_FIELD_MISSING: { message: 'REQUIRED_FIELD_MISSING', errors: { 'carts.0.note': ['is required: the game account id'] } },
+    },
+  },
+  'GET /api/v1/trx/{ref}': {
+    operationId: 'getTransaction',
+    description:
+      'One transaction of yours by `ref_id` or `invoice`, with its lines and licenses, and the upstream results (`h2h_results`, `smm_results`) both at the top level and inside `data`. A top-up or a sandbox order is found by its `ref_id` too. Poll this after a purchase, or rely on webhooks.',
+    returns: 'The transaction',
+    codes: ['TRX_NOT_FOUND'],
+    response: { message: 'OK', data: detail, h2h_results: [], smm_results: [] },
+  },
+  'GET /api/v1/trx': {
+    operationId: 'listTransactions',
+    description: 'Your purchases, newest first, one page at a time (`page`, `per_page` ≤ 50), optionally of one `status`.',
+    returns: 'A page of transactions',
+    response: { message: 'OK', data: [purchase], meta: { page: 1, per_page: 20, total: 1, last_page: 1 } },
+  },
+  'POST /api/v1/order/sandbox': {
+    operationId: 'createSandboxOrder',
+    description:
+      'Runs every check of a purchase except the balance and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.',
+    returns: 'The sandbox order',
+    codes: ['ITEM_NOT_FOUND', 'REF_ID_ALREADY_EXIST', 'MINIMUM_ORDER_NOT_MET', 'INSUFFICIENT_STOCK', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
+    request: { ref_id: 'sandbox-17', item_id: 7, quantity: 1 },
+    response: { message: 'OK', data: { id: 12, ref_id: 'sandbox-17', invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } },
+  },
+}
