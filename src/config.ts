@@ -34,6 +34,9 @@ const Env = Type.Object({
   DB_QUERY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 3600000 })),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 10000 }),
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 20 }),
+  HTTP_CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 60000 }),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1, maximum: 3600000, default: 72000 }),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(
@@ -74,6 +77,12 @@ export type Config = Readonly<{
   dbQueryTimeoutMs: number
   dbIdleInTransactionTimeoutMs: number
   authFailuresPerMinute: number
+  /** Socket inactivity limit (Fastify connectionTimeout); 0: none. */
+  httpConnectionTimeoutMs: number
+  /** Time to receive a whole request, headers and body; 0: none. */
+  httpRequestTimeoutMs: number
+  /** Idle keep-alive socket lifetime; longer than a load balancer's idle timeout. */
+  httpKeepAliveTimeoutMs: number
   metricsPort: number | undefined
   metricsHost: string
   logLevel: string
@@ -168,6 +177,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dbQueryTimeoutMs: queryTimeoutMs,
     dbIdleInTransactionTimeoutMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+    httpConnectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
+    httpRequestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+    httpKeepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST ?? env.HOST,
     logLevel: env.LOG_LEVEL,
