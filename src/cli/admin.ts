@@ -1,11 +1,9 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import { loadConfig, type Config } from '../config.js'
-import { checkAppKey, closeContext, createContext } from '../context.js'
-import { acquireDataDirLock, dataDirHolder, openPGlite, openPostgres } from '../db/database.js'
-import { migrateToLatest } from '../db/migrate.js'
+import { dataDirHolder } from '../db/database.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
 import { buildApp } from '../http/server.js'
+import { openService } from '../service.js'
 import { COMMANDS, parseArgs } from './commands.js'
 
 type Call = { method: string; url: string; body?: object }
@@ -23,16 +21,9 @@ async function overHttp(config: Config, call: Call): Promise<Answer> {
 
 /** Nobody holds the database: open it here and run the same routes in-process. */
 async function inProcess(config: Config, call: Call): Promise<Answer> {
-  const embedded = !config.databaseUrl
-  const release = embedded && config.dataDir !== 'memory' ? acquireDataDirLock(config.dataDir) : () => {}
-  const database = embedded
-    ? await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') })
-    : await openPostgres(config.databaseUrl!, 2)
+  const service = await openService(config)
   try {
-    await migrateToLatest(database.db)
-    const ctx = createContext(config, database)
-    await checkAppKey(ctx.db, ctx.vault)
-    const app = await buildApp(ctx)
+    const app = await buildApp(service.ctx)
     const res = await app.inject({
       method: call.method as 'GET',
       url: call.url,
@@ -40,10 +31,9 @@ async function inProcess(config: Config, call: Call): Promise<Answer> {
       payload: call.body,
     })
     await app.close()
-    await closeContext(ctx)
     return { status: res.statusCode, body: res.json() }
   } finally {
-    release()
+    await service.close()
   }
 }
 

@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import type { Database } from '../../db/database.js'
-import { listen } from '../../db/notifications.js'
 
 const CHANNEL = 'account_changed'
 
@@ -12,8 +11,7 @@ export async function announceAccountChange(trx: Database, accountId: number): P
 
 /** Keeps this process's auth cache in step with changes made by any process. */
 export function watchAccountChanges(ctx: AppContext): Promise<() => Promise<void>> {
-  return listen(
-    ctx.database,
+  return ctx.listen(
     CHANNEL,
     (payload) => ctx.authCache.forgetAccount(Number(payload)),
     () => ctx.authCache.clear(),

@@ -16,7 +16,7 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
   refuseBlankRefId(body.ref_id)
   const attempt = async () => {
     const invoice = newInvoice('INV')
-    const result = await callPurchase(ctx.database, {
+    const result = await callPurchase(ctx.prepared, {
       accountId,
       refId: body.ref_id,
       invoice,

@@ -69,7 +69,7 @@ export async function sendTest(ctx: AppContext, accountId: number) {
   const at = systemClock.now()
   const receiver = { url: settings.callback_url, secret: ctx.vault.decrypt(settings.secret_enc) }
   const outcome = await send(
-    { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock: systemClock },
+    { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock: ctx.clock },
     receiver,
     testMessage(webhookId, at),
     webhookId,
