@@ -1,11 +1,11 @@
 import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
-import type { Database } from '../../db/database.js'
+import type { Trx } from '../../db/database.js'
 
 const CHANNEL = 'account_changed'
 
 /** Tells every process that an account's keys, status or allow-list changed (sent on commit). */
-export async function announceAccountChange(trx: Database, accountId: number): Promise<void> {
+export async function announceAccountChange(trx: Trx, accountId: number): Promise<void> {
   await sql`SELECT pg_notify(${CHANNEL}, ${String(accountId)})`.execute(trx)
 }
 

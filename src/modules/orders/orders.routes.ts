@@ -26,7 +26,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: CreatedOrder, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await createPurchase(ctx, request.account.id, request.body) }),
+      async (request) => ({ message: 'OK' as const, data: await createPurchase(ctx.db, ctx, request.account.id, request.body) }),
     )
     app.get(
       '/trx/:ref',
@@ -83,7 +83,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         message: 'OK' as const,
-        data: await createSandboxOrder(ctx.db, request.account.id, request.body, ctx.fulfillable),
+        data: await createSandboxOrder(ctx.db, ctx.fulfillable, request.account.id, request.body),
       }),
     )
   }
