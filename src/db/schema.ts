@@ -135,7 +135,8 @@ export interface StockLocksTable {
   order_id: number | null
 }
 
-export type OrderStatus = 'pending' | 'paid' | 'completed' | 'canceled'
+export const ORDER_STATUSES = ['pending', 'paid', 'completed', 'canceled'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
 export type LineStatus = 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
 
 export interface RefIdsTable {

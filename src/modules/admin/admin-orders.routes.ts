@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, RowId, errors, pageMeta, Timestamp } from '../../http/schemas.js'
+import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, RowId, errors, pageMeta, Timestamp } from '../../http/schemas.js'
 import { listOrders, loadOrderDetail } from '../orders/orders.queries.js'
-import { OrderDetail, OrderItem, OrderStatus } from '../orders/orders.schemas.js'
+import { ListQuery, OrderDetail, OrderItem } from '../orders/orders.schemas.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 
 const tags = ['operator']
@@ -27,10 +27,10 @@ const AdminOrderRow = Type.Object({
   status: Type.String(),
   created_at: Timestamp,
 })
-const ListQuery = Type.Object({
-  page: Type.Optional(PageNumber),
+// The reseller's list query, with longer pages and any account's orders.
+const AdminOrderQuery = Type.Object({
+  ...ListQuery.properties,
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  status: Type.Optional(OrderStatus),
   account_id: Type.Optional(RowId()),
 })
 const LineParams = Type.Object({ id: RowId(), line: RowId() })
@@ -54,7 +54,7 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           summary: 'Transactions of every account, newest first',
-          querystring: ListQuery,
+          querystring: AdminOrderQuery,
           response: { 200: OkPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
         },
       },
