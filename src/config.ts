@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { isAddressOrCidr } from './ip-ranges.js'
+import { StringEnum } from './string-enum.js'
 
 // The environment as it arrives; every value is a string until converted and checked here.
 const Env = Type.Object({
@@ -10,18 +11,18 @@ const Env = Type.Object({
   ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
-  APP_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  APP_ENV: StringEnum(['development', 'production', 'test'], { default: 'development' }),
   APP_KEY: Type.Optional(Type.String({ minLength: 32 })),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   SEED_DEMO: Type.Optional(Type.Boolean()),
-  PAYMENT_GATEWAY: Type.Union([Type.Literal('simulator'), Type.Literal('tripay')], { default: 'simulator' }),
+  PAYMENT_GATEWAY: StringEnum(['simulator', 'tripay'], { default: 'simulator' }),
   TRIPAY_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://tripay.co.id/api' }),
   TRIPAY_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   TRIPAY_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
   TRIPAY_MERCHANT_CODE: Type.Optional(Type.String({ minLength: 1 })),
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
-  WORKERS: Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('only')], { default: 'true' }),
+  WORKERS: StringEnum(['true', 'false', 'only'], { default: 'true' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
@@ -35,52 +36,38 @@ const Env = Type.Object({
   DB_QUERY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 3600000 })),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 10000 }),
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 20 }),
+  HTTP_CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 60000 }),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1, maximum: 3600000, default: 72000 }),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
-  ),
+  LOG_LEVEL: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 })
 type Env = Static<typeof Env>
 
-export type Config = Readonly<{
-  port: number
-  host: string
+// DB_POOL_MAX → dbPoolMax: the config keeps the environment's names, camel-cased.
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Lowercase<Head>}${Capitalize<Camel<Tail>>}` : Lowercase<S>
+type CamelKeys<T> = { [K in keyof T as K extends string ? Camel<K> : never]: T[K] }
+
+/** Values loadConfig derives or reshapes rather than copying from the environment. */
+type Derived = {
+  /** PUBLIC_URL, else http://HOST:PORT; no trailing slash. */
   publicUrl: string
-  /** Where `npm run admin` finds the service (else the URL the embedded database's holder recorded). */
-  adminUrl: string | undefined
-  databaseUrl: string | undefined
-  dataDir: string
-  appEnv: Env['APP_ENV']
-  appKey: string | undefined
-  adminToken: string | undefined
-  seedDemo: boolean | undefined
-  paymentGateway: Env['PAYMENT_GATEWAY']
   /** Set (all of it) when paymentGateway is tripay. */
   tripay: { baseUrl: string; apiKey: string; privateKey: string; merchantCode: string } | undefined
-  maxActiveLocks: number
-  leaderboardTz: string
   /** Background workers in this process; `only`: workers and no API (scale-out, `npm run worker`). */
   workers: boolean | 'only'
-  redisUrl: string | undefined
-  rateLimitPerMinute: number
   trustProxy: string[] | undefined
-  providerPollSeconds: number
-  providerTimeoutMs: number
   /** Where game-account ids are checked (§5b); the simulator outside production unless set. */
   validationSourceUrl: string | undefined
-  webhookTimeoutMs: number
-  dbPoolMax: number
-  dbConnectTimeoutMs: number
-  dbStatementTimeoutMs: number
   dbQueryTimeoutMs: number
-  dbIdleInTransactionTimeoutMs: number
-  authFailuresPerMinute: number
-  metricsPort: number | undefined
   metricsHost: string
-  logLevel: string
-}>
+}
+
+type Copied = Omit<CamelKeys<Env>, keyof Derived | `tripay${string}`>
+
+/** The configuration: the Env schema's values, camel-cased (optional where the variable is), plus the derived ones. */
+export type Config = Readonly<Copied & Derived>
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -103,11 +90,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const converted = Value.Default(Env, Value.Convert(Env, raw)) as Record<string, unknown>
   for (const e of Value.Errors(Env, converted)) {
     const name = e.path.slice(1)
-    const choices = (Env.properties[name as keyof Env] as TSchema | undefined)?.anyOf as { const?: unknown }[] | undefined
-    const message = choices?.every((c) => typeof c.const === 'string')
-      ? `expected one of ${choices.map((c) => c.const).join(', ')}`
-      : e.message
-    problems.push(`${name}: ${message} (got ${JSON.stringify(source[name] ?? null)})`)
+    problems.push(`${name}: ${e.message} (got ${JSON.stringify(source[name] ?? null)})`)
+  }
+  // StringEnum is a string to TypeBox's Value functions: the choices are checked here.
+  for (const [key, schema] of Object.entries(Env.properties) as [string, TSchema & { enum?: string[] }][]) {
+    const value = converted[key]
+    if (schema.enum && typeof value === 'string' && !schema.enum.includes(value))
+      problems.push(`${key}: expected one of ${schema.enum.join(', ')} (got ${JSON.stringify(source[key] ?? null)})`)
   }
   const env = converted as Env
   if (env.TRUST_PROXY) {
@@ -172,6 +161,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dbQueryTimeoutMs: queryTimeoutMs,
     dbIdleInTransactionTimeoutMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+    httpConnectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
+    httpRequestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+    httpKeepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST ?? env.HOST,
     logLevel: env.LOG_LEVEL,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Config } from './config.js'
-import type { Database, DatabaseHandle } from './db/database.js'
+import type { Database, DatabaseHandle, PreparedStatement } from './db/database.js'
+import { listen, type Listen } from './db/notifications.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { createCatalogCache, type CatalogCache } from './modules/catalog/catalog-snapshot.js'
 import { toVariant } from './modules/catalog/catalog.service.js'
@@ -9,6 +10,7 @@ import { createFulfilment, type Fulfilment } from './modules/fulfilment/fulfilme
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
 import type { PaymentGateway } from './modules/topups/gateway.js'
 import { createPaymentGateway } from './modules/topups/gateways.js'
+import { systemClock, type Clock } from './modules/webhooks/schedule.js'
 import { createTransport, type Transport } from './modules/webhooks/transport.js'
 import { createVault, type Vault } from './vault.js'
 
@@ -16,7 +18,14 @@ import { createVault, type Vault } from './vault.js'
 export type AppContext = {
   config: Config
   db: Database
-  database: DatabaseHandle
+  /** One statement outside any transaction; on PostgreSQL a named prepared statement (auth, purchase). */
+  prepared: PreparedStatement
+  /** NOTIFY from any process sharing the database (workers, the auth cache). */
+  listen: Listen
+  /** Time as retry schedules see it; tests move it by hand. */
+  clock: Clock
+  /** Outgoing HTTP of the payment gateway and the validation source. */
+  fetch: typeof fetch
   vault: Vault
   counters: CounterStore
   /** Requests per API key (RATE_LIMIT_PER_MINUTE). */
@@ -40,7 +49,11 @@ export type AppContext = {
 // Bounds how long a change missed by every notification path could go unseen.
 const AUTH_CACHE_MS = 5_000
 
-export function createContext(config: Config, database: DatabaseHandle): AppContext {
+/** What tests swap: the clock, outgoing fetch, line dispatchers, the payment gateway, the webhook transport. */
+export type ContextOverrides = Partial<Pick<AppContext, 'clock' | 'fetch' | 'dispatchers' | 'paymentGateway' | 'webhookTransport'>>
+
+/** Wires the context on an open database; openService (src/service.ts) is the one caller outside tests of a dead database. */
+export function createContext(config: Config, database: DatabaseHandle, overrides: ContextOverrides = {}): AppContext {
   if (!config.appKey) throw new Error('APP_KEY is not set')
   const counters = config.redisUrl ? redisCounterStore(config.redisUrl) : memoryCounterStore()
   const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute)
@@ -51,12 +64,17 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
     providerTimeoutMs: config.providerTimeoutMs,
     dbStatementTimeoutMs: config.dbStatementTimeoutMs,
   })
-  const dispatchers: LineDispatcher[] = fulfilment.lineDispatchers
-  const webhookTransport = createTransport({ production: config.appEnv === 'production', timeoutMs: config.webhookTimeoutMs })
+  const dispatchers = overrides.dispatchers ?? fulfilment.lineDispatchers
+  const webhookTransport =
+    overrides.webhookTransport ?? createTransport({ production: config.appEnv === 'production', timeoutMs: config.webhookTimeoutMs })
+  const fetchFn = overrides.fetch ?? globalThis.fetch
   return {
     config,
     db: database.db,
-    database,
+    prepared: database.prepared,
+    listen: (channel, onMessage, onLost) => listen(database, channel, onMessage, onLost),
+    clock: overrides.clock ?? systemClock,
+    fetch: fetchFn,
     vault,
     counters,
     rateLimiter: perKey,
@@ -66,15 +84,9 @@ export function createContext(config: Config, database: DatabaseHandle): AppCont
     dispatchers,
     fulfilment,
     fulfillable: fulfillableProcesses(dispatchers),
-    paymentGateway: createPaymentGateway(config),
+    paymentGateway: overrides.paymentGateway ?? createPaymentGateway(config, fetchFn),
     webhookTransport,
   }
-}
-
-export async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.counters.close()
-  ctx.webhookTransport.close()
-  await ctx.database.close()
 }
 
 /** The database remembers which APP_KEY encrypted it; another key would make its secrets unreadable. */

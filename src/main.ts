@@ -1,38 +1,15 @@
-import path from 'node:path'
-import { ConfigError, loadConfig, type Config } from './config.js'
-import { checkAppKey, closeContext, createContext } from './context.js'
-import { acquireDataDirLock, openPGlite, openPostgres, recordServiceUrl, type DatabaseHandle } from './db/database.js'
-import { migrateToLatest } from './db/migrate.js'
+import { ConfigError, loadConfig } from './config.js'
+import { recordServiceUrl } from './db/database.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { metricsServer } from './http/metrics.js'
 import { buildApp } from './http/server.js'
 import { watchAccountChanges } from './modules/accounts/account-changes.js'
 import { watchCatalogChanges } from './modules/catalog/catalog-snapshot.js'
 import { seedDemo } from './modules/admin/demo.js'
-import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.queries.js'
+import { openService } from './service.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
 import { createWebhookWorker } from './workers/webhook-worker.js'
-
-/** The migrated database. */
-async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
-  if (config.databaseUrl) {
-    // Migrations may wait for another process's or build an index: not under the request timeouts.
-    const migrating = await openPostgres(config.databaseUrl, 2)
-    await migrateToLatest(migrating.db).finally(() => migrating.close())
-    const timeouts = {
-      connectMs: config.dbConnectTimeoutMs,
-      statementMs: config.dbStatementTimeoutMs,
-      queryMs: config.dbQueryTimeoutMs,
-      idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
-    }
-    return { database: await openPostgres(config.databaseUrl, config.dbPoolMax, timeouts), release: () => {} }
-  }
-  const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)
-  const database = await openPGlite(config.dataDir === 'memory' ? {} : { dataDir: path.join(config.dataDir, 'pglite') })
-  await migrateToLatest(database.db)
-  return { database, release }
-}
 
 async function main() {
   let config = loadConfig()
@@ -43,10 +20,8 @@ async function main() {
     secrets = resolveDevSecrets(config)
     config = secrets.config
   }
-  const { database, release } = await openDatabase(config)
-  const ctx = createContext(config, database)
-  await checkAppKey(ctx.db, ctx.vault)
-  await recordLeaderboardZone(ctx.db, config.leaderboardTz)
+  const service = await openService(config)
+  const { ctx } = service
   // WORKERS=only: a worker process for scale-out, beside API processes on the same PostgreSQL.
   const serveApi = config.workers !== 'only'
   // Only on an empty database, once however many processes start together.
@@ -58,8 +33,8 @@ async function main() {
   if (serveApi && !config.databaseUrl && config.dataDir !== 'memory') recordServiceUrl(config.dataDir, config.publicUrl)
   const metrics = config.metricsPort === undefined ? undefined : metricsServer(app.metricsRegistry)
   await metrics?.listen({ port: config.metricsPort, host: config.metricsHost })
-  const workers = config.workers ? startWorkers(allWorkers(ctx), app.log) : undefined
-  const webhooks = config.workers ? await createWebhookWorker(ctx).start(app.log) : undefined
+  const workers = config.workers ? startWorkers(allWorkers(ctx), service.log) : undefined
+  const webhooks = config.workers ? await createWebhookWorker(ctx).start(service.log) : undefined
   const stopWatching = serveApi ? await watchAccountChanges(ctx) : async () => {}
   const stopWatchingCatalog = serveApi ? await watchCatalogChanges(ctx) : async () => {}
   const banner = [
@@ -84,8 +59,7 @@ async function main() {
     await webhooks?.stop()
     await stopWatching()
     await stopWatchingCatalog()
-    await closeContext(ctx)
-    release()
+    await service.close()
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))

@@ -1,10 +1,10 @@
 import { afterAll, expect, onTestFinished } from 'vitest'
 import { loadConfig, withConfig, type Config } from '../src/config.js'
-import { checkAppKey, closeContext, createContext, type AppContext } from '../src/context.js'
+import type { AppContext } from '../src/context.js'
 import { buildApp, type App } from '../src/http/server.js'
 import { openPostgres, type DatabaseHandle } from '../src/db/database.js'
+import { openService, type ServiceOverrides } from '../src/service.js'
 import { cloneTestDatabase } from './database.js'
-import { recordLeaderboardZone } from '../src/modules/leaderboard/leaderboard.queries.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
 export const APP_KEY = 'test-app-key-0123456789-0123456789-abcdef'
@@ -26,10 +26,15 @@ function testConfig(env: Record<string, string>): Config {
 
 /**
  * The real HTTP app on a database of its own; closed after the file's tests. `changes` replace
- * config values the environment cannot set here (APP_ENV=production needs DATABASE_URL).
+ * config values the environment cannot set here (APP_ENV=production needs DATABASE_URL);
+ * `overrides` swap the clock, fetch, dispatchers, the payment gateway or the webhook transport.
  */
-export async function createTestApp(env: Record<string, string> = {}, changes: Partial<Config> = {}): Promise<TestApp> {
-  return appOn(await cloneTestDatabase(), env, changes)
+export async function createTestApp(
+  env: Record<string, string> = {},
+  changes: Partial<Config> = {},
+  overrides: Omit<ServiceOverrides, 'database'> = {},
+): Promise<TestApp> {
+  return appOn(await cloneTestDatabase(), env, changes, overrides)
 }
 
 /** A second process's view: another app with its own pool on the same PostgreSQL database. */
@@ -42,11 +47,10 @@ async function appOn(
   database: DatabaseHandle & { url?: string },
   env: Record<string, string>,
   changes: Partial<Config> = {},
+  overrides: Omit<ServiceOverrides, 'database'> = {},
 ): Promise<TestApp> {
-  const config = withConfig(testConfig(env), changes)
-  const ctx = createContext(config, database)
-  await checkAppKey(ctx.db, ctx.vault)
-  await recordLeaderboardZone(ctx.db, config.leaderboardTz)
+  const service = await openService(withConfig(testConfig(env), changes), { ...overrides, database })
+  const { ctx } = service
   const app = await buildApp(ctx)
   await app.ready()
   let closed = false
@@ -56,7 +60,7 @@ async function appOn(
     // A test that listened (a browser, a worker process) may leave keep-alive sockets open: close waits on none.
     app.server.closeAllConnections()
     await app.close()
-    await closeContext(ctx)
+    await service.close()
   }
   // An app made inside a test is closed (and its database dropped) when that test ends; afterAll there would never run.
   if (expect.getState().currentTestName) onTestFinished(close)

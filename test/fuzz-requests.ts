@@ -5,7 +5,8 @@ import { isObject, type Operation } from './openapi.js'
 import { chance, pick, uniform, validValue, type Gen, type Hint } from './fuzz-values.js'
 import type { World } from './fuzz-world.js'
 import { assemble, settle, type Actor, type Draft } from './fuzz-draft.js'
-import { badAuth, garbageBody, mutateBody, mutateParam, oddHeaders, oddPath, wrongMethod } from './fuzz-mutations.js'
+import { garbageBody, mutateBody, wrongMethod } from './fuzz-body-mutations.js'
+import { badAuth, mutateParam, oddHeaders, oddPath } from './fuzz-request-mutations.js'
 
 let sequence = 0
 const fresh = (prefix: string) => `${prefix}-${process.pid}-${++sequence}`

@@ -1,5 +1,6 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
-import { describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { afterAll, describe, expect, it } from 'vitest'
 import { growthSeedSql } from '../bench/growth-seed.js'
 import type { DB } from '../src/db/schema.js'
 import { COUNT_CAP, pageWindow } from '../src/http/paging.js'
@@ -20,7 +21,10 @@ function nodes(plan: PlanNode): PlanNode[] {
 
 // Seeding 300k+ rows with generate_series takes seconds on PostgreSQL and minutes on PGlite (single-threaded WASM): PostgreSQL only.
 describe.skipIf(!onPostgres)('query plans of the growing lists on a grown database (PostgreSQL)', async () => {
-  const { app, ctx } = await createTestApp()
+  const { app, ctx, databaseUrl } = await createTestApp()
+  // EXPLAIN runs on a pool of its own, beside the app's.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+  afterAll(() => pool.end())
   const item = await createAutoItem(app, 3, { price: 1_000 })
   const reader = await createReseller(app, { balance: 1_000_000 })
   const whale = await createReseller(app)
@@ -31,7 +35,7 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
   }
   const captured: CompiledQuery[] = []
   const spy = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: ctx.database.pool! }),
+    dialect: new PostgresDialect({ pool: pool }),
     log: (event) => void (event.level === 'query' && captured.push(event.query)),
   })
 
@@ -41,7 +45,7 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     await run(spy)
     const plans = []
     for (const query of [...captured]) {
-      const { rows } = await ctx.database.pool!.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters])
+      const { rows } = await pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters])
       plans.push({ sql: query.sql, nodes: nodes(rows[0]['QUERY PLAN'][0].Plan as PlanNode) })
     }
     return plans
@@ -100,7 +104,7 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
       // The detail's one statement, sent through the spy instead of as a named prepared statement.
       const prepared = async <R>(_name: string, text: string, values: unknown[]) =>
         (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows
-      const detail = await findDetailByRef({ ...ctx.database, prepared }, ctx.vault, whale.id, 'g10')
+      const detail = await findDetailByRef(prepared, ctx.vault, whale.id, 'g10')
       expect(detail?.ref_id).toBe('g10')
     })
     expectIndexedAndBounded(plans)

@@ -1,12 +1,9 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import { loadConfig, withConfig, type Config } from '../config.js'
-import { checkAppKey, closeContext, createContext } from '../context.js'
-import { acquireDataDirLock, dataDirHolder, openPGlite, openPostgres, runningServiceUrl } from '../db/database.js'
-import { migrateToLatest } from '../db/migrate.js'
+import { dataDirHolder, runningServiceUrl } from '../db/database.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
 import { buildApp } from '../http/server.js'
-import { recordLeaderboardZone } from '../modules/leaderboard/leaderboard.queries.js'
+import { openService } from '../service.js'
 import { COMMANDS, parseArgs } from './commands.js'
 import { printAndExit, render } from './output.js'
 
@@ -39,17 +36,9 @@ async function overHttp(config: Config, base: string, call: Call): Promise<Answe
 
 /** Nobody holds the database: open it here and run the same routes in-process. */
 async function inProcess(config: Config, call: Call): Promise<Answer> {
-  const embedded = !config.databaseUrl
-  const release = embedded && config.dataDir !== 'memory' ? acquireDataDirLock(config.dataDir) : () => {}
-  const database = embedded
-    ? await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') })
-    : await openPostgres(config.databaseUrl!, 2)
+  const service = await openService(config)
   try {
-    await migrateToLatest(database.db)
-    const ctx = createContext(config, database)
-    await checkAppKey(ctx.db, ctx.vault)
-    await recordLeaderboardZone(ctx.db, config.leaderboardTz)
-    const app = await buildApp(ctx)
+    const app = await buildApp(service.ctx)
     const res = await app.inject({
       method: call.method as 'GET',
       url: call.url,
@@ -57,10 +46,9 @@ async function inProcess(config: Config, call: Call): Promise<Answer> {
       payload: call.body,
     })
     await app.close()
-    await closeContext(ctx)
     return { status: res.statusCode, body: res.json() }
   } finally {
-    release()
+    await service.close()
   }
 }
 

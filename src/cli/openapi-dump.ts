@@ -1,6 +1,5 @@
 import { loadConfig } from '../config.js'
-import { closeContext, createContext } from '../context.js'
-import { openPGlite } from '../db/database.js'
+import { openService } from '../service.js'
 import { buildApp } from '../http/server.js'
 
 /**
@@ -17,12 +16,12 @@ async function dump(): Promise<void> {
     WORKERS: 'false',
     SEED_DEMO: 'false',
   })
-  const ctx = createContext(config, await openPGlite({}))
-  const app = await buildApp(ctx)
+  const service = await openService(config)
+  const app = await buildApp(service.ctx)
   await app.ready()
   process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`)
   await app.close()
-  await closeContext(ctx)
+  await service.close()
 }
 
 dump().catch((error) => {

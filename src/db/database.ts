@@ -10,14 +10,16 @@ import { PGliteDialect } from './pglite-dialect.js'
 export type Database = Kysely<DB>
 export type Trx = Transaction<DB>
 
+/** One statement outside any transaction; on PostgreSQL parsed and planned once per connection. */
+export type PreparedStatement = <R>(name: string, text: string, values: unknown[]) => Promise<R[]>
+
 export type DatabaseHandle = {
   db: Database
   driver: 'postgres' | 'pglite'
   /** Raw pool for the few hot statements that run as named prepared statements. */
   pool?: pg.Pool
   pglite?: PGlite
-  /** One statement outside any transaction; on PostgreSQL parsed and planned once per connection. */
-  prepared<R>(name: string, text: string, values: unknown[]): Promise<R[]>
+  prepared: PreparedStatement
   close(): Promise<void>
 }
 

@@ -1,6 +1,9 @@
 import pg from 'pg'
 import type { DatabaseHandle } from './database.js'
 
+/** Listens on a channel of the service's database; returns the function that stops listening. */
+export type Listen = (channel: string, onMessage: (payload: string) => void, onLost: () => void) => Promise<() => Promise<void>>
+
 /**
  * Calls onMessage for every NOTIFY on `channel` from any process sharing the database. On
  * PostgreSQL a dedicated connection listens and reconnects; onLost runs whenever messages may

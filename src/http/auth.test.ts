@@ -21,8 +21,8 @@ const someAddress = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`
 /** Counts the authentication lookups the database receives. */
 function countLookups(target: TestApp) {
   const lookups = { n: 0 }
-  const original = target.ctx.database.prepared
-  target.ctx.database.prepared = (name, text, values) => {
+  const original = target.ctx.prepared
+  target.ctx.prepared = (name, text, values) => {
     if (name === 'authenticate') lookups.n++
     return original(name, text, values)
   }

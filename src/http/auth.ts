@@ -29,7 +29,7 @@ export function resellerAuth(ctx: AppContext) {
     if (!account) {
       const failures = await ctx.authFailures?.check(request.ip, request.log)
       if (failures && !failures.allowed) throw tooManyRequests(failures)
-      account = await findAccountByKeyHash(ctx.database, keyHash)
+      account = await findAccountByKeyHash(ctx.prepared, keyHash)
       if (!account) {
         await ctx.authFailures?.hit(request.ip, request.log)
         throw new AppError('INVALID_API_KEY')

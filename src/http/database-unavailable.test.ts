@@ -4,15 +4,15 @@ import { onPostgres } from '../../test/database.js'
 
 // Apps are made at the top: createTestApp closes them in an afterAll, which only a file's top level registers.
 const { app, ctx } = await createTestApp()
-const original = ctx.database.prepared
+const original = ctx.prepared
 
 /** Every authentication lookup fails with `error`; the answer of a reseller request is what a client sees. */
 async function answerWhenLookupFails(error: Error) {
-  ctx.database.prepared = () => Promise.reject(error)
+  ctx.prepared = () => Promise.reject(error)
   try {
     return await app.inject({ url: '/api/v1/balance', headers: { 'x-apikey': `rk_${Math.random()}` } })
   } finally {
-    ctx.database.prepared = original
+    ctx.prepared = original
   }
 }
 

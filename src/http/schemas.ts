@@ -12,9 +12,7 @@ export const ErrorBody = Type.Object(
 
 // Handlers may hand over a Date: the serializer writes it as ISO 8601 UTC.
 export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' })
-/** A closed set of strings, reported as one readable error instead of a union's. */
-export const StringEnum = <const T extends string>(values: readonly T[], options: { description?: string; default?: T } = {}) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+export { StringEnum } from '../string-enum.js'
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 

@@ -51,8 +51,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     schemaController: { compilersFactory: { buildValidator } },
     frameworkErrors,
     clientErrorHandler,
-    // A client gets 30 s to send its whole request (headers and body): a trickling one cannot hold a socket forever.
-    requestTimeout: 30_000,
+    // A trickling client cannot hold a socket forever; an idle keep-alive socket outlives a proxy's own idle limit.
+    connectionTimeout: ctx.config.httpConnectionTimeoutMs,
+    requestTimeout: ctx.config.httpRequestTimeoutMs,
+    keepAliveTimeout: ctx.config.httpKeepAliveTimeoutMs,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -40,11 +40,11 @@ type TripayChannel = {
 type TripayTransaction = { reference: string; checkout_url?: string; pay_url?: string | null; fee_customer?: number; expired_time?: number }
 
 /** Tripay (https://tripay.co.id/developer): payment channels and closed transactions. */
-export function tripayGateway(s: TripaySettings, callbackUrl: string): PaymentGateway {
+export function tripayGateway(s: TripaySettings, callbackUrl: string, fetchFn: typeof fetch = fetch): PaymentGateway {
   async function call<T>(path: string, init: { method: 'GET' | 'POST'; body?: object }): Promise<T> {
     let response: Response
     try {
-      response = await fetch(`${s.baseUrl}${path}`, {
+      response = await fetchFn(`${s.baseUrl}${path}`, {
         method: init.method,
         headers: {
           authorization: `Bearer ${s.apiKey}`,

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
-import { listen } from '../db/notifications.js'
 import { createAttemptRecorder } from '../modules/webhooks/attempt-recorder.js'
 import {
   attemptDelivery,
@@ -12,10 +11,8 @@ import {
 } from '../modules/webhooks/delivery.js'
 import { claimDue, earliestDue, relayOutbox, type Capacity, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
 import type { WebhookMessage } from '../modules/webhooks/payload.js'
-import { systemClock, type Clock } from '../modules/webhooks/schedule.js'
 
 export type WebhookWorkerOptions = {
-  clock?: Clock
   /** Attempts in flight in this process, all receivers together. */
   concurrency?: number
   /** Attempts in flight in this process for one account's receiver. */
@@ -45,7 +42,7 @@ const FOLLOW_UPS_MS = [5, 25, 200]
 const CLAIM_AT_LEAST_EVERY_MS = 250
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
-  const clock = options.clock ?? systemClock
+  const clock = ctx.clock
   const concurrency = options.concurrency ?? CONCURRENCY
   const perReceiver = options.perReceiver ?? PER_RECEIVER
   const pollMs = options.pollMs ?? 2_000
@@ -228,8 +225,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       onSettled = () => wake(false, true)
       onRescheduled = () => wake(false, false)
       // A redelivery rings with 'due': something to claim, not only to relay.
-      const stopListening = await listen(
-        ctx.database,
+      const stopListening = await ctx.listen(
         'outbox',
         (payload) => wake(true, payload === 'due'),
         () => wake(true, true),

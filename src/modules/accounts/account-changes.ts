@@ -1,19 +1,17 @@
 import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
-import type { Database } from '../../db/database.js'
-import { listen } from '../../db/notifications.js'
+import type { Trx } from '../../db/database.js'
 
 const CHANNEL = 'account_changed'
 
 /** Tells every process that an account's keys, status or allow-list changed (sent on commit). */
-export async function announceAccountChange(trx: Database, accountId: number): Promise<void> {
+export async function announceAccountChange(trx: Trx, accountId: number): Promise<void> {
   await sql`SELECT pg_notify(${CHANNEL}, ${String(accountId)})`.execute(trx)
 }
 
 /** Keeps this process's auth cache in step with changes made by any process. */
 export function watchAccountChanges(ctx: AppContext): Promise<() => Promise<void>> {
-  return listen(
-    ctx.database,
+  return ctx.listen(
     CHANNEL,
     (payload) => ctx.authCache.forgetAccount(Number(payload)),
     () => ctx.authCache.clear(),

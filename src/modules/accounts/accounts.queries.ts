@@ -1,4 +1,4 @@
-import type { Database, DatabaseHandle } from '../../db/database.js'
+import type { Database, PreparedStatement } from '../../db/database.js'
 
 export type AuthenticatedAccount = {
   id: number
@@ -10,8 +10,8 @@ export type AuthenticatedAccount = {
 const AUTHENTICATE = `SELECT a.id, a.status, a.ip_allowlist FROM api_keys k JOIN accounts a ON a.id = k.account_id
   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`
 
-export async function findAccountByKeyHash(database: DatabaseHandle, keyHash: string): Promise<AuthenticatedAccount | undefined> {
-  const [account] = await database.prepared<AuthenticatedAccount>('authenticate', AUTHENTICATE, [keyHash])
+export async function findAccountByKeyHash(prepared: PreparedStatement, keyHash: string): Promise<AuthenticatedAccount | undefined> {
+  const [account] = await prepared<AuthenticatedAccount>('authenticate', AUTHENTICATE, [keyHash])
   return account
 }
 

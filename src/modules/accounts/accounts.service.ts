@@ -8,7 +8,7 @@ import { announceAccountChange } from './account-changes.js'
 import { findAccount } from './accounts.queries.js'
 
 /** `rk_` + 32 random bytes; only the SHA-256 is kept, so the key is shown once. */
-async function issueApiKey(trx: Database, accountId: number): Promise<string> {
+async function issueApiKey(trx: Trx, accountId: number): Promise<string> {
   const apiKey = `rk_${randomToken(32)}`
   await trx
     .insertInto('api_keys')

@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { CursorQuery, OkCursorPage, pageWindow } from '../../http/paging.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, PageNumber, RowId, errors, Timestamp } from '../../http/schemas.js'
+import { ADMIN_ERRORS, IdParam, Nullable, Ok, RowId, errors, Timestamp } from '../../http/schemas.js'
 import { loadOrderDetail } from '../orders/order-detail.js'
 import { listOrders } from '../orders/orders.queries.js'
-import { OrderDetail, OrderItem, OrderStatus } from '../orders/orders.schemas.js'
+import { ListQuery, OrderDetail, OrderItem } from '../orders/orders.schemas.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 
 const tags = ['operator']
@@ -29,10 +29,10 @@ const AdminOrderRow = Type.Object({
   status: Type.String(),
   created_at: Timestamp,
 })
-const ListQuery = Type.Object({
-  page: Type.Optional(PageNumber),
+// The reseller's list query, with longer pages and any account's orders.
+const AdminOrderQuery = Type.Object({
+  ...ListQuery.properties,
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  status: Type.Optional(OrderStatus),
   account_id: Type.Optional(RowId()),
   ...CursorQuery,
 })
@@ -57,7 +57,7 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           summary: 'Transactions of every account, newest first',
-          querystring: ListQuery,
+          querystring: AdminOrderQuery,
           response: { 200: OkCursorPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
         },
       },

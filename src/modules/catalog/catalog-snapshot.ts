@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import type { Database } from '../../db/database.js'
-import { listen } from '../../db/notifications.js'
 import { variantsQuery, type VariantRow } from './catalog.queries.js'
 import type { Variant } from './catalog.schemas.js'
 import { createSyncClock, snapshotXmin, type SyncClock } from './sync-clock.js'
@@ -151,5 +150,5 @@ export async function announceCatalogChange(trx: Database): Promise<void> {
 /** Keeps this process's catalog snapshot in step with edits made by any process. */
 export function watchCatalogChanges(ctx: AppContext): Promise<() => Promise<void>> {
   const renew = () => ctx.catalog.invalidate()
-  return listen(ctx.database, CHANNEL, renew, renew)
+  return ctx.listen(CHANNEL, renew, renew)
 }

@@ -60,8 +60,8 @@ export async function listProviders(db: Database) {
 }
 
 /** One statement: runs alone or inside the caller's transaction (the demo seed). */
-export async function createProvider(trx: Database, vault: Vault, input: ProviderInput) {
-  const row = await trx
+export async function createProvider(db: Database, vault: Vault, input: ProviderInput) {
+  const row = await db
     .insertInto('providers')
     .values({
       code: input.code,

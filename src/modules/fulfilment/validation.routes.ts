@@ -33,7 +33,7 @@ const Services = Type.Object({
 
 /** Account validation before buying (DESIGN §5b). */
 export function validationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const validation = createAccountValidation(ctx.db, ctx.vault, ctx.config)
+  const validation = createAccountValidation(ctx.db, ctx.vault, ctx.config, ctx.fetch)
   return async (app) => {
     app.post(
       '/item/validate',

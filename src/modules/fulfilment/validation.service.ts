@@ -24,7 +24,12 @@ export const validates = (processName: string, kind: string | null, meta: Provid
  * inquiry-pln, a game account through the validation source (VALIDATION_SOURCE_URL). Found
  * accounts are cached in this process for a few minutes.
  */
-export function createAccountValidation(db: Database, vault: Vault, config: Pick<Config, 'providerTimeoutMs' | 'validationSourceUrl'>) {
+export function createAccountValidation(
+  db: Database,
+  vault: Vault,
+  config: Pick<Config, 'providerTimeoutMs' | 'validationSourceUrl'>,
+  fetchFn: typeof fetch = fetch,
+) {
   const cache = new Map<string, { expires: number; value: AccountCheck }>()
 
   async function lookUp(item: { provider: string; provider_code: string }, customerId: string, zoneId: string): Promise<Found> {
@@ -40,7 +45,7 @@ export function createAccountValidation(db: Database, vault: Vault, config: Pick
     const query = new URLSearchParams({ product: item.provider_code, id: customerId, zone: zoneId })
     let body: unknown
     try {
-      const res = await fetch(`${config.validationSourceUrl}/check?${query}`, {
+      const res = await fetchFn(`${config.validationSourceUrl}/check?${query}`, {
         signal: AbortSignal.timeout(config.providerTimeoutMs),
         redirect: 'error',
       })

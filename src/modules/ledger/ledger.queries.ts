@@ -1,10 +1,10 @@
-import type { Database, DatabaseHandle } from '../../db/database.js'
+import type { Database, PreparedStatement } from '../../db/database.js'
 import { listPage, type PageWindow } from '../../http/paging.js'
 import type { MutationsQuery } from './ledger.schemas.js'
 
 /** Bots poll it: a named prepared statement, no query building per request. */
-export async function getBalance(database: DatabaseHandle, accountId: number): Promise<number> {
-  const [row] = await database.prepared<{ balance: number }>('balance', 'SELECT balance FROM accounts WHERE id = $1', [accountId])
+export async function getBalance(prepared: PreparedStatement, accountId: number): Promise<number> {
+  const [row] = await prepared<{ balance: number }>('balance', 'SELECT balance FROM accounts WHERE id = $1', [accountId])
   return row.balance
 }
 

@@ -17,7 +17,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Balance, ...errors(...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: { balance: await getBalance(ctx.database, request.account.id) } }),
+      async (request) => ({ message: 'OK' as const, data: { balance: await getBalance(ctx.prepared, request.account.id) } }),
     )
     app.get(
       '/balance/mutations',

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Database } from '../../db/database.js'
+import type { Trx } from '../../db/database.js'
 import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import type { LedgerDirection, LedgerEntry, LedgerType } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
@@ -22,7 +22,7 @@ export type LedgerPosting = {
  * (post_ledger_entry in ledger.sql, whose only caller this is), inside the caller's transaction.
  * Undefined when a debit would go below zero.
  */
-export async function postLedgerEntry(trx: Database, p: LedgerPosting): Promise<LedgerEntry | undefined> {
+export async function postLedgerEntry(trx: Trx, p: LedgerPosting): Promise<LedgerEntry | undefined> {
   const result = await raisingAppErrors(
     sql<LedgerEntry>`
     SELECT * FROM post_ledger_entry(${p.accountId}, ${p.direction}, ${p.type}, ${p.amount}::bigint, ${p.description},
@@ -33,7 +33,7 @@ export async function postLedgerEntry(trx: Database, p: LedgerPosting): Promise<
   return result.rows[0]
 }
 
-export async function creditBalance(trx: Database, p: Omit<LedgerPosting, 'direction'>): Promise<LedgerEntry> {
+export async function creditBalance(trx: Trx, p: Omit<LedgerPosting, 'direction'>): Promise<LedgerEntry> {
   const entry = await postLedgerEntry(trx, { ...p, direction: 'credit' })
   if (!entry) throw new AppError('ACCOUNT_NOT_FOUND')
   return entry

@@ -43,7 +43,9 @@ const adminPost = (url: string, payload: object) =>
 
 /** A credit of a kind the operator API cannot make yet (top-ups arrive later), through the one balance function. */
 async function postEntry(accountId: number, direction: 'credit' | 'debit', type: LedgerType, amount: number) {
-  await postLedgerEntry(ctx.db, { accountId, direction, type, amount, description: `${type} ${amount}` })
+  await ctx.db
+    .transaction()
+    .execute((trx) => postLedgerEntry(trx, { accountId, direction, type, amount, description: `${type} ${amount}` }))
 }
 
 describe('mutations list', async () => {

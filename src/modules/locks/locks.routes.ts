@@ -23,10 +23,8 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const lock = await createLock(ctx.db, request.account.id, request.body, {
-          defaultCap: ctx.config.maxActiveLocks,
-          fulfillable: ctx.fulfillable,
-        })
+        const limits = { defaultCap: ctx.config.maxActiveLocks, fulfillable: ctx.fulfillable }
+        const lock = await createLock(ctx.db, limits, request.account.id, request.body)
         return reply.status(201).send({ success: true as const, data: lock })
       },
     )

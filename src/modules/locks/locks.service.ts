@@ -14,9 +14,9 @@ type LockInput = { item_id: number; quantity: number; lock_duration?: number }
  */
 export async function createLock(
   db: Database,
+  limits: { defaultCap: number; fulfillable: readonly string[] },
   accountId: number,
   input: LockInput,
-  limits: { defaultCap: number; fulfillable: readonly string[] },
 ) {
   const { defaultCap, fulfillable } = limits
   return inTransaction(db, async (trx) => {

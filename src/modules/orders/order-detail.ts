@@ -1,5 +1,5 @@
 import { CompiledQuery, type Selectable } from 'kysely'
-import type { Database, DatabaseHandle } from '../../db/database.js'
+import type { Database, PreparedStatement } from '../../db/database.js'
 import type { LineStatus, Order, OrderProcess, SandboxOrdersTable } from '../../db/schema.js'
 import type { Vault } from '../../vault.js'
 import { upstreamResultsOf, type ResultRow } from '../fulfilment/results.js'
@@ -215,8 +215,8 @@ function sandboxView(s: SandboxJson): OrderDetail {
  * GET /v1/trx/{ref}: by ref_id or invoice, only within the caller's account — an order, a top-up
  * (they share the ref_id namespace) or, last, a sandbox order. One round trip, a named prepared statement.
  */
-export async function findDetailByRef(database: DatabaseHandle, vault: Vault, accountId: number, ref: string) {
-  const [row] = await database.prepared<ByRefRow>('trx_detail', BY_REF, [accountId, ref])
+export async function findDetailByRef(prepared: PreparedStatement, vault: Vault, accountId: number, ref: string) {
+  const [row] = await prepared<ByRefRow>('trx_detail', BY_REF, [accountId, ref])
   if (row.order) {
     const o = row.order
     return orderView({ ...o, created_at: date(o.created_at), updated_at: date(o.updated_at) }, row.lines, row.requests, vault)

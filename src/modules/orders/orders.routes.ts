@@ -27,7 +27,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: CreatedOrder, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await createPurchase(ctx, request.account.id, request.body) }),
+      async (request) => ({ message: 'OK' as const, data: await createPurchase(ctx.db, ctx, request.account.id, request.body) }),
     )
     app.get(
       '/trx/:ref',
@@ -41,7 +41,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await findDetailByRef(ctx.database, ctx.vault, request.account.id, request.params.ref)
+        const data = await findDetailByRef(ctx.prepared, ctx.vault, request.account.id, request.params.ref)
         if (!data) throw new AppError('TRX_NOT_FOUND')
         return { message: 'OK' as const, data, h2h_results: data.h2h_results, smm_results: data.smm_results }
       },
@@ -78,7 +78,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         message: 'OK' as const,
-        data: await createSandboxOrder(ctx.db, request.account.id, request.body, ctx.fulfillable),
+        data: await createSandboxOrder(ctx.db, ctx.fulfillable, request.account.id, request.body),
       }),
     )
   }

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { ORDER_STATUSES } from '../../db/schema.js'
 import { CursorQuery, OkCursorPage } from '../../http/paging.js'
 import { Nullable, Ok, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
 import { TopupExtras } from '../topups/topups.schemas.js'
@@ -91,7 +92,7 @@ export const OrderRetrieval = Type.Object({
   smm_results: Type.Array(SmmResult),
 })
 
-export const OrderStatus = StringEnum(['pending', 'paid', 'completed', 'canceled'])
+export const OrderStatus = StringEnum(ORDER_STATUSES)
 
 export const ListQuery = Type.Object({
   page: Type.Optional(PageNumber),

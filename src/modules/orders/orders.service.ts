@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js'
-import { retrying } from '../../db/database.js'
+import { retrying, type Database } from '../../db/database.js'
 import { AppError } from '../../errors.js'
 import { findOrderSummary } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
@@ -12,17 +12,22 @@ import { findTopupSummary } from '../topups/topups.queries.js'
  * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,
  * reserves, debits, fulfils auto lines and writes the outbox events in one transaction.
  */
-export async function createPurchase(ctx: AppContext, accountId: number, body: PurchaseBody): Promise<OrderSummary> {
+export async function createPurchase(
+  db: Database,
+  deps: Pick<AppContext, 'prepared' | 'fulfillable'>,
+  accountId: number,
+  body: PurchaseBody,
+): Promise<OrderSummary> {
   refuseBlankRefId(body.ref_id)
   const attempt = async () => {
     const invoice = newInvoice('INV')
-    const result = await callPurchase(ctx.database, {
+    const result = await callPurchase(deps.prepared, {
       accountId,
       refId: body.ref_id,
       invoice,
       carts: body.carts,
       lockToken: body.lock_token || null,
-      processes: ctx.fulfillable,
+      processes: deps.fulfillable,
     })
     return { result, invoice }
   }
@@ -31,7 +36,7 @@ export async function createPurchase(ctx: AppContext, accountId: number, body: P
   const { result, invoice } = await retrying(attempt, invoiceTaken)
   if (result.refused === 'REF_ID_ALREADY_EXIST') {
     // The ref_id may be a top-up's: the namespace is shared (DESIGN §7).
-    const existing = (await findOrderSummary(ctx.db, accountId, body.ref_id)) ?? (await findTopupSummary(ctx.db, accountId, body.ref_id))
+    const existing = (await findOrderSummary(db, accountId, body.ref_id)) ?? (await findTopupSummary(db, accountId, body.ref_id))
     throw new AppError('REF_ID_ALREADY_EXIST', { data: existing })
   }
   return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../../db/database.js'
+import type { PreparedStatement } from '../../db/database.js'
 import { raisingAppErrors } from '../../db/functions/app-errors.js'
 
 const PURCHASE = 'SELECT * FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[])'
@@ -16,21 +16,12 @@ export type PurchaseCall = {
 export type PurchaseOutcome = { order_id: number; created_at: Date; amount: number; refused: 'REF_ID_ALREADY_EXIST' | null }
 
 /** The one caller of purchase() (purchase.sql): a named prepared statement, its refusals as AppErrors. */
-export async function callPurchase(database: DatabaseHandle, p: PurchaseCall): Promise<PurchaseOutcome> {
+export async function callPurchase(prepared: PreparedStatement, p: PurchaseCall): Promise<PurchaseOutcome> {
   const items = p.carts.map((c) => c.item_id)
   const quantities = p.carts.map((c) => c.quantity)
   const notes = p.carts.map((c) => c.note ?? null)
   const [outcome] = await raisingAppErrors(
-    database.prepared<PurchaseOutcome>('purchase', PURCHASE, [
-      p.accountId,
-      p.refId,
-      p.invoice,
-      items,
-      quantities,
-      notes,
-      p.lockToken,
-      p.processes,
-    ]),
+    prepared<PurchaseOutcome>('purchase', PURCHASE, [p.accountId, p.refId, p.invoice, items, quantities, notes, p.lockToken, p.processes]),
   )
   return outcome
 }

@@ -39,7 +39,7 @@ const refused = (s: { id: number; ref_id: string; invoice: string; amount: numbe
  * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, maximum,
  * line cost, stock); stores the order as `sandbox`, takes nothing, reserves nothing, sends nothing.
  */
-export async function createSandboxOrder(db: Database, accountId: number, input: SandboxInput, fulfillable: readonly string[]) {
+export async function createSandboxOrder(db: Database, fulfillable: readonly string[], accountId: number, input: SandboxInput) {
   refuseBlankRefId(input.ref_id)
   const existing = await findSandbox(db, accountId, input.ref_id)
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)

@@ -24,7 +24,7 @@ export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: CreatedTopup, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await createTopup(ctx, request.account.id, request.body) }),
+      async (request) => ({ message: 'OK' as const, data: await createTopup(ctx.db, ctx, request.account.id, request.body) }),
     )
     app.get(
       '/balance/channels',

@@ -29,9 +29,9 @@ export async function refIdTaken(db: Database, accountId: number, refId: string)
  * the call), then claims the ref_id and stores the pending top-up in one transaction. A gateway
  * that fails stores nothing and leaves the ref_id free; without a ref_id the invoice is the ref_id.
  */
-export async function createTopup(ctx: AppContext, accountId: number, body: TopupBody) {
+export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentGateway' | 'config'>, accountId: number, body: TopupBody) {
   if (body.ref_id !== undefined) refuseBlankRefId(body.ref_id)
-  const channel = await findChannel(ctx.db, body.channel)
+  const channel = await findChannel(db, body.channel)
   if (!channel || !channel.active) throw invalidField('channel', 'is not an available channel (see GET /v1/balance/channels)')
   if (body.amount < channel.min_amount) throw invalidField('amount', `must be at least ${channel.min_amount} on ${channel.code}`)
   if (body.amount > channel.max_amount) throw invalidField('amount', `must be at most ${channel.max_amount} on ${channel.code}`)
@@ -40,31 +40,26 @@ export async function createTopup(ctx: AppContext, accountId: number, body: Topu
   const invoice = newInvoice('TOP')
   const refId = body.ref_id ?? invoice
   if (
-    (await ctx.db
-      .selectFrom('ref_ids')
-      .select('kind')
-      .where('account_id', '=', accountId)
-      .where('ref_id', '=', refId)
-      .executeTakeFirst()) ||
-    (await ctx.db.selectFrom('orders').select('id').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst())
+    (await db.selectFrom('ref_ids').select('kind').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()) ||
+    (await db.selectFrom('orders').select('id').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst())
   ) {
-    throw await refIdTaken(ctx.db, accountId, refId)
+    throw await refIdTaken(db, accountId, refId)
   }
-  const account = await ctx.db.selectFrom('accounts').select(['name', 'email']).where('id', '=', accountId).executeTakeFirstOrThrow()
-  const link = await ctx.paymentGateway
+  const account = await db.selectFrom('accounts').select(['name', 'email']).where('id', '=', accountId).executeTakeFirstOrThrow()
+  const link = await deps.paymentGateway
     .createPayment({
       invoice,
       channel: channel.code,
       amount: body.amount,
       fee,
       expiresAt: new Date(Date.now() + TOPUP_TTL_MS),
-      customer: { name: account.name, email: account.email ?? `reseller-${accountId}@${new URL(ctx.config.publicUrl).hostname}` },
+      customer: { name: account.name, email: account.email ?? `reseller-${accountId}@${new URL(deps.config.publicUrl).hostname}` },
     })
     .catch((error: unknown) => {
       if (!(error instanceof GatewayError)) throw error
       throw new AppError('SERVICE_UNAVAILABLE', { detail: error.message })
     })
-  const topup = await inTransaction(ctx.db, async (trx) => {
+  const topup = await inTransaction(db, async (trx) => {
     // Purchases keep no registry row: under the ref_id's lock, an order with it is seen once committed.
     await sql`SELECT lock_ref_id(${accountId}, ${refId})`.execute(trx)
     if (await trx.selectFrom('orders').select('id').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()) {
@@ -84,7 +79,7 @@ export async function createTopup(ctx: AppContext, accountId: number, body: Topu
         ref_id: refId,
         invoice,
         channel: channel.code,
-        gateway: ctx.paymentGateway.name,
+        gateway: deps.paymentGateway.name,
         reference: link.reference,
         amount: body.amount,
         fee: link.fee,
@@ -95,7 +90,7 @@ export async function createTopup(ctx: AppContext, accountId: number, body: Topu
       .returningAll()
       .executeTakeFirstOrThrow()
   })
-  if (!topup) throw await refIdTaken(ctx.db, accountId, refId)
+  if (!topup) throw await refIdTaken(db, accountId, refId)
   return createdTopupView(topup)
 }
 

@@ -8,11 +8,10 @@ import { startReceiver, type Received } from '../../../test/receiver.js'
 import { freePort } from '../../../test/server-process.js'
 import { createWebhookWorker } from '../../workers/webhook-worker.js'
 
-const { app, ctx } = await createTestApp()
-
 let now = Date.now()
 const clock = { now: () => new Date(now) }
-const worker = createWebhookWorker(ctx, { clock })
+const { app, ctx } = await createTestApp({}, {}, { clock })
+const worker = createWebhookWorker(ctx)
 
 /** A reseller with a funded balance, a secret and webhooks on to `url`. */
 async function subscriber(url: string): Promise<Reseller & { secret: string }> {

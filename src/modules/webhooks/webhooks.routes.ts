@@ -69,7 +69,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.TestOutcome, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await sendTest(ctx, request.account.id) }),
+      async (request) => ({ message: 'OK' as const, data: await sendTest(ctx.db, ctx, request.account.id) }),
     )
     app.get(
       '/webhook/docs',

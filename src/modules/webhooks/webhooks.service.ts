@@ -57,8 +57,8 @@ export async function generateSecret(db: Database, vault: Vault, accountId: numb
  * POST /v1/webhook/test: one webhook.test now (webhooks need not be enabled yet), answered with
  * its outcome and recorded as a delivery after the call, with no transaction open during it.
  */
-export async function sendTest(ctx: AppContext, accountId: number) {
-  const settings = await ctx.db
+export async function sendTest(db: Database, deps: Pick<AppContext, 'vault' | 'webhookTransport' | 'clock'>, accountId: number) {
+  const settings = await db
     .selectFrom('webhook_settings')
     .select(['callback_url', 'secret_enc'])
     .where('account_id', '=', accountId)
@@ -67,9 +67,9 @@ export async function sendTest(ctx: AppContext, accountId: number) {
   if (!settings.secret_enc) throw invalidField('webhook_secret', 'generate a secret first (POST /v1/webhook/secret)')
   const webhookId = newWebhookId()
   const at = systemClock.now()
-  const receiver = { url: settings.callback_url, secret: ctx.vault.decrypt(settings.secret_enc) }
+  const receiver = { url: settings.callback_url, secret: deps.vault.decrypt(settings.secret_enc) }
   const outcome = await send(
-    { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock: systemClock },
+    { db, vault: deps.vault, transport: deps.webhookTransport, clock: deps.clock },
     receiver,
     testMessage(webhookId, at),
     webhookId,
@@ -77,7 +77,7 @@ export async function sendTest(ctx: AppContext, accountId: number) {
   )
   const delivered = outcome.error === null
   const attempt = { attempted_at: at.toISOString(), status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error }
-  const { id: deliveryId } = await ctx.db
+  const { id: deliveryId } = await db
     .insertInto('webhook_deliveries')
     .values({
       account_id: accountId,

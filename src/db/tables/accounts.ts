@@ -1,0 +1,49 @@
+import type { Generated } from 'kysely'
+import type { Id, Timestamp } from './columns.js'
+
+// The tables of accounts, API keys and the ledger.
+export interface AppMetaTable {
+  key: string
+  value: string
+}
+
+export interface AccountsTable {
+  id: Id
+  name: string
+  email: string | null
+  status: Generated<'active' | 'suspended'>
+  balance: Generated<number>
+  max_active_locks: number | null
+  ip_allowlist: Generated<string[]>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export interface ApiKeysTable {
+  id: Id
+  account_id: number
+  key_hash: string
+  key_prefix: string
+  created_at: Generated<Date>
+  revoked_at: Date | null
+}
+
+export type LedgerDirection = 'credit' | 'debit'
+export type LedgerType = 'topup' | 'purchase' | 'refund' | 'adjustment'
+
+export interface LedgerEntriesTable {
+  id: Id
+  account_id: number
+  direction: LedgerDirection
+  type: LedgerType
+  amount: number
+  balance_before: number
+  balance_after: number
+  description: string
+  invoice: string | null
+  reference: string | null
+  order_id: number | null
+  order_line_id: number | null
+  topup_id: number | null
+  created_at: Generated<Date>
+}

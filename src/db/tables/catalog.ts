@@ -1,0 +1,89 @@
+import type { ColumnType, Generated } from 'kysely'
+import type { Id, Timestamp } from './columns.js'
+
+// The tables of the catalog, licenses and stock locks.
+export interface CategoriesTable {
+  id: Id
+  name: string
+  icon: string | null
+  created_at: Generated<Date>
+}
+
+export interface ProductsTable {
+  id: Id
+  category_id: number
+  name: string
+  image: string | null
+  created_at: Generated<Date>
+}
+
+export type ProviderKind = 'digiflazz' | 'smm_panel'
+
+export interface ProvidersTable {
+  code: string
+  kind: ProviderKind
+  base_url: string
+  username: string | null
+  api_key_enc: string | null
+  active: Generated<boolean>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export type OrderProcess = 'auto' | 'h2h' | 'smm' | 'manual'
+export type ProviderMeta = {
+  open_denom?: boolean
+  min_qty?: number
+  max_qty?: number
+  step_qty?: number
+  validation?: boolean
+  requires_zone_id?: boolean
+}
+export type RequiredField = { key: string; label: string; required: boolean }
+
+export interface ItemsTable {
+  id: Id
+  product_id: number
+  sku: string
+  name: string
+  price: number
+  order_process: OrderProcess
+  min_order: Generated<number>
+  max_order: number | null
+  unlimited_stock: Generated<boolean>
+  stock: Generated<number>
+  active: Generated<boolean>
+  provider: string | null
+  provider_code: string | null
+  provider_meta: ColumnType<ProviderMeta, string | undefined, string>
+  required_fields: ColumnType<RequiredField[] | null, string | null | undefined, string | null>
+  description: Generated<string>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export interface LicensesTable {
+  id: Id
+  item_id: number
+  content_enc: string
+  fingerprint: string
+  status: Generated<'available' | 'sold'>
+  order_line_id: number | null
+  created_at: Generated<Date>
+  sold_at: Date | null
+}
+
+export type LockStatus = 'active' | 'used' | 'expired' | 'released'
+
+export interface StockLocksTable {
+  id: Id
+  token: string
+  account_id: number
+  item_id: number
+  quantity: number
+  status: Generated<LockStatus>
+  locked_at: Generated<Date>
+  expires_at: Timestamp
+  finished_at: Date | null
+  order_id: number | null
+}

@@ -1,0 +1,104 @@
+import type { ColumnType, Generated } from 'kysely'
+import type { Id, Timestamp } from './columns.js'
+import type { OrderProcess, ProviderKind } from './catalog.js'
+
+// The tables of orders, their lines, the ref_id registry, the outbox and upstream dispatches.
+export const ORDER_STATUSES = ['pending', 'paid', 'completed', 'canceled'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+export type LineStatus = 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+
+export interface RefIdsTable {
+  account_id: number
+  ref_id: string
+  kind: 'order' | 'topup'
+}
+
+export interface OrdersTable {
+  id: Id
+  account_id: number
+  ref_id: string
+  invoice: string
+  status: OrderStatus
+  payment_method: Generated<string>
+  price: number
+  fees: Generated<number>
+  amount: number
+  lock_id: number | null
+  cancel_reason: string | null
+  created_at: Generated<Date>
+  updated_at: Timestamp
+  finished_at: Date | null
+}
+
+export interface OrderLinesTable {
+  id: Id
+  order_id: number
+  position: number
+  item_id: number
+  order_process: OrderProcess
+  product_name: string
+  variant_name: string
+  quantity: number
+  unit_price: number
+  subtotal: number
+  note: string | null
+  status: LineStatus
+  refunded_amount: Generated<number>
+  stock_taken: Generated<number>
+  delivery_enc: string | null
+  delivery_note: string | null
+  delivered_at: Date | null
+}
+
+export interface SandboxOrdersTable {
+  id: Id
+  account_id: number
+  ref_id: string
+  invoice: string
+  item_id: number
+  quantity: number
+  price: number
+  amount: number
+  created_at: Generated<Date>
+}
+
+export interface OutboxEventsTable {
+  id: Id
+  account_id: number
+  event: string
+  order_id: number | null
+  order_line_id: number | null
+  created_at: Generated<Date>
+  processed_at: Date | null
+}
+
+export type DispatchStatus = 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+
+export interface DispatchesTable {
+  id: Id
+  order_id: number
+  order_line_id: number
+  seq: number
+  provider: string
+  kind: ProviderKind
+  upstream_ref: string
+  provider_code: string
+  target: string
+  options: ColumnType<{ comments?: string; opt?: string }, string | undefined, string>
+  quantity: number
+  amount: number
+  status: Generated<DispatchStatus>
+  upstream_order_id: string | null
+  upstream_status: string | null
+  sn: string | null
+  message: string | null
+  start_count: number | null
+  remains: number | null
+  refund_amount: Generated<number>
+  attempts: Generated<number>
+  next_attempt_at: Timestamp
+  first_sent_at: Date | null
+  created_at: Generated<Date>
+  updated_at: Timestamp
+  finished_at: Date | null
+}

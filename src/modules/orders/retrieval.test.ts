@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../../test/app.js'
+import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
+import { balanceOf, buy, stockOf } from '../../../test/factory-orders.js'
+
+const { app } = await createTestApp()
+
+describe('GET /v1/trx and sandbox', () => {
+  it('lists own purchases newest first with status filter and paging; another account sees none', async () => {
+    const r = await createReseller(app, { balance: 1_000_000 })
+    const auto = await createAutoItem(app, 5, { price: 1_000 })
+    const manual = await createItem(app, { order_process: 'manual', unlimited_stock: true, price: 1_000 })
+    for (let i = 0; i < 3; i++) await buy(app, r, `l-${i}`, [{ item_id: auto.id, quantity: 1 }])
+    await buy(app, r, 'l-m', [{ item_id: manual.id, quantity: 1 }])
+    const all = (await get(app, '/trx?per_page=2', r)).json()
+    expect(all.data.map((o: any) => o.ref_id)).toEqual(['l-m', 'l-2'])
+    expect(all.meta).toEqual({ page: 1, per_page: 2, total: 4, last_page: 2, total_capped: false, next_cursor: expect.any(String) })
+    const next = (await get(app, `/trx?per_page=2&cursor=${all.meta.next_cursor}`, r)).json()
+    expect([next.data.map((o: any) => o.ref_id), next.meta.page, next.meta.next_cursor]).toEqual([['l-1', 'l-0'], 2, null])
+    expect((await get(app, '/trx?status=paid', r)).json().data.map((o: any) => o.ref_id)).toEqual(['l-m'])
+    expect((await get(app, '/trx?status=pending', r)).json().data).toEqual([])
+    expect((await get(app, '/trx?status=bogus', r)).statusCode).toBe(422)
+    expect((await get(app, '/trx?per_page=51', r)).statusCode).toBe(422)
+    const operatorView = await app.inject({
+      method: 'GET',
+      url: `/api/admin/v1/transactions?account_id=${r.id}&status=paid`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789' },
+    })
+    expect(operatorView.json().data.map((o: any) => [o.ref_id, o.account_id])).toEqual([['l-m', r.id]])
+    expect(operatorView.json().meta.total).toBe(1)
+    const stranger = await createReseller(app)
+    expect((await get(app, '/trx', stranger)).json().data).toEqual([])
+    const hidden = await get(app, '/trx/l-0', stranger)
+    expect([hidden.statusCode, hidden.json()]).toEqual([404, { message: 'TRX_NOT_FOUND' }])
+  })
+
+  it('sandbox runs the checks, charges and reserves nothing, and its ref works for a real order later', async () => {
+    const r = await createReseller(app, { balance: 10_000 })
+    const auto = await createAutoItem(app, 1, { price: 10_000, min_order: 1 })
+    const sandbox = (path: string, payload: object) => app.inject({ method: 'POST', url: `/api/v1${path}`, headers: r.headers, payload })
+    const res = await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().data).toMatchObject({ ref_id: 'go-live', status: 'sandbox' })
+    expect(res.json().data.invoice).toMatch(/^SBX/)
+    expect((await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })).json().message).toBe(
+      'REF_ID_ALREADY_EXIST',
+    )
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-2', item_id: auto.id, quantity: 2 })).json().message).toBe('INSUFFICIENT_STOCK')
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-3', item_id: 999_999, quantity: 1 })).json().message).toBe('ITEM_NOT_FOUND')
+    const unlimited = await createItem(app, { order_process: 'manual', unlimited_stock: true })
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-4', item_id: unlimited.id, quantity: 1000 })).statusCode).toBe(200)
+    await admin(app, 'POST', '/providers', { code: 'sb-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
+    const h2h = await createItem(app, { order_process: 'h2h', unlimited_stock: true, provider: 'sb-h2h', provider_code: 'x' })
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1 })).statusCode).toBe(200)
+    // like a real purchase: a switched-off provider's item is not sold
+    await admin(app, 'PATCH', '/providers/sb-h2h', { active: false })
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-6', item_id: h2h.id, quantity: 1 })).json().message).toBe(
+      'PRODUCT_TEMPORARILY_UNAVAILABLE',
+    )
+    expect(await balanceOf(app, r)).toBe(10_000)
+    expect(await stockOf(app, r, auto.id)).toBe(1)
+    expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('sandbox')
+    expect((await get(app, '/trx', r)).json().data).toEqual([])
+    const real = await buy(app, r, 'go-live', [{ item_id: auto.id, quantity: 1 }])
+    expect(real.statusCode).toBe(200)
+    expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('completed')
+  })
+})

@@ -1,0 +1,73 @@
+import path from 'node:path'
+import { pino, type Logger } from 'pino'
+import type { Config } from './config.js'
+import { checkAppKey, createContext, type AppContext, type ContextOverrides } from './context.js'
+import { acquireDataDirLock, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
+import { migrateToLatest } from './db/migrate.js'
+import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.queries.js'
+
+export type ServiceOverrides = ContextOverrides & {
+  /** An open, migrated database (tests: a clone of the template); closed with the service. */
+  database?: DatabaseHandle
+}
+
+/** The opened service: its context, the background work's logger, and the one way to shut it. */
+export type Service = { ctx: AppContext; log: Logger; close(): Promise<void> }
+
+/** The one boot path (main, the CLI in-process, tests): database → migrations → context → APP_KEY check. */
+export async function openService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
+  const { database, release } = overrides.database ? { database: overrides.database, release: () => {} } : await openDatabase(config)
+  let ctx: AppContext
+  try {
+    ctx = createContext(config, database, overrides)
+    await checkAppKey(ctx.db, ctx.vault)
+    await recordLeaderboardZone(ctx.db, config.leaderboardTz)
+  } catch (error) {
+    await database.close()
+    release()
+    throw error
+  }
+  // Workers log on their own, not through an HTTP app (a WORKERS=only process has none).
+  const log = pino({ level: config.logLevel, name: 'workers' })
+  let closed = false
+  return {
+    ctx,
+    log,
+    async close() {
+      if (closed) return
+      closed = true
+      await ctx.counters.close()
+      ctx.webhookTransport.close()
+      await database.close()
+      release()
+    },
+  }
+}
+
+/** The migrated database, and the release of the embedded one's lock. */
+async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
+  if (config.databaseUrl) {
+    // Migrations may wait for another process's or build an index: not under the request timeouts.
+    const migrating = await openPostgres(config.databaseUrl, 2)
+    await migrateToLatest(migrating.db).finally(() => migrating.close())
+    const timeouts = {
+      connectMs: config.dbConnectTimeoutMs,
+      statementMs: config.dbStatementTimeoutMs,
+      queryMs: config.dbQueryTimeoutMs,
+      idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+    }
+    return { database: await openPostgres(config.databaseUrl, config.dbPoolMax, timeouts), release: () => {} }
+  }
+  const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)
+  try {
+    const database = await openPGlite(config.dataDir === 'memory' ? {} : { dataDir: path.join(config.dataDir, 'pglite') })
+    await migrateToLatest(database.db).catch(async (error: unknown) => {
+      await database.close()
+      throw error
+    })
+    return { database, release }
+  } catch (error) {
+    release()
+    throw error
+  }
+}
