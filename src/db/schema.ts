@@ -309,7 +309,14 @@ export interface WebhookAttemptsTable {
   error: string | null
 }
 
+export interface ConsoleSessionsTable {
+  token_hash: string
+  created_at: Generated<Date>
+  expires_at: Date
+}
+
 export interface DB {
+  console_sessions: ConsoleSessionsTable
   dispatches: DispatchesTable
   ref_ids: RefIdsTable
   orders: OrdersTable

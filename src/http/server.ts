@@ -8,6 +8,7 @@ import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
 import { adminOrderRoutes } from '../modules/admin/admin-orders.routes.js'
 import { adminRoutes } from '../modules/admin/admin.routes.js'
+import { operatorViewRoutes } from '../modules/admin/operator-views.routes.js'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
 import { lockRoutes } from '../modules/locks/locks.routes.js'
@@ -117,6 +118,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       admin.addHook('onRequest', adminAuth(ctx))
       await admin.register(adminRoutes(ctx))
       await admin.register(adminOrderRoutes(ctx))
+      await admin.register(operatorViewRoutes(ctx))
       await admin.register(topupAdminRoutes(ctx))
       await admin.register(fulfilmentAdminRoutes(ctx))
       await admin.register(adminWebhookRoutes(ctx))

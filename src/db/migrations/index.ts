@@ -6,6 +6,7 @@ import * as licensesStoreWide from './20261122_0004_licenses-store-wide.js'
 import * as fulfilment from './20261122_0010_fulfilment.js'
 import * as topups from './20261122_0020_topups.js'
 import * as webhooks from './20261122_0030_webhooks.js'
+import * as operatorConsole from './20261123_0090_console.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0010_fulfilment': fulfilment,
   '20261122_0020_topups': topups,
   '20261122_0030_webhooks': webhooks,
+  '20261123_0090_console': operatorConsole,
 }

@@ -1,9 +1,20 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, RowId, errors, pageMeta, Timestamp } from '../../http/schemas.js'
-import { listOrders, loadOrderDetail } from '../orders/orders.queries.js'
+import {
+  ADMIN_ERRORS,
+  IdParam,
+  Nullable,
+  Ok,
+  OkPage,
+  PageNumber,
+  RowId,
+  StringEnum,
+  errors,
+  pageMeta,
+  Timestamp,
+} from '../../http/schemas.js'
+import { getOperatorOrder, listOperatorOrders } from '../orders/operator-orders.service.js'
 import { OrderDetail, OrderItem, OrderStatus } from '../orders/orders.schemas.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 
@@ -16,6 +27,19 @@ const AdminOrder = Type.Composite([
     account_id: Type.Integer(),
     cancel_reason: Nullable(Type.String()),
     items: Type.Array(Type.Composite([Type.Object({ id: Type.Integer() }), OrderItem])),
+    ledger_entries: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        direction: Type.String(),
+        type: Type.String(),
+        amount: Type.Integer(),
+        balance_before: Type.Integer(),
+        balance_after: Type.Integer(),
+        description: Type.String(),
+        order_line_id: Nullable(Type.Integer()),
+        created_at: Timestamp,
+      }),
+    ),
   }),
 ])
 const AdminOrderRow = Type.Object({
@@ -32,6 +56,8 @@ const ListQuery = Type.Object({
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   status: Type.Optional(OrderStatus),
   account_id: Type.Optional(RowId()),
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'a ref_id or invoice (exact)' })),
+  awaiting: Type.Optional(StringEnum(['manual'], { description: 'manual: orders with a manual line still to send' })),
 })
 const LineParams = Type.Object({ id: RowId(), line: RowId() })
 const Outcome = Ok(
@@ -53,14 +79,14 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
-          summary: 'Transactions of every account, newest first',
+          summary: 'Transactions of every account, newest first (by ref_id/invoice, or awaiting a manual send)',
           querystring: ListQuery,
           response: { 200: OkPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
         },
       },
       async (request) => {
-        const { page = 1, per_page = 50, status, account_id } = request.query
-        const { rows, total } = await listOrders(db, { accountId: account_id, status, page, per_page })
+        const { page = 1, per_page = 50, status, account_id, ref, awaiting } = request.query
+        const { rows, total } = await listOperatorOrders(db, { accountId: account_id, status, ref, awaiting, page, per_page })
         return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
       },
     )
@@ -70,19 +96,12 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
-          summary: 'One transaction with its line ids',
+          summary: 'One transaction with its line ids and ledger entries',
           params: IdParam,
           response: { 200: Ok(AdminOrder), ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => {
-        const order = await db.selectFrom('orders').selectAll().where('id', '=', request.params.id).executeTakeFirst()
-        if (!order) throw new AppError('TRX_NOT_FOUND')
-        return {
-          message: 'OK' as const,
-          data: { ...(await loadOrderDetail(db, vault, order)), account_id: order.account_id, cancel_reason: order.cancel_reason },
-        }
-      },
+      async (request) => ({ message: 'OK' as const, data: await getOperatorOrder(db, vault, request.params.id) }),
     )
     app.post(
       '/transactions/:id/items/:line/send',

@@ -105,3 +105,25 @@ export async function getCatalogItem(db: Database, itemId: number, options = { i
   if (!row) throw new AppError('ITEM_NOT_FOUND')
   return { ...toVariant(row), product_id: row.product_id, product_name: row.product_name, category: row.category_name }
 }
+
+/** An operator's item: the variant, its product and category, whether it is switched on, its upstream code. */
+export function operatorItem(row: VariantRow) {
+  return {
+    ...toVariant(row),
+    product_id: row.product_id,
+    product_name: row.product_name,
+    category: row.category_name,
+    active: row.active,
+    provider_code: row.provider_code,
+  }
+}
+
+/** Every item, on or off, for an operator: by category, product and id; `search` in names and SKU. */
+export async function listOperatorItems(db: Database, q: { page: number; perPage: number; search?: string; category?: string }) {
+  const filter: VariantFilter = { search: q.search, category: q.category, activeOnly: false }
+  const [rows, total] = await Promise.all([
+    selectVariants(db, filter, { limit: q.perPage, offset: (q.page - 1) * q.perPage }),
+    countVariants(db, filter),
+  ])
+  return { rows: rows.map(operatorItem), total }
+}

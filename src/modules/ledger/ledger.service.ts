@@ -38,3 +38,5 @@ export async function creditBalance(trx: Database, p: Omit<LedgerPosting, 'direc
   if (!entry) throw new AppError('ACCOUNT_NOT_FOUND')
   return entry
 }
+
+export { listMutations, listOrderEntries } from './ledger.queries.js'

@@ -10,6 +10,10 @@ export async function findOrderSummary(db: Database, accountId: number, refId: s
   return db.selectFrom('orders').select(SUMMARY).where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()
 }
 
+export async function findOrder(db: Database, orderId: number): Promise<Order | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst()
+}
+
 /** By ref_id or invoice, only within the caller's account. */
 export async function findOrderByRef(db: Database, accountId: number, ref: string): Promise<Order | undefined> {
   return db
@@ -21,11 +25,26 @@ export async function findOrderByRef(db: Database, accountId: number, ref: strin
     .executeTakeFirst()
 }
 
+/** `ref`: a ref_id or invoice (exact); `awaiting: 'manual'`: orders with a manual line still to send. */
+export type OrderListFilter = { accountId?: number; status?: OrderStatus; ref?: string; awaiting?: 'manual' }
+
 /** Purchases newest first: one account's for a reseller, or every account's for an operator. */
-export async function listOrders(db: Database, q: { accountId?: number; page: number; per_page: number; status?: OrderStatus }) {
+export async function listOrders(db: Database, q: OrderListFilter & { page: number; per_page: number }) {
   let query = db.selectFrom('orders')
   if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId)
   if (q.status) query = query.where('status', '=', q.status)
+  if (q.ref) query = query.where((eb) => eb.or([eb('ref_id', '=', q.ref!), eb('invoice', '=', q.ref!)]))
+  if (q.awaiting === 'manual')
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('order_lines as l')
+          .select('l.id')
+          .whereRef('l.order_id', '=', 'orders.id')
+          .where('l.order_process', '=', 'manual')
+          .where('l.status', '=', 'pending'),
+      ),
+    )
   const [rows, count] = await Promise.all([
     query
       .select([...SUMMARY, 'account_id'])

@@ -1,0 +1,18 @@
+import type { Database } from '../../db/database.js'
+import { AppError } from '../../errors.js'
+import type { Vault } from '../../vault.js'
+import * as ledger from '../ledger/ledger.service.js'
+import { findOrder, listOrders, loadOrderDetail, type OrderListFilter } from './orders.queries.js'
+
+/** Every account's purchases for an operator, newest first (by ref_id/invoice, or awaiting a manual send). */
+export async function listOperatorOrders(db: Database, q: OrderListFilter & { page: number; per_page: number }) {
+  return listOrders(db, q)
+}
+
+/** One order as an operator sees it: lines with ids, upstream results, the cancel reason, its ledger entries. */
+export async function getOperatorOrder(db: Database, vault: Vault, orderId: number) {
+  const order = await findOrder(db, orderId)
+  if (!order) throw new AppError('TRX_NOT_FOUND')
+  const [detail, entries] = await Promise.all([loadOrderDetail(db, vault, order), ledger.listOrderEntries(db, order.account_id, order.id)])
+  return { ...detail, account_id: order.account_id, cancel_reason: order.cancel_reason, ledger_entries: entries }
+}
