@@ -20,6 +20,7 @@ const Env = Type.Object({
   TRIPAY_MERCHANT_CODE: Type.Optional(Type.String({ minLength: 1 })),
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
+  CONSOLE_SESSION_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 12 }),
   WORKERS: Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('only')], { default: 'true' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
@@ -58,6 +59,8 @@ export type Config = Readonly<{
   tripay: { baseUrl: string; apiKey: string; privateKey: string; merchantCode: string } | undefined
   maxActiveLocks: number
   leaderboardTz: string
+  /** How long an operator console sign-in lasts. */
+  consoleSessionHours: number
   /** Background workers in this process; `only`: workers and no API (scale-out, `npm run worker`). */
   workers: boolean | 'only'
   redisUrl: string | undefined
@@ -151,6 +154,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
+    consoleSessionHours: env.CONSOLE_SESSION_HOURS,
     workers: env.WORKERS === 'only' ? 'only' : env.WORKERS === 'true',
     redisUrl: env.REDIS_URL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,

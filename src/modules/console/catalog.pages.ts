@@ -1,0 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+
+export function catalogPages(_ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async () => {}
+}
