@@ -8,7 +8,6 @@ import view from '@fastify/view'
 import { Eta } from 'eta'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { viewHelpers } from './format.js'
 import { consoleErrorHandler } from './errors.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
@@ -66,12 +65,7 @@ export function consolePlugin(ctx: AppContext) {
       return reply.header('hx-redirect', '/console/sign-in').redirect('/console/sign-in', 303)
     })
     // Every state change is a POST and carries the form's (or htmx's header) CSRF token.
-    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.method !== 'POST') return
-      await new Promise<void>((resolve, reject) =>
-        app.csrfProtection(request, reply, (error?: Error) => (error ? reject(new AppError('INVALID_CSRF_TOKEN')) : resolve())),
-      )
-    })
+    app.addHook('preHandler', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
     app.get('/console/assets/htmx.min.js', { schema: { hide: true } }, (_request, reply) =>
       reply.type('text/javascript').header('cache-control', 'public, max-age=86400').send(htmx),
     )
