@@ -5,7 +5,7 @@ import { createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 
 describe('operator console: sessions', () => {
-  it('answers nothing without a session, signs in with the admin token, and out again', async () => {
+  it('answers nothing without a session, signs in with the admin token, and out again', { timeout: 120_000 }, async () => {
     const { app, ctx } = await createTestApp()
     const stranger = visitor(app)
     const refused = await stranger.get('/console')
@@ -34,7 +34,7 @@ describe('operator console: sessions', () => {
 })
 
 describe('operator console: forms change nothing without a session or with a wrong CSRF token', () => {
-  it('leaves the balance, the accounts and the order as they were', async () => {
+  it('leaves the balance, the accounts and the order as they were', { timeout: 120_000 }, async () => {
     const { app, ctx } = await createTestApp()
     const shop = await createReseller(app, { balance: 50_000 })
     const item = await createItem(app, { order_process: 'manual', stock: 5, price: 10_000 })
