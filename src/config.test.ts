@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       paymentGateway: 'simulator',
       maxActiveLocks: 10,
       leaderboardTz: 'Asia/Jakarta',
+      consoleSessionHours: 12,
       workers: true,
       redisUrl: undefined,
       rateLimitPerMinute: 600,

@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   TOPUP_EXPIRED: 409,
   INVALID_SIGNATURE: 401,
   DISPATCH_NOT_FOUND: 404,
+  // The operator console: a form without its session's CSRF token changes nothing.
+  INVALID_CSRF_TOKEN: 403,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

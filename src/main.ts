@@ -41,6 +41,7 @@ async function main() {
     `Reseller Ordering Service listening on ${config.publicUrl}`,
     `  API base:     ${config.publicUrl}/api/v1`,
     `  docs:         ${config.publicUrl}/api/docs`,
+    `  console:      ${config.publicUrl}/console (sign in with the admin token)`,
     `  database:     ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`,
   ]
   if (metrics) banner.push(`  metrics:      http://${config.metricsHost}:${config.metricsPort}/metrics`)

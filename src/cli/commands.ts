@@ -67,7 +67,13 @@ const channelFields = (f: Flags) =>
   })
 
 export const COMMANDS: Record<string, Command> = {
-  'resellers:list': { usage: '[--page N]', method: 'GET', path: () => '/resellers' },
+  overview: { usage: '(sales today/this month, balances held, queues)', method: 'GET', path: () => '/overview' },
+  'resellers:list': { usage: '[--search TEXT] [--page N]', method: 'GET', path: () => '/resellers' },
+  'resellers:mutations': {
+    usage: 'ID [--type topup|purchase|refund|adjustment] [--page N]',
+    method: 'GET',
+    path: ([id]) => `/resellers/${id}/mutations`,
+  },
   'resellers:show': { usage: 'ID', method: 'GET', path: ([id]) => `/resellers/${id}` },
   'resellers:create': {
     usage: '--name NAME [--email EMAIL]',
@@ -102,6 +108,7 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) =>
       clean({ ...itemFields(f), product_name: str(f['product-name']), category: str(f.category), order_process: str(f['order-process']) }),
   },
+  'items:list': { usage: '[--search TEXT] [--category NAME] [--page N]', method: 'GET', path: () => '/items' },
   'items:show': { usage: 'ID', method: 'GET', path: ([id]) => `/items/${id}` },
   'items:update': {
     usage: 'ID [--price X] [--stock N] [--active true|false] [--provider CODE] ...',
@@ -136,7 +143,11 @@ export const COMMANDS: Record<string, Command> = {
     path: ([code]) => `/providers/${code}`,
     body: (f) => clean({ active: bool(f, 'active'), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']) }),
   },
-  'transactions:list': { usage: '[--status paid] [--account-id N]', method: 'GET', path: () => '/transactions' },
+  'transactions:list': {
+    usage: '[--status paid] [--account-id N] [--ref REF_ID|INVOICE] [--awaiting manual]',
+    method: 'GET',
+    path: () => '/transactions',
+  },
   'transactions:show': { usage: 'ID', method: 'GET', path: ([id]) => `/transactions/${id}` },
   'transactions:send': {
     usage: 'ID LINE_ID [--license TEXT] [--note TEXT]',

@@ -3,6 +3,7 @@ import type { AccountsTable, ApiKeysTable, AppMetaTable, LedgerEntriesTable } fr
 import type { CategoriesTable, ItemsTable, LicensesTable, ProductsTable, ProvidersTable, StockLocksTable } from './tables/catalog.js'
 import type { DispatchesTable, OrderLinesTable, OrdersTable, OutboxEventsTable, RefIdsTable, SandboxOrdersTable } from './tables/orders.js'
 import type { PaymentChannelsTable, TopupsTable } from './tables/topups.js'
+import type { ConsoleSessionsTable } from './tables/console.js'
 import type { LeaderboardMonthsTable } from './tables/leaderboard.js'
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
 
@@ -13,8 +14,10 @@ export * from './tables/orders.js'
 export * from './tables/topups.js'
 export * from './tables/webhooks.js'
 export * from './tables/leaderboard.js'
+export * from './tables/console.js'
 
 export interface DB {
+  console_sessions: ConsoleSessionsTable
   dispatches: DispatchesTable
   ref_ids: RefIdsTable
   orders: OrdersTable

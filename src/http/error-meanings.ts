@@ -41,5 +41,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   CHANNEL_NOT_FOUND: 'no active payment channel has that code',
   TOPUP_EXPIRED: 'the payment link has expired',
   INVALID_SIGNATURE: 'the callback signature does not match',
+  INVALID_CSRF_TOKEN: "the console form was sent without its session's CSRF token",
   DISPATCH_NOT_FOUND: 'no such upstream request',
 }

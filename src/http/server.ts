@@ -6,8 +6,10 @@ import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
 import { adminOrderRoutes } from '../modules/admin/admin-orders.routes.js'
 import { adminRoutes } from '../modules/admin/admin.routes.js'
+import { operatorViewRoutes } from '../modules/admin/operator-views.routes.js'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { leaderboardRoutes } from '../modules/leaderboard/leaderboard.routes.js'
+import { consolePlugin } from '../modules/console/console.plugin.js'
 import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
 import { lockRoutes } from '../modules/locks/locks.routes.js'
 import { orderRoutes } from '../modules/orders/orders.routes.js'
@@ -103,12 +105,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       admin.addHook('onRequest', adminAuth(ctx))
       await admin.register(adminRoutes(ctx))
       await admin.register(adminOrderRoutes(ctx))
+      await admin.register(operatorViewRoutes(ctx))
       await admin.register(topupAdminRoutes(ctx))
       await admin.register(fulfilmentAdminRoutes(ctx))
       await admin.register(adminWebhookRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )
+  // The operator console: its own scope (form bodies, cookies, CSRF, HTML errors) around the same services.
+  await app.register(consolePlugin(ctx))
   // The payment gateway's side: its signed callback, and outside production the simulator's pay page.
   await app.register(tripayCallbackRoutes(ctx))
   if (ctx.config.appEnv !== 'production') await app.register(payPageRoutes(ctx))

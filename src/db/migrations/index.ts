@@ -9,6 +9,7 @@ import * as webhooks from './20261122_0030_webhooks.js'
 import * as leaderboard from './20261123_0040_leaderboard.js'
 import * as webhookAttemptLog from './20261123_0050_webhook-attempt-log.js'
 import * as growingLists from './20261123_0070_growing-lists.js'
+import * as operatorConsole from './20261123_0090_console.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '20261123_0040_leaderboard': leaderboard,
   '20261123_0050_webhook-attempt-log': webhookAttemptLog,
   '20261123_0070_growing-lists': growingLists,
+  '20261123_0090_console': operatorConsole,
 }

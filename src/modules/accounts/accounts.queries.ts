@@ -22,3 +22,25 @@ export async function findAccount(db: Database, id: number) {
     .where('id', '=', id)
     .executeTakeFirst()
 }
+
+/** Accounts by id, optionally those whose name or email contains `search` (or whose id it is). */
+export async function listAccounts(db: Database, q: { page: number; perPage: number; search?: string }) {
+  let query = db.selectFrom('accounts')
+  if (q.search) {
+    const pattern = `%${q.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+    const byId = /^\d{1,15}$/.test(q.search) ? [Number(q.search)] : []
+    query = query.where((eb) =>
+      eb.or([eb('name', 'ilike', pattern), eb('email', 'ilike', pattern), ...byId.map((id) => eb('id', '=', id))]),
+    )
+  }
+  const [rows, count] = await Promise.all([
+    query
+      .select(['id', 'name', 'email', 'status', 'balance', 'max_active_locks', 'ip_allowlist', 'created_at', 'updated_at'])
+      .orderBy('id')
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: count.n }
+}

@@ -125,3 +125,12 @@ export async function adjustBalanceWithin(trx: Trx, accountId: number, input: { 
   if (!entry) throw new AppError('BALANCE_IS_INSUFFICIENT')
   return { entry, applied: true }
 }
+
+export { listAccounts } from './accounts.queries.js'
+
+/** One account for an operator; an unknown id is ACCOUNT_NOT_FOUND. */
+export async function getAccount(db: Database, accountId: number) {
+  const account = await findAccount(db, accountId)
+  if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
+  return account
+}

@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { CursorQuery, OkCursorPage, pageWindow } from '../../http/paging.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, RowId, errors, Timestamp } from '../../http/schemas.js'
-import { loadOrderDetail } from '../orders/order-detail.js'
-import { listOrders } from '../orders/orders.queries.js'
+import { ADMIN_ERRORS, IdParam, Nullable, Ok, RowId, StringEnum, errors, Timestamp } from '../../http/schemas.js'
+import { getOperatorOrder, listOperatorOrders } from '../orders/operator-orders.service.js'
 import { ListQuery, OrderDetail, OrderItem } from '../orders/orders.schemas.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 
@@ -18,6 +16,19 @@ const AdminOrder = Type.Composite([
     account_id: Type.Integer(),
     cancel_reason: Nullable(Type.String()),
     items: Type.Array(Type.Composite([Type.Object({ id: Type.Integer() }), OrderItem])),
+    ledger_entries: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        direction: Type.String(),
+        type: Type.String(),
+        amount: Type.Integer(),
+        balance_before: Type.Integer(),
+        balance_after: Type.Integer(),
+        description: Type.String(),
+        order_line_id: Nullable(Type.Integer()),
+        created_at: Timestamp,
+      }),
+    ),
   }),
 ])
 const AdminOrderRow = Type.Object({
@@ -34,6 +45,8 @@ const AdminOrderQuery = Type.Object({
   ...ListQuery.properties,
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   account_id: Type.Optional(RowId()),
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'a ref_id or invoice (exact)' })),
+  awaiting: Type.Optional(StringEnum(['manual'], { description: 'manual: orders with a manual line still to send' })),
   ...CursorQuery,
 })
 const LineParams = Type.Object({ id: RowId(), line: RowId() })
@@ -56,17 +69,15 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
-          summary: 'Transactions of every account, newest first',
+          summary: 'Transactions of every account, newest first (by ref_id/invoice, or awaiting a manual send)',
           querystring: AdminOrderQuery,
           response: { 200: OkCursorPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
         },
       },
       async (request) => {
-        const { page = 1, per_page = 50, status, account_id, cursor } = request.query
-        return {
-          message: 'OK' as const,
-          ...(await listOrders(db, { accountId: account_id, status }, pageWindow({ page, per_page, cursor }))),
-        }
+        const { page = 1, per_page = 50, status, account_id, ref, awaiting, cursor } = request.query
+        const filter = { accountId: account_id, status, ref, awaiting }
+        return { message: 'OK' as const, ...(await listOperatorOrders(db, filter, pageWindow({ page, per_page, cursor }))) }
       },
     )
     app.get(
@@ -75,19 +86,12 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
-          summary: 'One transaction with its line ids',
+          summary: 'One transaction with its line ids and ledger entries',
           params: IdParam,
           response: { 200: Ok(AdminOrder), ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => {
-        const order = await db.selectFrom('orders').selectAll().where('id', '=', request.params.id).executeTakeFirst()
-        if (!order) throw new AppError('TRX_NOT_FOUND')
-        return {
-          message: 'OK' as const,
-          data: { ...(await loadOrderDetail(db, vault, order)), account_id: order.account_id, cancel_reason: order.cancel_reason },
-        }
-      },
+      async (request) => ({ message: 'OK' as const, data: await getOperatorOrder(db, vault, request.params.id) }),
     )
     app.post(
       '/transactions/:id/items/:line/send',

@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors, pageMeta } from '../../http/schemas.js'
-import { findAccount } from '../accounts/accounts.queries.js'
-import { adjustBalance, createAccount, rotateApiKey, updateAccount } from '../accounts/accounts.service.js'
+import { adjustBalance, createAccount, getAccount, listAccounts, rotateApiKey, updateAccount } from '../accounts/accounts.service.js'
 import { addLicenses, createItem, getAdminItem, updateItem } from '../catalog/items.service.js'
 import { createProvider, listProviders, updateProvider } from '../catalog/providers.service.js'
 import * as S from './admin.schemas.js'
@@ -47,31 +45,19 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
-          summary: 'List reseller accounts',
+          summary: 'List reseller accounts (search by name, email or id)',
           querystring: Type.Object({
             page: Type.Optional(PageNumber),
             per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+            search: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'in name or email, or the id' })),
           }),
           response: { 200: OkPage(S.Account), ...errors(422, ...ADMIN_ERRORS) },
         },
       },
       async (request) => {
-        const page = request.query.page ?? 1
-        const perPage = request.query.per_page ?? 50
-        const [rows, count] = await Promise.all([
-          db
-            .selectFrom('accounts')
-            .selectAll()
-            .orderBy('id')
-            .limit(perPage)
-            .offset((page - 1) * perPage)
-            .execute(),
-          db
-            .selectFrom('accounts')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow(),
-        ])
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, perPage, count.n) }
+        const { page = 1, per_page = 50, search } = request.query
+        const { rows, total } = await listAccounts(db, { page, perPage: per_page, search })
+        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
       },
     )
     app.get(
@@ -85,11 +71,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => {
-        const account = await findAccount(db, request.params.id)
-        if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
-        return ok(account)
-      },
+      async (request) => ok(await getAccount(db, request.params.id)),
     )
     app.patch(
       '/resellers/:id',

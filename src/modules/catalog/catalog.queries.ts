@@ -2,7 +2,8 @@ import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from 'k
 import type { Database, Trx } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 
-export type VariantFilter = { itemId?: number; activeOnly: boolean }
+/** `category`: an id or a name (any case); `search`: in item, product and SKU (operators). */
+export type VariantFilter = { category?: string; search?: string; itemId?: number; activeOnly: boolean }
 
 type From = ExpressionBuilder<DB & { i: DB['items']; p: DB['products']; c: DB['categories'] }, 'i' | 'p' | 'c'>
 
@@ -10,6 +11,14 @@ function applyFilter(eb: From, f: VariantFilter) {
   const conditions = []
   if (f.activeOnly) conditions.push(eb('i.active', '=', true))
   if (f.itemId !== undefined) conditions.push(eb('i.id', '=', f.itemId))
+  if (f.category !== undefined) {
+    const byName = eb(eb.fn('lower', ['c.name']), '=', f.category.toLowerCase())
+    conditions.push(/^\d{1,15}$/.test(f.category) ? eb.or([eb('c.id', '=', Number(f.category)), byName]) : byName)
+  }
+  if (f.search) {
+    const pattern = `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+    conditions.push(eb.or([eb('i.name', 'ilike', pattern), eb('p.name', 'ilike', pattern), eb('i.sku', 'ilike', pattern)]))
+  }
   return eb.and(conditions)
 }
 
@@ -23,6 +32,14 @@ function variantsFrom(db: Database) {
     .selectFrom('items as i')
     .innerJoin('products as p', 'p.id', 'i.product_id')
     .innerJoin('categories as c', 'c.id', 'p.category_id')
+}
+
+export async function countVariants(db: Database, f: VariantFilter): Promise<number> {
+  const row = await variantsFrom(db)
+    .where((eb) => applyFilter(eb, f))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return row.n
 }
 
 /** Variants with their product and category, and stock available right now (after active locks). */

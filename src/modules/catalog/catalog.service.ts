@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js'
 import type { RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import type { CatalogEntry, CatalogSnapshot } from './catalog-snapshot.js'
-import { variantsQuery, type VariantRow } from './catalog.queries.js'
+import { countVariants, variantsQuery, type VariantFilter, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
 
 const DEFAULT_FIELDS: Record<string, RequiredField[]> = {
@@ -119,4 +119,29 @@ export async function getCatalogItem(db: Database, itemId: number, options = { i
   const row = await variantsQuery(db, { itemId, activeOnly: !options.includeInactive }).executeTakeFirst()
   if (!row) throw new AppError('ITEM_NOT_FOUND')
   return { ...toVariant(row), product_id: row.product_id, product_name: row.product_name, category: row.category_name }
+}
+
+/** An operator's item: the variant, its product and category, whether it is switched on, its upstream code. */
+export function operatorItem(row: VariantRow) {
+  return {
+    ...toVariant(row),
+    product_id: row.product_id,
+    product_name: row.product_name,
+    category: row.category_name,
+    active: row.active,
+    provider_code: row.provider_code,
+  }
+}
+
+/** Every item, on or off, for an operator: by category, product and id; `search` in names and SKU. */
+export async function listOperatorItems(db: Database, q: { page: number; perPage: number; search?: string; category?: string }) {
+  const filter: VariantFilter = { search: q.search, category: q.category, activeOnly: false }
+  const [rows, total] = await Promise.all([
+    variantsQuery(db, filter)
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage)
+      .execute(),
+    countVariants(db, filter),
+  ])
+  return { rows: rows.map(operatorItem), total }
 }

@@ -5,8 +5,8 @@ import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, type Vault } from '../../vault.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
-import { catalogChangeTime, holdItemExclusively } from './catalog.queries.js'
-import { getCatalogItem } from './catalog.service.js'
+import { catalogChangeTime, holdItemExclusively, variantsQuery } from './catalog.queries.js'
+import { operatorItem } from './catalog.service.js'
 
 export type ItemInput = {
   product_name: string
@@ -158,12 +158,11 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
   return getAdminItem(db, itemId)
 }
 
-/** An operator's view: the catalog variant plus whether it is active. */
+/** An operator's view: the catalog variant plus whether it is active (one query, like the list). */
 export async function getAdminItem(db: Database, itemId: number) {
-  const item = await db.selectFrom('items').select(['active', 'provider_code']).where('id', '=', itemId).executeTakeFirst()
-  if (!item) throw new AppError('ITEM_NOT_FOUND')
-  const variant = await getCatalogItem(db, itemId, { includeInactive: true })
-  return { ...variant, active: item.active, provider_code: item.provider_code }
+  const [row] = await variantsQuery(db, { itemId, activeOnly: false }).execute()
+  if (!row) throw new AppError('ITEM_NOT_FOUND')
+  return operatorItem(row)
 }
 
 /**

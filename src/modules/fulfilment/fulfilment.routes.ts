@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp, errors, pageMeta } from '../../http/schemas.js'
-import { panelBalance } from '../../providers/smm-panel.js'
-import { loadProviderAccount } from './provider-accounts.js'
+import { providerBalance } from './provider-balance.service.js'
 import { listDispatches, resolveDispatch } from './review.service.js'
 
 const tags = ['operator']
@@ -105,15 +103,10 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           },
         },
       },
-      async (request) => {
-        const provider = await db.selectFrom('providers').select(['kind']).where('code', '=', request.params.code).executeTakeFirst()
-        if (!provider) throw new AppError('PROVIDER_NOT_FOUND')
-        if (provider.kind !== 'smm_panel') throw new AppError('INVALID_STATE', { detail: 'balance is an SMM panel action' })
-        const account = await loadProviderAccount(db, ctx.vault, request.params.code)
-        const balance = account && (await panelBalance(account, ctx.config.providerTimeoutMs))
-        const error = !account ? 'the provider has no API key' : !balance ? 'the panel gave no usable answer' : null
-        return { message: 'OK' as const, data: { balance: balance?.balance ?? null, currency: balance?.currency ?? null, error } }
-      },
+      async (request) => ({
+        message: 'OK' as const,
+        data: await providerBalance(db, ctx.vault, request.params.code, ctx.config.providerTimeoutMs),
+      }),
     )
   }
 }

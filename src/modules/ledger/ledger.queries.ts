@@ -17,3 +17,14 @@ export async function listMutations(db: Database, accountId: number, q: Mutation
   const columns = ['id', 'invoice', 'direction', 'type', 'amount', 'balance_before', 'balance_after', 'description', 'created_at'] as const
   return listPage(db, query, query.select(columns), w)
 }
+
+/** The entries an order made: its debit and any refunds, oldest first (found through the account's index). */
+export async function listOrderEntries(db: Database, accountId: number, orderId: number) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['id', 'direction', 'type', 'amount', 'balance_before', 'balance_after', 'description', 'order_line_id', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute()
+}

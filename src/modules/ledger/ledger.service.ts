@@ -38,3 +38,5 @@ export async function creditBalance(trx: Trx, p: Omit<LedgerPosting, 'direction'
   if (!entry) throw new AppError('ACCOUNT_NOT_FOUND')
   return entry
 }
+
+export { listMutations, listOrderEntries } from './ledger.queries.js'

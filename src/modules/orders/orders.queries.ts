@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js'
-import type { OrderStatus } from '../../db/schema.js'
+import type { Order, OrderStatus } from '../../db/schema.js'
 import { listPage, type PageWindow } from '../../http/paging.js'
 
 const SUMMARY = ['id', 'invoice', 'ref_id', 'amount', 'status', 'created_at'] as const
@@ -8,10 +8,29 @@ export async function findOrderSummary(db: Database, accountId: number, refId: s
   return db.selectFrom('orders').select(SUMMARY).where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()
 }
 
+export async function findOrder(db: Database, orderId: number): Promise<Order | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst()
+}
+
+/** `ref`: a ref_id or invoice (exact); `awaiting: 'manual'`: orders with a manual line still to send. */
+export type OrderListFilter = { accountId?: number; status?: OrderStatus; ref?: string; awaiting?: 'manual' }
+
 /** Purchases newest first: one account's for a reseller, or every account's for an operator. */
-export async function listOrders(db: Database, q: { accountId?: number; status?: OrderStatus }, w: PageWindow) {
+export async function listOrders(db: Database, q: OrderListFilter, w: PageWindow) {
   let query = db.selectFrom('orders')
   if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId)
   if (q.status) query = query.where('status', '=', q.status)
+  if (q.ref) query = query.where((eb) => eb.or([eb('ref_id', '=', q.ref!), eb('invoice', '=', q.ref!)]))
+  if (q.awaiting === 'manual')
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('order_lines as l')
+          .select('l.id')
+          .whereRef('l.order_id', '=', 'orders.id')
+          .where('l.order_process', '=', 'manual')
+          .where('l.status', '=', 'pending'),
+      ),
+    )
   return listPage(db, query, query.select([...SUMMARY, 'account_id']), w)
 }

@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { ADMIN_ERRORS, Ok, OkPage, PageNumber, RowId, StringEnum, errors, pageMeta } from '../../http/schemas.js'
-import { createChannelWithin, importChannels, listChannels, operatorChannel, updateChannel } from './channels.service.js'
-import { GatewayError } from './gateway.js'
+import { createChannelWithin, listChannels, operatorChannel, updateChannel } from './channels.service.js'
 import {
   ChannelBody,
   ChannelChangesBody,
@@ -14,7 +12,7 @@ import {
   PaidTopup,
   ReferenceParam,
 } from './topups.schemas.js'
-import { payTopup } from './topups.service.js'
+import { listTopups, payTopup, syncChannels } from './topups.service.js'
 
 const tags = ['operator']
 const security = [{ adminToken: [] }]
@@ -85,12 +83,7 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(Type.Object({ added: Type.Integer(), updated: Type.Integer() })), ...errors(...ADMIN_ERRORS) },
         },
       },
-      async () => {
-        const channels = await ctx.paymentGateway.listChannels().catch((error: unknown) => {
-          throw error instanceof GatewayError ? new AppError('SERVICE_UNAVAILABLE', { detail: error.message }) : error
-        })
-        return ok(await importChannels(db, channels))
-      },
+      async () => ok(await syncChannels(db, ctx.paymentGateway)),
     )
 
     app.get(
@@ -106,19 +99,8 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { page = 1, per_page = 50, status, account_id } = request.query
-        let query = db.selectFrom('topups')
-        if (status) query = query.where('status', '=', status)
-        if (account_id !== undefined) query = query.where('account_id', '=', account_id)
-        const [rows, count] = await Promise.all([
-          query
-            .selectAll()
-            .orderBy('id', 'desc')
-            .limit(per_page)
-            .offset((page - 1) * per_page)
-            .execute(),
-          query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-        ])
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, count.n) }
+        const { rows, total } = await listTopups(db, { page, per_page, status, account_id })
+        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
       },
     )
     app.post(

@@ -1,16 +1,16 @@
 import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { inTransaction, type Database } from '../../db/database.js'
-import type { Topup } from '../../db/schema.js'
+import type { Topup, TopupStatus } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { creditBalance } from '../ledger/ledger.service.js'
 import { MAX_MONEY } from '../ledger/money.js'
 import { newInvoice } from '../orders/invoice.js'
 import { findOrderSummary } from '../orders/orders.queries.js'
 import { refuseBlankRefId } from '../orders/ref-id.js'
-import { findChannel } from './channels.service.js'
+import { findChannel, importChannels } from './channels.service.js'
 import { channelFee } from './fees.js'
-import { GatewayError } from './gateway.js'
+import { GatewayError, type PaymentGateway } from './gateway.js'
 import { createdTopupView, findTopupSummary } from './topups.queries.js'
 
 /** How long a payment link lives: within every channel's window at Tripay (QRIS and e-wallets allow 60 minutes at most). */
@@ -161,4 +161,29 @@ export async function expireTopups(db: Database, batch = 500): Promise<number> {
      WHERE id IN (SELECT id FROM topups WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
     RETURNING id`.execute(db)
   return rows.length
+}
+
+/** Every account's top-ups for an operator, newest first. */
+export async function listTopups(db: Database, q: { page: number; per_page: number; status?: TopupStatus; account_id?: number }) {
+  let query = db.selectFrom('topups')
+  if (q.status) query = query.where('status', '=', q.status)
+  if (q.account_id !== undefined) query = query.where('account_id', '=', q.account_id)
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(q.per_page)
+      .offset((q.page - 1) * q.per_page)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: count.n }
+}
+
+/** The gateway's channel list imported (new added, known updated; on/off stays the operator's); a failing gateway is a 503. */
+export async function syncChannels(db: Database, gateway: PaymentGateway) {
+  const channels = await gateway.listChannels().catch((error: unknown) => {
+    throw error instanceof GatewayError ? new AppError('SERVICE_UNAVAILABLE', { detail: error.message }) : error
+  })
+  return importChannels(db, channels)
 }

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { ADMIN_ERRORS, IdParam, Ok, errors, pageMeta } from '../../http/schemas.js'
-import { findAccount } from '../accounts/accounts.queries.js'
-import { findSettings, listDeliveries } from './webhooks.queries.js'
 import * as S from './webhooks.schemas.js'
-import { redeliver } from './webhooks.service.js'
+import { accountDeliveries, accountWebhook, redeliverForAccount } from './webhooks.service.js'
 
 const tags = ['operator']
 const security = [{ adminToken: [] }]
@@ -13,10 +10,6 @@ const security = [{ adminToken: [] }]
 /** The operator's view of an account's webhooks: settings, the delivery log, redelivery. */
 export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  const existing = async (accountId: number) => {
-    if (!(await findAccount(db, accountId))) throw new AppError('ACCOUNT_NOT_FOUND')
-    return accountId
-  }
   return async (app) => {
     app.get(
       '/resellers/:id/webhook',
@@ -31,7 +24,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         message: 'OK' as const,
-        data: await findSettings(db, await existing(request.params.id)),
+        data: await accountWebhook(db, request.params.id),
       }),
     )
     app.get(
@@ -48,7 +41,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { page = 1, per_page = 20, status } = request.query
-        const { rows, total } = await listDeliveries(db, { accountId: await existing(request.params.id), page, perPage: per_page, status })
+        const { rows, total } = await accountDeliveries(db, request.params.id, { page, perPage: per_page, status })
         return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
       },
     )
@@ -65,7 +58,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         message: 'OK' as const,
-        data: await redeliver(db, await existing(request.params.id), request.params.delivery),
+        data: await redeliverForAccount(db, request.params.id, request.params.delivery),
       }),
     )
   }

@@ -8,7 +8,9 @@ import { testMessage } from './payload.js'
 import { callbackUrlProblem } from './receiver-address.js'
 import { systemClock } from './schedule.js'
 import { newWebhookId, newWebhookSecret } from './signing.js'
-import { findSettings, loadDeliveries, lockSettings, requeueDelivery } from './webhooks.queries.js'
+import type { DeliveryStatus } from '../../db/schema.js'
+import { getAccount } from '../accounts/accounts.service.js'
+import { findSettings, listDeliveries, loadDeliveries, lockSettings, requeueDelivery } from './webhooks.queries.js'
 import type { SettingsBody, WebhookSettings } from './webhooks.schemas.js'
 
 /** PUT /v1/webhook: either field or both; enabling needs a URL and a generated secret. */
@@ -107,4 +109,22 @@ export async function redeliver(db: Database, accountId: number, deliveryId: num
   if (!found) throw new AppError('DELIVERY_NOT_FOUND')
   const [delivery] = await loadDeliveries(db, [deliveryId])
   return delivery
+}
+
+/** The operator's view of an account's webhook settings; an unknown account is ACCOUNT_NOT_FOUND. */
+export async function accountWebhook(db: Database, accountId: number): Promise<WebhookSettings> {
+  await getAccount(db, accountId)
+  return findSettings(db, accountId)
+}
+
+/** An account's delivery log for the operator, newest first, every attempt. */
+export async function accountDeliveries(db: Database, accountId: number, q: { page: number; perPage: number; status?: DeliveryStatus }) {
+  await getAccount(db, accountId)
+  return listDeliveries(db, { accountId, ...q })
+}
+
+/** Operator redelivery: the account must exist, the delivery must be the account's. */
+export async function redeliverForAccount(db: Database, accountId: number, deliveryId: number) {
+  await getAccount(db, accountId)
+  return redeliver(db, accountId, deliveryId)
 }

@@ -1,0 +1,80 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { pageWindow } from '../../http/paging.js'
+import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors, pageMeta } from '../../http/schemas.js'
+import { getAccount } from '../accounts/accounts.service.js'
+import { listOperatorItems } from '../catalog/catalog.service.js'
+import * as ledger from '../ledger/ledger.service.js'
+import { MutationPage, MutationsQuery } from '../ledger/ledger.schemas.js'
+import { AdminItem } from './admin.schemas.js'
+import { Overview } from './overview.schemas.js'
+import { storeOverview } from './overview.service.js'
+
+const tags = ['operator']
+const security = [{ adminToken: [] }]
+
+const ItemsQuery = Type.Object({
+  page: Type.Optional(PageNumber),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'in item, product name or SKU' })),
+  category: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'a category name or id' })),
+})
+
+/** What the console's pages read, for the API and CLI too: the overview, an account's ledger, every item. */
+export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db } = ctx
+  return async (app) => {
+    app.get(
+      '/overview',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Sales today and this month, balances held, and the queues waiting for an operator',
+          description: 'Days and months start in LEADERBOARD_TZ. Sales count orders paid or completed.',
+          response: { 200: Ok(Overview), ...errors(...ADMIN_ERRORS) },
+        },
+      },
+      async () => ({ message: 'OK' as const, data: await storeOverview(db, ctx.config.leaderboardTz) }),
+    )
+    app.get(
+      '/resellers/:id/mutations',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "An account's balance mutations (its ledger), newest first",
+          params: IdParam,
+          querystring: MutationsQuery,
+          response: { 200: MutationPage, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { page = 1, per_page = 20, cursor, ...filters } = request.query
+        await getAccount(db, request.params.id)
+        return {
+          message: 'OK' as const,
+          ...(await ledger.listMutations(db, request.params.id, filters, pageWindow({ page, per_page, cursor }))),
+        }
+      },
+    )
+    app.get(
+      '/items',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Every item, on or off, with stock for sale now',
+          querystring: ItemsQuery,
+          response: { 200: OkPage(AdminItem.properties.data), ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { page = 1, per_page = 50, search, category } = request.query
+        const { rows, total } = await listOperatorItems(db, { page, perPage: per_page, search, category })
+        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+      },
+    )
+  }
+}

@@ -1,0 +1,99 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import { availableStock } from '../catalog/catalog.queries.js'
+
+/** Below this many units for sale (and not unlimited), an active item is low on stock. */
+export const LOW_STOCK_BELOW = 10
+
+type Sales = { count: number; amount: number }
+
+// Orders not canceled, created since the start of this day / month on the operator's clock (LEADERBOARD_TZ).
+async function salesSince(db: Database, timeZone: string, unit: 'day' | 'month'): Promise<Sales> {
+  const row = await db
+    .selectFrom('orders')
+    .select([sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(amount), 0)::bigint`.as('amount')])
+    .where('status', 'in', ['paid', 'completed'])
+    .where('created_at', '>=', sql<Date>`date_trunc(${unit}, now() AT TIME ZONE ${timeZone}) AT TIME ZONE ${timeZone}`)
+    .executeTakeFirstOrThrow()
+  return { count: Number(row.count), amount: Number(row.amount) }
+}
+
+async function count(query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }): Promise<number> {
+  return Number((await query.executeTakeFirstOrThrow()).n)
+}
+
+/** The store at a glance (issue 15): sales, money held for resellers, and what waits for an operator. */
+export async function storeOverview(db: Database, timeZone: string) {
+  const countAll = sql<number>`count(*)`.as('n')
+  const [today, month, held, manual, upstreamPending, upstreamReview, webhooksFailing, topupsPending, lowStock] = await Promise.all([
+    salesSince(db, timeZone, 'day'),
+    salesSince(db, timeZone, 'month'),
+    db
+      .selectFrom('accounts')
+      .select(sql<string>`coalesce(sum(balance), 0)::bigint`.as('n'))
+      .executeTakeFirstOrThrow(),
+    count(db.selectFrom('order_lines').select(countAll).where('order_process', '=', 'manual').where('status', '=', 'pending')),
+    count(db.selectFrom('dispatches').select(countAll).where('status', 'in', ['queued', 'sending', 'pending'])),
+    count(db.selectFrom('dispatches').select(countAll).where('status', '=', 'review')),
+    webhookFailures(db),
+    count(
+      db
+        .selectFrom('topups')
+        .select(countAll)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', sql<Date>`now()`),
+    ),
+    lowStockItems(db),
+  ])
+  return {
+    time_zone: timeZone,
+    sales_today: today,
+    sales_month: month,
+    balances_held: Number(held.n),
+    queues: {
+      manual_lines: manual,
+      upstream_pending: upstreamPending,
+      upstream_review: upstreamReview,
+      webhooks_failing: webhooksFailing.reduce((sum, a) => sum + a.failing, 0),
+      topups_pending: topupsPending,
+      low_stock: lowStock.length,
+    },
+    webhooks_failing: webhooksFailing,
+    low_stock: lowStock,
+  }
+}
+
+/** Accounts with deliveries that gave up (status failed), most first. */
+async function webhookFailures(db: Database) {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .where('d.status', '=', 'failed')
+    .groupBy(['a.id', 'a.name'])
+    .select(['a.id as account_id', 'a.name', sql<number>`count(*)::int`.as('failing')])
+    .orderBy('failing', 'desc')
+    .limit(50)
+    .execute()
+  return rows.map((r) => ({ ...r, failing: Number(r.failing) }))
+}
+
+/** Active items with limited stock under LOW_STOCK_BELOW units for sale now (after active locks). */
+async function lowStockItems(db: Database) {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('items as i')
+        .innerJoin('products as p', 'p.id', 'i.product_id')
+        .where('i.active', '=', true)
+        .where('i.unlimited_stock', '=', false)
+        .select(['i.id', 'i.name', 'p.name as product_name', availableStock(sql.ref('i.id')).as('available')])
+        .as('s'),
+    )
+    .selectAll()
+    .where('available', '<', LOW_STOCK_BELOW)
+    .orderBy('available')
+    .orderBy('id')
+    .limit(100)
+    .execute()
+  return rows.map((r) => ({ ...r, available: Math.max(0, Number(r.available)) }))
+}

@@ -1,0 +1,146 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { IdParam, PageNumber, StringEnum } from '../../http/schemas.js'
+import { listOperatorItems } from '../catalog/catalog.service.js'
+import { addLicenses, createItem, getAdminItem, updateItem } from '../catalog/items.service.js'
+import { createProvider, listProviders, updateProvider } from '../catalog/providers.service.js'
+import { hasBalance, providerBalance } from '../fulfilment/provider-balance.service.js'
+import { Form, Optional, Text, blankToUndefined, checked, noticeOf, wholeNumber } from './form.js'
+
+const hide = true
+const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
+const CodeParam = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) })
+const ItemFields = {
+  name: Text(191),
+  price: Text(16),
+  stock: Optional(Text(16)),
+  min_order: Optional(Text(10)),
+  provider: Optional(Text(64)),
+  provider_code: Optional(Text(191)),
+}
+
+/** Form text of an item's numbers and provider mapping; blanks leave a value as it is (or its default). */
+const itemValues = (b: { name: string; price: string; stock?: string; min_order?: string; provider?: string; provider_code?: string }) => ({
+  name: b.name,
+  price: wholeNumber('price', b.price) ?? 0,
+  stock: wholeNumber('stock', b.stock),
+  min_order: wholeNumber('min_order', b.min_order),
+  provider: blankToUndefined(b.provider),
+  provider_code: blankToUndefined(b.provider_code),
+})
+
+/** The catalog: items by category and product (create, edit, on/off, licenses), and the upstream providers. */
+export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db, vault } = ctx
+  return async (app) => {
+    app.get(
+      '/console/items',
+      { schema: { hide, querystring: Type.Object({ search: Optional(Type.String({ maxLength: 100 })), page: Optional(PageNumber) }) } },
+      async (request, reply) => {
+        const { search, page = 1 } = request.query
+        const { rows, total } = await listOperatorItems(db, { page, perPage: 100, search: blankToUndefined(search) })
+        return reply.page('items.eta', { rows, total, page, search: search ?? '' })
+      },
+    )
+    app.post(
+      '/console/items',
+      {
+        schema: {
+          hide,
+          body: Form({
+            ...ItemFields,
+            product_name: Text(191),
+            category: Optional(Text(191)),
+            order_process: StringEnum(['auto', 'h2h', 'smm', 'manual']),
+            unlimited_stock: Optional(Text(5)),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const b = request.body
+        const item = await createItem(db, {
+          ...itemValues(b),
+          product_name: b.product_name,
+          category: blankToUndefined(b.category),
+          order_process: b.order_process,
+          unlimited_stock: checked(b.unlimited_stock),
+        })
+        return reply.redirect(`/console/items/${item.id}?done=item`, 303)
+      },
+    )
+    app.get('/console/items/:id', { schema: { hide, params: IdParam, querystring: Done } }, async (request, reply) =>
+      reply.page('item.eta', { item: await getAdminItem(db, request.params.id), notice: noticeOf(request.query) }),
+    )
+    app.post(
+      '/console/items/:id',
+      { schema: { hide, params: IdParam, body: Form({ ...ItemFields, description: Optional(Text(5000)) }) } },
+      async (request, reply) => {
+        await updateItem(db, request.params.id, { ...itemValues(request.body), description: request.body.description })
+        return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
+      },
+    )
+    app.post(
+      '/console/items/:id/active',
+      { schema: { hide, params: IdParam, body: Form({ active: StringEnum(['true', 'false']) }) } },
+      async (request, reply) => {
+        await updateItem(db, request.params.id, { active: request.body.active === 'true' })
+        return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
+      },
+    )
+    // Pasted or read from a file in the browser: one license a line; blank lines are no license.
+    app.post(
+      '/console/items/:id/licenses',
+      {
+        bodyLimit: 8 * 1024 * 1024,
+        schema: { hide, params: IdParam, body: Form({ licenses: Type.String({ maxLength: 8 * 1024 * 1024 }) }) },
+      },
+      async (request, reply) => {
+        const licenses = request.body.licenses
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean)
+        const added = licenses.length ? await addLicenses(db, vault, request.params.id, licenses) : { added: 0, duplicates: 0 }
+        const item = await getAdminItem(db, request.params.id)
+        return reply.page('item.eta', { item, added })
+      },
+    )
+
+    app.get('/console/providers', { schema: { hide, querystring: Done } }, async (request, reply) =>
+      reply.page('providers.eta', { providers: await listProviders(db), hasBalance, notice: noticeOf(request.query) }),
+    )
+    app.post(
+      '/console/providers',
+      {
+        schema: {
+          hide,
+          body: Form({
+            code: Text(64),
+            kind: StringEnum(['digiflazz', 'smm_panel']),
+            base_url: Text(500),
+            username: Optional(Text(191)),
+            api_key: Optional(Text(500)),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { code, kind, base_url, username, api_key } = request.body
+        await createProvider(db, vault, { code, kind, base_url, username: blankToUndefined(username), api_key: blankToUndefined(api_key) })
+        return reply.redirect('/console/providers?done=provider', 303)
+      },
+    )
+    app.post(
+      '/console/providers/:code/active',
+      { schema: { hide, params: CodeParam, body: Form({ active: StringEnum(['true', 'false']) }) } },
+      async (request, reply) => {
+        await updateProvider(db, vault, request.params.code, { active: request.body.active === 'true' })
+        return reply.redirect('/console/providers?done=provider', 303)
+      },
+    )
+    // Fetched by htmx into the providers table: a call to the panel, so only on request.
+    app.get('/console/providers/:code/balance', { schema: { hide, params: CodeParam } }, async (request, reply) => {
+      const balance = await providerBalance(db, vault, request.params.code, ctx.config.providerTimeoutMs)
+      return reply.page('provider-balance.eta', { balance })
+    })
+  }
+}

@@ -1,0 +1,150 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
+import { buy } from '../../../test/factory-orders.js'
+import { freePort } from '../../../test/server-process.js'
+
+// The console driven in a real headless Chromium (Debian's, installed by .ci/run).
+// CONSOLE_SCREENSHOTS=1 also writes docs/console/*.png for the README.
+const EXECUTABLE = '/usr/bin/chromium'
+const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs/console') : undefined
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'))
+
+async function launch(): Promise<BrowserContext | undefined> {
+  try {
+    return await chromium.launchPersistentContext(profile, {
+      executablePath: EXECUTABLE,
+      headless: true,
+      timeout: 60_000,
+      viewport: { width: 1100, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+    })
+  } catch (error) {
+    if (process.env.CI) throw error
+    console.warn(`console browser test skipped: Chromium cannot start at ${EXECUTABLE}: ${(error as Error).message.split('\n')[0]}`)
+    return undefined
+  }
+}
+
+const browser = await launch()
+afterAll(async () => {
+  await browser?.close()
+  fs.rmSync(profile, { recursive: true, force: true })
+})
+
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
+}
+const text = async (page: Page, selector: string) => (await page.locator(selector).first().textContent())?.trim()
+const submit = (page: Page, form: string) => Promise.all([page.waitForLoadState('load'), page.locator(`${form} button`).first().click()])
+
+describe('the operator console in a browser', () => {
+  it.skipIf(!browser)('signs in, runs a store through its pages, and signs out', { timeout: 180_000 }, async () => {
+    if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true })
+    const port = await freePort()
+    const { app } = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` })
+    await app.listen({ port, host: '127.0.0.1' })
+    const base = `http://127.0.0.1:${port}`
+    const page = await browser!.newPage()
+    try {
+      await page.goto(`${base}/console`)
+      expect(new URL(page.url()).pathname).toBe('/console/sign-in')
+      await page.fill('input[name=token]', ADMIN_TOKEN)
+      await Promise.all([page.waitForURL(`${base}/console`), page.click('#sign-in')])
+      expect(await text(page, '#sales-today b')).toBe('Rp 0')
+
+      // A reseller, its key shown once, and a credit.
+      await page.goto(`${base}/console/resellers`)
+      await page.fill('#create-reseller input[name=name]', 'Toko Maju')
+      await submit(page, '#create-reseller')
+      const apiKey = (await text(page, '#api-key'))!
+      expect(apiKey).toMatch(/^rk_/)
+      await page.click('text=Go to the reseller')
+      const resellerUrl = page.url()
+      await page.fill('#adjust input[name=amount]', '200000')
+      await page.fill('#adjust input[name=reason]', 'opening deposit')
+      await submit(page, '#adjust')
+      expect(await text(page, '#balance')).toBe('Rp 200.000')
+
+      // An auto item with licenses (one pasted twice), and a manual item.
+      const itemId = await createItemThroughForm(page, base, {
+        product_name: 'Steam Wallet',
+        name: 'IDR 12.000',
+        price: '15000',
+        order_process: 'auto',
+      })
+      await page.fill('#licenses', 'STEAM-AAAA\nSTEAM-BBBB\nSTEAM-AAAA\n')
+      await submit(page, '#add-licenses')
+      expect(await text(page, '#licenses-added')).toBe('2 licenses added, 1 duplicates skipped.')
+      expect(await text(page, '#stock')).toBe('2')
+      const manualId = await createItemThroughForm(page, base, {
+        product_name: 'Netflix',
+        name: '1 month',
+        price: '40000',
+        order_process: 'manual',
+        stock: '10',
+      })
+
+      // A purchase through the API shows on the overview.
+      const headers = { 'x-apikey': apiKey }
+      const shop = { id: 0, apiKey, headers }
+      expect((await buy(app, shop, 'web-1', [{ item_id: itemId, quantity: 1 }])).statusCode).toBe(200)
+      await page.goto(`${base}/console`)
+      expect(await text(page, '#sales-today b')).toBe('Rp 15.000')
+      expect(await text(page, '#sales-today')).toContain('1 orders')
+
+      // A manual line: queued on the overview, sent from the order page, the order completes.
+      const manual = (await buy(app, shop, 'web-2', [{ item_id: manualId, quantity: 1, note: 'buyer@example.com' }])).json().data
+      await page.goto(`${base}/console`)
+      expect(await text(page, '#queue-manual b')).toBe('1')
+      await shot(page, 'overview')
+      await Promise.all([page.waitForLoadState('load'), page.click('#queue-manual')])
+      await Promise.all([page.waitForLoadState('load'), page.click(`text=${manual.invoice}`)])
+      await shot(page, 'order')
+      await page.fill('form[action$="/send"] input[name=product_license]', 'netflix-login:secret')
+      await submit(page, 'form[action$="/send"]')
+      expect(await text(page, '#order-status')).toBe('completed')
+
+      // Another, canceled: the refund appears in the reseller's mutations.
+      const second = (await buy(app, shop, 'web-3', [{ item_id: manualId, quantity: 2 }])).json().data
+      await page.goto(`${base}/console/orders?ref=web-3`)
+      expect(await text(page, '#order-status')).toBe('paid')
+      await page.fill('#cancel input[name=reason]', 'out of accounts')
+      await submit(page, '#cancel')
+      expect(await text(page, '#order-status')).toBe('canceled')
+      await page.goto(resellerUrl)
+      expect(await page.locator('#mutations').textContent()).toContain(`Refund ${second.invoice}: out of accounts`)
+      expect(await text(page, '#balance')).toBe(`Rp ${(200_000 - 15_000 - 40_000).toLocaleString('id-ID')}`)
+      await shot(page, 'reseller')
+      if (SHOTS) {
+        await page.goto(`${base}/console/items`)
+        await shot(page, 'catalog')
+        await page.setViewportSize({ width: 390, height: 844 })
+        await page.goto(`${base}/console`)
+        await shot(page, 'overview-phone')
+      }
+
+      // Signed out, the console answers nothing but the sign-in page.
+      await Promise.all([page.waitForURL(`${base}/console/sign-in`), page.click('#sign-out')])
+      await page.goto(resellerUrl)
+      expect(new URL(page.url()).pathname).toBe('/console/sign-in')
+    } finally {
+      await page.close()
+    }
+  })
+})
+
+async function createItemThroughForm(page: Page, base: string, fields: Record<string, string>): Promise<number> {
+  await page.goto(`${base}/console/items`)
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === 'order_process') await page.selectOption('#create-item select[name=order_process]', value)
+    else await page.fill(`#create-item input[name=${name}]`, value)
+  }
+  await submit(page, '#create-item')
+  const id = Number(/\/console\/items\/(\d+)/.exec(page.url())?.[1])
+  expect(id).toBeGreaterThan(0)
+  return id
+}

@@ -1,0 +1,34 @@
+import { Type, type TProperties } from '@sinclair/typebox'
+import { invalidField } from '../../errors.js'
+
+/** A console form's body: its fields are text, plus the CSRF token every form carries. */
+export const Form = <T extends TProperties>(fields: T) => Type.Object({ ...fields, _csrf: Type.String() })
+export const Text = (maxLength = 500) => Type.String({ maxLength })
+export const Optional = Type.Optional
+
+/** Form text to a whole number: blank is undefined, anything but digits names the field. */
+export function wholeNumber(field: string, text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined
+  if (!/^[-+]?\d{1,16}$/.test(text.trim())) throw invalidField(field, 'must be a whole number')
+  return Number(text.trim())
+}
+
+export const blankToUndefined = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : text.trim())
+export const checked = (text: string | undefined) => text === 'on' || text === 'true'
+
+/** Pages say what just happened by a fixed key (`?done=credited`), never by text from the URL. */
+export const NOTICES: Record<string, string> = {
+  credited: 'Balance adjusted.',
+  status: 'Status changed.',
+  limits: 'Lock cap and IP allow-list saved.',
+  redelivered: 'Delivery queued again.',
+  sent: 'Line sent.',
+  canceled: 'Order canceled; undelivered lines refunded.',
+  resolved: 'Request resolved.',
+  item: 'Item saved.',
+  provider: 'Provider saved.',
+  channel: 'Channel saved.',
+  synced: 'Channels imported from the payment gateway.',
+  paid: 'Top-up marked paid.',
+}
+export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

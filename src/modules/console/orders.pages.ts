@@ -1,0 +1,102 @@
+import { pageWindow } from '../../http/paging.js'
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { IdParam, PageNumber, RowId, StringEnum } from '../../http/schemas.js'
+import { listDispatches, resolveDispatch } from '../fulfilment/review.service.js'
+import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
+import { getOperatorOrder, listOperatorOrders } from '../orders/operator-orders.service.js'
+import { OrderStatus } from '../orders/orders.schemas.js'
+import { Form, Optional, Text, blankToUndefined, noticeOf } from './form.js'
+
+const hide = true
+const OrdersQuery = Type.Object({
+  ref: Optional(Type.String({ maxLength: 191 })),
+  status: Optional(Type.Union([OrderStatus, Type.Literal('')])),
+  awaiting: Optional(Type.Union([Type.Literal('manual'), Type.Literal('')])),
+  account_id: Optional(RowId()),
+  page: Optional(PageNumber),
+})
+const DispatchStatus = StringEnum(['review', 'queued', 'sending', 'pending', 'completed', 'failed', 'void'])
+
+/** Orders: search by ref_id or invoice, the detail with lines, results and ledger; send, cancel; upstream requests to resolve. */
+export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db, vault } = ctx
+  return async (app) => {
+    app.get('/console/orders', { schema: { hide, querystring: OrdersQuery } }, async (request, reply) => {
+      const { ref, status, awaiting, account_id, page = 1 } = request.query
+      const filter = { ref: blankToUndefined(ref), status: status || undefined, awaiting: awaiting || undefined, accountId: account_id }
+      const { data: rows, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page: 50 }))
+      const total = meta.total
+      // A search that names one order goes straight to it.
+      if (filter.ref && rows.length === 1) return reply.redirect(`/console/orders/${rows[0].id}`, 303)
+      return reply.page('orders.eta', { rows, total, page, query: { ref: ref ?? '', status: status ?? '', awaiting: awaiting ?? '' } })
+    })
+    app.get(
+      '/console/orders/:id',
+      { schema: { hide, params: IdParam, querystring: Type.Object({ done: Optional(Type.String({ maxLength: 20 })) }) } },
+      async (request, reply) =>
+        reply.page('order.eta', { order: await getOperatorOrder(db, vault, request.params.id), notice: noticeOf(request.query) }),
+    )
+    app.post(
+      '/console/orders/:id/lines/:line/send',
+      {
+        schema: {
+          hide,
+          params: Type.Object({ id: RowId(), line: RowId() }),
+          body: Form({ product_license: Optional(Text(10_000)), note: Optional(Text(1000)) }),
+        },
+      },
+      async (request, reply) => {
+        const { product_license, note } = request.body
+        await sendManualLine(db, vault, request.params.id, request.params.line, {
+          product_license: blankToUndefined(product_license),
+          note: blankToUndefined(note),
+        })
+        return reply.redirect(`/console/orders/${request.params.id}?done=sent`, 303)
+      },
+    )
+    app.post(
+      '/console/orders/:id/cancel',
+      { schema: { hide, params: IdParam, body: Form({ reason: Type.String({ minLength: 1, maxLength: 500 }) }) } },
+      async (request, reply) => {
+        await cancelOrder(db, request.params.id, request.body.reason)
+        return reply.redirect(`/console/orders/${request.params.id}?done=canceled`, 303)
+      },
+    )
+    app.get(
+      '/console/dispatches',
+      { schema: { hide, querystring: Type.Object({ status: Optional(DispatchStatus), page: Optional(PageNumber) }) } },
+      async (request, reply) => {
+        const { status = 'review', page = 1 } = request.query
+        const { rows, total } = await listDispatches(db, { status, page, per_page: 50 })
+        return reply.page('dispatches.eta', { rows, total, page, status })
+      },
+    )
+    app.post(
+      '/console/dispatches/:id/resolve',
+      {
+        schema: {
+          hide,
+          params: IdParam,
+          body: Form({
+            outcome: StringEnum(['placed', 'failed']),
+            order_id: Optional(Text(100)),
+            sn: Optional(Text(200)),
+            reason: Optional(Text(500)),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { outcome, order_id, sn, reason } = request.body
+        await resolveDispatch(db, request.params.id, {
+          outcome,
+          order_id: blankToUndefined(order_id),
+          sn: blankToUndefined(sn),
+          reason: blankToUndefined(reason),
+        })
+        return reply.redirect('/console/dispatches?status=review', 303)
+      },
+    )
+  }
+}

@@ -1,0 +1,95 @@
+import { pageWindow } from '../../http/paging.js'
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { IdParam, PageNumber, RowId } from '../../http/schemas.js'
+import * as accounts from '../accounts/accounts.service.js'
+import * as ledger from '../ledger/ledger.service.js'
+import { listOperatorOrders } from '../orders/operator-orders.service.js'
+import { accountDeliveries, accountWebhook, redeliverForAccount } from '../webhooks/webhooks.service.js'
+import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
+
+const hide = true
+const ListQuery = Type.Object({ search: Optional(Type.String({ maxLength: 191 })), page: Optional(PageNumber) })
+const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
+
+/** Resellers: list and search, create (key shown once), balance, key rotation, status, limits, orders, ledger, webhooks. */
+export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db } = ctx
+  const back = (id: number, done: string) => `/console/resellers/${id}?done=${done}`
+  return async (app) => {
+    app.get('/console/resellers', { schema: { hide, querystring: ListQuery } }, async (request, reply) => {
+      const { search, page = 1 } = request.query
+      const { rows, total } = await accounts.listAccounts(db, { page, perPage: 50, search: blankToUndefined(search) })
+      return reply.page('resellers.eta', { rows, total, page, search: search ?? '' })
+    })
+    app.post(
+      '/console/resellers',
+      { schema: { hide, body: Form({ name: Text(191), email: Optional(Text(191)) }) } },
+      async (request, reply) => {
+        const created = await accounts.createAccount(db, { name: request.body.name, email: blankToUndefined(request.body.email) })
+        return reply.page('api-key.eta', { account: created, apiKey: created.api_key, created: true })
+      },
+    )
+    app.get('/console/resellers/:id', { schema: { hide, params: IdParam, querystring: Done } }, async (request, reply) => {
+      const id = request.params.id
+      const account = await accounts.getAccount(db, id)
+      const [orders, mutations, webhook, deliveries] = await Promise.all([
+        listOperatorOrders(db, { accountId: id }, pageWindow({ page: 1, per_page: 20 })),
+        ledger.listMutations(db, id, {}, pageWindow({ page: 1, per_page: 20 })),
+        accountWebhook(db, id),
+        accountDeliveries(db, id, { page: 1, perPage: 20 }),
+      ])
+      return reply.page('reseller.eta', { account, orders, mutations, webhook, deliveries, notice: noticeOf(request.query) })
+    })
+    app.post(
+      '/console/resellers/:id/balance',
+      { schema: { hide, params: IdParam, body: Form({ amount: Text(20), reason: Text(255), reference: Optional(Text(191)) }) } },
+      async (request, reply) => {
+        const { amount, reason, reference } = request.body
+        await accounts.adjustBalance(db, request.params.id, {
+          amount: wholeNumber('amount', amount) ?? 0,
+          reason,
+          reference: blankToUndefined(reference),
+        })
+        return reply.redirect(back(request.params.id, 'credited'), 303)
+      },
+    )
+    app.post('/console/resellers/:id/api-key', { schema: { hide, params: IdParam } }, async (request, reply) => {
+      const rotated = await accounts.rotateApiKey(db, request.params.id)
+      ctx.authCache.forgetAccount(request.params.id)
+      return reply.page('api-key.eta', { account: await accounts.getAccount(db, request.params.id), apiKey: rotated.api_key })
+    })
+    app.post(
+      '/console/resellers/:id/status',
+      { schema: { hide, params: IdParam, body: Form({ status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]) }) } },
+      async (request, reply) => {
+        await accounts.updateAccount(db, request.params.id, { status: request.body.status })
+        ctx.authCache.forgetAccount(request.params.id)
+        return reply.redirect(back(request.params.id, 'status'), 303)
+      },
+    )
+    app.post(
+      '/console/resellers/:id/limits',
+      { schema: { hide, params: IdParam, body: Form({ max_active_locks: Text(10), ip_allowlist: Text(10_000) }) } },
+      async (request, reply) => {
+        const cap = wholeNumber('max_active_locks', request.body.max_active_locks)
+        const ipAllowlist = request.body.ip_allowlist
+          .split(/[\s,]+/)
+          .map((s) => s.trim())
+          .filter(Boolean)
+        await accounts.updateAccount(db, request.params.id, { max_active_locks: cap ?? null, ip_allowlist: ipAllowlist })
+        ctx.authCache.forgetAccount(request.params.id)
+        return reply.redirect(back(request.params.id, 'limits'), 303)
+      },
+    )
+    app.post(
+      '/console/resellers/:id/deliveries/:delivery/retry',
+      { schema: { hide, params: Type.Object({ id: RowId(), delivery: RowId() }) } },
+      async (request, reply) => {
+        await redeliverForAccount(db, request.params.id, request.params.delivery)
+        return reply.redirect(`${back(request.params.id, 'redelivered')}#webhook`, 303)
+      },
+    )
+  }
+}

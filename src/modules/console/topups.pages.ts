@@ -1,0 +1,100 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { AppError } from '../../errors.js'
+import { PageNumber, StringEnum } from '../../http/schemas.js'
+import { createChannelWithin, listChannels, updateChannel } from '../topups/channels.service.js'
+import { ChannelBody, ChannelCodeParam, ReferenceParam } from '../topups/topups.schemas.js'
+import { listTopups, payTopup, syncChannels } from '../topups/topups.service.js'
+import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
+
+const hide = true
+const Done = { done: Optional(Type.String({ maxLength: 20 })) }
+
+/** The form converted, then held to the operator API's own schema, so both refuse the same values. */
+function asApiBody<T>(schema: TSchema, value: Record<string, unknown>): T {
+  const clean = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined))
+  const fieldErrors: Record<string, string[]> = {}
+  for (const e of Value.Errors(schema, clean)) (fieldErrors[e.path.slice(1).replaceAll('/', '.') || 'form'] ??= []).push(e.message)
+  if (Object.keys(fieldErrors).length) throw new AppError('VALIDATION_ERROR', { fieldErrors })
+  return clean as T
+}
+
+const decimal = (field: string, text: string | undefined) => {
+  if (blankToUndefined(text) === undefined) return undefined
+  if (!/^\d+(\.\d+)?$/.test(text!.trim())) throw new AppError('VALIDATION_ERROR', { fieldErrors: { [field]: ['must be a number'] } })
+  return Number(text)
+}
+
+/** Top-ups of every reseller (a simulator one can be marked paid) and the payment channels. */
+export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db } = ctx
+  return async (app) => {
+    app.get(
+      '/console/topups',
+      {
+        schema: {
+          hide,
+          querystring: Type.Object({
+            status: Optional(StringEnum(['pending', 'paid', 'expired', 'failed'])),
+            page: Optional(PageNumber),
+            ...Done,
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { status, page = 1 } = request.query
+        const { rows, total } = await listTopups(db, { page, per_page: 50, status })
+        const simulator = ctx.config.paymentGateway === 'simulator'
+        return reply.page('topups.eta', { rows, total, page, status: status ?? '', simulator, notice: noticeOf(request.query) })
+      },
+    )
+    app.post('/console/topups/:reference/pay', { schema: { hide, params: ReferenceParam } }, async (request, reply) => {
+      await payTopup(db, request.params.reference, 'operator')
+      return reply.redirect('/console/topups?done=paid', 303)
+    })
+    app.get('/console/channels', { schema: { hide, querystring: Type.Object(Done) } }, async (request, reply) =>
+      reply.page('channels.eta', { channels: await listChannels(db), notice: noticeOf(request.query) }),
+    )
+    const ChannelForm = {
+      name: Text(100),
+      type: StringEnum(['qris', 'va', 'ewallet', 'retail']),
+      fee_flat: Optional(Text(16)),
+      fee_percent: Optional(Text(16)),
+      min_amount: Optional(Text(16)),
+      max_amount: Optional(Text(16)),
+    }
+    const channelValues = (b: {
+      name: string
+      type: string
+      fee_flat?: string
+      fee_percent?: string
+      min_amount?: string
+      max_amount?: string
+    }) => ({
+      name: b.name,
+      type: b.type,
+      fee_flat: wholeNumber('fee_flat', b.fee_flat),
+      fee_percent: decimal('fee_percent', b.fee_percent),
+      min_amount: wholeNumber('min_amount', b.min_amount),
+      max_amount: wholeNumber('max_amount', b.max_amount),
+    })
+    app.post('/console/channels', { schema: { hide, body: Form({ code: Text(32), ...ChannelForm }) } }, async (request, reply) => {
+      await createChannelWithin(db, asApiBody(ChannelBody, { code: request.body.code, ...channelValues(request.body) }))
+      return reply.redirect('/console/channels?done=channel', 303)
+    })
+    app.post(
+      '/console/channels/:code/active',
+      { schema: { hide, params: ChannelCodeParam, body: Form({ active: StringEnum(['true', 'false']) }) } },
+      async (request, reply) => {
+        await updateChannel(db, request.params.code, { active: request.body.active === 'true' })
+        return reply.redirect('/console/channels?done=channel', 303)
+      },
+    )
+    app.post('/console/channels/sync', { schema: { hide } }, async (_request, reply) => {
+      await syncChannels(db, ctx.paymentGateway)
+      return reply.redirect('/console/channels?done=synced', 303)
+    })
+  }
+}
