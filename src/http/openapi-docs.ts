@@ -2,6 +2,7 @@ import type { ErrorCode } from '../errors.js'
 import { ADMIN_DOCS } from '../modules/admin/admin.openapi.js'
 import { CATALOG_DOCS } from '../modules/catalog/catalog.openapi.js'
 import { VALIDATION_DOCS } from '../modules/fulfilment/fulfilment.openapi.js'
+import { LEADERBOARD_DOCS } from '../modules/leaderboard/leaderboard.openapi.js'
 import { LEDGER_DOCS } from '../modules/ledger/ledger.openapi.js'
 import { LOCK_DOCS } from '../modules/locks/locks.openapi.js'
 import { ORDER_DOCS } from '../modules/orders/orders.openapi.js'
@@ -31,6 +32,7 @@ export const OPERATION_DOCS: OperationDocs = {
   ...TOPUP_DOCS,
   ...VALIDATION_DOCS,
   ...WEBHOOK_DOCS,
+  ...LEADERBOARD_DOCS,
   ...ADMIN_DOCS,
 }
 

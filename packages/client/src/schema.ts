@@ -380,6 +380,46 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/v1/leaderboard/profile': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The caller’s rank, completed transactions and points for a month (default: the current one)
+     * @description Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted. Without activity that month: zeros, ranked after every account with points.
+     */
+    get: operations['getLeaderboardProfile']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/leaderboard': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The top ten accounts of a month by points, names masked (default: the current month)
+     * @description The top ten accounts of a month by points, display names masked (`Ab***ng`); ties share a rank.
+     */
+    get: operations['listLeaderboard']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/admin/v1/resellers': {
     parameters: {
       query?: never
@@ -388,8 +428,8 @@ export interface paths {
       cookie?: never
     }
     /**
-     * List reseller accounts
-     * @description Reseller accounts, paged.
+     * List reseller accounts (search by name, email or id)
+     * @description Reseller accounts, paged; `search` in names and emails.
      */
     get: operations['adminListResellers']
     put?: never
@@ -475,7 +515,11 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    get?: never
+    /**
+     * Every item, on or off, with stock for sale now
+     * @description Every item, on or off, with the stock for sale now; `search` in item, product and SKU, `category` by id or name.
+     */
+    get: operations['adminListItems']
     put?: never
     /**
      * Create an item (a variant)
@@ -584,7 +628,7 @@ export interface paths {
       cookie?: never
     }
     /**
-     * Transactions of every account, newest first
+     * Transactions of every account, newest first (by ref_id/invoice, or awaiting a manual send)
      * @description Transactions of every account, newest first, paged; filter by status or account.
      */
     get: operations['adminListTransactions']
@@ -604,7 +648,7 @@ export interface paths {
       cookie?: never
     }
     /**
-     * One transaction with its line ids
+     * One transaction with its line ids and ledger entries
      * @description One transaction with its line ids (for send and cancel).
      */
     get: operations['adminGetTransaction']
@@ -650,6 +694,46 @@ export interface paths {
      * @description Cancels what is not delivered yet and refunds it, each line exactly once; lines at a provider wait for its final answer.
      */
     post: operations['adminCancelTransaction']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/overview': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Sales today and this month, balances held, and the queues waiting for an operator
+     * @description The store at a glance: sales today and this month (in LEADERBOARD_TZ), balances held by resellers, and the queues waiting for an operator (manual lines to send, upstream requests pending or in review, failing webhook deliveries, pending top-ups, items low on stock).
+     */
+    get: operations['adminOverview']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/resellers/{id}/mutations': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * An account's balance mutations (its ledger), newest first
+     * @description One account’s ledger, newest first, with the same filters and paging as the reseller’s own `GET /balance/mutations`.
+     */
+    get: operations['adminListResellerMutations']
+    put?: never
+    post?: never
     delete?: never
     options?: never
     head?: never
@@ -1226,6 +1310,8 @@ export interface operations {
     parameters: {
       query?: {
         page?: number
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
         per_page?: number
         direction?: 'credit' | 'debit'
         type?: 'topup' | 'purchase' | 'refund' | 'adjustment'
@@ -1270,7 +1356,9 @@ export interface operations {
            *         "page": 1,
            *         "per_page": 20,
            *         "total": 1,
-           *         "last_page": 1
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
            *       }
            *     }
            */
@@ -1295,6 +1383,9 @@ export interface operations {
               per_page: number
               total: number
               last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
             }
           }
         }
@@ -1804,6 +1895,8 @@ export interface operations {
         page?: number
         per_page?: number
         status?: 'pending' | 'paid' | 'completed' | 'canceled'
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
       }
       header?: never
       path?: never
@@ -1842,7 +1935,9 @@ export interface operations {
            *         "page": 1,
            *         "per_page": 20,
            *         "total": 1,
-           *         "last_page": 1
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
            *       }
            *     }
            */
@@ -1863,6 +1958,9 @@ export interface operations {
               per_page: number
               total: number
               last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
             }
           }
         }
@@ -4401,11 +4499,284 @@ export interface operations {
       }
     }
   }
+  getLeaderboardProfile: {
+    parameters: {
+      query?: {
+        /** @description YYYY-MM, a month in LEADERBOARD_TZ (default Asia/Jakarta); the current month when left out */
+        month?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Your month on the leaderboard */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "rank": 4,
+           *         "total_transactions": 37,
+           *         "points": 912,
+           *         "month": "2026-11"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** @description 1 + the accounts with more points that month; ties share a rank */
+              rank: number
+              /** @description transactions completed in the month */
+              total_transactions: number
+              /** @description 1 per Rp 1,000 of the month’s completed amount, refunded parts not counted */
+              points: number
+              /** @description the month read, YYYY-MM */
+              month: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  listLeaderboard: {
+    parameters: {
+      query?: {
+        /** @description YYYY-MM, a month in LEADERBOARD_TZ (default Asia/Jakarta); the current month when left out */
+        month?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The month’s top ten */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "rank": 1,
+           *           "display_name": "Ab***ng",
+           *           "total_transactions": 412,
+           *           "points": 18250
+           *         },
+           *         {
+           *           "rank": 2,
+           *           "display_name": "To***ju",
+           *           "total_transactions": 260,
+           *           "points": 9100
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            /** @description the month’s top ten by points, highest first */
+            data: {
+              /** @description 1 + the accounts with more points that month; ties share a rank */
+              rank: number
+              /** @description the account name masked: first two and last two characters around *** */
+              display_name: string
+              /** @description transactions completed in the month */
+              total_transactions: number
+              /** @description 1 per Rp 1,000 of the month’s completed amount, refunded parts not counted */
+              points: number
+            }[]
+          }
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
   adminListResellers: {
     parameters: {
       query?: {
         page?: number
         per_page?: number
+        /** @description in name or email, or the id */
+        search?: string
       }
       header?: never
       path?: never
@@ -4984,6 +5355,128 @@ export interface operations {
       }
       /** @description `DUPLICATE`: one with that key exists already */
       409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListItems: {
+    parameters: {
+      query?: {
+        page?: number
+        per_page?: number
+        /** @description in item, product name or SKU */
+        search?: string
+        /** @description a category name or id */
+        category?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** @description the item_id of every other call */
+              id: number
+              sku: string
+              name: string
+              price: number
+              stock: number | null
+              unlimited_stock: boolean
+              min_order: number
+              max_order: number | null
+              /** @enum {string} */
+              order_process: 'auto' | 'h2h' | 'smm' | 'manual'
+              /** @enum {string} */
+              status: 'on' | 'off'
+              h2h_provider: string | null
+              provider_meta: {
+                open_denom: boolean
+                min_qty: number | null
+                max_qty: number | null
+                step_qty: number | null
+              }
+              required_fields: {
+                key: string
+                label: string
+                required: boolean
+              }[]
+              validation: {
+                available: boolean
+                requires_zone_id: boolean
+                fields: string[]
+              }
+              description: string
+              /** Format: date-time */
+              updated_at: string
+              product_id: number
+              product_name: string
+              category: string
+              active: boolean
+              provider_code: string | null
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -5874,7 +6367,13 @@ export interface operations {
         page?: number
         per_page?: number
         status?: 'pending' | 'paid' | 'completed' | 'canceled'
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
         account_id?: number
+        /** @description a ref_id or invoice (exact) */
+        ref?: string
+        /** @description manual: orders with a manual line still to send */
+        awaiting?: 'manual'
       }
       header?: never
       path?: never
@@ -5908,6 +6407,9 @@ export interface operations {
               per_page: number
               total: number
               last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
             }
           }
         }
@@ -6036,6 +6538,18 @@ export interface operations {
                   product_license: string
                   note: string | null
                 }[]
+              }[]
+              ledger_entries: {
+                id: number
+                direction: string
+                type: string
+                amount: number
+                balance_before: number
+                balance_after: number
+                description: string
+                order_line_id: number | null
+                /** Format: date-time */
+                created_at: string
               }[]
             }
           }
@@ -6275,6 +6789,216 @@ export interface operations {
       }
       /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
       409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminOverview: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** @description LEADERBOARD_TZ: where a day and a month start */
+              time_zone: string
+              sales_today: {
+                count: number
+                /** @description Rupiah */
+                amount: number
+              }
+              sales_month: {
+                count: number
+                /** @description Rupiah */
+                amount: number
+              }
+              /** @description the sum of every reseller balance */
+              balances_held: number
+              queues: {
+                /** @description manual lines waiting to be sent */
+                manual_lines: number
+                /** @description upstream requests queued, sending or pending at the provider */
+                upstream_pending: number
+                /** @description upstream requests waiting for an operator (dispatches in review) */
+                upstream_review: number
+                /** @description webhook deliveries that gave up (failed) */
+                webhooks_failing: number
+                /** @description top-ups waiting for payment, not expired */
+                topups_pending: number
+                /** @description active items with fewer than 10 units for sale */
+                low_stock: number
+              }
+              webhooks_failing: {
+                account_id: number
+                name: string
+                failing: number
+              }[]
+              low_stock: {
+                id: number
+                name: string
+                product_name: string
+                available: number
+              }[]
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListResellerMutations: {
+    parameters: {
+      query?: {
+        page?: number
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
+        per_page?: number
+        direction?: 'credit' | 'debit'
+        type?: 'topup' | 'purchase' | 'refund' | 'adjustment'
+      }
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              invoice: string | null
+              direction: string
+              type: string
+              /** @description always positive; `direction` says which way */
+              amount: number
+              balance_before: number
+              balance_after: number
+              description: string
+              /** Format: date-time */
+              created_at: string
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ACCOUNT_NOT_FOUND`: no such account */
+      404: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string

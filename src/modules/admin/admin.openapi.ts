@@ -7,7 +7,24 @@ export const ADMIN_DOCS: OperationDocs = {
     description: 'Creates a reseller account and its first API key; the key is shown only in this answer.',
     request: { name: 'Toko Maju', email: 'ops@tokomaju.example' },
   },
-  'GET /api/admin/v1/resellers': { operationId: 'adminListResellers', description: 'Reseller accounts, paged.' },
+  'GET /api/admin/v1/resellers': {
+    operationId: 'adminListResellers',
+    description: 'Reseller accounts, paged; `search` in names and emails.',
+  },
+  'GET /api/admin/v1/resellers/{id}/mutations': {
+    operationId: 'adminListResellerMutations',
+    description: 'One account’s ledger, newest first, with the same filters and paging as the reseller’s own `GET /balance/mutations`.',
+    codes: ['ACCOUNT_NOT_FOUND'],
+  },
+  'GET /api/admin/v1/overview': {
+    operationId: 'adminOverview',
+    description:
+      'The store at a glance: sales today and this month (in LEADERBOARD_TZ), balances held by resellers, and the queues waiting for an operator (manual lines to send, upstream requests pending or in review, failing webhook deliveries, pending top-ups, items low on stock).',
+  },
+  'GET /api/admin/v1/items': {
+    operationId: 'adminListItems',
+    description: 'Every item, on or off, with the stock for sale now; `search` in item, product and SKU, `category` by id or name.',
+  },
   'GET /api/admin/v1/resellers/{id}': {
     operationId: 'adminGetReseller',
     description: 'One reseller account.',

@@ -28,7 +28,7 @@ export const LEDGER_DOCS: OperationDocs = {
           created_at: '2026-11-22T10:15:00.000Z',
         },
       ],
-      meta: { page: 1, per_page: 20, total: 1, last_page: 1 },
+      meta: { page: 1, per_page: 20, total: 1, last_page: 1, total_capped: false, next_cursor: null },
     },
   },
 }

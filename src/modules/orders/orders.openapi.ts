@@ -78,7 +78,11 @@ export const ORDER_DOCS: OperationDocs = {
     operationId: 'listTransactions',
     description: 'Your purchases, newest first, one page at a time (`page`, `per_page` ≤ 50), optionally of one `status`.',
     returns: 'A page of transactions',
-    response: { message: 'OK', data: [purchase], meta: { page: 1, per_page: 20, total: 1, last_page: 1 } },
+    response: {
+      message: 'OK',
+      data: [purchase],
+      meta: { page: 1, per_page: 20, total: 1, last_page: 1, total_capped: false, next_cursor: null },
+    },
   },
   'POST /api/v1/order/sandbox': {
     operationId: 'createSandboxOrder',

@@ -1,0 +1,24 @@
+import type { OperationDocs } from '../../http/openapi-docs.js'
+
+/** OpenAPI metadata of the leaderboard routes (merged by src/http/openapi-docs.ts). */
+export const LEADERBOARD_DOCS: OperationDocs = {
+  'GET /api/v1/leaderboard/profile': {
+    operationId: 'getLeaderboardProfile',
+    description:
+      'Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted. Without activity that month: zeros, ranked after every account with points.',
+    returns: 'Your month on the leaderboard',
+    response: { message: 'OK', data: { rank: 4, total_transactions: 37, points: 912, month: '2026-11' } },
+  },
+  'GET /api/v1/leaderboard': {
+    operationId: 'listLeaderboard',
+    description: 'The top ten accounts of a month by points, display names masked (`Ab***ng`); ties share a rank.',
+    returns: 'The month’s top ten',
+    response: {
+      message: 'OK',
+      data: [
+        { rank: 1, display_name: 'Ab***ng', total_transactions: 412, points: 18250 },
+        { rank: 2, display_name: 'To***ju', total_transactions: 260, points: 9100 },
+      ],
+    },
+  },
+}
