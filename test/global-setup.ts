@@ -14,6 +14,8 @@ export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-test-'))
   // Every scratch directory of the run (data dirs, browser profiles, private clusters) lands in this one, removed at the end.
   process.env.TMPDIR = dir
+  // A private cluster's data dir inside belongs to the postgres user, who must be able to reach it.
+  fs.chmodSync(dir, 0o711)
   const template = path.join(dir, 'pglite-template.tar')
   await buildTemplates(template)
   project.provide('pgliteTemplate', template)
