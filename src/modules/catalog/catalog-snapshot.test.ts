@@ -16,11 +16,16 @@ const catalog = async (query = '') => {
 const variantsOf = (body: any): any[] => body.data.flatMap((c: any) => c.products.flatMap((p: any) => p.variants))
 const variant = (body: any, id: number) => variantsOf(body).find((v) => v.id === id)
 
-/** Deltas from `since` until one shows the item (each answer's server_time the next cursor); undefined after `tries`. */
-async function deltaUntil(since: string, id: number, tries = 50) {
+/**
+ * Deltas from `since` until one shows the item as `wanted` says (each answer's server_time the next
+ * cursor); undefined after `tries`. A delta may repeat an item it already gave (a cursor is
+ * conservative while other transactions in the cluster are in flight), so wait for the state, not the item.
+ */
+async function deltaUntil(since: string, id: number, wanted: (v: any) => boolean, tries = 50) {
   for (let i = 0; i < tries; i++) {
     const delta = await catalog(`?per_page=all&updated_since=${encodeURIComponent(since)}`)
-    if (variant(delta, id)) return variant(delta, id)
+    const found = variant(delta, id)
+    if (found && wanted(found)) return found
     since = delta.server_time
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -50,7 +55,7 @@ describe('the catalog snapshot', () => {
     })
     expect(bought.statusCode, bought.body).toBe(200)
     // No invalidation: the sale leaves the catalog's rows alone and arrives with the next renewal.
-    expect((await deltaUntil(listing.server_time, item.id))?.stock).toBe(2)
+    expect((await deltaUntil(listing.server_time, item.id, (v) => v.stock === 2))?.stock).toBe(2)
   })
 
   it('hands out the cursor of the snapshot it served: nothing committed later is lost', async () => {
