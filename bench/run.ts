@@ -8,7 +8,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { BASE_URL, ROOT, api, freePort, recreateDatabase, rssMb, startServer } from './harness.js'
+import { embeddedBench } from './embedded.js'
 import { pacedLoad } from './paced.js'
+import { summarize, type BenchReport } from './summary.js'
 import { leaderboardBench } from './leaderboard.js'
 import { readsBench } from './reads.js'
 import { webhookBench } from './webhooks.js'
@@ -67,7 +69,10 @@ function purchaseRequest(pick: Pick) {
   return { path: '/api/v1/trx', headers: { 'content-type': 'application/json', 'x-apikey': key }, body }
 }
 
-async function load(base: string, { connections, pick }: { connections: number; pick: Pick }) {
+async function load(base: string, { connections, pick, pid }: { connections: number; pick: Pick; pid?: number }) {
+  // The server's RSS sampled through the load, not after it.
+  let peak = 0
+  const sampler = pid ? setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200) : undefined
   const result = await autocannon({
     url: base,
     connections,
@@ -83,6 +88,7 @@ async function load(base: string, { connections, pick }: { connections: number; 
       },
     ],
   })
+  clearInterval(sampler)
   const statusCodes = result.statusCodeStats as Record<string, { count: number }> | undefined
   const count = (code: string) => statusCodes?.[code]?.count ?? 0
   const errors = result['5xx'] + count('429') + result.errors + result.timeouts
@@ -93,6 +99,7 @@ async function load(base: string, { connections, pick }: { connections: number; 
     requests: result.requests.total,
     non_2xx: result.non2xx,
     errors,
+    peak_rss_mb: peak,
   }
 }
 
@@ -139,7 +146,7 @@ async function main() {
     console.log('warm-up …')
     await load(base, { connections: 16, pick: spread }).catch(() => undefined)
     console.log('purchase throughput, 64 connections …')
-    const throughput = await load(base, { connections: 64, pick: spread })
+    const throughput = await load(base, { connections: 64, pick: spread, pid: server.pid })
     const rate = Math.max(1, Math.round(throughput.req_per_s / 2))
     console.log(`purchase latency at ${rate} req/s …`)
     const latency = await pacedLoad({ base, rate, seconds: SECONDS, request: () => purchaseRequest(spread) })
@@ -159,11 +166,14 @@ async function main() {
     })
     // Last: it adds 100,000 accounts to the database.
     const leaderboard = await leaderboardBench({ base, databaseUrl, keys, seconds: SECONDS })
+    server.kill('SIGTERM')
+    const embedded = await embeddedBench(SECONDS)
     const report = {
       at: new Date().toISOString(),
       seconds: SECONDS,
       reference,
       purchase: throughput,
+      purchase_peak_rss_mb: throughput.peak_rss_mb,
       purchase_at_half_rate: { rate, ...latency },
       hot_item: hotItem,
       server_rss_mb: serverRss,
@@ -172,10 +182,16 @@ async function main() {
       webhooks,
       leaderboard,
       reads,
+      embedded,
     }
+    const summary = summarize(report as unknown as BenchReport)
     console.log(JSON.stringify(report, null, 2))
+    console.table(summary)
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })
-    fs.writeFileSync(path.join(ROOT, 'bench/results', `${report.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2))
+    fs.writeFileSync(
+      path.join(ROOT, 'bench/results', `${report.at.replace(/[:.]/g, '-')}.json`),
+      JSON.stringify({ ...report, summary }, null, 2),
+    )
   } finally {
     server.kill('SIGTERM')
   }

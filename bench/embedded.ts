@@ -1,0 +1,112 @@
+/**
+ * The embedded mode (PGlite, no DATABASE_URL): purchases over HTTP against a server as `npm start`
+ * runs it, then, on the same data directory with the server stopped, a loop calling the same
+ * purchase() statement the server sends, back to back in one process. The ratio is what HTTP, auth
+ * and the service add on top of the database function (PGlite runs one statement at a time).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import { openPGlite } from '../src/db/database.js'
+import { api, freePort, rssMb, startServer } from './harness.js'
+
+const ACCOUNTS = 10
+const LICENSES = 20_000
+// What the service passes as the processes it can fulfil with the default dispatchers.
+const PROCESSES = ['auto', 'manual', 'h2h', 'smm']
+const PURCHASE = 'SELECT * FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[])'
+
+async function seed(base: string) {
+  const accounts: { id: number; key: string }[] = []
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const account = await api(base, 'POST', '/resellers', { name: `embedded ${i}` })
+    await api(base, 'POST', `/resellers/${account.id}/balance`, { amount: 1e13, reason: 'bench' })
+    accounts.push({ id: account.id, key: account.api_key })
+  }
+  const item = await api(base, 'POST', '/items', { product_name: 'Embedded', name: 'V', sku: 'EMB-1', price: 1000, order_process: 'auto' })
+  for (let done = 0; done < LICENSES; done += 10_000) {
+    const licenses = Array.from({ length: 10_000 }, (_, n) => `EMB-${done + n}-${Math.random().toString(36).slice(2)}`)
+    await api(base, 'POST', `/items/${item.id}/licenses`, { licenses })
+  }
+  return { accounts, itemId: item.id as number }
+}
+
+async function overHttp(base: string, pid: number, seconds: number, keys: string[], itemId: number) {
+  let ref = 0
+  let peak = 0
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200)
+  const result = await autocannon({
+    url: base,
+    connections: 16,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/trx',
+        setupRequest: (request: any) => ({
+          ...request,
+          headers: { 'content-type': 'application/json', 'x-apikey': keys[ref % keys.length] },
+          body: JSON.stringify({ ref_id: `emb-http-${++ref}`, carts: [{ item_id: itemId, quantity: 1 }] }),
+        }),
+      },
+    ],
+  })
+  clearInterval(sampler)
+  return {
+    req_per_s: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    errors: result['5xx'] + result.errors + result.timeouts,
+    peak_rss_mb: peak,
+  }
+}
+
+async function functionLoop(dataDir: string, seconds: number, accountIds: number[], itemId: number) {
+  const { pglite, close } = await openPGlite({ dataDir: path.join(dataDir, 'pglite') })
+  try {
+    let n = 0
+    const until = Date.now() + seconds * 1000
+    const started = Date.now()
+    while (Date.now() < until) {
+      n++
+      const args = [accountIds[n % accountIds.length], `emb-loop-${n}`, `INV-EMB-${n}`, [itemId], [1], [null], null, PROCESSES]
+      await pglite!.query(PURCHASE, args)
+    }
+    return { calls_per_s: Math.round((n * 1000) / (Date.now() - started)) }
+  } finally {
+    await close()
+  }
+}
+
+export async function embeddedBench(seconds: number) {
+  const dataDir = fs.mkdtempSync('/tmp/reseller-bench-embedded-')
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const server = await startServer('', port, { DATA_DIR: dataDir })
+  try {
+    console.log('embedded: seeding …')
+    const { accounts, itemId } = await seed(base)
+    const idle = rssMb(server.pid!)
+    console.log('embedded: purchases over HTTP, 16 connections …')
+    const http = await overHttp(
+      base,
+      server.pid!,
+      seconds,
+      accounts.map((a) => a.key),
+      itemId,
+    )
+    server.kill('SIGTERM')
+    await new Promise((resolve) => server.once('exit', resolve))
+    console.log('embedded: the same purchase() in a PGlite loop …')
+    const loop = await functionLoop(
+      dataDir,
+      seconds,
+      accounts.map((a) => a.id),
+      itemId,
+    )
+    return { idle_rss_mb: idle, http, loop, ratio: Number((http.req_per_s / loop.calls_per_s).toFixed(3)) }
+  } finally {
+    if (server.exitCode === null) server.kill('SIGTERM')
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,117 @@
+/** One table of every figure of a bench run, with its ratio and the target it is held to. */
+export type SummaryRow = { figure: string; value: string; ratio: number | null; target: string }
+
+type Load = { req_per_s: number; p50_ms?: number; p99_ms: number }
+type ReadRow = { route: string; req_per_s: number; p99_ms: number; ratio?: number }
+
+export type BenchReport = {
+  reference: { reference_tps: number }
+  purchase: Load
+  purchase_peak_rss_mb: number
+  purchase_at_half_rate: { rate: number; p50_ms: number; p99_ms: number }
+  hot_item: Load
+  reads: ReadRow[]
+  webhooks: {
+    throughput: { delivered_per_s: number }
+    latency: { rate: number; commit_to_arrival_p50_ms: number; commit_to_arrival_p99_ms: number; delivered_per_s_during_load: number }
+    latency_at_quarter_rate: { commit_to_arrival_p50_ms: number; commit_to_arrival_p99_ms: number }
+  }
+  leaderboard: Record<'profile' | 'profile_large' | 'top_ten_large', Load & { accounts_in_month?: number }>
+  embedded: { http: Load & { peak_rss_mb: number }; loop: { calls_per_s: number }; ratio: number; idle_rss_mb: number }
+}
+
+const READ_TARGETS: Record<string, string> = {
+  'GET /api/v1/balance': '≥ 0.35',
+  'GET /api/v1/balance/mutations': '≥ 0.35',
+  'GET /api/v1/trx/{ref}': '≥ 0.25',
+  'GET /api/v1/trx?per_page=20': '≥ 0.2',
+  'GET /api/v1/item?per_page=all': '≥ 0.25',
+  'GET /api/v1/item?updated_since (delta)': '≥ 0.25',
+}
+
+const n = (v: number) => Math.round(v).toLocaleString('en-US')
+const ratio = (a: number, b: number) => Number((a / b).toFixed(3))
+
+export function summarize(r: BenchReport): SummaryRow[] {
+  const ref = r.reference.reference_tps
+  const noop = r.reads[0]?.req_per_s ?? 0
+  const wh = r.webhooks
+  const lb = r.leaderboard
+  return [
+    { figure: 'reference ceiling (pgbench)', value: `${n(ref)} tx/s`, ratio: 1, target: '' },
+    {
+      figure: 'purchases, 64 connections',
+      value: `${n(r.purchase.req_per_s)} req/s, p99 ${r.purchase.p99_ms} ms`,
+      ratio: ratio(r.purchase.req_per_s, ref),
+      target: '≥ 0.9 of reference',
+    },
+    {
+      figure: `purchases at half rate (${n(r.purchase_at_half_rate.rate)}/s)`,
+      value: `p50 ${r.purchase_at_half_rate.p50_ms} ms, p99 ${r.purchase_at_half_rate.p99_ms} ms`,
+      ratio: null,
+      target: '',
+    },
+    {
+      figure: 'hot item, 64 connections',
+      value: `${n(r.hot_item.req_per_s)} req/s, p99 ${r.hot_item.p99_ms} ms`,
+      ratio: ratio(r.hot_item.req_per_s, ref),
+      target: '≥ 0.9 of reference',
+    },
+    { figure: 'server RSS, peak under purchases', value: `${r.purchase_peak_rss_mb} MB`, ratio: null, target: '< 200 MB' },
+    ...r.reads.map((row) => ({
+      figure: row.route,
+      value: `${n(row.req_per_s)} req/s, p99 ${row.p99_ms} ms`,
+      ratio: row === r.reads[0] ? 1 : ratio(row.req_per_s, noop),
+      target: READ_TARGETS[row.route] ? `${READ_TARGETS[row.route]} of no-op` : row === r.reads[0] ? 'the yardstick' : 'measured',
+    })),
+    {
+      figure: 'webhooks: backlog drain',
+      value: `${n(wh.throughput.delivered_per_s)} events/s`,
+      ratio: null,
+      target: 'keeps up with purchases',
+    },
+    {
+      figure: `webhooks at half rate (${n(wh.latency.rate)} purchases/s)`,
+      value: `${n(wh.latency.delivered_per_s_during_load)} delivered/s; commit → arrival p50 ${wh.latency.commit_to_arrival_p50_ms} ms, p99 ${wh.latency.commit_to_arrival_p99_ms} ms`,
+      ratio: null,
+      target: 'p99 < 50 ms',
+    },
+    {
+      figure: 'webhooks at a quarter rate',
+      value: `p50 ${wh.latency_at_quarter_rate.commit_to_arrival_p50_ms} ms, p99 ${wh.latency_at_quarter_rate.commit_to_arrival_p99_ms} ms`,
+      ratio: null,
+      target: '',
+    },
+    {
+      figure: 'GET /api/v1/leaderboard/profile (≈ 100 accounts)',
+      value: `${n(lb.profile.req_per_s)} req/s, p99 ${lb.profile.p99_ms} ms`,
+      ratio: noop ? ratio(lb.profile.req_per_s, noop) : null,
+      target: 'of no-op',
+    },
+    {
+      figure: `GET /api/v1/leaderboard/profile (${n(lb.profile_large.accounts_in_month ?? 0)} accounts)`,
+      value: `${n(lb.profile_large.req_per_s)} req/s, p99 ${lb.profile_large.p99_ms} ms`,
+      ratio: ratio(lb.profile_large.req_per_s, lb.profile.req_per_s),
+      target: '≈ 1 of the small month',
+    },
+    {
+      figure: 'GET /api/v1/leaderboard (top ten, large month)',
+      value: `${n(lb.top_ten_large.req_per_s)} req/s, p99 ${lb.top_ten_large.p99_ms} ms`,
+      ratio: noop ? ratio(lb.top_ten_large.req_per_s, noop) : null,
+      target: 'of no-op',
+    },
+    {
+      figure: 'embedded: purchases over HTTP (16 connections)',
+      value: `${n(r.embedded.http.req_per_s)} req/s, p99 ${r.embedded.http.p99_ms} ms`,
+      ratio: r.embedded.ratio,
+      target: '≥ 0.7 of the PGlite loop',
+    },
+    { figure: 'embedded: purchase() in a PGlite loop', value: `${n(r.embedded.loop.calls_per_s)} calls/s`, ratio: 1, target: '' },
+    {
+      figure: 'embedded: RSS idle / peak under purchases',
+      value: `${r.embedded.idle_rss_mb} / ${r.embedded.http.peak_rss_mb} MB`,
+      ratio: null,
+      target: 'measured',
+    },
+  ]
+}
