@@ -2,6 +2,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { growthSeedSql } from '../bench/growth-seed.js'
+import { PREPARED } from '../src/db/database.js'
 import type { DB } from '../src/db/schema.js'
 import { COUNT_CAP, pageWindow } from '../src/http/paging.js'
 import { listMutations } from '../src/modules/ledger/ledger.queries.js'
@@ -47,8 +48,24 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     for (const query of [...captured]) {
       const { rows } = await pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters])
       plans.push({ sql: query.sql, nodes: nodes(rows[0]['QUERY PLAN'][0].Plan as PlanNode) })
+      if (query.sql.startsWith(PREPARED)) plans.push({ sql: `(prepared) ${query.sql}`, nodes: await preparedPlan(query) })
     }
     return plans
+  }
+
+  /** The plan a named prepared statement settles on: after five runs PostgreSQL may switch to a generic plan. */
+  async function preparedPlan(query: CompiledQuery): Promise<PlanNode[]> {
+    const client = await pool.connect()
+    try {
+      await client.query(`PREPARE plan_check AS ${query.sql}`)
+      const args = query.parameters.map((v) => client.escapeLiteral(String(v))).join(', ')
+      for (let i = 0; i < 6; i++) await client.query(`EXECUTE plan_check(${args})`)
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE plan_check(${args})`)
+      return nodes(rows[0]['QUERY PLAN'][0].Plan as PlanNode)
+    } finally {
+      await client.query('DEALLOCATE ALL')
+      client.release()
+    }
   }
 
   function expectIndexedAndBounded(plans: Awaited<ReturnType<typeof plansOf>>) {
@@ -75,6 +92,8 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     const w = pageWindow({ page: q.page, per_page: 20 })
     const plans = await plansOf((db) => listOrders(db, { accountId: whale.id, status: 'status' in q ? q.status : undefined }, w))
     expectIndexedAndBounded(plans)
+    // The plan checked includes the one the named prepared statement settles on.
+    expect(plans.some((p) => p.sql.startsWith('(prepared)'))).toBe(true)
     if ('status' in q) expect(plans.some((p) => p.nodes.some((n) => n['Index Name'] === 'orders_account_open_idx'))).toBe(true)
   })
 

@@ -95,6 +95,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)
 }
 
+/** Opens a statement that runs as a named prepared statement on PostgreSQL (parsed and planned once per connection). */
+export const PREPARED = '/* prepared */ '
+const preparedNames = new Map<string, string>()
+
+/** The statement's name when it asks to be prepared: one per distinct text (a listing has a handful of shapes). */
+function preparedName(text: string): string | undefined {
+  if (!text.startsWith(PREPARED)) return undefined
+  let name = preparedNames.get(text)
+  if (name === undefined) {
+    name = `k${preparedNames.size}`
+    preparedNames.set(text, name)
+  }
+  return name
+}
+
 /**
  * Kysely's view of the pool. A client whose connection failed or timed out is dropped at once and
  * never reused: it may still hold a transaction open on the server. Its 'error' event is caught
@@ -119,7 +134,8 @@ function discardingLostClients(pool: pg.Pool) {
         async query(text: string, values: unknown[]) {
           if (lost) throw lost
           try {
-            return await client.query(text, values)
+            const name = preparedName(text)
+            return await (name ? client.query({ name, text, values }) : client.query(text, values))
           } catch (error) {
             if (isDatabaseUnavailable(error)) drop(error as Error)
             throw error

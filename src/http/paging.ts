@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { sql, type SelectQueryBuilder } from 'kysely'
-import type { Database } from '../db/database.js'
+import { PREPARED, type Database } from '../db/database.js'
 import type { DB } from '../db/schema.js'
 import { invalidField as fieldError } from '../errors.js'
 import { Nullable, PageMeta } from './schemas.js'
@@ -40,27 +40,33 @@ type Query<O> = SelectQueryBuilder<DB, keyof DB, O>
  * nothing selected) counted up to COUNT_CAP. A page number past the cap must follow a cursor.
  */
 export async function listPage<O extends { id: number }>(db: Database, filtered: Query<object>, rows: Query<O>, w: PageWindow) {
-  const count = db
-    .selectFrom(
-      filtered
-        .select(sql<number>`1`.as('one'))
-        // In the listing's own order: the account's index, never a table scan until enough rows match.
-        .orderBy(sql.ref('id'), 'desc')
-        .limit(COUNT_CAP + 1)
-        .as('capped'),
-    )
-    .select(sql<number>`count(*)::int`.as('n'))
-    .executeTakeFirstOrThrow()
+  const capped = filtered
+    .select(sql<number>`1`.as('one'))
+    // In the listing's own order: the account's index, never a table scan until enough rows match.
+    .orderBy(sql.ref('id'), 'desc')
+    .limit(COUNT_CAP + 1)
   const page = rows.orderBy(sql.ref('id'), 'desc').limit(w.per_page + 1)
-  const found = async () => (w.before === undefined ? page.offset(w.offset) : page.where(sql.ref('id'), '<', w.before)).execute()
   let total: number
   let list: O[]
   if (w.offset >= COUNT_CAP) {
-    total = (await count).n
+    total = (
+      await db
+        .selectFrom(capped.as('capped'))
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
     if (total > COUNT_CAP) throw fieldError('page', `pages reach the ${COUNT_CAP}th row; follow meta.next_cursor beyond it`)
     list = []
   } else {
-    ;[{ n: total }, list] = await Promise.all([count, found()])
+    // The count and the page in one statement: one round trip and one pooled connection per list.
+    const window = w.before === undefined ? page.offset(w.offset) : page.where(sql.ref('id'), '<', w.before)
+    const { rows: found } = await sql<O & { capped_total: number }>`${sql.raw(PREPARED)}SELECT p.*, c.n AS capped_total
+        FROM (SELECT count(*)::int AS n FROM (${capped}) capped) c
+        LEFT JOIN LATERAL (${window}) p ON true
+       ORDER BY p.id DESC`.execute(db)
+    total = found[0]?.capped_total ?? 0
+    // No row on the page: the one row the join keeps carries only the count.
+    list = found.filter((row) => row.id !== null).map(({ capped_total: _, ...row }) => row as unknown as O)
   }
   const more = list.length > w.per_page
   const data = more ? list.slice(0, w.per_page) : list
