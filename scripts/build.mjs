@@ -7,7 +7,8 @@ import { build } from 'esbuild'
 
 const root = path.resolve(import.meta.dirname, '..')
 const src = path.join(root, 'src')
-const out = path.join(root, 'dist')
+// An output folder inside the project (so node_modules resolve); the tests build to one of their own.
+const out = path.resolve(root, process.argv[2] ?? 'dist')
 
 const files = fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(src, f)).isFile())
 const isCode = (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')

@@ -1,18 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
-// `npm start` as a user runs it: the real entry point in its own process, embedded database, no configuration.
+// `npm start` as a user runs it: the build, then its entry point in its own process, embedded database, no configuration.
 const root = path.resolve(import.meta.dirname, '..')
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-start-'))
+const built = `.test-dist-${process.pid}`
+execFileSync(process.execPath, ['scripts/build.mjs', built], { cwd: root })
 const children: ChildProcess[] = []
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   fs.rmSync(dataDir, { recursive: true, force: true })
+  fs.rmSync(path.join(root, built), { recursive: true, force: true })
 })
 
 async function freePort(): Promise<number> {
@@ -36,7 +39,7 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
   const base = { ...process.env }
   for (const name of ['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN', 'REDIS_URL', 'SEED_DEMO', 'PUBLIC_URL', 'TRUST_PROXY', 'NODE_OPTIONS'])
     delete base[name]
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', `${built}/main.js`], {
     cwd: root,
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', APP_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
