@@ -7,6 +7,7 @@ import { createCatalogCache, type CatalogCache } from './modules/catalog/catalog
 import { toVariant } from './modules/catalog/catalog.service.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
 import { createFulfilment, type Fulfilment } from './modules/fulfilment/fulfilment.js'
+import { createLeaderboardCache, type LeaderboardCache } from './modules/leaderboard/leaderboard-snapshot.js'
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
 import type { PaymentGateway } from './modules/topups/gateway.js'
 import { createPaymentGateway } from './modules/topups/gateways.js'
@@ -35,6 +36,8 @@ export type AppContext = {
   authCache: AuthCache
   /** The catalog listing's per-process snapshot (renewed on edits, at most a second old). */
   catalog: CatalogCache
+  /** Each month's points per process, for ranks (at most a second old; a sale touches no shared row). */
+  leaderboard: LeaderboardCache
   dispatchers: LineDispatcher[]
   /** Upstream h2h and smm requests: the dispatcher and poller workers. */
   fulfilment: Fulfilment
@@ -81,6 +84,7 @@ export function createContext(config: Config, database: DatabaseHandle, override
     authFailures,
     authCache: createAuthCache(AUTH_CACHE_MS),
     catalog: createCatalogCache(database.db, toVariant),
+    leaderboard: createLeaderboardCache(database.db),
     dispatchers,
     fulfilment,
     fulfillable: fulfillableProcesses(dispatchers),

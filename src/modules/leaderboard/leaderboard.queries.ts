@@ -15,23 +15,22 @@ export async function recordLeaderboardZone(db: Database, zone: string): Promise
 // The asked month's first day, or the current month in LEADERBOARD_TZ.
 const monthOf = (month: string | undefined) => sql`coalesce(${month ? `${month}-01` : null}::date, leaderboard_month(now()))`
 
-export type Profile = { month: string; rank: number; total_transactions: number; points: number }
+export type OwnMonth = { month: string; transactions: number | null; points: number | null }
 
-/** Rank = 1 + accounts with more points that month: a range of leaderboard_months_rank_idx, never a sort. */
-export const profileQuery = (accountId: number, month: string | undefined) => sql<Profile>`
-  WITH m AS (SELECT ${monthOf(month)} AS month),
-       mine AS (SELECT l.transactions, l.points FROM leaderboard_months l, m WHERE l.account_id = ${accountId} AND l.month = m.month)
-  SELECT to_char(m.month, 'YYYY-MM') AS month,
-         coalesce((SELECT transactions FROM mine), 0) AS total_transactions,
-         coalesce((SELECT points FROM mine), 0) AS points,
-         1 + (SELECT count(*) FROM leaderboard_months l
-               WHERE l.month = m.month AND l.points > coalesce((SELECT points FROM mine), 0)) AS rank
-    FROM m`
+/** The caller's own row of the month, exact (null counts: no completion that month): the primary key, one row. */
+export const ownMonthQuery = (accountId: number, month: string | undefined) => sql<OwnMonth>`
+  SELECT to_char(m.month, 'YYYY-MM') AS month, l.transactions, l.points
+    FROM (SELECT ${monthOf(month)} AS month) m
+    LEFT JOIN leaderboard_months l ON l.account_id = ${accountId} AND l.month = m.month`
 
-export async function readProfile(db: Database, accountId: number, month: string | undefined): Promise<Profile> {
-  const { rows } = await profileQuery(accountId, month).execute(db)
+export async function readOwnMonth(db: Database, accountId: number, month: string | undefined): Promise<OwnMonth> {
+  const { rows } = await ownMonthQuery(accountId, month).execute(db)
   return rows[0]
 }
+
+/** Every account's points in a month (YYYY-MM), highest first: one range of leaderboard_months_rank_idx, no sort. */
+export const monthPointsQuery = (month: string) => sql<{ account_id: number; points: number }>`
+  SELECT account_id, points FROM leaderboard_months WHERE month = ${`${month}-01`}::date ORDER BY points DESC`
 
 export type Leader = { rank: number; name: string; total_transactions: number; points: number }
 

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
-import { readProfile } from './leaderboard.queries.js'
 import { Leaders, MonthQuery, Profile } from './leaderboard.schemas.js'
-import { topTen } from './leaderboard.service.js'
+import { profile, topTen } from './leaderboard.service.js'
 
 export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -18,7 +17,10 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Profile, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await readProfile(ctx.db, request.account.id, request.query.month) }),
+      async (request) => ({
+        message: 'OK' as const,
+        data: await profile(ctx.db, ctx.leaderboard, request.account.id, request.query.month),
+      }),
     )
     app.get(
       '/leaderboard',

@@ -13,11 +13,16 @@ export type MonthQuery = Static<typeof MonthQuery>
 
 const Points = Type.Integer({ minimum: 0, description: '1 per Rp 1,000 of the month’s completed amount, refunded parts not counted' })
 const Rank = Type.Integer({ minimum: 1, description: '1 + the accounts with more points that month; ties share a rank' })
+const OwnRank = Type.Integer({
+  minimum: 1,
+  description:
+    '1 + the accounts with more points that month (ties share a rank); without a completion that month, 1 + every account with one. May lag others’ sales by at most a second',
+})
 const Transactions = Type.Integer({ minimum: 0, description: 'transactions completed in the month' })
 
 export const Profile = Ok(
   Type.Object({
-    rank: Rank,
+    rank: OwnRank,
     total_transactions: Transactions,
     points: Points,
     month: Type.String({ description: 'the month read, YYYY-MM' }),
