@@ -17,6 +17,8 @@ export type WebhookWorkerOptions = {
   concurrency?: number
   /** Attempts in flight in this process for one account's receiver. */
   perReceiver?: number
+  /** Attempts in flight in this process to one receiver host (host[:port]), whatever the accounts. */
+  perHost?: number
   /** The safety net when no NOTIFY arrives. */
   pollMs?: number
 }
@@ -28,10 +30,12 @@ export type WebhookWorker = {
   start(log: FastifyBaseLogger): Promise<{ stop(): Promise<void> }>
 }
 
-// Attempts in flight per process and per account: a receiver over the internet takes 50–500 ms,
-// and one that hangs holds only its own account's slots.
+// Attempts in flight per process, per account and per receiver host: a receiver over the internet
+// takes 50–500 ms; one that hangs holds only its own account's slots, and a host that many
+// accounts share (a shop platform) at most half of them.
 export const CONCURRENCY = 256
 export const PER_RECEIVER = 8
+export const PER_HOST = CONCURRENCY / 2
 const RELAY_BATCH = 500
 // Claimed batches whose messages are being built at once (their reads overlap the next claim).
 const PREPARING = 4
@@ -45,11 +49,13 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const clock = ctx.clock
   const concurrency = options.concurrency ?? CONCURRENCY
   const perReceiver = options.perReceiver ?? PER_RECEIVER
+  const perHost = options.perHost ?? PER_HOST
   const pollMs = options.pollMs ?? 2_000
   const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
   const recorder = createAttemptRecorder(ctx.db)
   const secrets: SecretCache = new Map()
   const inFlight = new Map<number, number>()
+  const inFlightByHost = new Map<string, number>()
   let inFlightTotal = 0
   const sends = new Set<Promise<unknown>>()
   const preparing = new Set<Promise<unknown>>()
@@ -59,13 +65,13 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
 
   let lastClaimAt = 0
 
-  // A freed slot matters only where the lack of one held deliveries back: the account's or all.
-  const settled = (account: number) => {
-    const held = inFlightTotal >= concurrency || inFlight.get(account)! >= perReceiver
+  // A freed slot matters only where the lack of one held deliveries back: the account's, the host's or all.
+  const settled = ({ account_id: account, receiver_host: host }: ClaimedDelivery) => {
+    const held =
+      inFlightTotal >= concurrency || inFlight.get(account)! >= perReceiver || (host !== null && inFlightByHost.get(host)! >= perHost)
     inFlightTotal--
-    const left = inFlight.get(account)! - 1
-    if (left === 0) inFlight.delete(account)
-    else inFlight.set(account, left)
+    count(inFlight, account, -1)
+    if (host !== null) count(inFlightByHost, host, -1)
     if (held) onSettled()
   }
 
@@ -77,7 +83,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     const sendBy = new Date(at.getTime() + LEASE_MARGIN_MS / 2)
     for (const delivery of claimed) {
       const attempt = attemptDelivery(deps, delivery, receivers.get(delivery.account_id), messages.get(delivery.id), at, sendBy)
-        .finally(() => settled(delivery.account_id))
+        .finally(() => settled(delivery))
         .then(async (record) => {
           if (!record) return
           await recorder.record(record)
@@ -102,7 +108,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       send(claimed, receivers, messages, now)
     } catch (err) {
       log.error({ err }, 'webhook messages not built')
-      claimed.forEach((d) => settled(d.account_id))
+      claimed.forEach(settled)
     }
   }
 
@@ -114,11 +120,16 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       free: concurrency - inFlightTotal,
       perReceiver,
       busy: inFlight,
+      perHost,
+      hostsBusy: inFlightByHost,
     }
   }
   const take = (claimed: ClaimedDelivery[]) => {
     inFlightTotal += claimed.length
-    for (const d of claimed) inFlight.set(d.account_id, (inFlight.get(d.account_id) ?? 0) + 1)
+    for (const d of claimed) {
+      count(inFlight, d.account_id, 1)
+      if (d.receiver_host !== null) count(inFlightByHost, d.receiver_host, 1)
+    }
     return claimed
   }
 
@@ -242,4 +253,11 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       }
     },
   }
+}
+
+/** Moves a key's count by `by`; a count back at zero leaves the map (it is sent to every claim). */
+function count<K>(counts: Map<K, number>, key: K, by: number) {
+  const n = (counts.get(key) ?? 0) + by
+  if (n === 0) counts.delete(key)
+  else counts.set(key, n)
 }
