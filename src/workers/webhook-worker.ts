@@ -11,6 +11,7 @@ import {
 } from '../modules/webhooks/delivery.js'
 import { claimDue, earliestDue, relayOutbox, type Capacity, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
 import type { WebhookMessage } from '../modules/webhooks/payload.js'
+import { createWakeLoop } from '../modules/webhooks/wake-loop.js'
 
 export type WebhookWorkerOptions = {
   /** Attempts in flight in this process, all receivers together. */
@@ -41,8 +42,6 @@ const RELAY_BATCH = 500
 const PREPARING = 4
 // A claim outlives the attempt's deadline by this much before another process may take it up.
 const LEASE_MARGIN_MS = 10_000
-// Passes shortly after activity catch events whose commit raced the pass the NOTIFY started.
-const FOLLOW_UPS_MS = [5, 25, 200]
 const CLAIM_AT_LEAST_EVERY_MS = 250
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
@@ -186,68 +185,29 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
 
     async start(logger) {
       log = logger
-      let stopping = false
-      let running: Promise<void> | undefined
-      let again = false
-      // NOTIFY means new outbox events (relayed, and claimed as they are created); a timer means
-      // a retry may be due or a NOTIFY was missed; a finished attempt frees a slot.
-      let relayWanted = true
-      let claimWanted = true
-      let timer: NodeJS.Timeout | undefined
-      let followUp = 0
-      const wake = (relay: boolean, claim: boolean) => {
-        if (stopping) return
-        relayWanted ||= relay
-        claimWanted ||= claim
-        if (running) return void (again = true)
-        clearTimeout(timer)
-        running = loop().finally(() => (running = undefined))
-      }
-      const loop = async () => {
-        try {
-          while (!stopping) {
-            again = false
-            const [relay, claim] = [relayWanted, claimWanted]
-            relayWanted = claimWanted = false
-            const r = await pass(relay, claim)
-            if (r.relayed > 0 || r.claimed > 0) followUp = 0
-            if (again) continue
-            const next = await nextWake()
-            if (again) continue
-            if (!stopping) timer = setTimeout(() => wake(true, next.claim), next.delay)
-            return
-          }
-        } catch (err) {
-          log.error({ err }, 'webhook pass failed')
-          relayWanted = claimWanted = true
-          if (!stopping) timer = setTimeout(() => wake(true, true), pollMs)
-        }
-      }
-      // Until the next retry falls due or the poll (both claim), or the next follow-up (relays only).
-      const nextWake = async () => {
-        const due = await earliestDue(ctx.db)
-        const untilDue = due ? Math.max(0, due.getTime() - clock.now().getTime()) : pollMs
-        const followUpDelay = FOLLOW_UPS_MS[followUp] ?? Infinity
-        if (followUp < FOLLOW_UPS_MS.length) followUp++
-        return followUpDelay < Math.min(untilDue, pollMs)
-          ? { delay: followUpDelay, claim: false }
-          : { delay: Math.min(untilDue, pollMs), claim: true }
-      }
-      onSettled = () => wake(false, true)
-      onRescheduled = () => wake(false, false)
+      const wakes = createWakeLoop({
+        pass,
+        untilDue: async () => {
+          const due = await earliestDue(ctx.db)
+          return due ? Math.max(0, due.getTime() - clock.now().getTime()) : null
+        },
+        pollMs,
+        onError: (err) => log.error({ err }, 'webhook pass failed'),
+      })
+      onSettled = () => wakes.wake(false, true)
+      onRescheduled = () => wakes.wake(false, false)
       // A redelivery rings with 'due': something to claim, not only to relay.
       const stopListening = await ctx.listen(
         'outbox',
-        (payload) => wake(true, payload === 'due'),
-        () => wake(true, true),
+        (payload) => wakes.wake(true, payload === 'due'),
+        () => wakes.wake(true, true),
       )
-      wake(true, true)
+      wakes.wake(true, true)
       return {
         async stop() {
-          stopping = true
-          clearTimeout(timer)
+          const stopped = wakes.stop()
           await stopListening()
-          await running
+          await stopped
           await drained()
         },
       }
