@@ -20,4 +20,5 @@ export const repeatables: readonly Repeatable[] = [
   file('modules/locks/locks.sql'),
   file('modules/leaderboard/leaderboard.sql'),
   file('modules/orders/purchase.sql'),
+  file('modules/webhooks/webhooks.sql'),
 ]

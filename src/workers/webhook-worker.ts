@@ -11,12 +11,15 @@ import {
 } from '../modules/webhooks/delivery.js'
 import { claimDue, earliestDue, relayOutbox, type Capacity, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
 import type { WebhookMessage } from '../modules/webhooks/payload.js'
+import { createWakeLoop } from '../modules/webhooks/wake-loop.js'
 
 export type WebhookWorkerOptions = {
   /** Attempts in flight in this process, all receivers together. */
   concurrency?: number
   /** Attempts in flight in this process for one account's receiver. */
   perReceiver?: number
+  /** Attempts in flight in this process to one receiver host (host[:port]), whatever the accounts. */
+  perHost?: number
   /** The safety net when no NOTIFY arrives. */
   pollMs?: number
 }
@@ -28,28 +31,30 @@ export type WebhookWorker = {
   start(log: FastifyBaseLogger): Promise<{ stop(): Promise<void> }>
 }
 
-// Attempts in flight per process and per account: a receiver over the internet takes 50–500 ms,
-// and one that hangs holds only its own account's slots.
+// Attempts in flight per process, per account and per receiver host: a receiver over the internet
+// takes 50–500 ms; one that hangs holds only its own account's slots, and a host that many
+// accounts share (a shop platform) at most half of them.
 export const CONCURRENCY = 256
 export const PER_RECEIVER = 8
+export const PER_HOST = CONCURRENCY / 2
 const RELAY_BATCH = 500
 // Claimed batches whose messages are being built at once (their reads overlap the next claim).
 const PREPARING = 4
 // A claim outlives the attempt's deadline by this much before another process may take it up.
 const LEASE_MARGIN_MS = 10_000
-// Passes shortly after activity catch events whose commit raced the pass the NOTIFY started.
-const FOLLOW_UPS_MS = [5, 25, 200]
 const CLAIM_AT_LEAST_EVERY_MS = 250
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const clock = ctx.clock
   const concurrency = options.concurrency ?? CONCURRENCY
   const perReceiver = options.perReceiver ?? PER_RECEIVER
+  const perHost = options.perHost ?? PER_HOST
   const pollMs = options.pollMs ?? 2_000
   const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
   const recorder = createAttemptRecorder(ctx.db)
   const secrets: SecretCache = new Map()
   const inFlight = new Map<number, number>()
+  const inFlightByHost = new Map<string, number>()
   let inFlightTotal = 0
   const sends = new Set<Promise<unknown>>()
   const preparing = new Set<Promise<unknown>>()
@@ -59,13 +64,13 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
 
   let lastClaimAt = 0
 
-  // A freed slot matters only where the lack of one held deliveries back: the account's or all.
-  const settled = (account: number) => {
-    const held = inFlightTotal >= concurrency || inFlight.get(account)! >= perReceiver
+  // A freed slot matters only where the lack of one held deliveries back: the account's, the host's or all.
+  const settled = ({ account_id: account, receiver_host: host }: ClaimedDelivery) => {
+    const held =
+      inFlightTotal >= concurrency || inFlight.get(account)! >= perReceiver || (host !== null && inFlightByHost.get(host)! >= perHost)
     inFlightTotal--
-    const left = inFlight.get(account)! - 1
-    if (left === 0) inFlight.delete(account)
-    else inFlight.set(account, left)
+    count(inFlight, account, -1)
+    if (host !== null) count(inFlightByHost, host, -1)
     if (held) onSettled()
   }
 
@@ -77,7 +82,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     const sendBy = new Date(at.getTime() + LEASE_MARGIN_MS / 2)
     for (const delivery of claimed) {
       const attempt = attemptDelivery(deps, delivery, receivers.get(delivery.account_id), messages.get(delivery.id), at, sendBy)
-        .finally(() => settled(delivery.account_id))
+        .finally(() => settled(delivery))
         .then(async (record) => {
           if (!record) return
           await recorder.record(record)
@@ -102,7 +107,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       send(claimed, receivers, messages, now)
     } catch (err) {
       log.error({ err }, 'webhook messages not built')
-      claimed.forEach((d) => settled(d.account_id))
+      claimed.forEach(settled)
     }
   }
 
@@ -114,11 +119,16 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       free: concurrency - inFlightTotal,
       perReceiver,
       busy: inFlight,
+      perHost,
+      hostsBusy: inFlightByHost,
     }
   }
   const take = (claimed: ClaimedDelivery[]) => {
     inFlightTotal += claimed.length
-    for (const d of claimed) inFlight.set(d.account_id, (inFlight.get(d.account_id) ?? 0) + 1)
+    for (const d of claimed) {
+      count(inFlight, d.account_id, 1)
+      if (d.receiver_host !== null) count(inFlightByHost, d.receiver_host, 1)
+    }
     return claimed
   }
 
@@ -175,71 +185,39 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
 
     async start(logger) {
       log = logger
-      let stopping = false
-      let running: Promise<void> | undefined
-      let again = false
-      // NOTIFY means new outbox events (relayed, and claimed as they are created); a timer means
-      // a retry may be due or a NOTIFY was missed; a finished attempt frees a slot.
-      let relayWanted = true
-      let claimWanted = true
-      let timer: NodeJS.Timeout | undefined
-      let followUp = 0
-      const wake = (relay: boolean, claim: boolean) => {
-        if (stopping) return
-        relayWanted ||= relay
-        claimWanted ||= claim
-        if (running) return void (again = true)
-        clearTimeout(timer)
-        running = loop().finally(() => (running = undefined))
-      }
-      const loop = async () => {
-        try {
-          while (!stopping) {
-            again = false
-            const [relay, claim] = [relayWanted, claimWanted]
-            relayWanted = claimWanted = false
-            const r = await pass(relay, claim)
-            if (r.relayed > 0 || r.claimed > 0) followUp = 0
-            if (again) continue
-            const next = await nextWake()
-            if (again) continue
-            if (!stopping) timer = setTimeout(() => wake(true, next.claim), next.delay)
-            return
-          }
-        } catch (err) {
-          log.error({ err }, 'webhook pass failed')
-          relayWanted = claimWanted = true
-          if (!stopping) timer = setTimeout(() => wake(true, true), pollMs)
-        }
-      }
-      // Until the next retry falls due or the poll (both claim), or the next follow-up (relays only).
-      const nextWake = async () => {
-        const due = await earliestDue(ctx.db)
-        const untilDue = due ? Math.max(0, due.getTime() - clock.now().getTime()) : pollMs
-        const followUpDelay = FOLLOW_UPS_MS[followUp] ?? Infinity
-        if (followUp < FOLLOW_UPS_MS.length) followUp++
-        return followUpDelay < Math.min(untilDue, pollMs)
-          ? { delay: followUpDelay, claim: false }
-          : { delay: Math.min(untilDue, pollMs), claim: true }
-      }
-      onSettled = () => wake(false, true)
-      onRescheduled = () => wake(false, false)
+      const wakes = createWakeLoop({
+        pass,
+        untilDue: async () => {
+          const due = await earliestDue(ctx.db)
+          return due ? Math.max(0, due.getTime() - clock.now().getTime()) : null
+        },
+        pollMs,
+        onError: (err) => log.error({ err }, 'webhook pass failed'),
+      })
+      onSettled = () => wakes.wake(false, true)
+      onRescheduled = () => wakes.wake(false, false)
       // A redelivery rings with 'due': something to claim, not only to relay.
       const stopListening = await ctx.listen(
         'outbox',
-        (payload) => wake(true, payload === 'due'),
-        () => wake(true, true),
+        (payload) => wakes.wake(true, payload === 'due'),
+        () => wakes.wake(true, true),
       )
-      wake(true, true)
+      wakes.wake(true, true)
       return {
         async stop() {
-          stopping = true
-          clearTimeout(timer)
+          const stopped = wakes.stop()
           await stopListening()
-          await running
+          await stopped
           await drained()
         },
       }
     },
   }
+}
+
+/** Moves a key's count by `by`; a count back at zero leaves the map (it is sent to every claim). */
+function count<K>(counts: Map<K, number>, key: K, by: number) {
+  const n = (counts.get(key) ?? 0) + by
+  if (n === 0) counts.delete(key)
+  else counts.set(key, n)
 }

@@ -41,3 +41,6 @@ export async function createPurchase(
   }
   return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }
 }
+
+// Other modules read orders' full state through this service (the webhook worker's payloads).
+export { loadOrderDetails, type OrderLineView } from './order-detail.js'

@@ -3,6 +3,7 @@ import { createTestApp } from '../../../test/app.js'
 import { createItem, createReseller, type Reseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
+import type { App } from '../../http/server.js'
 import { PER_RECEIVER, createWebhookWorker } from '../../workers/webhook-worker.js'
 
 // The worker as it runs in the service: woken by NOTIFY, on time for retries, real clock.
@@ -22,15 +23,15 @@ const silentLog = {
 const running = await createWebhookWorker(ctx, { pollMs: 60_000 }).start(silentLog as never)
 afterAll(() => running.stop())
 
-async function subscriber(url: string): Promise<Reseller> {
-  const r = await createReseller(app, { balance: 10_000_000 })
-  await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })
-  await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload: { callback_url: url, webhook_enabled: true } })
+async function subscriber(url: string, on: App = app): Promise<Reseller> {
+  const r = await createReseller(on, { balance: 10_000_000 })
+  await on.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })
+  await on.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload: { callback_url: url, webhook_enabled: true } })
   return r
 }
 
 // A manual line keeps the order paid: one event (order.paid) per purchase.
-const manualItem = () => createItem(app, { order_process: 'manual', unlimited_stock: true, price: 1_000 })
+const manualItem = (on: App = app) => createItem(on, { order_process: 'manual', unlimited_stock: true, price: 1_000 })
 
 describe('the running worker', () => {
   it('a receiver failing three times gets the event on the fourth attempt, 1 s, 2 s and 4 s apart', async () => {
@@ -73,5 +74,37 @@ describe('the running worker', () => {
     expect(slow.received).toHaveLength(PER_RECEIVER)
     release()
     await slow.waitFor(events)
+  })
+
+  it('a slow host that several accounts share holds only its own slots: another account is served meanwhile', async () => {
+    // A process of its own with few slots: 4 in all, 2 per account, 2 per host. Without the host
+    // bound, two of the three accounts sharing the slow host would take all four.
+    const own = await createTestApp()
+    const worker = await createWebhookWorker(own.ctx, { pollMs: 60_000, concurrency: 4, perReceiver: 2, perHost: 2 }).start(
+      silentLog as never,
+    )
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    try {
+      const slow = await startReceiver(async () => (await released, { status: 200 }))
+      const fast = await startReceiver()
+      const sharing = [await subscriber(slow.url, own.app), await subscriber(slow.url, own.app), await subscriber(slow.url, own.app)]
+      const other = await subscriber(fast.url, own.app)
+      const item = await manualItem(own.app)
+      for (const [i, r] of sharing.entries()) {
+        for (const n of [1, 2]) await buy(own.app, r, `shared-${i}-${n}`, [{ item_id: item.id, quantity: 1 }])
+      }
+      await slow.waitFor(2)
+      await buy(own.app, other, 'beside-1', [{ item_id: item.id, quantity: 1 }])
+      // Arrives while the slow host still holds both of its slots and every other event of its accounts waits.
+      await fast.waitFor(1, 5_000)
+      expect(slow.received).toHaveLength(2)
+      release()
+      await slow.waitFor(6)
+      expect(new Set(slow.received.map((c) => c.headers['webhook-id'])).size).toBe(6)
+    } finally {
+      release()
+      await worker.stop()
+    }
   })
 })

@@ -16,14 +16,27 @@ export type ClaimedDelivery = {
   webhook_enabled: boolean | null
   callback_url: string | null
   secret_enc: string | null
+  /** The callback URL's host[:port] (webhook_receiver_host()): what the per-host bound counts by. */
+  receiver_host: string | null
 }
 
-/** What this process can take on now: slots in all and per account, and the lease a claim gets. */
-export type Capacity = { now: Date; leaseUntil: Date; free: number; perReceiver: number; busy: Map<number, number> }
+/**
+ * What this process can take on now: slots in all, per account and per receiver host (accounts
+ * may share one), what it has in flight by account and by host, and the lease a claim gets.
+ */
+export type Capacity = {
+  now: Date
+  leaseUntil: Date
+  free: number
+  perReceiver: number
+  busy: Map<number, number>
+  perHost: number
+  hostsBusy: Map<string, number>
+}
 
-const busyColumns = (busy: Map<number, number>) => {
-  const accounts = [...busy.keys()]
-  return { accounts, counts: accounts.map((a) => busy.get(a)!) }
+const busyColumns = <K>(busy: Map<K, number>) => {
+  const keys = [...busy.keys()]
+  return { keys, counts: keys.map((k) => busy.get(k)!) }
 }
 
 /**
@@ -38,6 +51,7 @@ export async function relayOutbox(
   c: Capacity,
 ): Promise<{ relayed: number; created: number; claimed: ClaimedDelivery[] }> {
   const busy = busyColumns(c.busy)
+  const hosts = busyColumns(c.hostsBusy)
   const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`
     WITH batch AS (
       SELECT id, account_id, event, order_id, order_line_id FROM outbox_events
@@ -45,11 +59,16 @@ export async function relayOutbox(
     ), processed AS (
       UPDATE outbox_events o SET processed_at = clock_timestamp() FROM batch WHERE o.id = batch.id RETURNING o.id
     ), wanted AS (
-      SELECT b.*, row_number() OVER (PARTITION BY b.account_id ORDER BY b.id) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS fits
+      SELECT b.*, webhook_receiver_host(s.callback_url) AS host,
+             row_number() OVER (PARTITION BY b.account_id ORDER BY b.id) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS room
         FROM batch b JOIN webhook_settings s ON s.account_id = b.account_id AND s.webhook_enabled
-        LEFT JOIN unnest(${busy.accounts}::bigint[], ${busy.counts}::int[]) AS busy(account_id, in_flight) ON busy.account_id = b.account_id
+        LEFT JOIN unnest(${busy.keys}::bigint[], ${busy.counts}::int[]) AS busy(account_id, in_flight) ON busy.account_id = b.account_id
+    ), hosted AS (
+      SELECT w.*, w.room AND (w.host IS NULL
+               OR sum(w.room::int) OVER (PARTITION BY w.host ORDER BY w.id) + coalesce(h.in_flight, 0) <= ${c.perHost}::int) AS fits
+        FROM wanted w LEFT JOIN unnest(${hosts.keys}::text[], ${hosts.counts}::int[]) AS h(host, in_flight) ON h.host = w.host
     ), placed AS (
-      SELECT *, fits AND sum(fits::int) OVER (ORDER BY id) <= ${c.free}::int AS taken FROM wanted
+      SELECT *, fits AND sum(fits::int) OVER (ORDER BY id) <= ${c.free}::int AS taken FROM hosted
     ), created AS (
       INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, webhook_id, claims, next_attempt_at)
       SELECT account_id, id, event, order_id, order_line_id, 'evt_' || replace(gen_random_uuid()::text, '-', ''),
@@ -57,7 +76,7 @@ export async function relayOutbox(
         FROM placed
       RETURNING id, account_id, event, order_id, order_line_id, webhook_id, claims, failures
     )
-    SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc
+    SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host
       FROM (SELECT (SELECT count(*) FROM processed)::int AS relayed, (SELECT count(*) FROM created)::int AS created) n
       LEFT JOIN (created d JOIN webhook_settings s ON s.account_id = d.account_id) ON d.claims = 1`.execute(db)
   return {
@@ -76,34 +95,51 @@ const OPEN_ACCOUNTS = sql`open_accounts AS (
     )`
 
 /**
- * Claims due deliveries: at most `free` in all, and per account no more than `perReceiver` minus
- * what this process already has in flight for it, so one slow receiver cannot take every slot.
- * The claim moves next_attempt_at to `leaseUntil`: if this process dies mid-attempt, another
- * takes the delivery up again then. Autocommit: no lock outlives the statement.
+ * Claims due deliveries: at most `free` in all; per account no more than `perReceiver` minus what
+ * this process already has in flight for it, and per receiver host no more than `perHost` minus
+ * its in-flight count, so neither one slow receiver nor one slow host that many accounts share
+ * can take every slot. A host's room goes to its accounts in a new random order on every claim,
+ * so none of them waits for good. The claim moves next_attempt_at to `leaseUntil`: if this
+ * process dies mid-attempt, another takes the delivery up again then. Autocommit: no lock
+ * outlives the statement, and only the rows claimed are locked.
  */
 export async function claimDue(db: Database, q: Capacity): Promise<ClaimedDelivery[]> {
   if (q.free <= 0) return []
   const busy = busyColumns(q.busy)
+  const hosts = busyColumns(q.hostsBusy)
   const { rows } = await sql<ClaimedDelivery>`
-    WITH RECURSIVE ${OPEN_ACCOUNTS}, quota AS (
-      SELECT o.account_id, ${q.perReceiver}::int - coalesce(b.in_flight, 0) AS free
-        FROM open_accounts o LEFT JOIN unnest(${busy.accounts}::bigint[], ${busy.counts}::int[]) AS b(account_id, in_flight) ON b.account_id = o.account_id
-       WHERE o.account_id IS NOT NULL
+    WITH RECURSIVE ${OPEN_ACCOUNTS}, waiting AS (
+      SELECT o.account_id, webhook_receiver_host(s.callback_url) AS host, n.due
+        FROM open_accounts o
+        LEFT JOIN webhook_settings s ON s.account_id = o.account_id
+        LEFT JOIN unnest(${busy.keys}::bigint[], ${busy.counts}::int[]) AS b(account_id, in_flight) ON b.account_id = o.account_id
+        CROSS JOIN LATERAL (
+          SELECT count(*)::int AS due FROM (
+            SELECT 1 FROM webhook_deliveries d
+             WHERE d.account_id = o.account_id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ${q.now}
+             LIMIT greatest(${q.perReceiver}::int - coalesce(b.in_flight, 0), 0)
+          ) up_to_room
+        ) n
+       WHERE o.account_id IS NOT NULL AND n.due > 0
+    ), quota AS (
+      SELECT w.account_id, CASE WHEN w.host IS NULL THEN w.due ELSE least(w.due, greatest(0, ${q.perHost}::int - coalesce(h.in_flight, 0)
+               - coalesce(sum(w.due) OVER (PARTITION BY w.host ORDER BY random() ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))) END AS take
+        FROM waiting w LEFT JOIN unnest(${hosts.keys}::text[], ${hosts.counts}::int[]) AS h(host, in_flight) ON h.host = w.host
     ), picked AS (
       SELECT due.id, q.account_id FROM quota q CROSS JOIN LATERAL (
         SELECT d.id FROM webhook_deliveries d
          WHERE d.account_id = q.account_id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ${q.now}
-         ORDER BY d.next_attempt_at LIMIT greatest(q.free, 0)
+         ORDER BY d.next_attempt_at LIMIT q.take
          FOR UPDATE SKIP LOCKED
       ) due
+      WHERE q.take > 0
       LIMIT ${q.free}
     )
     UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
       FROM picked LEFT JOIN webhook_settings s ON s.account_id = picked.account_id
      WHERE d.id = picked.id
-    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url, s.secret_enc`.execute(
-    db,
-  )
+    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url, s.secret_enc,
+              webhook_receiver_host(s.callback_url) AS receiver_host`.execute(db)
   return rows
 }
 

@@ -241,3 +241,27 @@ describe('retries on the schedule (injected clock)', () => {
     expect(receiver.received).toHaveLength(2)
   })
 })
+
+describe('the injected clock', () => {
+  it('POST /v1/webhook/test and redelivery go by it, as the worker does', async () => {
+    // A day ahead of the real clock: a request timed by the real one would show it.
+    now += 86_400_000
+    const at = () => new Date(now).toISOString()
+    const receiver = await startReceiver(() => ({ status: 500 }))
+    const r = await subscriber(receiver.url)
+    const tested = (await app.inject({ method: 'POST', url: '/api/v1/webhook/test', headers: r.headers })).json().data
+    const [call] = receiver.received
+    expect(call.headers['x-timestamp']).toBe(at())
+    expect(call.headers['webhook-timestamp']).toBe(String(Math.floor(now / 1000)))
+    expect(call.json.timestamp).toBe(at())
+    const [listed] = (await get(app, '/webhook/deliveries', r)).json().data
+    expect(listed).toMatchObject({ id: tested.delivery_id, status: 'failed', attempts: [{ attempted_at: at() }] })
+
+    now += 60_000
+    const retried = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${tested.delivery_id}/retry`, headers: r.headers })
+    expect(retried.json().data).toMatchObject({ status: 'pending', next_attempt_at: at() })
+    now += 60_000
+    const byOperator = await admin(app, 'POST', `/resellers/${r.id}/webhook-deliveries/${tested.delivery_id}/retry`)
+    expect(byOperator).toMatchObject({ status: 'pending', next_attempt_at: at() })
+  })
+})

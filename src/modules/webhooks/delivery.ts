@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { loadOrderDetails } from '../orders/order-detail.js'
+import { loadOrderDetails } from '../orders/orders.service.js'
 import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
 import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import type { OrderLineView } from '../orders/order-detail.js'
+import type { OrderLineView } from '../orders/orders.service.js'
 import type { OrderDetail } from '../orders/orders.schemas.js'
 
 export const EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'webhook.test'] as const

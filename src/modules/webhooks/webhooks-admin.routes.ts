@@ -58,7 +58,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         message: 'OK' as const,
-        data: await redeliverForAccount(db, request.params.id, request.params.delivery),
+        data: await redeliverForAccount(db, request.params.id, request.params.delivery, ctx.clock),
       }),
     )
   }

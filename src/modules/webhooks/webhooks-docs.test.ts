@@ -88,3 +88,35 @@ describe('GET /v1/webhook/docs', () => {
     expect(docs.body.examples['order.completed'].data.items[0].licenses[0]).toHaveProperty('product_license')
   })
 })
+
+describe('routes named to resellers', () => {
+  // Each `METHOD /path` a sentence names, with `{param}` filled in: a route of this API, not the not-found answer.
+  const named = (text: string) =>
+    [...text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/[^\s"',;)]*[^\s"',;).])/g)].map((m) => [m[1], m[2]] as const)
+  const assertRoutes = async (r: Reseller, routes: (readonly [string, string])[]) => {
+    for (const [method, path] of routes) {
+      expect(path, `${method} ${path}`).toMatch(/^\/api\/v1\//)
+      const res = await app.inject({ method: method as 'GET', url: path.replace(/\{[^}]+\}/g, '1'), headers: r.headers })
+      expect(res.json().message, `${method} ${path}`).not.toBe('NOT_FOUND')
+    }
+  }
+
+  it('GET /v1/webhook/docs names them as resellers call them (/api/v1/…)', async () => {
+    const r = await createReseller(app)
+    const routes = named(JSON.stringify((await get(app, '/webhook/docs', r)).json().data))
+    expect(routes.length).toBeGreaterThanOrEqual(6)
+    await assertRoutes(r, routes)
+  })
+
+  it('so do the errors that tell a reseller what to call first', async () => {
+    const r = await createReseller(app)
+    const noUrl = (await post(r, '/webhook/test')).json().errors.callback_url[0]
+    const enableFirst = (await put(r, { callback_url: 'https://shop.example/h', webhook_enabled: true })).json().errors.webhook_enabled[0]
+    await put(r, { callback_url: 'https://shop.example/h' })
+    const noSecret = (await post(r, '/webhook/test')).json().errors.webhook_secret[0]
+    const sentences: string[] = [noUrl, enableFirst, noSecret]
+    const routes = sentences.flatMap(named)
+    expect(routes).toHaveLength(3)
+    await assertRoutes(r, routes)
+  })
+})

@@ -36,7 +36,7 @@ const orderData = {
   smm_results: [],
 }
 
-/** GET /v1/webhook/docs: everything a receiver needs, as JSON. */
+/** GET /api/v1/webhook/docs: everything a receiver needs, as JSON. */
 export function webhookDocs(timeoutMs: number) {
   const delays = [0, ...RETRY_DELAYS_MS].map((ms, i) => ({
     attempt: i + 1,
@@ -45,9 +45,9 @@ export function webhookDocs(timeoutMs: number) {
   }))
   return {
     setup: [
-      'POST /v1/webhook/secret (the secret is shown once)',
-      'PUT /v1/webhook {callback_url, webhook_enabled: true}',
-      'POST /v1/webhook/test',
+      'POST /api/v1/webhook/secret (the secret is shown once)',
+      'PUT /api/v1/webhook {callback_url, webhook_enabled: true}',
+      'POST /api/v1/webhook/test',
     ],
     callback_url:
       'https:// always; http:// only for localhost outside production. In production private, loopback, link-local and metadata addresses are refused after DNS resolution, and redirects are never followed.',
@@ -56,14 +56,17 @@ export function webhookDocs(timeoutMs: number) {
       { event: 'order.completed', when: 'every line is delivered (or delivered in part, the rest refunded)' },
       { event: 'order.canceled', when: 'nothing could be delivered; the whole amount is back on the balance' },
       { event: 'order.item.sent', when: 'an operator delivered one manual line; data.item is that line' },
-      { event: 'webhook.test', when: 'POST /v1/webhook/test; placeholders only (ref_id TEST-<time>, invoice TEST-<random>, status test)' },
+      {
+        event: 'webhook.test',
+        when: 'POST /api/v1/webhook/test; placeholders only (ref_id TEST-<time>, invoice TEST-<random>, status test)',
+      },
     ],
     body: {
-      shape: '{ event, timestamp, data }; data is the order in its current state, as GET /v1/trx/{ref_id} shows it, plus event_id',
+      shape: '{ event, timestamp, data }; data is the order in its current state, as GET /api/v1/trx/{ref_id} shows it, plus event_id',
       notes: [
         'Every payload carries the full current state: an order.paid delivered after completion already says completed.',
         'No ordering between events. Deduplicate by data.event_id (= the webhook-id header): a delivery can arrive more than once.',
-        `A payload stays under ${MAX_PAYLOAD_BYTES / 1024} KB; a larger order is sent without license texts (and, if still too large, without lines) and with data.truncated = true: read it with GET /v1/trx/{ref_id}.`,
+        `A payload stays under ${MAX_PAYLOAD_BYTES / 1024} KB; a larger order is sent without license texts (and, if still too large, without lines) and with data.truncated = true: read it with GET /api/v1/trx/{ref_id}.`,
         'Answer any 2xx quickly; the response body is never read.',
       ],
       examples: {
@@ -123,8 +126,8 @@ export function webhookDocs(timeoutMs: number) {
       failure: 'a non-2xx answer, a redirect (never followed), no answer within timeout_ms, or a connection error',
       schedule: delays,
       attempts: ATTEMPTS_PER_ROUND,
-      after_last: 'the delivery is failed, kept, and can be redelivered: POST /v1/webhook/deliveries/{id}/retry',
-      log: 'GET /v1/webhook/deliveries lists deliveries, newest first, with every attempt (time, status code, duration, error)',
+      after_last: 'the delivery is failed, kept, and can be redelivered: POST /api/v1/webhook/deliveries/{id}/retry',
+      log: 'GET /api/v1/webhook/deliveries lists deliveries, newest first, with every attempt (time, status code, duration, error)',
     },
   }
 }

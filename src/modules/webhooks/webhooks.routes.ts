@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { RESELLER_ERRORS, errors, Ok, pageMeta } from '../../http/schemas.js'
 import { webhookDocs } from './webhooks.docs.js'
-import { findSettings, listDeliveries } from './webhooks.queries.js'
 import * as S from './webhooks.schemas.js'
-import { generateSecret, redeliver, sendTest, updateSettings } from './webhooks.service.js'
+import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from './webhooks.service.js'
 
 const tags = ['webhooks']
 const security = [{ apiKey: [] }]
@@ -27,7 +26,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         message: 'OK' as const,
-        data: await findSettings(db, request.account.id),
+        data: await settingsOf(db, request.account.id),
       }),
     )
     app.put(
@@ -99,7 +98,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { page = 1, per_page = 20, status } = request.query
-        const { rows, total } = await listDeliveries(db, { accountId: request.account.id, page, perPage: per_page, status })
+        const { rows, total } = await deliveriesOf(db, request.account.id, { page, perPage: per_page, status })
         return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
       },
     )
@@ -114,7 +113,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.OneDelivery, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await redeliver(db, request.account.id, request.params.id) }),
+      async (request) => ({ message: 'OK' as const, data: await redeliver(db, ctx.clock, request.account.id, request.params.id) }),
     )
   }
 }

@@ -6,12 +6,22 @@ import type { Vault } from '../../vault.js'
 import { send } from './delivery.js'
 import { testMessage } from './payload.js'
 import { callbackUrlProblem } from './receiver-address.js'
-import { systemClock } from './schedule.js'
+import { systemClock, type Clock } from './schedule.js'
 import { newWebhookId, newWebhookSecret } from './signing.js'
 import type { DeliveryStatus } from '../../db/schema.js'
 import { getAccount } from '../accounts/accounts.service.js'
 import { findSettings, listDeliveries, loadDeliveries, lockSettings, requeueDelivery } from './webhooks.queries.js'
 import type { SettingsBody, WebhookSettings } from './webhooks.schemas.js'
+
+/** GET /v1/webhook: the caller's settings, never the secret. */
+export async function settingsOf(db: Database, accountId: number): Promise<WebhookSettings> {
+  return findSettings(db, accountId)
+}
+
+/** GET /v1/webhook/deliveries: the caller's deliveries, newest first, each with every attempt. */
+export async function deliveriesOf(db: Database, accountId: number, q: { page: number; perPage: number; status?: DeliveryStatus }) {
+  return listDeliveries(db, { accountId, ...q })
+}
 
 /** PUT /v1/webhook: either field or both; enabling needs a URL and a generated secret. */
 export async function updateSettings(db: Database, production: boolean, accountId: number, body: SettingsBody): Promise<WebhookSettings> {
@@ -31,7 +41,7 @@ export async function updateSettings(db: Database, production: boolean, accountI
     if (next.webhook_enabled && !next.callback_url)
       throw invalidField(body.webhook_enabled ? 'webhook_enabled' : 'callback_url', 'enabling webhooks needs a callback_url')
     if (next.webhook_enabled && !current.secret_enc)
-      throw invalidField('webhook_enabled', 'generate a secret first (POST /v1/webhook/secret)')
+      throw invalidField('webhook_enabled', 'generate a secret first (POST /api/v1/webhook/secret)')
     await trx
       .updateTable('webhook_settings')
       .set({ callback_url: next.callback_url, webhook_enabled: next.webhook_enabled, updated_at: sql`clock_timestamp()` })
@@ -65,10 +75,10 @@ export async function sendTest(db: Database, deps: Pick<AppContext, 'vault' | 'w
     .select(['callback_url', 'secret_enc'])
     .where('account_id', '=', accountId)
     .executeTakeFirst()
-  if (!settings?.callback_url) throw invalidField('callback_url', 'set a callback_url first (PUT /v1/webhook)')
-  if (!settings.secret_enc) throw invalidField('webhook_secret', 'generate a secret first (POST /v1/webhook/secret)')
+  if (!settings?.callback_url) throw invalidField('callback_url', 'set a callback_url first (PUT /api/v1/webhook)')
+  if (!settings.secret_enc) throw invalidField('webhook_secret', 'generate a secret first (POST /api/v1/webhook/secret)')
   const webhookId = newWebhookId()
-  const at = systemClock.now()
+  const at = deps.clock.now()
   const receiver = { url: settings.callback_url, secret: deps.vault.decrypt(settings.secret_enc) }
   const outcome = await send(
     { db, vault: deps.vault, transport: deps.webhookTransport, clock: deps.clock },
@@ -103,9 +113,9 @@ export async function sendTest(db: Database, deps: Pick<AppContext, 'vault' | 'w
   }
 }
 
-/** Redelivery of one of the account's deliveries; another account's is not found. */
-export async function redeliver(db: Database, accountId: number, deliveryId: number) {
-  const found = await inTransaction(db, (trx) => requeueDelivery(trx, accountId, deliveryId, systemClock.now()))
+/** Redelivery of one of the account's deliveries, due now by the clock the worker goes by; another account's is not found. */
+export async function redeliver(db: Database, clock: Clock, accountId: number, deliveryId: number) {
+  const found = await inTransaction(db, (trx) => requeueDelivery(trx, accountId, deliveryId, clock.now()))
   if (!found) throw new AppError('DELIVERY_NOT_FOUND')
   const [delivery] = await loadDeliveries(db, [deliveryId])
   return delivery
@@ -124,7 +134,7 @@ export async function accountDeliveries(db: Database, accountId: number, q: { pa
 }
 
 /** Operator redelivery: the account must exist, the delivery must be the account's. */
-export async function redeliverForAccount(db: Database, accountId: number, deliveryId: number) {
+export async function redeliverForAccount(db: Database, accountId: number, deliveryId: number, clock: Clock = systemClock) {
   await getAccount(db, accountId)
-  return redeliver(db, accountId, deliveryId)
+  return redeliver(db, clock, accountId, deliveryId)
 }

@@ -1,0 +1,90 @@
+/** What one pass of the delivery worker found: outbox events relayed and deliveries claimed. */
+export type PassResult = { relayed: number; claimed: number }
+
+export type WakeLoopDeps = {
+  /** One pass: relays the outbox when `relay`, claims due deliveries when `claim` (or as it sees fit). */
+  pass(relay: boolean, claim: boolean): Promise<PassResult>
+  /** Milliseconds until the next open delivery falls due (leases included), or null when none is open. */
+  untilDue(): Promise<number | null>
+  /** The safety net when no NOTIFY arrives. */
+  pollMs: number
+  onError(err: unknown): void
+}
+
+export type WakeLoop = {
+  /** NOTIFY (new outbox events: relay; a redelivery: claim too), a freed slot (claim), a new retry time (neither: sleep anew). */
+  wake(relay: boolean, claim: boolean): void
+  /** No pass starts after this; resolves once the one under way is over. */
+  stop(): Promise<void>
+}
+
+// Only one committing transaction at a time rings the bell (webhooks.sql): the others' events are
+// found by passes shortly after activity, denser early, when most of those commits land.
+export const FOLLOW_UPS_MS = [5, 25, 50, 100, 200]
+
+/**
+ * When the delivery worker looks at the outbox and the due deliveries. A pass that found work is
+ * followed by another at once, until one finds nothing: the transactions that missed the bell
+ * commit meanwhile, and the back-to-back passes of a busy worker take them up without waiting for
+ * a timer. After an empty pass come the follow-ups (relays only), unless a retry falls due or the
+ * poll comes first (both claim). A wake during a pass makes another pass follow it.
+ */
+export function createWakeLoop(deps: WakeLoopDeps): WakeLoop {
+  let stopping = false
+  let running: Promise<void> | undefined
+  let again = false
+  let relayWanted = false
+  let claimWanted = false
+  let timer: NodeJS.Timeout | undefined
+  let followUp = 0
+
+  const wake = (relay: boolean, claim: boolean) => {
+    if (stopping) return
+    relayWanted ||= relay
+    claimWanted ||= claim
+    if (running) return void (again = true)
+    clearTimeout(timer)
+    running = loop().finally(() => (running = undefined))
+  }
+
+  const loop = async () => {
+    try {
+      while (!stopping) {
+        again = false
+        const [relay, claim] = [relayWanted, claimWanted]
+        relayWanted = claimWanted = false
+        const found = await deps.pass(relay, claim)
+        if (found.relayed > 0 || found.claimed > 0) {
+          followUp = 0
+          relayWanted = true
+          continue
+        }
+        if (again) continue
+        const next = await nextSleep()
+        if (again) continue
+        if (!stopping) timer = setTimeout(() => wake(true, next.claim), next.delay)
+        return
+      }
+    } catch (err) {
+      deps.onError(err)
+      relayWanted = claimWanted = true
+      if (!stopping) timer = setTimeout(() => wake(true, true), deps.pollMs)
+    }
+  }
+
+  const nextSleep = async () => {
+    const untilDue = Math.min((await deps.untilDue()) ?? deps.pollMs, deps.pollMs)
+    const followUpDelay = FOLLOW_UPS_MS[followUp] ?? Infinity
+    if (followUp < FOLLOW_UPS_MS.length) followUp++
+    return followUpDelay < untilDue ? { delay: followUpDelay, claim: false } : { delay: untilDue, claim: true }
+  }
+
+  return {
+    wake,
+    async stop() {
+      stopping = true
+      clearTimeout(timer)
+      await running
+    },
+  }
+}

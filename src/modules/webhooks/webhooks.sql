@@ -1,0 +1,21 @@
+-- The webhook module's database functions (DESIGN §8).
+
+-- The body of the statement trigger outbox_events_ring (migration 20261122_0030, which created a
+-- first version: the trigger needs its function to exist). Wakes the delivery worker on commit.
+-- NOTIFY serializes committing notifiers on one global lock (measured: purchases/s halved), so only
+-- one transaction at a time rings; the rest are seen by the pass that bell starts or by the
+-- worker's follow-up passes. The bell has a lock class of its own: one it shared with license
+-- intake silenced purchases while licenses loaded, and made license loads wait for purchases.
+CREATE OR REPLACE FUNCTION ring_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF pg_try_advisory_xact_lock(outbox_bell_lock_class(), 0) THEN PERFORM pg_notify('outbox', ''); END IF;
+    RETURN NULL;
+  END
+$$;
+
+-- The receiver host of a callback URL (host[:port], lower case): the key of the worker's bound on
+-- attempts in flight to one host, which many accounts may share. A backslash ends the authority
+-- as it does for a browser's URL parser.
+CREATE OR REPLACE FUNCTION webhook_receiver_host(p_url text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT lower(substring(p_url FROM '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#\\@]*@)?([^/?#\\]+)'))
+$$;
