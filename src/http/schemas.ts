@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
+import { paginate } from './envelope.js'
 
 /** Shared response shapes of DESIGN §3. */
 export const ErrorBody = Type.Object(
@@ -48,6 +49,7 @@ export const Paging = {
   page: Type.Optional(PageNumber),
 }
 
+/** @deprecated TEMPORARY, until the webhooks routes call paginate() (envelope.ts) themselves. */
 export function pageMeta(page: number, perPage: number, total: number) {
-  return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) }
+  return paginate({ page, per_page: perPage }, total)
 }
