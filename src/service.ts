@@ -4,7 +4,7 @@ import type { Config } from './config.js'
 import { checkAppKey, createContext, type AppContext, type ContextOverrides } from './context.js'
 import { acquireDataDirLock, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
-import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.queries.js'
+import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.service.js'
 
 export type ServiceOverrides = ContextOverrides & {
   /** An open, migrated database (tests: a clone of the template); closed with the service. */

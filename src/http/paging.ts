@@ -3,6 +3,7 @@ import { sql, type SelectQueryBuilder } from 'kysely'
 import { PREPARED, type Database } from '../db/database.js'
 import type { DB } from '../db/schema.js'
 import { invalidField as fieldError } from '../errors.js'
+import { paginate } from './envelope.js'
 import { Nullable, PageMeta } from './schemas.js'
 
 /**
@@ -74,10 +75,7 @@ export async function listPage<O extends { id: number }>(db: Database, filtered:
   return {
     data,
     meta: {
-      page: w.page,
-      per_page: w.per_page,
-      total: shown,
-      last_page: Math.max(1, Math.ceil(shown / w.per_page)),
+      ...paginate(w, shown),
       total_capped: total > COUNT_CAP,
       next_cursor: more ? Buffer.from(`${data[data.length - 1]!.id}.${w.page + 1}`, 'latin1').toString('base64url') : null,
     },

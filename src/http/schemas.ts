@@ -47,7 +47,3 @@ export const IdParam = Type.Object({ id: RowId() })
 export const Paging = {
   page: Type.Optional(PageNumber),
 }
-
-export function pageMeta(page: number, perPage: number, total: number) {
-  return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) }
-}

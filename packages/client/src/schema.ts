@@ -6394,13 +6394,13 @@ export interface operations {
             message: 'OK'
             data: {
               id: number
-              account_id: number
               invoice: string
               ref_id: string
               amount: number
               status: string
               /** Format: date-time */
               created_at: string
+              account_id: number
             }[]
             meta: {
               page: number

@@ -126,7 +126,7 @@ export async function adjustBalanceWithin(trx: Trx, accountId: number, input: { 
   return { entry, applied: true }
 }
 
-export { listAccounts } from './accounts.queries.js'
+export { findAccountByKeyHash, listAccounts, type AuthenticatedAccount } from './accounts.queries.js'
 
 /** One account for an operator; an unknown id is ACCOUNT_NOT_FOUND. */
 export async function getAccount(db: Database, accountId: number) {

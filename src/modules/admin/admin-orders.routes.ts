@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
 import { CursorQuery, OkCursorPage, pageWindow } from '../../http/paging.js'
 import { ADMIN_ERRORS, IdParam, Nullable, Ok, RowId, StringEnum, errors, Timestamp } from '../../http/schemas.js'
 import { getOperatorOrder, listOperatorOrders } from '../orders/operator-orders.service.js'
-import { ListQuery, OrderDetail, OrderItem } from '../orders/orders.schemas.js'
+import { ListQuery, OrderDetail, OrderItem, OrderSummary } from '../orders/orders.schemas.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 
 const tags = ['operator']
@@ -31,15 +32,8 @@ const AdminOrder = Type.Composite([
     ),
   }),
 ])
-const AdminOrderRow = Type.Object({
-  id: Type.Integer(),
-  account_id: Type.Integer(),
-  invoice: Type.String(),
-  ref_id: Type.String(),
-  amount: Type.Integer(),
-  status: Type.String(),
-  created_at: Timestamp,
-})
+// A reseller's order summary, and whose it is.
+const AdminOrderRow = Type.Composite([OrderSummary, Type.Object({ account_id: Type.Integer() })])
 // The reseller's list query, with longer pages and any account's orders.
 const AdminOrderQuery = Type.Object({
   ...ListQuery.properties,
@@ -77,7 +71,8 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 50, status, account_id, ref, awaiting, cursor } = request.query
         const filter = { accountId: account_id, status, ref, awaiting }
-        return { message: 'OK' as const, ...(await listOperatorOrders(db, filter, pageWindow({ page, per_page, cursor }))) }
+        const { data, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page, cursor }))
+        return ok(data, meta)
       },
     )
     app.get(
@@ -91,7 +86,7 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(AdminOrder), ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await getOperatorOrder(db, vault, request.params.id) }),
+      async (request) => ok(await getOperatorOrder(db, vault, request.params.id)),
     )
     app.post(
       '/transactions/:id/items/:line/send',
@@ -110,10 +105,7 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: await sendManualLine(db, vault, request.params.id, request.params.line, request.body),
-      }),
+      async (request) => ok(await sendManualLine(db, vault, request.params.id, request.params.line, request.body)),
     )
     app.post(
       '/transactions/:id/cancel',
@@ -127,7 +119,7 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await cancelOrder(db, request.params.id, request.body.reason) }),
+      async (request) => ok(await cancelOrder(db, request.params.id, request.body.reason)),
     )
   }
 }

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors, pageMeta } from '../../http/schemas.js'
+import { ok, paginate } from '../../http/envelope.js'
+import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors } from '../../http/schemas.js'
 import { adjustBalance, createAccount, getAccount, listAccounts, rotateApiKey, updateAccount } from '../accounts/accounts.service.js'
 import { addLicenses, createItem, getAdminItem, updateItem } from '../catalog/items.service.js'
 import { createProvider, listProviders, updateProvider } from '../catalog/providers.service.js'
 import * as S from './admin.schemas.js'
 
-const ok = <T>(data: T) => ({ message: 'OK' as const, data })
 const tags = ['operator']
 const security = [{ adminToken: [] }]
 
@@ -57,7 +57,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 50, search } = request.query
         const { rows, total } = await listAccounts(db, { page, perPage: per_page, search })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+        return ok(rows, paginate({ page, per_page }, total))
       },
     )
     app.get(

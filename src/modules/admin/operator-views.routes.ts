@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { pageWindow } from '../../http/paging.js'
-import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors, pageMeta } from '../../http/schemas.js'
+import { ok, paginate } from '../../http/envelope.js'
+import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors } from '../../http/schemas.js'
 import { getAccount } from '../accounts/accounts.service.js'
 import { listOperatorItems } from '../catalog/catalog.service.js'
 import * as ledger from '../ledger/ledger.service.js'
@@ -36,7 +37,7 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(Overview), ...errors(...ADMIN_ERRORS) },
         },
       },
-      async () => ({ message: 'OK' as const, data: await storeOverview(db, ctx.config.leaderboardTz) }),
+      async () => ok(await storeOverview(db, ctx.config.leaderboardTz)),
     )
     app.get(
       '/resellers/:id/mutations',
@@ -53,10 +54,8 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 20, cursor, ...filters } = request.query
         await getAccount(db, request.params.id)
-        return {
-          message: 'OK' as const,
-          ...(await ledger.listMutations(db, request.params.id, filters, pageWindow({ page, per_page, cursor }))),
-        }
+        const { data, meta } = await ledger.listMutations(db, request.params.id, filters, pageWindow({ page, per_page, cursor }))
+        return ok(data, meta)
       },
     )
     app.get(
@@ -73,7 +72,7 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 50, search, category } = request.query
         const { rows, total } = await listOperatorItems(db, { page, perPage: per_page, search, category })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+        return ok(rows, paginate({ page, per_page }, total))
       },
     )
   }

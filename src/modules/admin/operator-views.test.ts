@@ -33,6 +33,9 @@ describe('operator API: what the console reads', () => {
 
     const awaiting = await read('/transactions?awaiting=manual')
     expect(awaiting.data.map((o: { id: number }) => o.id)).toEqual([pending.id])
+    // A row is the reseller's order summary and whose it is; the meta, a capped page's.
+    expect(awaiting.data[0]).toEqual({ ...pending, account_id: shop.id })
+    expect(awaiting.meta).toEqual({ page: 1, per_page: 50, total: 1, last_page: 1, total_capped: false, next_cursor: null })
     const byInvoice = await read(`/transactions?ref=${pending.invoice}`)
     const byRef = await read('/transactions?ref=ov-2')
     expect([byInvoice.data, byRef.data].map((rows) => rows.map((o: { id: number }) => o.id))).toEqual([[pending.id], [pending.id]])
@@ -51,6 +54,7 @@ describe('operator API: what the console reads', () => {
     const shop = await createReseller(app, { name: 'Warung Searchable' })
     const found = await read('/resellers?search=searchABLE')
     expect(found.data.map((a: { id: number }) => a.id)).toEqual([shop.id])
+    expect(found.meta).toEqual({ page: 1, per_page: 50, total: 1, last_page: 1 })
     expect((await read(`/resellers?search=${shop.id}`)).data.map((a: { id: number }) => a.id)).toContain(shop.id)
     const off = await createItem(app, { name: 'Hidden Variant', active: false })
     const items = await read('/items?search=hidden variant')

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
-import { availableStock } from '../catalog/catalog.queries.js'
+import * as stock from '../catalog/stock.service.js'
 
 /** Below this many units for sale (and not unlimited), an active item is low on stock. */
 export const LOW_STOCK_BELOW = 10
@@ -43,7 +43,7 @@ export async function storeOverview(db: Database, timeZone: string) {
         .where('status', '=', 'pending')
         .where('expires_at', '>', sql<Date>`now()`),
     ),
-    lowStockItems(db),
+    stock.lowStockItems(db, LOW_STOCK_BELOW),
   ])
   return {
     time_zone: timeZone,
@@ -75,25 +75,4 @@ async function webhookFailures(db: Database) {
     .limit(50)
     .execute()
   return rows.map((r) => ({ ...r, failing: Number(r.failing) }))
-}
-
-/** Active items with limited stock under LOW_STOCK_BELOW units for sale now (after active locks). */
-async function lowStockItems(db: Database) {
-  const rows = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('items as i')
-        .innerJoin('products as p', 'p.id', 'i.product_id')
-        .where('i.active', '=', true)
-        .where('i.unlimited_stock', '=', false)
-        .select(['i.id', 'i.name', 'p.name as product_name', availableStock(sql.ref('i.id')).as('available')])
-        .as('s'),
-    )
-    .selectAll()
-    .where('available', '<', LOW_STOCK_BELOW)
-    .orderBy('available')
-    .orderBy('id')
-    .limit(100)
-    .execute()
-  return rows.map((r) => ({ ...r, available: Math.max(0, Number(r.available)) }))
 }

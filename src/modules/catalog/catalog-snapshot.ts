@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
-import type { Database } from '../../db/database.js'
+import type { Database, Trx } from '../../db/database.js'
 import { variantsQuery, type VariantRow } from './catalog.queries.js'
 import type { Variant } from './catalog.schemas.js'
 import { createSyncClock, snapshotXmin, type SyncClock } from './sync-clock.js'
@@ -143,7 +143,7 @@ export function cachedBody(snapshot: CatalogSnapshot, key: string, make: () => s
 const CHANNEL = 'catalog_changed'
 
 /** Tells every process that the catalog changed (sent on commit); this process also renews at once. */
-export async function announceCatalogChange(trx: Database): Promise<void> {
+export async function announceCatalogChange(trx: Trx): Promise<void> {
   await sql`SELECT pg_notify(${CHANNEL}, '')`.execute(trx)
 }
 

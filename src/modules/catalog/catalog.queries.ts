@@ -73,6 +73,32 @@ export function availableStock(itemId: Expression<unknown> | number): RawBuilder
   return sql<number | null>`(item_stock(${itemId}) - item_reserved(${itemId}))`
 }
 
+/** An item's units for sale now; null when unlimited. */
+export async function findStockForSale(db: Database, itemId: number): Promise<number | null> {
+  const { available } = await db.selectNoFrom(availableStock(itemId).as('available')).executeTakeFirstOrThrow()
+  return available
+}
+
+/** Active items with limited stock under `below` units for sale now (after active locks), fewest first. */
+export async function findLowStockItems(db: Database, below: number) {
+  return db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('items as i')
+        .innerJoin('products as p', 'p.id', 'i.product_id')
+        .where('i.active', '=', true)
+        .where('i.unlimited_stock', '=', false)
+        .select(['i.id', 'i.name', 'p.name as product_name', availableStock(sql.ref('i.id')).as('available')])
+        .as('s'),
+    )
+    .selectAll()
+    .where('available', '<', below)
+    .orderBy('available')
+    .orderBy('id')
+    .limit(100)
+    .execute()
+}
+
 /** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */
 export async function holdItemExclusively(trx: Trx, itemId: number): Promise<void> {
   await sql`SELECT hold_item_exclusively(${itemId})`.execute(trx)

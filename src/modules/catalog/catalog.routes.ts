@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
 import { IdParam, RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { CatalogPage, CatalogQuery, ItemDetail } from './catalog.schemas.js'
 import { cachedBody } from './catalog-snapshot.js'
@@ -40,7 +41,7 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: ItemDetail, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await getCatalogItem(ctx.db, request.params.id) }),
+      async (request) => ok(await getCatalogItem(ctx.db, request.params.id)),
     )
   }
 }

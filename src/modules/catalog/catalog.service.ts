@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js'
 import type { RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
+import { ok, paginate } from '../../http/envelope.js'
 import type { CatalogEntry, CatalogSnapshot } from './catalog-snapshot.js'
 import { countVariants, variantsQuery, type VariantFilter, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
@@ -101,18 +102,9 @@ export function listCatalog(snapshot: CatalogSnapshot, q: CatalogQuery) {
   const total = selected.length
   const page = q.page ?? 1
   const perPage = q.per_page === 'all' ? Math.max(total, 1) : (q.per_page ?? 100)
-  return {
-    message: 'OK' as const,
-    data: nest(selected.slice((page - 1) * perPage, page * perPage)),
-    meta: {
-      total_items: total,
-      is_delta: since !== undefined,
-      page,
-      per_page: perPage,
-      last_page: Math.max(1, Math.ceil(total / perPage)),
-    },
-    server_time: snapshot.cursor.toISOString(),
-  }
+  const { last_page } = paginate({ page, per_page: perPage }, total)
+  const meta = { total_items: total, is_delta: since !== undefined, page, per_page: perPage, last_page }
+  return { ...ok(nest(selected.slice((page - 1) * perPage, page * perPage)), meta), server_time: snapshot.cursor.toISOString() }
 }
 
 export async function getCatalogItem(db: Database, itemId: number, options = { includeInactive: false }) {

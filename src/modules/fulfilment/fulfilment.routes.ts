@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp, errors, pageMeta } from '../../http/schemas.js'
+import { ok, paginate } from '../../http/envelope.js'
+import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp, errors } from '../../http/schemas.js'
 import { providerBalance } from './provider-balance.service.js'
 import { listDispatches, resolveDispatch } from './review.service.js'
 
@@ -61,7 +62,7 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       async (request) => {
         const { status = 'review', page = 1, per_page = 50 } = request.query
         const { rows, total } = await listDispatches(db, { status, page, per_page })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+        return ok(rows, paginate({ page, per_page }, total))
       },
     )
     app.post(
@@ -86,7 +87,7 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await resolveDispatch(db, request.params.id, request.body) }),
+      async (request) => ok(await resolveDispatch(db, request.params.id, request.body)),
     )
     app.get(
       '/providers/:code/balance',
@@ -103,10 +104,7 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: await providerBalance(db, ctx.vault, request.params.code, ctx.config.providerTimeoutMs),
-      }),
+      async (request) => ok(await providerBalance(db, ctx.vault, request.params.code, ctx.config.providerTimeoutMs)),
     )
   }
 }

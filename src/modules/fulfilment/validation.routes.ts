@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
 import { Nullable, Ok, RESELLER_ERRORS, RowId, errors } from '../../http/schemas.js'
 import { createAccountValidation } from './validation.service.js'
 
@@ -48,7 +49,7 @@ export function validationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Validated, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await validation.validate(request.body) }),
+      async (request) => ok(await validation.validate(request.body)),
     )
     app.get(
       '/validation/services',
@@ -61,7 +62,10 @@ export function validationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Services, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, ...(await validation.services(request.query.search)) }),
+      async (request) => {
+        const { data, meta } = await validation.services(request.query.search)
+        return ok(data, meta)
+      },
     )
   }
 }

@@ -1,3 +1,4 @@
+import { ok } from '../../http/envelope.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
@@ -17,10 +18,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Profile, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: await profile(ctx.db, ctx.leaderboard, request.account.id, request.query.month),
-      }),
+      async (request) => ok(await profile(ctx.db, ctx.leaderboard, request.account.id, request.query.month)),
     )
     app.get(
       '/leaderboard',
@@ -33,7 +31,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Leaders, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await topTen(ctx.db, request.query.month) }),
+      async (request) => ok(await topTen(ctx.db, request.query.month)),
     )
   }
 }

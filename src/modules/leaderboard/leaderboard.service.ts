@@ -2,6 +2,9 @@ import type { Database } from '../../db/database.js'
 import { rankIn, type LeaderboardCache } from './leaderboard-snapshot.js'
 import { readOwnMonth, readTopTen } from './leaderboard.queries.js'
 
+// What other modules call: counting a completed order (in its transaction), recording the zone at start.
+export { countCompletedOrder, recordLeaderboardZone } from './leaderboard.queries.js'
+
 /**
  * A name others may see on the leaderboard: `***` between its first two and last two characters
  * (`Abadi Gaming` → `Ab***ng`); names of 3–4 keep one at each end, shorter ones only the first.

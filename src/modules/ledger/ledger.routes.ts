@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
 import { pageWindow } from '../../http/paging.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
-import { getBalance, listMutations } from './ledger.queries.js'
 import { Balance, MutationPage, MutationsQuery } from './ledger.schemas.js'
+import * as ledger from './ledger.service.js'
 
 export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -17,7 +18,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Balance, ...errors(...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: { balance: await getBalance(ctx.prepared, request.account.id) } }),
+      async (request) => ok({ balance: await ledger.getBalance(ctx.prepared, request.account.id) }),
     )
     app.get(
       '/balance/mutations',
@@ -32,8 +33,11 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { page = 1, per_page = 20, cursor, ...filters } = request.query
-        const { data, meta } = await listMutations(ctx.db, request.account.id, filters, pageWindow({ page, per_page, cursor }))
-        return { message: 'OK' as const, data: data.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), meta }
+        const { data, meta } = await ledger.listMutations(ctx.db, request.account.id, filters, pageWindow({ page, per_page, cursor }))
+        return ok(
+          data.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+          meta,
+        )
       },
     )
   }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { ActiveLocks, CreatedLock, LockBody, ReleasedLock, TokenParam } from './locks.schemas.js'
 import { createLock, listActiveLocks, releaseLock } from './locks.service.js'
@@ -38,7 +39,7 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: ActiveLocks, ...errors(...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await listActiveLocks(ctx.db, request.account.id) }),
+      async (request) => ok(await listActiveLocks(ctx.db, request.account.id)),
     )
     app.delete(
       '/item/lock/:lock_token',
@@ -51,7 +52,7 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: ReleasedLock, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await releaseLock(ctx.db, request.account.id, request.params.lock_token) }),
+      async (request) => ok(await releaseLock(ctx.db, request.account.id, request.params.lock_token)),
     )
   }
 }

@@ -3,8 +3,8 @@ import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import { AppError } from '../../errors.js'
-import { availableStock, holdItemExclusively } from '../catalog/catalog.queries.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
+import * as stock from '../catalog/stock.service.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
@@ -20,7 +20,7 @@ export async function createLock(
 ) {
   const { defaultCap, fulfillable } = limits
   return inTransaction(db, async (trx) => {
-    await holdItemExclusively(trx, input.item_id)
+    await stock.holdItem(trx, input.item_id)
     const item = await trx
       .selectFrom('items')
       .select(['id', 'active', 'unlimited_stock'])
@@ -44,7 +44,7 @@ export async function createLock(
       .where(sql<boolean>`expires_at > clock_timestamp()`)
       .executeTakeFirstOrThrow()
     if (active >= (account.max_active_locks ?? defaultCap)) throw new AppError('MAX_ACTIVE_LOCKS_REACHED')
-    const { available } = await trx.selectNoFrom(availableStock(item.id).as('available')).executeTakeFirstOrThrow()
+    const available = await stock.forSale(trx, item.id)
     if (available! < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
     return trx
       .insertInto('stock_locks')

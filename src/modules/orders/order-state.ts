@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
 import type { Order } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { countCompletedOrder } from '../leaderboard/leaderboard.queries.js'
+import { countCompletedOrder } from '../leaderboard/leaderboard.service.js'
 
 // Every event an order emits, written here and in purchase.sql (a test holds the two together).
 export const ORDER_EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent'] as const

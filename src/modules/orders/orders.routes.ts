@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
+import { ok } from '../../http/envelope.js'
 import { pageWindow } from '../../http/paging.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
-import { findDetailByRef } from './order-detail.js'
-import { listOrders } from './orders.queries.js'
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
-import { createPurchase } from './orders.service.js'
+import { createPurchase, getTransaction, listPurchases } from './orders.service.js'
 import { createSandboxOrder } from './sandbox.service.js'
 
 const tags = ['transactions']
@@ -27,7 +25,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: CreatedOrder, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await createPurchase(ctx.db, ctx, request.account.id, request.body) }),
+      async (request) => ok(await createPurchase(ctx.db, ctx, request.account.id, request.body)),
     )
     app.get(
       '/trx/:ref',
@@ -41,9 +39,8 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await findDetailByRef(ctx.prepared, ctx.vault, request.account.id, request.params.ref)
-        if (!data) throw new AppError('TRX_NOT_FOUND')
-        return { message: 'OK' as const, data, h2h_results: data.h2h_results, smm_results: data.smm_results }
+        const data = await getTransaction(ctx.prepared, ctx.vault, request.account.id, request.params.ref)
+        return { ...ok(data), h2h_results: data.h2h_results, smm_results: data.smm_results }
       },
     )
     app.get(
@@ -59,10 +56,8 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { page = 1, per_page = 20, cursor, status } = request.query
-        return {
-          message: 'OK' as const,
-          ...(await listOrders(ctx.db, { accountId: request.account.id, status }, pageWindow({ page, per_page, cursor }))),
-        }
+        const { data, meta } = await listPurchases(ctx.db, request.account.id, status, pageWindow({ page, per_page, cursor }))
+        return ok(data, meta)
       },
     )
     app.post(
@@ -76,10 +71,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: SandboxOrder, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: await createSandboxOrder(ctx.db, ctx.fulfillable, request.account.id, request.body),
-      }),
+      async (request) => ok(await createSandboxOrder(ctx.db, ctx.fulfillable, request.account.id, request.body)),
     )
   }
 }

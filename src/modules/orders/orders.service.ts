@@ -1,12 +1,19 @@
 import type { AppContext } from '../../context.js'
-import { retrying, type Database } from '../../db/database.js'
+import { retrying, type Database, type PreparedStatement } from '../../db/database.js'
+import type { OrderStatus } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { findOrderSummary } from './orders.queries.js'
+import type { PageWindow } from '../../http/paging.js'
+import type { Vault } from '../../vault.js'
+import * as topups from '../topups/topups.service.js'
+import { findDetailByRef } from './order-detail.js'
+import { listOrders } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
 import { callPurchase } from './purchase.js'
 import { refuseBlankRefId } from './ref-id.js'
-import { findTopupSummary } from '../topups/topups.queries.js'
+
+// What other modules read of an order: its full state (the webhook payloads) and a line of it.
+export { loadOrderDetails, type OrderLineView } from './order-detail.js'
 
 /**
  * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,
@@ -34,13 +41,19 @@ export async function createPurchase(
   // An invoice collision is worth another go, with a new invoice.
   const invoiceTaken = (e: { code?: string; constraint?: string }) => e.code === '23505' && e.constraint === 'orders_invoice_key'
   const { result, invoice } = await retrying(attempt, invoiceTaken)
-  if (result.refused === 'REF_ID_ALREADY_EXIST') {
-    // The ref_id may be a top-up's: the namespace is shared (DESIGN §7).
-    const existing = (await findOrderSummary(db, accountId, body.ref_id)) ?? (await findTopupSummary(db, accountId, body.ref_id))
-    throw new AppError('REF_ID_ALREADY_EXIST', { data: existing })
-  }
+  // The ref_id may be a top-up's: the namespace is shared (DESIGN §7).
+  if (result.refused === 'REF_ID_ALREADY_EXIST') throw await topups.refIdTaken(db, accountId, body.ref_id)
   return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }
 }
 
-// Other modules read orders' full state through this service (the webhook worker's payloads).
-export { loadOrderDetails, type OrderLineView } from './order-detail.js'
+/** GET /v1/trx/{ref}: the caller's order, top-up or sandbox order by ref_id or invoice. */
+export async function getTransaction(prepared: PreparedStatement, vault: Vault, accountId: number, ref: string) {
+  const detail = await findDetailByRef(prepared, vault, accountId, ref)
+  if (!detail) throw new AppError('TRX_NOT_FOUND')
+  return detail
+}
+
+/** GET /v1/trx: the caller's purchases, newest first. */
+export async function listPurchases(db: Database, accountId: number, status: OrderStatus | undefined, w: PageWindow) {
+  return listOrders(db, { accountId, status }, w)
+}

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js'
 import { AppError } from '../../errors.js'
-import { availableStock } from '../catalog/catalog.queries.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
+import * as stock from '../catalog/stock.service.js'
 import { newInvoice } from './invoice.js'
 import { refuseBlankRefId } from './ref-id.js'
 
@@ -44,7 +44,7 @@ export async function createSandboxOrder(db: Database, fulfillable: readonly str
   const existing = await findSandbox(db, accountId, input.ref_id)
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
   const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable)
-  const { available } = await db.selectNoFrom(availableStock(item.id).as('available')).executeTakeFirstOrThrow()
+  const available = await stock.forSale(db, item.id)
   // NULL is unlimited stock.
   if (available !== null && available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
   // Exact: refuse_unsellable refused a line over money_max() (10^15 < 2^53), computed in numeric.

@@ -4,8 +4,7 @@ import { AppError } from '../../errors.js'
 import { findChannel } from './channels.service.js'
 import { payPageHtml } from './pay-page.js'
 import { ReferenceParam } from './topups.schemas.js'
-import { findTopupByReference } from './topups.queries.js'
-import { payTopup } from './topups.service.js'
+import { findGatewayTopup, payTopup } from './topups.service.js'
 
 /**
  * The simulator gateway's hosted pay page (DESIGN §7, §12: outside production, under /sim/). A plain
@@ -18,11 +17,7 @@ export function payPageRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)))
     })
-    const simulated = async (reference: string) => {
-      const topup = await findTopupByReference(ctx.db, reference)
-      if (!topup || topup.gateway !== 'simulator') throw new AppError('TOPUP_NOT_FOUND')
-      return topup
-    }
+    const simulated = (reference: string) => findGatewayTopup(ctx.db, 'simulator', reference)
     app.get('/sim/pay/:reference', { schema: { hide: true, params: ReferenceParam } }, async (request, reply) => {
       const topup = await simulated(request.params.reference)
       const channel = await findChannel(ctx.db, topup.channel)

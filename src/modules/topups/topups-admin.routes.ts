@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { ADMIN_ERRORS, Ok, OkPage, PageNumber, RowId, StringEnum, errors, pageMeta } from '../../http/schemas.js'
+import { ok, paginate } from '../../http/envelope.js'
+import { ADMIN_ERRORS, Ok, OkPage, PageNumber, RowId, StringEnum, errors } from '../../http/schemas.js'
 import { createChannelWithin, listChannels, operatorChannel, updateChannel } from './channels.service.js'
 import {
   ChannelBody,
@@ -16,7 +17,6 @@ import { listTopups, payTopup, syncChannels } from './topups.service.js'
 
 const tags = ['operator']
 const security = [{ adminToken: [] }]
-const ok = <T>(data: T) => ({ message: 'OK' as const, data })
 
 const TopupsQuery = Type.Object({
   page: Type.Optional(PageNumber),
@@ -100,7 +100,7 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 50, status, account_id } = request.query
         const { rows, total } = await listTopups(db, { page, per_page, status, account_id })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+        return ok(rows, paginate({ page, per_page }, total))
       },
     )
     app.post(

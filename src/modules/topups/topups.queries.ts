@@ -25,20 +25,3 @@ export async function findTopupByReference(db: Database, reference: string): Pro
     .where('reference', '=', reference)
     .executeTakeFirst()
 }
-
-/** What a reseller is told of a top-up when it is created. */
-export function createdTopupView(t: Topup) {
-  return {
-    payment_url: t.payment_url,
-    amount: t.amount,
-    expires_at: t.expires_at,
-    reference: t.reference,
-    invoice: t.invoice,
-    ref_id: t.ref_id,
-    channel: t.channel,
-    fee: t.fee,
-    total: t.total,
-    status: 'pending' as const,
-    created_at: t.created_at,
-  }
-}

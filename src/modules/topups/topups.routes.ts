@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { listChannels, resellerChannel } from './channels.service.js'
 import { ChannelList, ChannelsQuery, CreatedTopup, TopupBody } from './topups.schemas.js'
@@ -24,7 +25,7 @@ export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: CreatedTopup, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await createTopup(ctx.db, ctx, request.account.id, request.body) }),
+      async (request) => ok(await createTopup(ctx.db, ctx, request.account.id, request.body)),
     )
     app.get(
       '/balance/channels',
@@ -37,10 +38,7 @@ export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: ChannelList, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: (await listChannels(ctx.db)).map((c) => resellerChannel(c, request.query.amount)),
-      }),
+      async (request) => ok((await listChannels(ctx.db)).map((c) => resellerChannel(c, request.query.amount))),
     )
   }
 }

@@ -6,12 +6,11 @@ import { AppError, invalidField } from '../../errors.js'
 import { creditBalance } from '../ledger/ledger.service.js'
 import { MAX_MONEY } from '../ledger/money.js'
 import { newInvoice } from '../orders/invoice.js'
-import { findOrderSummary } from '../orders/orders.queries.js'
-import { refuseBlankRefId } from '../orders/ref-id.js'
+import * as refIds from '../orders/ref-id.js'
 import { findChannel, importChannels } from './channels.service.js'
 import { channelFee } from './fees.js'
 import { GatewayError, type PaymentGateway } from './gateway.js'
-import { createdTopupView, findTopupSummary } from './topups.queries.js'
+import { findTopupByReference, findTopupSummary } from './topups.queries.js'
 
 /** How long a payment link lives: within every channel's window at Tripay (QRIS and e-wallets allow 60 minutes at most). */
 export const TOPUP_TTL_MS = 60 * 60 * 1000
@@ -20,7 +19,7 @@ export type TopupBody = { amount: number; channel: string; ref_id?: string }
 
 /** A ref_id the account already used, for a purchase or a top-up: 422 with that transaction (DESIGN §5). */
 export async function refIdTaken(db: Database, accountId: number, refId: string): Promise<AppError> {
-  const data = (await findOrderSummary(db, accountId, refId)) ?? (await findTopupSummary(db, accountId, refId))
+  const data = (await refIds.findOrderSummary(db, accountId, refId)) ?? (await findTopupSummary(db, accountId, refId))
   return new AppError('REF_ID_ALREADY_EXIST', { data })
 }
 
@@ -30,7 +29,7 @@ export async function refIdTaken(db: Database, accountId: number, refId: string)
  * that fails stores nothing and leaves the ref_id free; without a ref_id the invoice is the ref_id.
  */
 export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentGateway' | 'config'>, accountId: number, body: TopupBody) {
-  if (body.ref_id !== undefined) refuseBlankRefId(body.ref_id)
+  if (body.ref_id !== undefined) refIds.refuseBlankRefId(body.ref_id)
   const channel = await findChannel(db, body.channel)
   if (!channel || !channel.active) throw invalidField('channel', 'is not an available channel (see GET /v1/balance/channels)')
   if (body.amount < channel.min_amount) throw invalidField('amount', `must be at least ${channel.min_amount} on ${channel.code}`)
@@ -92,6 +91,30 @@ export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentG
   })
   if (!topup) throw await refIdTaken(db, accountId, refId)
   return createdTopupView(topup)
+}
+
+/** What a reseller is told of a top-up when it is created. */
+function createdTopupView(t: Topup) {
+  return {
+    payment_url: t.payment_url,
+    amount: t.amount,
+    expires_at: t.expires_at,
+    reference: t.reference,
+    invoice: t.invoice,
+    ref_id: t.ref_id,
+    channel: t.channel,
+    fee: t.fee,
+    total: t.total,
+    status: 'pending' as const,
+    created_at: t.created_at,
+  }
+}
+
+/** A top-up by its gateway reference, only where that gateway settles it: TOPUP_NOT_FOUND otherwise. */
+export async function findGatewayTopup(db: Database, gateway: 'simulator' | 'tripay', reference: string) {
+  const topup = await findTopupByReference(db, reference)
+  if (!topup || topup.gateway !== gateway) throw new AppError('TOPUP_NOT_FOUND')
+  return topup
 }
 
 /** Who is paying: the simulator's page or the operator (simulator top-ups, before expiry), or the gateway's signed callback. */

@@ -4,8 +4,7 @@ import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
 import { errors } from '../../http/schemas.js'
 import { isTripayCallbackSigned, type TripayCallback } from '../../providers/tripay.js'
-import { findTopupByReference } from './topups.queries.js'
-import { payTopup, recordGatewayStatus } from './topups.service.js'
+import { findGatewayTopup, payTopup, recordGatewayStatus } from './topups.service.js'
 
 const STATUSES = ['PAID', 'EXPIRED', 'FAILED', 'REFUND'] as const
 const CallbackBody = Type.Object({
@@ -62,8 +61,8 @@ export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
       async (request) => {
         const body = request.body as TripayCallback
         if (!STATUSES.includes(body.status)) throw invalidField('status', `must be one of ${STATUSES.join(', ')}`)
-        const topup = await findTopupByReference(ctx.db, body.reference)
-        if (!topup || topup.gateway !== 'tripay' || topup.invoice !== body.merchant_ref) throw new AppError('TOPUP_NOT_FOUND')
+        const topup = await findGatewayTopup(ctx.db, 'tripay', body.reference)
+        if (topup.invoice !== body.merchant_ref) throw new AppError('TOPUP_NOT_FOUND')
         if (body.status === 'PAID') await payTopup(ctx.db, topup.reference, 'tripay')
         else {
           const row = await recordGatewayStatus(ctx.db, topup.reference, body.status)

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { ADMIN_ERRORS, IdParam, Ok, errors, pageMeta } from '../../http/schemas.js'
+import { ok, paginate } from '../../http/envelope.js'
+import { ADMIN_ERRORS, IdParam, Ok, errors } from '../../http/schemas.js'
 import * as S from './webhooks.schemas.js'
 import { accountDeliveries, accountWebhook, redeliverForAccount } from './webhooks.service.js'
 
@@ -22,10 +23,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(S.WebhookSettings), ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: await accountWebhook(db, request.params.id),
-      }),
+      async (request) => ok(await accountWebhook(db, request.params.id)),
     )
     app.get(
       '/resellers/:id/webhook-deliveries',
@@ -42,7 +40,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 20, status } = request.query
         const { rows, total } = await accountDeliveries(db, request.params.id, { page, perPage: per_page, status })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+        return ok(rows, paginate({ page, per_page }, total))
       },
     )
     app.post(
@@ -56,10 +54,7 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.OneDelivery, ...errors(404, 422, ...ADMIN_ERRORS) },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: await redeliverForAccount(db, request.params.id, request.params.delivery, ctx.clock),
-      }),
+      async (request) => ok(await redeliverForAccount(db, request.params.id, request.params.delivery, ctx.clock)),
     )
   }
 }

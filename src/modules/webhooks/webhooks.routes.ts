@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { RESELLER_ERRORS, errors, Ok, pageMeta } from '../../http/schemas.js'
+import { ok, paginate } from '../../http/envelope.js'
+import { RESELLER_ERRORS, errors, Ok } from '../../http/schemas.js'
 import { webhookDocs } from './webhooks.docs.js'
 import * as S from './webhooks.schemas.js'
 import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from './webhooks.service.js'
@@ -24,10 +25,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(S.WebhookSettings), ...errors(...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({
-        message: 'OK' as const,
-        data: await settingsOf(db, request.account.id),
-      }),
+      async (request) => ok(await settingsOf(db, request.account.id)),
     )
     app.put(
       '/webhook',
@@ -40,7 +38,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Ok(S.WebhookSettings), ...errors(400, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await updateSettings(db, production, request.account.id, request.body) }),
+      async (request) => ok(await updateSettings(db, production, request.account.id, request.body)),
     )
     app.post(
       '/webhook/secret',
@@ -68,7 +66,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.TestOutcome, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await sendTest(ctx.db, ctx, request.account.id) }),
+      async (request) => ok(await sendTest(ctx.db, ctx, request.account.id)),
     )
     app.get(
       '/webhook/docs',
@@ -80,10 +78,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.WebhookDocs, ...errors(...RESELLER_ERRORS) },
         },
       },
-      async () => ({
-        message: 'OK' as const,
-        data: docs,
-      }),
+      async () => ok(docs),
     )
     app.get(
       '/webhook/deliveries',
@@ -99,7 +94,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 20, status } = request.query
         const { rows, total } = await deliveriesOf(db, request.account.id, { page, perPage: per_page, status })
-        return { message: 'OK' as const, data: rows, meta: pageMeta(page, per_page, total) }
+        return ok(rows, paginate({ page, per_page }, total))
       },
     )
     app.post(
@@ -113,7 +108,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.OneDelivery, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ({ message: 'OK' as const, data: await redeliver(db, ctx.clock, request.account.id, request.params.id) }),
+      async (request) => ok(await redeliver(db, ctx.clock, request.account.id, request.params.id)),
     )
   }
 }

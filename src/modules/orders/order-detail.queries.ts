@@ -1,0 +1,102 @@
+import { CompiledQuery, type Selectable } from 'kysely'
+import type { Database, PreparedStatement } from '../../db/database.js'
+import type { LineStatus, Order, OrderProcess, SandboxOrdersTable } from '../../db/schema.js'
+import type { ResultRow } from '../fulfilment/results.js'
+
+/** A line as the detail statement hands it over: its columns and, for auto lines, its licenses' ciphertexts. */
+export type LineRow = {
+  id: number
+  item_id: number
+  variant_name: string
+  product_name: string
+  quantity: number
+  unit_price: number
+  subtotal: number
+  note: string | null
+  order_process: OrderProcess
+  status: LineStatus
+  delivery_enc: string | null
+  delivery_note: string | null
+  licenses: string[] | null
+}
+
+// The lines (licenses inside, in id order) and the upstream requests of the order whose id is `orderId`
+// (an SQL expression): one statement builds the whole detail, whatever its shape.
+const linesJson = (orderId: string) => `(SELECT json_agg(json_build_object(
+    'id', l.id, 'item_id', l.item_id, 'variant_name', l.variant_name, 'product_name', l.product_name, 'quantity', l.quantity,
+    'unit_price', l.unit_price, 'subtotal', l.subtotal, 'note', l.note, 'order_process', l.order_process, 'status', l.status,
+    'delivery_enc', l.delivery_enc, 'delivery_note', l.delivery_note,
+    'licenses', CASE WHEN l.order_process = 'auto'
+                     THEN (SELECT json_agg(x.content_enc ORDER BY x.id) FROM licenses x WHERE x.order_line_id = l.id) END)
+    ORDER BY l.position) FROM order_lines l WHERE l.order_id = ${orderId})`
+const requestsJson = (orderId: string) => `(SELECT json_agg(json_build_object(
+    'kind', d.kind, 'status', d.status, 'sn', d.sn, 'message', d.message, 'upstream_order_id', d.upstream_order_id,
+    'upstream_status', d.upstream_status, 'start_count', d.start_count, 'remains', d.remains, 'quantity', d.quantity,
+    'refund_amount', d.refund_amount, 'variant_id', l.item_id) ORDER BY l.position, d.seq)
+    FROM dispatches d JOIN order_lines l ON l.id = d.order_line_id WHERE d.order_id = ${orderId})`
+
+const BY_ID = `SELECT ${linesJson('$1')} AS lines, ${requestsJson('$1')} AS requests`
+
+// By ref_id or invoice within one account: the order, else a top-up (same namespace), else a sandbox order.
+// Each fallback runs only when what comes before it found nothing (one-time filters).
+const BY_REF = `WITH o AS MATERIALIZED (
+    SELECT id, ref_id, invoice, payment_method, status, price, fees, amount, created_at, updated_at
+      FROM orders WHERE account_id = $1 AND (ref_id = $2 OR invoice = $2) ORDER BY id LIMIT 1
+  ), t AS MATERIALIZED (
+    SELECT id, ref_id, invoice, channel, amount, fee, total, payment_url, expires_at, paid_at, created_at, updated_at,
+           CASE WHEN status = 'pending' AND expires_at <= now() THEN 'expired' ELSE status END AS status
+      FROM topups WHERE NOT EXISTS (SELECT 1 FROM o) AND account_id = $1 AND (ref_id = $2 OR invoice = $2) ORDER BY id LIMIT 1
+  )
+  SELECT (SELECT row_to_json(o) FROM o) AS "order",
+         ${linesJson('(SELECT id FROM o)')} AS lines,
+         ${requestsJson('(SELECT id FROM o)')} AS requests,
+         (SELECT row_to_json(t) FROM t) AS topup,
+         (SELECT row_to_json(s) FROM (
+            SELECT s.id, s.ref_id, s.invoice, s.item_id, s.quantity, s.price, s.amount, s.created_at,
+                   i.name AS variant_name, p.name AS product_name, i.order_process
+              FROM sandbox_orders s JOIN items i ON i.id = s.item_id JOIN products p ON p.id = i.product_id
+             WHERE NOT EXISTS (SELECT 1 FROM o) AND NOT EXISTS (SELECT 1 FROM t)
+               AND s.account_id = $1 AND (s.ref_id = $2 OR s.invoice = $2) LIMIT 1) s) AS sandbox`
+
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] }
+export type OrderHead = Pick<
+  Order,
+  'id' | 'ref_id' | 'invoice' | 'payment_method' | 'status' | 'price' | 'fees' | 'amount' | 'created_at' | 'updated_at'
+>
+type TopupRow = { id: number; ref_id: string; invoice: string; channel: string; status: string; amount: number; fee: number; total: number }
+export type TopupJson = TopupRow & {
+  payment_url: string
+  expires_at: string
+  paid_at: string | null
+  created_at: string
+  updated_at: string
+}
+export type SandboxJson = Json<Omit<Selectable<SandboxOrdersTable>, 'account_id'>> & {
+  variant_name: string
+  product_name: string
+  order_process: string
+}
+type Contents = { lines: LineRow[] | null; requests: ResultRow[] | null }
+export type ByRefRow = Contents & { order: Json<OrderHead> | null; topup: TopupJson | null; sandbox: SandboxJson | null }
+
+/** An order's lines (licenses still encrypted) and upstream requests, in one statement. */
+export async function findOrderContents(db: Database, orderId: number): Promise<Contents> {
+  const { rows } = await db.executeQuery<Contents>(CompiledQuery.raw(BY_ID, [orderId]))
+  return rows[0]
+}
+
+const HEAD_COLUMNS = 'o.id, o.ref_id, o.invoice, o.payment_method, o.status, o.price, o.fees, o.amount, o.created_at, o.updated_at'
+const BY_IDS = `SELECT ${HEAD_COLUMNS}, ${linesJson('o.id')} AS lines, ${requestsJson('o.id')} AS requests
+  FROM orders o WHERE o.id = ANY($1::int8[])`
+
+/** Many orders with their contents in one statement, however many orders. */
+export async function findOrdersWithContents(db: Database, orderIds: number[]): Promise<(OrderHead & Contents)[]> {
+  const { rows } = await db.executeQuery<OrderHead & Contents>(CompiledQuery.raw(BY_IDS, [orderIds]))
+  return rows
+}
+
+/** By ref_id or invoice in one account: an order with its contents, else a top-up, else a sandbox order (a named prepared statement). */
+export async function findByRef(prepared: PreparedStatement, accountId: number, ref: string): Promise<ByRefRow> {
+  const [row] = await prepared<ByRefRow>('trx_detail', BY_REF, [accountId, ref])
+  return row
+}
