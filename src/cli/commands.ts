@@ -240,10 +240,11 @@ export const COMMANDS: Record<string, Command> = {
     path: ([id]) => `/resellers/${id}/webhook-deliveries`,
   },
   'webhooks:update': {
-    usage: 'ACCOUNT_ID [--url URL|none] [--enabled true|false]',
+    // Not --url: that one names the service the CLI talks to.
+    usage: 'ACCOUNT_ID [--callback-url URL|none] [--enabled true|false]',
     method: 'PUT',
     path: ([id]) => `/resellers/${id}/webhook`,
-    body: (f) => clean({ callback_url: nullableStr(f, 'url'), webhook_enabled: bool(f, 'enabled') }),
+    body: (f) => clean({ callback_url: nullableStr(f, 'callback-url'), webhook_enabled: bool(f, 'enabled') }),
   },
   'webhooks:failing': {
     usage: '[--status failing|failed|retrying|pending|delivered] [--account-id N] [--page N] (every account; default failing)',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get } from '../../../test/factory.js'
+import { COMMANDS, parseArgs } from '../../cli/commands.js'
 
 // The operator's side of webhooks added for the console: settings changed, every account's failing deliveries, the overview's count.
 const { app, ctx } = await createTestApp()
@@ -44,6 +45,21 @@ describe('operator API: webhook settings', () => {
     expect((await call('PUT', `/resellers/${r.id}/webhook`, { callback_url: null, webhook_enabled: false })).json().data).toMatchObject({
       callback_url: null,
       webhook_enabled: false,
+    })
+    // The CLI's command (its own --url names the service, so the callback is --callback-url).
+    const { name, args, flags } = parseArgs([
+      'webhooks:update',
+      String(r.id),
+      '--callback-url',
+      'https://shop.example/cli',
+      '--enabled',
+      'false',
+    ])
+    const body = COMMANDS[name].body!(flags, args)
+    expect(body).toEqual({ callback_url: 'https://shop.example/cli', webhook_enabled: false })
+    expect((await call('PUT', COMMANDS[name].path(args), body)).json().data.callback_url).toBe('https://shop.example/cli')
+    expect(COMMANDS['webhooks:update'].body!(parseArgs(['webhooks:update', '1', '--callback-url', 'none']).flags, ['1'])).toEqual({
+      callback_url: null,
     })
     const missing = await call('PUT', '/resellers/999999/webhook', { webhook_enabled: false })
     expect([missing.statusCode, missing.json()]).toEqual([404, { message: 'ACCOUNT_NOT_FOUND' }])
