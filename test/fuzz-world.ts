@@ -232,20 +232,12 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.deliveries = (
     await sql<World['deliveries'][number]>`SELECT id, account_id FROM webhook_deliveries ORDER BY id DESC LIMIT 200`.execute(db)
   ).rows
-  world.categories = (
-    await sql<
-      World['categories'][number]
-    >`SELECT id, NOT EXISTS (SELECT 1 FROM products p WHERE p.category_id = c.id) AS empty FROM categories c ORDER BY id DESC LIMIT 100`.execute(
-      db,
-    )
-  ).rows
-  world.products = (
-    await sql<
-      World['products'][number]
-    >`SELECT id, NOT EXISTS (SELECT 1 FROM items i WHERE i.product_id = p.id) AS empty FROM products p ORDER BY id DESC LIMIT 100`.execute(
-      db,
-    )
-  ).rows
+  type Row = { id: number; empty: boolean }
+  const emptyIf = (table: string, child: string, key: string) =>
+    sql<Row>`SELECT id, NOT EXISTS (SELECT 1 FROM ${sql.table(child)} c WHERE c.${sql.ref(key)} = t.id) AS empty
+      FROM ${sql.table(table)} t ORDER BY id DESC LIMIT 100`.execute(db)
+  world.categories = (await emptyIf('categories', 'products', 'category_id')).rows
+  world.products = (await emptyIf('products', 'items', 'product_id')).rows
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
 }
 
