@@ -44,6 +44,9 @@ export const ERROR_CODES = {
   DISPATCH_NOT_FOUND: 404,
   // The operator console: a form without its session's CSRF token changes nothing.
   INVALID_CSRF_TOKEN: 403,
+  // Categories and products managed on their own (the operator API's catalog routes).
+  CATEGORY_NOT_FOUND: 404,
+  PRODUCT_NOT_FOUND: 404,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

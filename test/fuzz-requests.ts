@@ -101,6 +101,11 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       }
       if (resource === 'lock') return { value: pick(g, own(world.locks)).token }
       if (resource === 'providers') return { value: pick(g, world.providers).code }
+      // A delete mostly aims at an empty one (else it is INVALID_STATE); other requests at any.
+      if ((resource === 'categories' || resource === 'products') && world[resource].length) {
+        const empty = world[resource].filter((r) => r.empty)
+        return { value: pick(g, draft.op.method === 'DELETE' && empty.length && chance(g, 0.8) ? empty : world[resource]).id }
+      }
       if (resource === 'channels') return { value: pick(g, world.channels) }
       if (resource === 'topups') return { value: pick(g, world.topups).reference }
       if (resource === 'dispatches' && world.dispatches.length)

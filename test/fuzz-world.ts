@@ -40,6 +40,9 @@ export type World = {
   dispatches: { id: number; status: string }[]
   /** Webhook deliveries (each account's test callbacks to a port that refuses). */
   deliveries: { id: number; account_id: number }[]
+  /** Categories and products, the newest first; empty ones can be deleted. */
+  categories: { id: number; empty: boolean }[]
+  products: { id: number; empty: boolean }[]
   accountIds: number[]
   columns: string[]
 }
@@ -172,6 +175,10 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       if (res.statusCode !== 200) throw new Error(`seed webhook: ${res.body}`)
     }
   }
+  // Empty ones, for the operator's deletes to reach.
+  const spare = await admin(app, 'POST', '/categories', { name: 'Fuzz Spare' })
+  for (const name of ['Spare 1', 'Spare 2', 'Spare 3']) await admin(app, 'POST', '/products', { name, category_id: spare.id })
+  await admin(app, 'POST', '/categories', { name: 'Fuzz Empty' })
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
   const { rows } = await sql<{
@@ -191,6 +198,8 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     topups: [],
     dispatches: [],
     deliveries: [],
+    categories: [],
+    products: [],
     accountIds: [],
     columns: rows.map((r) => r.column_name),
   }
@@ -223,6 +232,12 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.deliveries = (
     await sql<World['deliveries'][number]>`SELECT id, account_id FROM webhook_deliveries ORDER BY id DESC LIMIT 200`.execute(db)
   ).rows
+  type Row = { id: number; empty: boolean }
+  const emptyIf = (table: string, child: string, key: string) =>
+    sql<Row>`SELECT id, NOT EXISTS (SELECT 1 FROM ${sql.table(child)} c WHERE c.${sql.ref(key)} = t.id) AS empty
+      FROM ${sql.table(table)} t ORDER BY id DESC LIMIT 100`.execute(db)
+  world.categories = (await emptyIf('categories', 'products', 'category_id')).rows
+  world.products = (await emptyIf('products', 'items', 'product_id')).rows
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
 }
 

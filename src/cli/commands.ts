@@ -1,7 +1,7 @@
 /** The admin CLI's commands: each is one operator API call (DESIGN §11). */
 export type Command = {
   usage: string
-  method: 'GET' | 'POST' | 'PATCH'
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   path: (args: string[]) => string
   body?: (flags: Flags, args: string[]) => object
 }
@@ -32,6 +32,8 @@ const list = (v: string | true | undefined) =>
         .map((s) => s.trim())
         .filter(Boolean)
     : undefined
+// `none` clears an optional text (an icon, an image, a callback URL).
+const nullableStr = (f: Flags, name: string) => (f[name] === 'none' ? null : str(f[name]))
 const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
 const itemFields = (f: Flags) =>
@@ -108,6 +110,37 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) =>
       clean({ ...itemFields(f), product_name: str(f['product-name']), category: str(f.category), order_process: str(f['order-process']) }),
   },
+  'categories:list': { usage: '[--search TEXT] [--page N]', method: 'GET', path: () => '/categories' },
+  'categories:show': { usage: 'ID', method: 'GET', path: ([id]) => `/categories/${id}` },
+  'categories:create': {
+    usage: '--name NAME [--icon URL]',
+    method: 'POST',
+    path: () => '/categories',
+    body: (f) => clean({ name: str(f.name), icon: str(f.icon) }),
+  },
+  'categories:update': {
+    usage: 'ID [--name NAME] [--icon URL|none]',
+    method: 'PATCH',
+    path: ([id]) => `/categories/${id}`,
+    body: (f) => clean({ name: str(f.name), icon: nullableStr(f, 'icon') }),
+  },
+  'categories:delete': { usage: 'ID (an empty category)', method: 'DELETE', path: ([id]) => `/categories/${id}` },
+  'products:list': { usage: '[--category ID|NAME] [--search TEXT] [--page N]', method: 'GET', path: () => '/products' },
+  'products:show': { usage: 'ID', method: 'GET', path: ([id]) => `/products/${id}` },
+  'products:items': { usage: 'ID (its items, on or off)', method: 'GET', path: ([id]) => `/products/${id}/items` },
+  'products:create': {
+    usage: '--name NAME (--category-id ID | --category NAME) [--image URL]',
+    method: 'POST',
+    path: () => '/products',
+    body: (f) => clean({ name: str(f.name), category_id: int(f, 'category-id'), category: str(f.category), image: str(f.image) }),
+  },
+  'products:update': {
+    usage: 'ID [--name NAME] [--image URL|none] [--category-id ID]',
+    method: 'PATCH',
+    path: ([id]) => `/products/${id}`,
+    body: (f) => clean({ name: str(f.name), image: nullableStr(f, 'image'), category_id: int(f, 'category-id') }),
+  },
+  'products:delete': { usage: 'ID (a product without items)', method: 'DELETE', path: ([id]) => `/products/${id}` },
   'items:list': { usage: '[--search TEXT] [--category NAME] [--page N]', method: 'GET', path: () => '/items' },
   'items:show': { usage: 'ID', method: 'GET', path: ([id]) => `/items/${id}` },
   'items:update': {
@@ -205,6 +238,18 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]',
     method: 'GET',
     path: ([id]) => `/resellers/${id}/webhook-deliveries`,
+  },
+  'webhooks:update': {
+    // Not --url: that one names the service the CLI talks to.
+    usage: 'ACCOUNT_ID [--callback-url URL|none] [--enabled true|false]',
+    method: 'PUT',
+    path: ([id]) => `/resellers/${id}/webhook`,
+    body: (f) => clean({ callback_url: nullableStr(f, 'callback-url'), webhook_enabled: bool(f, 'enabled') }),
+  },
+  'webhooks:failing': {
+    usage: '[--status failing|failed|retrying|pending|delivered] [--account-id N] [--page N] (every account; default failing)',
+    method: 'GET',
+    path: () => '/webhook-deliveries',
   },
   'webhooks:retry': {
     usage: 'ACCOUNT_ID DELIVERY_ID',

@@ -43,4 +43,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_SIGNATURE: 'the callback signature does not match',
   INVALID_CSRF_TOKEN: "the console form was sent without its session's CSRF token",
   DISPATCH_NOT_FOUND: 'no such upstream request',
+  CATEGORY_NOT_FOUND: 'no such category',
+  PRODUCT_NOT_FOUND: 'no such product',
 }

@@ -1,4 +1,6 @@
 import type { ErrorCode } from '../errors.js'
+import { ADMIN_CATALOG_DOCS } from '../modules/admin/admin-catalog.openapi.js'
+import { ADMIN_WEBHOOK_DOCS } from '../modules/admin/admin-webhooks.openapi.js'
 import { ADMIN_DOCS } from '../modules/admin/admin.openapi.js'
 import { CATALOG_DOCS } from '../modules/catalog/catalog.openapi.js'
 import { VALIDATION_DOCS } from '../modules/fulfilment/fulfilment.openapi.js'
@@ -34,6 +36,8 @@ export const OPERATION_DOCS: OperationDocs = {
   ...WEBHOOK_DOCS,
   ...LEADERBOARD_DOCS,
   ...ADMIN_DOCS,
+  ...ADMIN_CATALOG_DOCS,
+  ...ADMIN_WEBHOOK_DOCS,
 }
 
 export const TAGS = [

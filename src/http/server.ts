@@ -4,8 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
+import { adminCatalogRoutes } from '../modules/admin/admin-catalog.routes.js'
 import { adminOrderRoutes } from '../modules/admin/admin-orders.routes.js'
 import { adminRoutes } from '../modules/admin/admin.routes.js'
+import { adminWebhookSettingsRoutes } from '../modules/admin/admin-webhooks.routes.js'
 import { operatorViewRoutes } from '../modules/admin/operator-views.routes.js'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
 import { leaderboardRoutes } from '../modules/leaderboard/leaderboard.routes.js'
@@ -109,6 +111,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(topupAdminRoutes(ctx))
       await admin.register(fulfilmentAdminRoutes(ctx))
       await admin.register(adminWebhookRoutes(ctx))
+      await admin.register(adminCatalogRoutes(ctx))
+      await admin.register(adminWebhookSettingsRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

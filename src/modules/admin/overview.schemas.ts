@@ -11,10 +11,12 @@ export const Overview = Type.Object({
     manual_lines: Type.Integer({ description: 'manual lines waiting to be sent' }),
     upstream_pending: Type.Integer({ description: 'upstream requests queued, sending or pending at the provider' }),
     upstream_review: Type.Integer({ description: 'upstream requests waiting for an operator (dispatches in review)' }),
-    webhooks_failing: Type.Integer({ description: 'webhook deliveries that gave up (failed)' }),
+    webhooks_failing: Type.Integer({ description: 'webhook deliveries failing, over every account: failed (gave up) or retrying' }),
     topups_pending: Type.Integer({ description: 'top-ups waiting for payment, not expired' }),
     low_stock: Type.Integer({ description: 'active items with fewer than 10 units for sale' }),
   }),
-  webhooks_failing: Type.Array(Type.Object({ account_id: Type.Integer(), name: Type.String(), failing: Type.Integer() })),
+  webhooks_failing: Type.Array(Type.Object({ account_id: Type.Integer(), name: Type.String(), failing: Type.Integer() }), {
+    description: 'the 50 accounts with the most failing deliveries (failed or retrying), most first',
+  }),
   low_stock: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), product_name: Type.String(), available: Type.Integer() })),
 })

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import * as stock from '../catalog/stock.service.js'
+import { failingWebhooks } from '../webhooks/operator-webhooks.service.js'
 
 /** Below this many units for sale (and not unlimited), an active item is low on stock. */
 export const LOW_STOCK_BELOW = 10
@@ -35,7 +36,7 @@ export async function storeOverview(db: Database, timeZone: string) {
     count(db.selectFrom('order_lines').select(countAll).where('order_process', '=', 'manual').where('status', '=', 'pending')),
     count(db.selectFrom('dispatches').select(countAll).where('status', 'in', ['queued', 'sending', 'pending'])),
     count(db.selectFrom('dispatches').select(countAll).where('status', '=', 'review')),
-    webhookFailures(db),
+    failingWebhooks(db),
     count(
       db
         .selectFrom('topups')
@@ -54,25 +55,11 @@ export async function storeOverview(db: Database, timeZone: string) {
       manual_lines: manual,
       upstream_pending: upstreamPending,
       upstream_review: upstreamReview,
-      webhooks_failing: webhooksFailing.reduce((sum, a) => sum + a.failing, 0),
+      webhooks_failing: webhooksFailing.total,
       topups_pending: topupsPending,
       low_stock: lowStock.length,
     },
-    webhooks_failing: webhooksFailing,
+    webhooks_failing: webhooksFailing.byAccount,
     low_stock: lowStock,
   }
-}
-
-/** Accounts with deliveries that gave up (status failed), most first. */
-async function webhookFailures(db: Database) {
-  const rows = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .where('d.status', '=', 'failed')
-    .groupBy(['a.id', 'a.name'])
-    .select(['a.id as account_id', 'a.name', sql<number>`count(*)::int`.as('failing')])
-    .orderBy('failing', 'desc')
-    .limit(50)
-    .execute()
-  return rows.map((r) => ({ ...r, failing: Number(r.failing) }))
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { IdParam, PageNumber, StringEnum } from '../../http/schemas.js'
 import { listOperatorItems } from '../catalog/catalog.service.js'
+import { listCategories } from '../catalog/categories.service.js'
 import { addLicenses, createItem, getAdminItem, updateItem } from '../catalog/items.service.js'
 import { createProvider, listProviders, updateProvider } from '../catalog/providers.service.js'
 import { hasBalance, providerBalance } from '../fulfilment/provider-balance.service.js'
@@ -36,11 +37,24 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/console/items',
-      { schema: { hide, querystring: Type.Object({ search: Optional(Type.String({ maxLength: 100 })), page: Optional(PageNumber) }) } },
+      {
+        schema: {
+          hide,
+          querystring: Type.Object({
+            search: Optional(Type.String({ maxLength: 100 })),
+            category: Optional(Type.String({ maxLength: 191 })),
+            page: Optional(PageNumber),
+          }),
+        },
+      },
       async (request, reply) => {
-        const { search, page = 1 } = request.query
-        const { rows, total } = await listOperatorItems(db, { page, perPage: 100, search: blankToUndefined(search) })
-        return reply.page('items.eta', { rows, total, page, search: search ?? '' })
+        const { search, category, page = 1 } = request.query
+        const filter = { page, perPage: 100, search: blankToUndefined(search), category: blankToUndefined(category) }
+        const [{ rows, total }, categories] = await Promise.all([
+          listOperatorItems(db, filter),
+          listCategories(db, { page: 1, perPage: 500 }).then((r) => r.rows),
+        ])
+        return reply.page('items.eta', { rows, total, page, categories, query: { search: search ?? '', category: category ?? '' } })
       },
     )
     app.post(

@@ -69,17 +69,42 @@ describe('the operator console in a browser', () => {
       await submit(page, '#adjust')
       expect(await text(page, '#balance')).toBe('Rp 200.000')
 
-      // An auto item with licenses (one pasted twice), and a manual item.
-      const itemId = await createItemThroughForm(page, base, {
-        product_name: 'Steam Wallet',
-        name: 'IDR 12.000',
-        price: '15000',
-        order_process: 'auto',
+      // A category and a product, then an auto item under them from the product's page.
+      await page.goto(`${base}/console/categories`)
+      await page.fill('#create-category input[name=name]', 'Vouchers')
+      await submit(page, '#create-category')
+      expect(await text(page, '#category-name')).toBe('Vouchers')
+      await page.fill('#create-product input[name=name]', 'Steam Wallet')
+      await submit(page, '#create-product')
+      expect(await text(page, '#product-name')).toBe('Steam Wallet')
+      const productUrl = page.url()
+      await page.fill('#create-item input[name=name]', 'IDR 12.000')
+      await page.fill('#create-item input[name=price]', '15000')
+      await submit(page, '#create-item')
+      const itemId = Number(/\/console\/items\/(\d+)/.exec(page.url())?.[1])
+      expect(itemId).toBeGreaterThan(0)
+      expect(await page.locator('h1').first().textContent()).toContain('Steam Wallet')
+      await page.goto(productUrl)
+      expect(await page.locator('#product-items').textContent()).toContain('IDR 12.000')
+      await page.goto(`${base}/console/items?category=Vouchers`)
+      expect(await page.locator('#items').textContent()).toContain('IDR 12.000')
+
+      // Licenses uploaded as a file (one twice), then more pasted (one already in stock).
+      await page.goto(`${base}/console/items/${itemId}`)
+      await page.setInputFiles('#license-file', {
+        name: 'licenses.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('STEAM-AAAA\r\nSTEAM-BBBB\r\nSTEAM-AAAA\r\n'),
       })
-      await page.fill('#licenses', 'STEAM-AAAA\nSTEAM-BBBB\nSTEAM-AAAA\n')
+      await expect.poll(() => page.inputValue('#licenses')).toContain('STEAM-BBBB')
       await submit(page, '#add-licenses')
       expect(await text(page, '#licenses-added')).toBe('2 licenses added, 1 duplicates skipped.')
       expect(await text(page, '#stock')).toBe('2')
+      await page.fill('#licenses', 'STEAM-CCCC\nSTEAM-AAAA\n')
+      await submit(page, '#add-licenses')
+      expect(await text(page, '#licenses-added')).toBe('1 licenses added, 1 duplicates skipped.')
+      expect(await text(page, '#stock')).toBe('3')
+      // And a manual item from the catalog's own form.
       const manualId = await createItemThroughForm(page, base, {
         product_name: 'Netflix',
         name: '1 month',

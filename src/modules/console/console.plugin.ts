@@ -15,6 +15,8 @@ import { overviewPages } from './overview.pages.js'
 import { resellerPages } from './resellers.pages.js'
 import { orderPages } from './orders.pages.js'
 import { catalogPages } from './catalog.pages.js'
+import { categoryPages } from './categories.pages.js'
+import { resellerActivityPages } from './reseller-activity.pages.js'
 import { topupPages } from './topups.pages.js'
 import { isSessionLive } from './sessions.service.js'
 
@@ -64,8 +66,8 @@ export function consolePlugin(ctx: AppContext) {
       // htmx follows HX-Redirect; a plain browser the 303.
       return reply.header('hx-redirect', '/console/sign-in').redirect('/console/sign-in', 303)
     })
-    // Every state change is a POST and carries the form's (or htmx's header) CSRF token.
-    app.addHook('preHandler', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
+    // Every state change is a POST and carries the form's (or htmx's header) CSRF token, checked before its fields are.
+    app.addHook('preValidation', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
     app.get('/console/assets/htmx.min.js', { schema: { hide: true } }, (_request, reply) =>
       reply.type('text/javascript').header('cache-control', 'public, max-age=86400').send(htmx),
     )
@@ -77,6 +79,8 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(resellerPages(ctx))
     await app.register(orderPages(ctx))
     await app.register(catalogPages(ctx))
+    await app.register(categoryPages(ctx))
+    await app.register(resellerActivityPages(ctx))
     await app.register(topupPages(ctx))
   }
 }

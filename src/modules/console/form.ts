@@ -30,5 +30,9 @@ export const NOTICES: Record<string, string> = {
   channel: 'Channel saved.',
   synced: 'Channels imported from the payment gateway.',
   paid: 'Top-up marked paid.',
+  category: 'Category saved.',
+  product: 'Product saved.',
+  deleted: 'Deleted.',
+  webhook: 'Webhook settings saved.',
 }
 export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

@@ -1,4 +1,4 @@
-import { pageWindow } from '../../http/paging.js'
+import { CursorQuery, pageWindow } from '../../http/paging.js'
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
@@ -6,16 +6,18 @@ import { IdParam, PageNumber, RowId, StringEnum } from '../../http/schemas.js'
 import { listDispatches, resolveDispatch } from '../fulfilment/review.service.js'
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 import { getOperatorOrder, listOperatorOrders } from '../orders/operator-orders.service.js'
-import { OrderStatus } from '../orders/orders.schemas.js'
+import { ORDER_STATUSES } from '../../db/schema.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf } from './form.js'
 
 const hide = true
+// '' is the form's "any": a select or checkbox left alone.
 const OrdersQuery = Type.Object({
   ref: Optional(Type.String({ maxLength: 191 })),
-  status: Optional(Type.Union([OrderStatus, Type.Literal('')])),
-  awaiting: Optional(Type.Union([Type.Literal('manual'), Type.Literal('')])),
+  status: Optional(StringEnum(['', ...ORDER_STATUSES])),
+  awaiting: Optional(StringEnum(['', 'manual'])),
   account_id: Optional(RowId()),
   page: Optional(PageNumber),
+  ...CursorQuery,
 })
 const DispatchStatus = StringEnum(['review', 'queued', 'sending', 'pending', 'completed', 'failed', 'void'])
 
@@ -24,13 +26,16 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
   return async (app) => {
     app.get('/console/orders', { schema: { hide, querystring: OrdersQuery } }, async (request, reply) => {
-      const { ref, status, awaiting, account_id, page = 1 } = request.query
+      const { ref, status, awaiting, account_id, page = 1, cursor } = request.query
       const filter = { ref: blankToUndefined(ref), status: status || undefined, awaiting: awaiting || undefined, accountId: account_id }
-      const { data: rows, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page: 50 }))
-      const total = meta.total
+      const { data: rows, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page: 50, cursor }))
       // A search that names one order goes straight to it.
-      if (filter.ref && rows.length === 1) return reply.redirect(`/console/orders/${rows[0].id}`, 303)
-      return reply.page('orders.eta', { rows, total, page, query: { ref: ref ?? '', status: status ?? '', awaiting: awaiting ?? '' } })
+      if (filter.ref && rows.length === 1 && meta.page === 1) return reply.redirect(`/console/orders/${rows[0].id}`, 303)
+      // The next page keeps every filter, the account's too.
+      const kept = { ref: ref ?? '', status: status ?? '', awaiting: awaiting ?? '', account_id: account_id ? String(account_id) : '' }
+      const given = Object.entries(kept).filter(([, v]) => v !== '')
+      const next = meta.next_cursor ? `?${new URLSearchParams([...given, ['cursor', meta.next_cursor]])}` : undefined
+      return reply.page('orders.eta', { rows, meta, next, query: kept })
     })
     app.get(
       '/console/orders/:id',

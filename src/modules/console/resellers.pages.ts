@@ -2,7 +2,7 @@ import { pageWindow } from '../../http/paging.js'
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { IdParam, PageNumber, RowId } from '../../http/schemas.js'
+import { IdParam, PageNumber, RowId, StringEnum } from '../../http/schemas.js'
 import * as accounts from '../accounts/accounts.service.js'
 import * as ledger from '../ledger/ledger.service.js'
 import { listOperatorOrders } from '../orders/operator-orders.service.js'
@@ -62,7 +62,7 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     })
     app.post(
       '/console/resellers/:id/status',
-      { schema: { hide, params: IdParam, body: Form({ status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]) }) } },
+      { schema: { hide, params: IdParam, body: Form({ status: StringEnum(['active', 'suspended']) }) } },
       async (request, reply) => {
         await accounts.updateAccount(db, request.params.id, { status: request.body.status })
         ctx.authCache.forgetAccount(request.params.id)
@@ -85,10 +85,23 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/console/resellers/:id/deliveries/:delivery/retry',
-      { schema: { hide, params: Type.Object({ id: RowId(), delivery: RowId() }) } },
+      {
+        schema: {
+          hide,
+          params: Type.Object({ id: RowId(), delivery: RowId() }),
+          body: Form({ back: Optional(StringEnum(['reseller', 'account', 'store'])) }),
+        },
+      },
       async (request, reply) => {
-        await redeliverForAccount(db, request.params.id, request.params.delivery)
-        return reply.redirect(`${back(request.params.id, 'redelivered')}#webhook`, 303)
+        const { id, delivery } = request.params
+        await redeliverForAccount(db, id, delivery)
+        // Back to the page the button was on: the reseller, its deliveries, or the store's failing ones.
+        const to = {
+          reseller: `${back(id, 'redelivered')}#webhook`,
+          account: `/console/resellers/${id}/deliveries?done=redelivered`,
+          store: '/console/webhook-deliveries?done=redelivered',
+        }[request.body.back ?? 'reseller']
+        return reply.redirect(to, 303)
       },
     )
   }

@@ -3,13 +3,14 @@ import { Value } from '@sinclair/typebox/value'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
-import { PageNumber, StringEnum } from '../../http/schemas.js'
-import { createChannelWithin, listChannels, updateChannel } from '../topups/channels.service.js'
-import { ChannelBody, ChannelCodeParam, ReferenceParam } from '../topups/topups.schemas.js'
+import { PageNumber, RowId, StringEnum } from '../../http/schemas.js'
+import { createChannelWithin, findChannel, listChannels, updateChannel } from '../topups/channels.service.js'
+import { ChannelBody, ChannelChangesBody, ChannelCodeParam, ReferenceParam } from '../topups/topups.schemas.js'
 import { listTopups, payTopup, syncChannels } from '../topups/topups.service.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
 
 const hide = true
+const PER_PAGE = 50
 const Done = { done: Optional(Type.String({ maxLength: 20 })) }
 
 /** The form converted, then held to the operator API's own schema, so both refuse the same values. */
@@ -37,17 +38,33 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           hide,
           querystring: Type.Object({
-            status: Optional(StringEnum(['pending', 'paid', 'expired', 'failed'])),
+            status: Optional(StringEnum(['', 'pending', 'paid', 'expired', 'failed'])),
+            account_id: Optional(RowId()),
             page: Optional(PageNumber),
             ...Done,
           }),
         },
       },
       async (request, reply) => {
-        const { status, page = 1 } = request.query
-        const { rows, total } = await listTopups(db, { page, per_page: 50, status })
+        const { status, account_id, page = 1 } = request.query
+        const { rows, total } = await listTopups(db, { page, per_page: PER_PAGE, status: status || undefined, account_id })
         const simulator = ctx.config.paymentGateway === 'simulator'
-        return reply.page('topups.eta', { rows, total, page, status: status ?? '', simulator, notice: noticeOf(request.query) })
+        // Every filter travels with the page links.
+        const link = (to: number) =>
+          `?${new URLSearchParams(Object.entries({ status, account_id, page: to }).flatMap(([k, v]) => (v ? [[k, String(v)]] : [])))}`
+        const next = Number(total) > page * PER_PAGE ? link(page + 1) : undefined
+        const previous = page > 1 ? link(page - 1) : undefined
+        return reply.page('topups.eta', {
+          rows,
+          total,
+          page,
+          next,
+          previous,
+          status: status ?? '',
+          account_id,
+          simulator,
+          notice: noticeOf(request.query),
+        })
       },
     )
     app.post('/console/topups/:reference/pay', { schema: { hide, params: ReferenceParam } }, async (request, reply) => {
@@ -82,6 +99,16 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     })
     app.post('/console/channels', { schema: { hide, body: Form({ code: Text(32), ...ChannelForm }) } }, async (request, reply) => {
       await createChannelWithin(db, asApiBody(ChannelBody, { code: request.body.code, ...channelValues(request.body) }))
+      return reply.redirect('/console/channels?done=channel', 303)
+    })
+    app.get('/console/channels/:code', { schema: { hide, params: ChannelCodeParam } }, async (request, reply) => {
+      const channel = await findChannel(db, request.params.code)
+      if (!channel) throw new AppError('CHANNEL_NOT_FOUND')
+      return reply.page('channel.eta', { channel })
+    })
+    // The same change as PATCH /channels/{code}: name, type, fees and range (a blank leaves a value as it is).
+    app.post('/console/channels/:code', { schema: { hide, params: ChannelCodeParam, body: Form(ChannelForm) } }, async (request, reply) => {
+      await updateChannel(db, request.params.code, asApiBody(ChannelChangesBody, channelValues(request.body)))
       return reply.redirect('/console/channels?done=channel', 303)
     })
     app.post(

@@ -1,0 +1,179 @@
+import { ok, paginate } from '../../http/envelope.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { ADMIN_ERRORS, IdParam, errors } from '../../http/schemas.js'
+import * as categories from '../catalog/categories.service.js'
+import * as products from '../catalog/products.service.js'
+import * as S from './admin-catalog.schemas.js'
+
+const tags = ['operator']
+const security = [{ adminToken: [] }]
+
+/** Categories and products on their own (DESIGN §11 creates them by name from an item; here they are listed and edited). */
+export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const { db } = ctx
+  // The catalog snapshot of this process renews at once; others hear the NOTIFY.
+  const edited = <T>(result: T) => {
+    ctx.catalog.invalidate()
+    return result
+  }
+  return async (app) => {
+    app.get(
+      '/categories',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List categories with their product and item counts',
+          querystring: S.CategoriesQuery,
+          response: { 200: S.CategoryList, ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { page = 1, per_page = 50, search } = request.query
+        const { rows, total } = await categories.listCategories(db, { page, perPage: per_page, search })
+        return ok(rows, paginate({ page, per_page }, total))
+      },
+    )
+    app.post(
+      '/categories',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Create a category',
+          body: S.CategoryBody,
+          response: { 200: S.OneCategory, ...errors(409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(edited(await categories.createCategory(db, request.body))),
+    )
+    app.get(
+      '/categories/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One category',
+          params: IdParam,
+          response: { 200: S.OneCategory, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await categories.getCategory(db, request.params.id)),
+    )
+    app.patch(
+      '/categories/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Rename a category or change its icon; its items show the change in the next catalog delta',
+          params: IdParam,
+          body: S.CategoryChangesBody,
+          response: { 200: S.OneCategory, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(edited(await categories.updateCategory(db, request.params.id, request.body))),
+    )
+    app.delete(
+      '/categories/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete an empty category',
+          params: IdParam,
+          response: { 200: S.Deleted, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(edited(await categories.deleteCategory(db, request.params.id))),
+    )
+
+    app.get(
+      '/products',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List products with their category and item count',
+          querystring: S.ProductsQuery,
+          response: { 200: S.ProductList, ...errors(422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        const { page = 1, per_page = 50, search, category } = request.query
+        const { rows, total } = await products.listProducts(db, { page, perPage: per_page, search, category })
+        return ok(rows, paginate({ page, per_page }, total))
+      },
+    )
+    app.post(
+      '/products',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Create a product in a category',
+          body: S.ProductBody,
+          response: { 200: S.OneProduct, ...errors(409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(edited(await products.createProduct(db, request.body))),
+    )
+    app.get(
+      '/products/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One product',
+          params: IdParam,
+          response: { 200: S.OneProduct, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await products.getProduct(db, request.params.id)),
+    )
+    app.get(
+      '/products/:id/items',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "A product's items, on or off",
+          params: IdParam,
+          response: { 200: S.ProductItems, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => {
+        await products.getProduct(db, request.params.id)
+        return ok(await products.listProductItems(db, request.params.id))
+      },
+    )
+    app.patch(
+      '/products/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Rename a product, change its image or move it to another category',
+          params: IdParam,
+          body: S.ProductChangesBody,
+          response: { 200: S.OneProduct, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(edited(await products.updateProduct(db, request.params.id, request.body))),
+    )
+    app.delete(
+      '/products/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a product without items',
+          params: IdParam,
+          response: { 200: S.Deleted, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(edited(await products.deleteProduct(db, request.params.id))),
+    )
+  }
+}

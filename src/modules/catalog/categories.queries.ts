@@ -1,0 +1,43 @@
+import { sql } from 'kysely'
+import type { Database, Trx } from '../../db/database.js'
+import { catalogChangeTime } from './catalog.queries.js'
+
+/** `%text%` for ILIKE, the text taken literally. */
+export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+
+/** Categories with how many products and items hang under each. */
+export function categoriesQuery(db: Database) {
+  return db
+    .selectFrom('categories as c')
+    .select(['c.id', 'c.name', 'c.icon', 'c.created_at'])
+    .select([
+      sql<number>`(SELECT count(*)::int FROM products p WHERE p.category_id = c.id)`.as('product_count'),
+      sql<number>`(SELECT count(*)::int FROM items i JOIN products p ON p.id = i.product_id WHERE p.category_id = c.id)`.as('item_count'),
+    ])
+}
+
+/** Products with their category's name and how many items each has. */
+export function productsQuery(db: Database) {
+  return db
+    .selectFrom('products as p')
+    .innerJoin('categories as c', 'c.id', 'p.category_id')
+    .select(['p.id', 'p.name', 'p.image', 'p.category_id', 'c.name as category', 'p.created_at'])
+    .select(sql<number>`(SELECT count(*)::int FROM items i WHERE i.product_id = p.id)`.as('item_count'))
+}
+
+/**
+ * A category's or product's name or picture is part of every variant under it in GET /v1/item: those
+ * items are stamped (locked in ascending id, like every item lock) so the next delta carries them.
+ */
+export async function stampItemsUnder(trx: Trx, under: { categoryId: number } | { productId: number }): Promise<void> {
+  const products =
+    'productId' in under ? sql`SELECT ${under.productId}::bigint` : sql`SELECT id FROM products WHERE category_id = ${under.categoryId}`
+  await sql`SELECT hold_item_exclusively(id) FROM items WHERE product_id IN (${products}) ORDER BY id`.execute(trx)
+  await sql`UPDATE items SET updated_at = ${catalogChangeTime} WHERE product_id IN (${products})`.execute(trx)
+}
+
+/** Unique-index violations of these two tables, as the operator's DUPLICATE. */
+export function isNameClash(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string }
+  return e.code === '23505' && ['categories_name_key', 'products_category_id_name_key'].includes(e.constraint ?? '')
+}

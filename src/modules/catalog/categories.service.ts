@@ -1,0 +1,91 @@
+import { inTransaction, type Database } from '../../db/database.js'
+import { AppError, invalidField } from '../../errors.js'
+import { announceCatalogChange } from './catalog-snapshot.js'
+import { categoriesQuery, containing, isNameClash, stampItemsUnder } from './categories.queries.js'
+
+export type CategoryInput = { name: string; icon?: string | null }
+export type CategoryChanges = Partial<CategoryInput>
+
+/** A name as stored: trimmed, never blank (DESIGN §11: items name their category by it). */
+export function cleanName(field: string, name: string): string {
+  const trimmed = name.trim()
+  if (!trimmed) throw invalidField(field, 'must not be blank')
+  return trimmed
+}
+/** An icon or image: a URL or any short text; blank clears it. */
+export const cleanPicture = (value: string | null | undefined) => (value === undefined ? undefined : value?.trim() || null)
+
+async function guarded<T>(work: Promise<T>, what: string): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    if (isNameClash(error)) throw new AppError('DUPLICATE', { detail: `${what} exists` })
+    throw error
+  }
+}
+
+/** Categories by id, with their counts; `search` in the name. */
+export async function listCategories(db: Database, q: { page: number; perPage: number; search?: string }) {
+  let query = categoriesQuery(db)
+  if (q.search) query = query.where('c.name', 'ilike', containing(q.search))
+  const [rows, count] = await Promise.all([
+    query
+      .orderBy('c.id')
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage)
+      .execute(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(count.n) }
+}
+
+export async function getCategory(db: Database, id: number) {
+  const row = await categoriesQuery(db).where('c.id', '=', id).executeTakeFirst()
+  if (!row) throw new AppError('CATEGORY_NOT_FOUND')
+  return row
+}
+
+/** A category before any item names it; a name already taken is DUPLICATE. */
+export async function createCategory(db: Database, input: CategoryInput) {
+  const name = cleanName('name', input.name)
+  const row = await db
+    .insertInto('categories')
+    .values({ name, icon: cleanPicture(input.icon) ?? null })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (!row) throw new AppError('DUPLICATE', { detail: `category ${name} exists` })
+  return getCategory(db, row.id)
+}
+
+/** Renames or re-icons a category; its items carry the change into the next catalog delta. */
+export async function updateCategory(db: Database, id: number, changes: CategoryChanges) {
+  const name = changes.name === undefined ? undefined : cleanName('name', changes.name)
+  const icon = cleanPicture(changes.icon)
+  if (name === undefined && icon === undefined) return getCategory(db, id)
+  await guarded(
+    inTransaction(db, async (trx) => {
+      const row = await trx.updateTable('categories').set({ name, icon }).where('id', '=', id).returning('id').executeTakeFirst()
+      if (!row) throw new AppError('CATEGORY_NOT_FOUND')
+      await stampItemsUnder(trx, { categoryId: id })
+      await announceCatalogChange(trx)
+    }),
+    `category ${name}`,
+  )
+  return getCategory(db, id)
+}
+
+/** Only an empty category goes: one with products is INVALID_STATE (move or delete them first). */
+export async function deleteCategory(db: Database, id: number) {
+  return inTransaction(db, async (trx) => {
+    const row = await trx.selectFrom('categories').select(['id', 'name']).where('id', '=', id).forUpdate().executeTakeFirst()
+    if (!row) throw new AppError('CATEGORY_NOT_FOUND')
+    const product = await trx.selectFrom('products').select('id').where('category_id', '=', id).limit(1).executeTakeFirst()
+    if (product) throw new AppError('INVALID_STATE', { detail: 'the category has products: move or delete them first' })
+    await trx.deleteFrom('categories').where('id', '=', id).execute()
+    return { id: row.id, name: row.name, deleted: true as const }
+  })
+}
