@@ -61,6 +61,10 @@ describe('npm run admin: finding the service, and its output', () => {
     // In process, at the default log level: nothing but the answer on stdout.
     const created = await cli({ DATA_DIR: dataDir }, 'resellers:create', '--name', 'First')
     expect(JSON.parse(created.stdout).data.name).toBe('First')
+    // A refusal in process likewise: the body on stderr, exit 1.
+    const invalid = await cli({ DATA_DIR: dataDir }, 'resellers:create')
+    expect([invalid.code, invalid.stdout]).toEqual([1, ''])
+    expect(JSON.parse(invalid.stderr)).toMatchObject({ message: 'VALIDATION_ERROR' })
 
     const server = await startServerProcess({ DATA_DIR: dataDir })
     servers.push(server)
@@ -73,6 +77,11 @@ describe('npm run admin: finding the service, and its output', () => {
     expect(row).toMatch(/^1\s+First\s+/)
     const info = JSON.parse((await cli({ DATA_DIR: dataDir }, 'info')).stdout)
     expect(info).toMatchObject({ running: true, url: server.base, docs: `${server.base}/api/docs` })
+    // A refusal is an error: its body on stderr, nothing on stdout, exit 1.
+    const missing = await cli({ DATA_DIR: dataDir }, 'resellers:show', '999')
+    expect(missing.code).toBe(1)
+    expect(missing.stdout).toBe('')
+    expect(JSON.parse(missing.stderr)).toEqual({ message: 'ACCOUNT_NOT_FOUND' })
   }, 300_000)
 
   it('names the URL it could not reach, says an unknown command is unknown, and exits when its reader goes away', async () => {
@@ -95,7 +104,7 @@ describe('npm run admin: finding the service, and its output', () => {
     expect(refused.stderr).toContain(`cannot reach the service at http://127.0.0.1:${port}`)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr.split('\n')[0]).toBe("admin: unknown command 'reseller:lsit'")
-    expect(unknown.stderr).toContain('usage: npm run admin')
+    expect(unknown.stderr).toContain('usage: npm run -s admin -- <command>')
     expect(pipedExit).toBe(0)
   }, 300_000)
 })

@@ -103,6 +103,7 @@ describe('npm start', () => {
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
     expect(fs.existsSync(path.join(dataDir, 'service.lock'))).toBe(false)
+    expect(fs.existsSync(path.join(dataDir, 'service.url'))).toBe(false)
 
     const { code, output } = await refusal({ APP_KEY: 'another-key-0123456789-0123456789-xyz' })
     expect(code, output).not.toBe(0)

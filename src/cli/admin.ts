@@ -75,7 +75,8 @@ async function info(config: Config, base: string | undefined) {
 function help(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name} ${c.usage}`)
   return [
-    'usage: npm run admin -- <command> [args] [--table] [--url http://host:port]',
+    'usage: npm run -s admin -- <command> [args] [--table] [--url http://host:port]',
+    '  (-s keeps the "> pkg@version admin" header npm prints off stdout: it then carries the answer alone)',
     '',
     '  info   where the service is, its docs, the demo API key and admin token',
     ...lines,
@@ -120,7 +121,9 @@ async function main() {
     throw new Error(`a service holds ${config.dataDir} but recorded no URL; pass --url or set ADMIN_URL`)
   // In process, the app logs nothing to stdout: it carries the answer alone.
   const answer = base ? await overHttp(config, base, call) : await inProcess(withConfig(config, { logLevel: 'silent' }), call)
-  printAndExit(render(answer.body, table), answer.status >= 400 ? 1 : 0)
+  // A refusal (4xx/5xx) is an error: its body goes to stderr, exit 1.
+  if (answer.status >= 400) printAndExit(render(answer.body, table), 1, process.stderr)
+  else printAndExit(render(answer.body, table), 0)
 }
 
 main().catch((error) => {

@@ -22,8 +22,11 @@ export function render(body: unknown, table: boolean): string {
     .join('\n')
 }
 
-/** Writes and exits once written; a reader that went away (`| head`) ends the CLI quietly instead of leaving it hanging. */
-export function printAndExit(text: string, code: number): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? code : 1))
-  process.stdout.write(`${text}\n`, () => process.exit(code))
+/**
+ * Writes and exits once written; a reader that went away (`| head`) ends the CLI quietly instead of leaving it hanging.
+ * A refusal goes to stderr, so stdout only ever carries a result.
+ */
+export function printAndExit(text: string, code: number, stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? code : 1))
+  stream.write(`${text}\n`, () => process.exit(code))
 }

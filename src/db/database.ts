@@ -180,9 +180,13 @@ export function acquireDataDirLock(dataDir: string): () => void {
   const holder = dataDirHolder(dataDir)
   if (holder !== undefined)
     throw new Error(`the embedded database in ${dataDir} is in use by process ${holder}; stop it or set DATABASE_URL`)
+  // A previous holder's URL goes first: until this process records its own, the CLI finds none, not a stale one.
+  fs.rmSync(urlFile(dataDir), { force: true })
   fs.writeFileSync(file, String(process.pid))
   return () => {
-    if (readLockHolder(file) === process.pid) fs.rmSync(file, { force: true })
+    if (readLockHolder(file) !== process.pid) return
+    fs.rmSync(urlFile(dataDir), { force: true })
+    fs.rmSync(file, { force: true })
   }
 }
 

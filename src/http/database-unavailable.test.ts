@@ -56,7 +56,7 @@ describe('a lost or hung database answers 503 SERVICE_UNAVAILABLE, never 500', (
   })
 
   // PGlite has one session: a transaction holding it is a database that does not answer /readyz.
-  it.skipIf(onPostgres)('/readyz answers 503 when the database does not answer within a second', async () => {
+  it.skipIf(onPostgres)('/readyz answers 503 when the database does not answer within a second (PGlite)', async () => {
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     const holder = ctx.db.transaction().execute(() => held)

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
@@ -27,9 +28,15 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify({ message: appError.code })
   // A client too slow to send its request gets the connection closed, not an answer.
   if (socket.writable && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
-    socket.write(
-      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    )
+    // Like every answer it names itself; the request could not be read, so the id is always new.
+    const head = [
+      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `X-Request-Id: ${crypto.randomUUID()}`,
+      'Connection: close',
+    ]
+    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`)
   }
   socket.destroy()
 }

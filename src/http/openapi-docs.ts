@@ -1,14 +1,15 @@
 import type { ErrorCode } from '../errors.js'
 import { ADMIN_CATALOG_DOCS } from '../modules/admin/admin-catalog.openapi.js'
 import { ADMIN_WEBHOOK_DOCS } from '../modules/admin/admin-webhooks.openapi.js'
+import { ADMIN_ORDER_DOCS } from '../modules/admin/admin-orders.openapi.js'
 import { ADMIN_DOCS } from '../modules/admin/admin.openapi.js'
 import { CATALOG_DOCS } from '../modules/catalog/catalog.openapi.js'
-import { VALIDATION_DOCS } from '../modules/fulfilment/fulfilment.openapi.js'
+import { FULFILMENT_ADMIN_DOCS, VALIDATION_DOCS } from '../modules/fulfilment/fulfilment.openapi.js'
 import { LEADERBOARD_DOCS } from '../modules/leaderboard/leaderboard.openapi.js'
 import { LEDGER_DOCS } from '../modules/ledger/ledger.openapi.js'
 import { LOCK_DOCS } from '../modules/locks/locks.openapi.js'
 import { ORDER_DOCS } from '../modules/orders/orders.openapi.js'
-import { TOPUP_DOCS } from '../modules/topups/topups.openapi.js'
+import { TOPUP_ADMIN_DOCS, TOPUP_DOCS } from '../modules/topups/topups.openapi.js'
 import { WEBHOOK_DOCS } from '../modules/webhooks/webhooks.openapi.js'
 
 /** What the OpenAPI document says of one operation beyond its schemas; kept beside the module, out of the route files. */
@@ -38,6 +39,9 @@ export const OPERATION_DOCS: OperationDocs = {
   ...ADMIN_DOCS,
   ...ADMIN_CATALOG_DOCS,
   ...ADMIN_WEBHOOK_DOCS,
+  ...ADMIN_ORDER_DOCS,
+  ...TOPUP_ADMIN_DOCS,
+  ...FULFILMENT_ADMIN_DOCS,
 }
 
 export const TAGS = [

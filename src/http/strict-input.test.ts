@@ -202,16 +202,23 @@ describe('odd inputs answer in the house shape, never 5xx, never an echo', () =>
         socket.on('close', () => resolve(answer))
         socket.on('error', reject)
       })
+    // Each answer carries a new X-Request-Id (the caller's cannot be trusted from a request that did not parse).
+    const ids: (string | undefined)[] = []
+    const requestId = (answer: string) => answer.split('\r\n\r\n')[0].match(/\r\nX-Request-Id: ([^\r]*)\r\n/i)?.[1]
     for (const length of ['abc', '-1', '1, 2']) {
       const answer = await raw(
-        `POST /api/v1/trx HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{}`,
+        `POST /api/v1/trx HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: mine-1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{}`,
       )
       expect(answer, length).toMatch(/^HTTP\/1\.1 400 /)
       expect(answer.split('\r\n\r\n')[1]).toBe('{"message":"INVALID_JSON"}')
+      ids.push(requestId(answer))
     }
     const huge = await raw(`GET /api/v1/balance HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ${'p'.repeat(20_000)}\r\n\r\n`)
     expect(huge).toMatch(/^HTTP\/1\.1 413 /)
     expect(huge.split('\r\n\r\n')[1]).toBe('{"message":"PAYLOAD_TOO_LARGE"}')
+    ids.push(requestId(huge))
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    expect(new Set(ids).size).toBe(4)
     // The server still answers afterwards.
     const ok = await fetch(`http://127.0.0.1:${port}/api/v1/balance`, { headers: r.headers })
     expect(ok.status).toBe(200)

@@ -1293,7 +1293,7 @@ export interface operations {
         'application/json': {
           /** @description Rupiah to add to the balance; at least 10000 and within the channel’s range */
           amount: number
-          /** @description a `code` from GET /v1/balance/channels */
+          /** @description a `code` from GET /api/v1/balance/channels */
           channel: string
           /** @description your unique reference, shared with purchases; default: the invoice */
           ref_id?: string
@@ -4940,6 +4940,30 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 12,
+           *           "name": "Toko Maju",
+           *           "email": "ops@tokomaju.example",
+           *           "status": "active",
+           *           "balance": 2475000,
+           *           "max_active_locks": null,
+           *           "ip_allowlist": [],
+           *           "created_at": "2026-11-20T08:00:00.000Z",
+           *           "updated_at": "2026-11-20T08:00:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5043,6 +5067,23 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "name": "Toko Maju",
+           *         "email": "ops@tokomaju.example",
+           *         "status": "active",
+           *         "balance": 0,
+           *         "max_active_locks": null,
+           *         "ip_allowlist": [],
+           *         "created_at": "2026-11-20T08:00:00.000Z",
+           *         "updated_at": "2026-11-20T08:00:00.000Z",
+           *         "api_key": "rk_Qm9uZXlQZW5ueTEyMzQ1Njc4OTBhYmNkZWZnaGlqa2w"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5130,6 +5171,22 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "name": "Toko Maju",
+           *         "email": "ops@tokomaju.example",
+           *         "status": "active",
+           *         "balance": 2475000,
+           *         "max_active_locks": null,
+           *         "ip_allowlist": [],
+           *         "created_at": "2026-11-20T08:00:00.000Z",
+           *         "updated_at": "2026-11-20T08:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5242,6 +5299,22 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "name": "Toko Maju",
+           *         "email": "ops@tokomaju.example",
+           *         "status": "suspended",
+           *         "balance": 2475000,
+           *         "max_active_locks": null,
+           *         "ip_allowlist": [],
+           *         "created_at": "2026-11-20T08:00:00.000Z",
+           *         "updated_at": "2026-11-22T11:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5338,6 +5411,15 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "api_key": "rk_Qm9uZXlQZW5ueTEyMzQ1Njc4OTBhYmNkZWZnaGlqa2w"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5442,6 +5524,25 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "applied": true,
+           *         "entry": {
+           *           "id": 412,
+           *           "direction": "credit",
+           *           "type": "adjustment",
+           *           "amount": 1000000,
+           *           "balance_before": 1475000,
+           *           "balance_after": 2475000,
+           *           "description": "bank transfer 22 Nov",
+           *           "reference": "manual-2026-11-22-1",
+           *           "created_at": "2026-11-22T10:15:00.000Z"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5571,6 +5672,92 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 7,
+           *           "sku": "VC25K",
+           *           "name": "Voucher 25K",
+           *           "price": 25000,
+           *           "stock": 48,
+           *           "unlimited_stock": false,
+           *           "min_order": 1,
+           *           "max_order": null,
+           *           "order_process": "auto",
+           *           "status": "on",
+           *           "h2h_provider": null,
+           *           "provider_meta": {
+           *             "open_denom": false,
+           *             "min_qty": null,
+           *             "max_qty": null,
+           *             "step_qty": null
+           *           },
+           *           "required_fields": [],
+           *           "validation": {
+           *             "available": false,
+           *             "requires_zone_id": false,
+           *             "fields": []
+           *           },
+           *           "description": "",
+           *           "updated_at": "2026-11-22T10:15:00.000Z",
+           *           "product_id": 3,
+           *           "product_name": "Game Voucher",
+           *           "category": "Game Voucher",
+           *           "active": true,
+           *           "provider_code": null
+           *         },
+           *         {
+           *           "id": 21,
+           *           "sku": "ML86",
+           *           "name": "86 Diamonds",
+           *           "price": 19800,
+           *           "stock": null,
+           *           "unlimited_stock": true,
+           *           "min_order": 1,
+           *           "max_order": null,
+           *           "order_process": "h2h",
+           *           "status": "on",
+           *           "h2h_provider": "digiflazz",
+           *           "provider_meta": {
+           *             "open_denom": false,
+           *             "min_qty": null,
+           *             "max_qty": null,
+           *             "step_qty": null
+           *           },
+           *           "required_fields": [
+           *             {
+           *               "key": "note",
+           *               "label": "Customer number or game account id",
+           *               "required": true
+           *             }
+           *           ],
+           *           "validation": {
+           *             "available": true,
+           *             "requires_zone_id": true,
+           *             "fields": [
+           *               "customer_id",
+           *               "zone_id"
+           *             ]
+           *           },
+           *           "description": "",
+           *           "updated_at": "2026-11-22T10:15:00.000Z",
+           *           "product_id": 9,
+           *           "product_name": "Mobile Legends Diamonds",
+           *           "category": "Games",
+           *           "active": true,
+           *           "provider_code": "ml86"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 2,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5678,6 +5865,23 @@ export interface operations {
     }
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "category": "Games",
+         *       "product_name": "Mobile Legends Diamonds",
+         *       "name": "86 Diamonds",
+         *       "sku": "ML86",
+         *       "price": 19800,
+         *       "order_process": "h2h",
+         *       "unlimited_stock": true,
+         *       "provider": "digiflazz",
+         *       "provider_code": "ml86",
+         *       "provider_meta": {
+         *         "validation": true,
+         *         "requires_zone_id": true
+         *       }
+         *     }
+         */
         'application/json': {
           product_name: string
           category?: string
@@ -5721,6 +5925,52 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 21,
+           *         "sku": "ML86",
+           *         "name": "86 Diamonds",
+           *         "price": 19800,
+           *         "stock": null,
+           *         "unlimited_stock": true,
+           *         "min_order": 1,
+           *         "max_order": null,
+           *         "order_process": "h2h",
+           *         "status": "on",
+           *         "h2h_provider": "digiflazz",
+           *         "provider_meta": {
+           *           "open_denom": false,
+           *           "min_qty": null,
+           *           "max_qty": null,
+           *           "step_qty": null
+           *         },
+           *         "required_fields": [
+           *           {
+           *             "key": "note",
+           *             "label": "Customer number or game account id",
+           *             "required": true
+           *           }
+           *         ],
+           *         "validation": {
+           *           "available": true,
+           *           "requires_zone_id": true,
+           *           "fields": [
+           *             "customer_id",
+           *             "zone_id"
+           *           ]
+           *         },
+           *         "description": "",
+           *         "updated_at": "2026-11-22T10:15:00.000Z",
+           *         "product_id": 9,
+           *         "product_name": "Mobile Legends Diamonds",
+           *         "category": "Games",
+           *         "active": true,
+           *         "provider_code": "ml86"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -5854,6 +6104,43 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 7,
+           *         "sku": "VC25K",
+           *         "name": "Voucher 25K",
+           *         "price": 25000,
+           *         "stock": 48,
+           *         "unlimited_stock": false,
+           *         "min_order": 1,
+           *         "max_order": null,
+           *         "order_process": "auto",
+           *         "status": "on",
+           *         "h2h_provider": null,
+           *         "provider_meta": {
+           *           "open_denom": false,
+           *           "min_qty": null,
+           *           "max_qty": null,
+           *           "step_qty": null
+           *         },
+           *         "required_fields": [],
+           *         "validation": {
+           *           "available": false,
+           *           "requires_zone_id": false,
+           *           "fields": []
+           *         },
+           *         "description": "",
+           *         "updated_at": "2026-11-22T10:15:00.000Z",
+           *         "product_id": 3,
+           *         "product_name": "Game Voucher",
+           *         "category": "Game Voucher",
+           *         "active": true,
+           *         "provider_code": null
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6013,6 +6300,43 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 7,
+           *         "sku": "VC25K",
+           *         "name": "Voucher 25K",
+           *         "price": 26000,
+           *         "stock": 48,
+           *         "unlimited_stock": false,
+           *         "min_order": 1,
+           *         "max_order": null,
+           *         "order_process": "auto",
+           *         "status": "on",
+           *         "h2h_provider": null,
+           *         "provider_meta": {
+           *           "open_denom": false,
+           *           "min_qty": null,
+           *           "max_qty": null,
+           *           "step_qty": null
+           *         },
+           *         "required_fields": [],
+           *         "validation": {
+           *           "available": false,
+           *           "requires_zone_id": false,
+           *           "fields": []
+           *         },
+           *         "description": "",
+           *         "updated_at": "2026-11-22T11:00:00.000Z",
+           *         "product_id": 3,
+           *         "product_name": "Game Voucher",
+           *         "category": "Game Voucher",
+           *         "active": true,
+           *         "provider_code": null
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6157,6 +6481,16 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "item_id": 7,
+           *         "added": 2,
+           *         "duplicates": 0
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6242,6 +6576,33 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "code": "digiflazz",
+           *           "kind": "digiflazz",
+           *           "base_url": "https://api.digiflazz.com/v1",
+           *           "username": "tokomaju",
+           *           "has_api_key": true,
+           *           "active": true,
+           *           "created_at": "2026-11-20T08:00:00.000Z",
+           *           "updated_at": "2026-11-20T08:00:00.000Z"
+           *         },
+           *         {
+           *           "code": "smm-panel",
+           *           "kind": "smm_panel",
+           *           "base_url": "https://panel.example/api/v2",
+           *           "username": null,
+           *           "has_api_key": true,
+           *           "active": true,
+           *           "created_at": "2026-11-20T08:00:00.000Z",
+           *           "updated_at": "2026-11-20T08:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6304,6 +6665,15 @@ export interface operations {
     }
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "code": "digiflazz",
+         *       "kind": "digiflazz",
+         *       "base_url": "https://api.digiflazz.com/v1",
+         *       "username": "tokomaju",
+         *       "api_key": "your-digiflazz-production-key"
+         *     }
+         */
         'application/json': {
           code: string
           /** @enum {string} */
@@ -6324,6 +6694,21 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "code": "digiflazz",
+           *         "kind": "digiflazz",
+           *         "base_url": "https://api.digiflazz.com/v1",
+           *         "username": "tokomaju",
+           *         "has_api_key": true,
+           *         "active": true,
+           *         "created_at": "2026-11-20T08:00:00.000Z",
+           *         "updated_at": "2026-11-20T08:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6434,6 +6819,21 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "code": "digiflazz",
+           *         "kind": "digiflazz",
+           *         "base_url": "https://api.digiflazz.com/v1",
+           *         "username": "tokomaju",
+           *         "has_api_key": true,
+           *         "active": false,
+           *         "created_at": "2026-11-20T08:00:00.000Z",
+           *         "updated_at": "2026-11-22T11:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6537,6 +6937,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 1043,
+           *           "account_id": 12,
+           *           "invoice": "INV20261122M3T8W1QB",
+           *           "ref_id": "shop-order-882",
+           *           "amount": 45000,
+           *           "status": "paid",
+           *           "created_at": "2026-11-22T10:15:00.000Z"
+           *         },
+           *         {
+           *           "id": 1042,
+           *           "account_id": 12,
+           *           "invoice": "INV20261122K7Q2M9XA",
+           *           "ref_id": "shop-order-881",
+           *           "amount": 25000,
+           *           "status": "completed",
+           *           "created_at": "2026-11-22T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 2,
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6627,6 +7060,55 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 1043,
+           *         "ref_id": "shop-order-882",
+           *         "invoice": "INV20261122M3T8W1QB",
+           *         "payment_method": "saldo",
+           *         "status": "paid",
+           *         "price": 45000,
+           *         "fees": 0,
+           *         "amount": 45000,
+           *         "created_at": "2026-11-22T10:15:00.000Z",
+           *         "updated_at": "2026-11-22T10:15:00.000Z",
+           *         "h2h_results": [],
+           *         "smm_results": [],
+           *         "account_id": 12,
+           *         "cancel_reason": null,
+           *         "items": [
+           *           {
+           *             "id": 2087,
+           *             "variant_id": 31,
+           *             "variant_name": "Netflix 1 Month",
+           *             "product_name": "Netflix Premium",
+           *             "quantity": 1,
+           *             "price": 45000,
+           *             "subtotal": 45000,
+           *             "note": null,
+           *             "target": null,
+           *             "order_process": "manual",
+           *             "status": "pending"
+           *           }
+           *         ],
+           *         "ledger_entries": [
+           *           {
+           *             "id": 413,
+           *             "direction": "debit",
+           *             "type": "purchase",
+           *             "amount": 45000,
+           *             "balance_before": 2475000,
+           *             "balance_after": 2430000,
+           *             "description": "Purchase INV20261122M3T8W1QB",
+           *             "order_line_id": null,
+           *             "created_at": "2026-11-22T10:15:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6792,6 +7274,16 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 1043,
+           *         "status": "completed",
+           *         "line_id": 2087
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6887,6 +7379,11 @@ export interface operations {
     }
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "reason": "out of stock at the supplier; refunded"
+         *     }
+         */
         'application/json': {
           reason: string
         }
@@ -6901,6 +7398,16 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 1043,
+           *         "status": "canceled",
+           *         "refunded_lines": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -6998,6 +7505,46 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "time_zone": "Asia/Jakarta",
+           *         "sales_today": {
+           *           "count": 38,
+           *           "amount": 1245000
+           *         },
+           *         "sales_month": {
+           *           "count": 912,
+           *           "amount": 31870500
+           *         },
+           *         "balances_held": 48210000,
+           *         "queues": {
+           *           "manual_lines": 2,
+           *           "upstream_pending": 3,
+           *           "upstream_review": 1,
+           *           "webhooks_failing": 4,
+           *           "topups_pending": 1,
+           *           "low_stock": 1
+           *         },
+           *         "webhooks_failing": [
+           *           {
+           *             "account_id": 12,
+           *             "name": "Toko Maju",
+           *             "failing": 4
+           *           }
+           *         ],
+           *         "low_stock": [
+           *           {
+           *             "id": 31,
+           *             "name": "Netflix 1 Month",
+           *             "product_name": "Netflix Premium",
+           *             "available": 3
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7107,6 +7654,43 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 413,
+           *           "invoice": "INV20261122M3T8W1QB",
+           *           "direction": "debit",
+           *           "type": "purchase",
+           *           "amount": 45000,
+           *           "balance_before": 2475000,
+           *           "balance_after": 2430000,
+           *           "description": "Purchase INV20261122M3T8W1QB",
+           *           "created_at": "2026-11-22T10:20:00.000Z"
+           *         },
+           *         {
+           *           "id": 412,
+           *           "invoice": null,
+           *           "direction": "credit",
+           *           "type": "adjustment",
+           *           "amount": 1000000,
+           *           "balance_before": 1475000,
+           *           "balance_after": 2475000,
+           *           "description": "bank transfer 22 Nov",
+           *           "created_at": "2026-11-22T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 2,
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7209,6 +7793,37 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "code": "QRIS",
+           *           "name": "QRIS",
+           *           "type": "qris",
+           *           "fee_flat": 750,
+           *           "fee_percent": 0.7,
+           *           "min_amount": 10000,
+           *           "max_amount": 5000000,
+           *           "active": true,
+           *           "created_at": "2026-11-20T08:00:00.000Z",
+           *           "updated_at": "2026-11-20T08:00:00.000Z"
+           *         },
+           *         {
+           *           "code": "DANA",
+           *           "name": "DANA",
+           *           "type": "ewallet",
+           *           "fee_flat": 0,
+           *           "fee_percent": 3,
+           *           "min_amount": 10000,
+           *           "max_amount": 5000000,
+           *           "active": false,
+           *           "created_at": "2026-11-20T08:00:00.000Z",
+           *           "updated_at": "2026-11-20T08:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7279,7 +7894,8 @@ export interface operations {
          *       "name": "QRIS",
          *       "type": "qris",
          *       "fee_flat": 750,
-         *       "fee_percent": 0.7
+         *       "fee_percent": 0.7,
+         *       "max_amount": 5000000
          *     }
          */
         'application/json': {
@@ -7305,6 +7921,23 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "code": "QRIS",
+           *         "name": "QRIS",
+           *         "type": "qris",
+           *         "fee_flat": 750,
+           *         "fee_percent": 0.7,
+           *         "min_amount": 10000,
+           *         "max_amount": 5000000,
+           *         "active": true,
+           *         "created_at": "2026-11-20T08:00:00.000Z",
+           *         "updated_at": "2026-11-20T08:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7420,6 +8053,23 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "code": "QRIS",
+           *         "name": "QRIS",
+           *         "type": "qris",
+           *         "fee_flat": 750,
+           *         "fee_percent": 0.7,
+           *         "min_amount": 10000,
+           *         "max_amount": 5000000,
+           *         "active": false,
+           *         "created_at": "2026-11-20T08:00:00.000Z",
+           *         "updated_at": "2026-11-22T11:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7514,6 +8164,15 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "added": 2,
+           *         "updated": 3
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7581,6 +8240,37 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 57,
+           *           "account_id": 12,
+           *           "ref_id": "topup-2026-11-22-1",
+           *           "invoice": "TOP20261122H3K9P2QA",
+           *           "reference": "SIM5F0C2A9B7E41D3C8A06B2F19",
+           *           "gateway": "simulator",
+           *           "channel": "QRIS",
+           *           "amount": 100000,
+           *           "fee": 1450,
+           *           "total": 101450,
+           *           "status": "pending",
+           *           "gateway_status": null,
+           *           "payment_url": "http://127.0.0.1:8080/sim/pay/SIM5F0C2A9B7E41D3C8A06B2F19",
+           *           "expires_at": "2026-11-22T11:15:00.000Z",
+           *           "paid_at": null,
+           *           "created_at": "2026-11-22T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7678,6 +8368,30 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 57,
+           *         "account_id": 12,
+           *         "ref_id": "topup-2026-11-22-1",
+           *         "invoice": "TOP20261122H3K9P2QA",
+           *         "reference": "SIM5F0C2A9B7E41D3C8A06B2F19",
+           *         "gateway": "simulator",
+           *         "channel": "QRIS",
+           *         "amount": 100000,
+           *         "fee": 1450,
+           *         "total": 101450,
+           *         "status": "paid",
+           *         "gateway_status": null,
+           *         "payment_url": "http://127.0.0.1:8080/sim/pay/SIM5F0C2A9B7E41D3C8A06B2F19",
+           *         "expires_at": "2026-11-22T11:15:00.000Z",
+           *         "paid_at": "2026-11-22T10:17:30.000Z",
+           *         "created_at": "2026-11-22T10:15:00.000Z",
+           *         "credited": true
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7799,6 +8513,42 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 318,
+           *           "order_id": 1051,
+           *           "invoice": "INV20261122P8R4N6DA",
+           *           "account_id": 12,
+           *           "order_line_id": 2101,
+           *           "provider": "smm-panel",
+           *           "kind": "smm_panel",
+           *           "upstream_ref": "INV20261122P8R4N6DA-1-1",
+           *           "upstream_order_id": null,
+           *           "provider_code": "1",
+           *           "target": "https://instagram.com/tokomaju",
+           *           "quantity": 10,
+           *           "amount": 150000,
+           *           "status": "review",
+           *           "upstream_status": null,
+           *           "sn": null,
+           *           "message": "add sent, answer never recorded (the process stopped?): look the order up at the panel, then resolve as placed or failed",
+           *           "attempts": 1,
+           *           "first_sent_at": "2026-11-22T10:15:00.100Z",
+           *           "created_at": "2026-11-22T10:15:00.000Z",
+           *           "updated_at": "2026-11-22T10:15:30.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -7896,7 +8646,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "outcome": "failed"
+         *       "outcome": "placed",
+         *       "order_id": "7730125"
          *     }
          */
         'application/json': {
@@ -7919,6 +8670,17 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 318,
+           *         "status": "pending",
+           *         "upstream_order_id": "7730125",
+           *         "sn": null
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -8018,6 +8780,16 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "balance": "1284500.25",
+           *         "currency": "IDR",
+           *         "error": null
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -8116,6 +8888,17 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "callback_url": "https://tokomaju.example/hooks/reseller",
+           *         "webhook_enabled": true,
+           *         "has_secret": true,
+           *         "secret_created_at": "2026-11-20T08:05:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -8321,6 +9104,46 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 91,
+           *           "event": "order.completed",
+           *           "webhook_id": "evt_3f1c0e9a5b7d4c2e8f6a1b0c9d8e7f6a",
+           *           "status": "retrying",
+           *           "order_id": 1042,
+           *           "ref_id": "shop-order-881",
+           *           "invoice": "INV20261122K7Q2M9XA",
+           *           "attempt_count": 2,
+           *           "next_attempt_at": "2026-11-22T10:15:03.100Z",
+           *           "created_at": "2026-11-22T10:15:00.020Z",
+           *           "delivered_at": null,
+           *           "attempts": [
+           *             {
+           *               "attempted_at": "2026-11-22T10:15:00.030Z",
+           *               "status_code": 503,
+           *               "duration_ms": 41,
+           *               "error": null
+           *             },
+           *             {
+           *               "attempted_at": "2026-11-22T10:15:01.090Z",
+           *               "status_code": null,
+           *               "duration_ms": 12,
+           *               "error": "connect ECONNREFUSED 203.0.113.10:443"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'
@@ -8434,6 +9257,38 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 91,
+           *         "event": "order.completed",
+           *         "webhook_id": "evt_3f1c0e9a5b7d4c2e8f6a1b0c9d8e7f6a",
+           *         "status": "pending",
+           *         "order_id": 1042,
+           *         "ref_id": "shop-order-881",
+           *         "invoice": "INV20261122K7Q2M9XA",
+           *         "attempt_count": 2,
+           *         "next_attempt_at": "2026-11-22T10:16:00.000Z",
+           *         "created_at": "2026-11-22T10:15:00.020Z",
+           *         "delivered_at": null,
+           *         "attempts": [
+           *           {
+           *             "attempted_at": "2026-11-22T10:15:00.030Z",
+           *             "status_code": 503,
+           *             "duration_ms": 41,
+           *             "error": null
+           *           },
+           *           {
+           *             "attempted_at": "2026-11-22T10:15:01.090Z",
+           *             "status_code": null,
+           *             "duration_ms": 12,
+           *             "error": "connect ECONNREFUSED 203.0.113.10:443"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             message: 'OK'

@@ -1,9 +1,31 @@
 import crypto from 'node:crypto'
+import type { operations } from './schema.js'
 
 /** Request headers as Node (or any framework) hands them over; names are matched case-insensitively. */
 export type WebhookHeaders = Record<string, string | string[] | undefined> | Headers
 
 export class WebhookVerificationError extends Error {}
+
+type Transaction = operations['getTransaction']['responses'][200]['content']['application/json']['data']
+/** One line of the order, as `GET /api/v1/trx/{ref}` shows it. */
+export type WebhookOrderLine = Transaction['items'][number]
+/** `data` of every event: the order in its current state (as `GET /api/v1/trx/{ref}` shows it) and the event's id. */
+export type WebhookOrder = Omit<Transaction, 'type' | 'total' | 'payment_url' | 'expires_at' | 'paid_at'> & {
+  /** The same on every attempt (= the `webhook-id` header): deduplicate on it. */
+  event_id: string
+  payment_code: string
+  /** The body would pass 32 KB: licenses (or lines) are left out; read the order with `GET /api/v1/trx/{ref}`. */
+  truncated?: true
+}
+type Envelope<E extends string, D> = { event: E; timestamp: string; data: D }
+/**
+ * What the service sends (the OpenAPI document does not describe callbacks, hence typed here); `event` tells
+ * them apart. Each carries the order's current state: an `order.paid` delivered late may say `completed`.
+ */
+export type WebhookEvent =
+  | Envelope<'order.paid' | 'order.completed' | 'order.canceled', WebhookOrder>
+  | Envelope<'order.item.sent', WebhookOrder & { item: WebhookOrderLine & { status: 'sent' } }>
+  | Envelope<'webhook.test', WebhookOrder & { status: 'test' }>
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(name) ?? undefined
@@ -17,7 +39,7 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && crypto.timingSafeEqual(x, y)
 }
 
-function parse(body: string): any {
+function parse(body: string): WebhookEvent {
   try {
     return JSON.parse(body)
   } catch {
@@ -28,14 +50,14 @@ function parse(body: string): any {
 /**
  * Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`): an HMAC-SHA256 over
  * `id.timestamp.body` keyed with the secret's base64 part after `whsec_`. Covers every byte of the body
- * and the time; a timestamp further than `toleranceSeconds` from now is refused (replays). Returns the payload.
+ * and the time; a timestamp further than `toleranceSeconds` from now is refused (replays). Returns the event.
  */
 export function verifyStandardWebhook(
   body: string,
   headers: WebhookHeaders,
   secret: string,
   options: { toleranceSeconds?: number; now?: Date } = {},
-): any {
+): WebhookEvent {
   const id = header(headers, 'webhook-id')
   const timestamp = header(headers, 'webhook-timestamp')
   const signatures = header(headers, 'webhook-signature')
@@ -55,20 +77,33 @@ export function verifyStandardWebhook(
 /**
  * The legacy `X-Signature`: hex SHA-256 of `ref_id:invoice:S:secret`, S being `data.status`
  * (`item.sent` for `order.item.sent`). It does not cover the rest of the body or the time:
- * prefer `verifyStandardWebhook`. Returns the payload.
+ * prefer `verifyStandardWebhook`. Returns the event.
  */
-export function verifyLegacySignature(body: string, headers: WebhookHeaders, secret: string): any {
+export function verifyLegacySignature(body: string, headers: WebhookHeaders, secret: string): WebhookEvent {
   const given = header(headers, 'x-signature')
   if (!given) throw new WebhookVerificationError('missing X-Signature')
   const payload = parse(body)
-  const data = payload?.data ?? {}
+  const data: Partial<WebhookOrder> = payload?.data ?? {}
   const signedStatus = payload?.event === 'order.item.sent' ? 'item.sent' : data.status
   const expected = crypto.createHash('sha256').update(`${data.ref_id}:${data.invoice}:${signedStatus}:${secret}`).digest('hex')
   if (!sameText(given.toLowerCase(), expected)) throw new WebhookVerificationError('X-Signature does not match')
   return payload
 }
 
-/** Verifies with Standard Webhooks when its headers are present, else with X-Signature. Returns the payload. */
-export function verifyWebhook(body: string, headers: WebhookHeaders, secret: string): any {
-  return header(headers, 'webhook-signature') ? verifyStandardWebhook(body, headers, secret) : verifyLegacySignature(body, headers, secret)
+/**
+ * Verifies with Standard Webhooks. X-Signature alone is refused unless `allowLegacy` is set: it covers only
+ * `ref_id:invoice:status`, so a body stripped of the Standard headers could be replayed or altered. Returns the event.
+ */
+export function verifyWebhook(
+  body: string,
+  headers: WebhookHeaders,
+  secret: string,
+  options: { allowLegacy?: boolean; toleranceSeconds?: number; now?: Date } = {},
+): WebhookEvent {
+  const standard = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].some((name) => header(headers, name))
+  if (standard) return verifyStandardWebhook(body, headers, secret, options)
+  if (options.allowLegacy) return verifyLegacySignature(body, headers, secret)
+  throw new WebhookVerificationError(
+    'no Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature); X-Signature alone needs { allowLegacy: true }',
+  )
 }

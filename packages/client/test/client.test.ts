@@ -10,6 +10,7 @@ import {
   verifyStandardWebhook,
   verifyWebhook,
   WebhookVerificationError,
+  type WebhookEvent,
 } from '../src/index.js'
 
 // The real service on a loopback port: the client speaks HTTP to it like any integration.
@@ -57,6 +58,35 @@ describe('the typed client against the service', () => {
       expect(() => verifyWebhook(body, headers, `${secret.slice(0, -4)}AAA=`)).toThrow(WebhookVerificationError)
       const later = new Date(Date.now() + 10 * 60_000)
       expect(() => verifyStandardWebhook(body, headers, secret, { now: later })).toThrow(/too far/)
+    }
+  })
+
+  it('refuses a delivery stripped of its Standard Webhooks headers unless legacy X-Signature is allowed', async () => {
+    const reseller = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 1, { price: 25_000 })
+    const client = createResellerClient({ baseUrl, apiKey: reseller.apiKey })
+    const secret = (await client.POST('/api/v1/webhook/secret')).data!.data.webhook_secret
+    const receiver = await startReceiver()
+    await client.PUT('/api/v1/webhook', { body: { callback_url: receiver.url, webhook_enabled: true } })
+    await client.POST('/api/v1/trx', { body: { ref_id: 'client-2', carts: [{ item_id: item.id, quantity: 1 }] } })
+    await createWebhookWorker(ctx).runOnce()
+    expect(receiver.received).toHaveLength(2)
+
+    for (const { body, headers } of receiver.received) {
+      const event: WebhookEvent = verifyWebhook(body, headers, secret)
+      expect(event.data).toMatchObject({ ref_id: 'client-2', event_id: headers['webhook-id'] })
+      // What a relay that drops the webhook-* headers hands over: X-Signature alone.
+      const stripped = Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith('webhook-')))
+      expect(stripped['x-signature']).toBeTruthy()
+      expect(() => verifyWebhook(body, stripped, secret)).toThrow(WebhookVerificationError)
+      expect(() => verifyWebhook(body, stripped, secret)).toThrow(/allowLegacy/)
+      // X-Signature does not cover the amount: that is why accepting it alone is opt-in.
+      const altered = body.replace('"amount":25000', '"amount":1')
+      expect(() => verifyWebhook(altered, stripped, secret)).toThrow(WebhookVerificationError)
+      expect(verifyWebhook(altered, stripped, secret, { allowLegacy: true }).data.amount).toBe(1)
+      // Standard headers present but one missing: never falls back, even with allowLegacy.
+      const { 'webhook-signature': _signature, ...unsigned } = headers
+      expect(() => verifyWebhook(body, unsigned, secret, { allowLegacy: true })).toThrow(/missing webhook-id/)
     }
   })
 })

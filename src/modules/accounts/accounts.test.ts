@@ -196,7 +196,7 @@ await rateLimitSuite('rate limit (Redis)', { REDIS_URL: 'redis://127.0.0.1:6379'
 
 describe('changes made by another process', () => {
   // Authentication is cached for a few seconds; NOTIFY makes every process forget a changed account.
-  it.skipIf(!onPostgres)('a key rotated elsewhere stops working here within moments, not at the cache TTL', async () => {
+  it.skipIf(!onPostgres)('a key rotated elsewhere stops working here within moments, not at the cache TTL (PostgreSQL)', async () => {
     const here = await createTestApp()
     const elsewhere = await createSiblingApp(here.databaseUrl!)
     const stopWatching = await watchAccountChanges(here.ctx)

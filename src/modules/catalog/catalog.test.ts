@@ -278,7 +278,7 @@ describe('delta sync with updated_since', () => {
 
 describe('delta sync and commit order', () => {
   // A purchase that began before a listing but commits after it must be in the next delta.
-  it.skipIf(!onPostgres)('a sale committed after a listing is in the delta from that listing', async () => {
+  it.skipIf(!onPostgres)('a sale committed after a listing is in the delta from that listing (PostgreSQL)', async () => {
     const buyer = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 5, { category: category('Slow') })
     await backdateAll()

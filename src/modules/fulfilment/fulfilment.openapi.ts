@@ -29,3 +29,50 @@ export const VALIDATION_DOCS: OperationDocs = {
     },
   },
 }
+
+const dispatch = {
+  id: 318,
+  order_id: 1051,
+  invoice: 'INV20261122P8R4N6DA',
+  account_id: 12,
+  order_line_id: 2101,
+  provider: 'smm-panel',
+  kind: 'smm_panel',
+  upstream_ref: 'INV20261122P8R4N6DA-1-1',
+  upstream_order_id: null,
+  provider_code: '1',
+  target: 'https://instagram.com/tokomaju',
+  quantity: 10,
+  amount: 150000,
+  status: 'review',
+  upstream_status: null,
+  sn: null,
+  message: 'add sent, answer never recorded (the process stopped?): look the order up at the panel, then resolve as placed or failed',
+  attempts: 1,
+  first_sent_at: '2026-11-22T10:15:00.100Z',
+  created_at: '2026-11-22T10:15:00.000Z',
+  updated_at: '2026-11-22T10:15:30.000Z',
+}
+
+/** OpenAPI metadata of the operator's upstream routes (merged by src/http/openapi-docs.ts). */
+export const FULFILMENT_ADMIN_DOCS: OperationDocs = {
+  'GET /api/admin/v1/dispatches': {
+    operationId: 'adminListDispatches',
+    description: 'Upstream requests by status (default `review`: those waiting for an operator).',
+    response: { message: 'OK', data: [dispatch], meta: { page: 1, per_page: 50, total: 1, last_page: 1 } },
+  },
+  'POST /api/admin/v1/dispatches/{id}/resolve': {
+    operationId: 'adminResolveDispatch',
+    description:
+      'Settles an upstream request in review: `placed` with the panel’s `order_id` (smm, polled from then on) or an `sn` (h2h, delivered), or `failed` (refunded).',
+    codes: ['DISPATCH_NOT_FOUND', 'INVALID_STATE'],
+    request: { outcome: 'placed', order_id: '7730125' },
+    response: { message: 'OK', data: { id: dispatch.id, status: 'pending', upstream_order_id: '7730125', sn: null } },
+  },
+  'GET /api/admin/v1/providers/{code}/balance': {
+    operationId: 'adminProviderBalance',
+    description: 'Asks an SMM panel what is left of its balance (its `balance` action).',
+    codes: ['PROVIDER_NOT_FOUND', 'INVALID_STATE'],
+    response: { message: 'OK', data: { balance: '1284500.25', currency: 'IDR', error: null } },
+  },
+}

@@ -63,7 +63,10 @@ export const ORDER_DOCS: OperationDocs = {
         message: 'MINIMUM_ORDER_NOT_MET',
         errors: { 'carts.0.quantity': ['must be at least 2 (the minimum order)'] },
       },
-      REQUIRED_FIELD_MISSING: { message: 'REQUIRED_FIELD_MISSING', errors: { 'carts.0.note': ['is required: the game account id'] } },
+      REQUIRED_FIELD_MISSING: {
+        message: 'REQUIRED_FIELD_MISSING',
+        errors: { 'carts.0.note': ['the target number, account or link is required'] },
+      },
     },
   },
   'GET /api/v1/trx/{ref}': {

@@ -55,3 +55,84 @@ export const TOPUP_DOCS: OperationDocs = {
     response: { success: true },
   },
 }
+
+const operatorChannel = {
+  code: 'QRIS',
+  name: 'QRIS',
+  type: 'qris',
+  fee_flat: 750,
+  fee_percent: 0.7,
+  min_amount: 10000,
+  max_amount: 5000000,
+  active: true,
+  created_at: '2026-11-20T08:00:00.000Z',
+  updated_at: '2026-11-20T08:00:00.000Z',
+}
+const reference = 'SIM5F0C2A9B7E41D3C8A06B2F19'
+const operatorTopup = {
+  id: 57,
+  account_id: 12,
+  ref_id: 'topup-2026-11-22-1',
+  invoice: 'TOP20261122H3K9P2QA',
+  reference,
+  gateway: 'simulator',
+  channel: 'QRIS',
+  amount: 100000,
+  fee: 1450,
+  total: 101450,
+  status: 'pending',
+  gateway_status: null,
+  payment_url: `http://127.0.0.1:8080/sim/pay/${reference}`,
+  expires_at: '2026-11-22T11:15:00.000Z',
+  paid_at: null,
+  created_at: '2026-11-22T10:15:00.000Z',
+}
+
+/** OpenAPI metadata of the operator's channel and top-up routes (merged by src/http/openapi-docs.ts). */
+export const TOPUP_ADMIN_DOCS: OperationDocs = {
+  'GET /api/admin/v1/channels': {
+    operationId: 'adminListChannels',
+    description: 'Payment channels, on and off.',
+    response: {
+      message: 'OK',
+      data: [
+        operatorChannel,
+        { ...operatorChannel, code: 'DANA', name: 'DANA', type: 'ewallet', fee_flat: 0, fee_percent: 3, active: false },
+      ],
+    },
+  },
+  'POST /api/admin/v1/channels': {
+    operationId: 'adminCreateChannel',
+    description: 'Adds a payment channel; `code` is what resellers send as `channel`.',
+    codes: ['DUPLICATE'],
+    request: { code: 'QRIS', name: 'QRIS', type: 'qris', fee_flat: 750, fee_percent: 0.7, max_amount: 5000000 },
+    response: { message: 'OK', data: operatorChannel },
+  },
+  'PATCH /api/admin/v1/channels/{code}': {
+    operationId: 'adminUpdateChannel',
+    description: 'Changes a channel: name, type, fees, range, on/off.',
+    codes: ['CHANNEL_NOT_FOUND'],
+    request: { active: false },
+    response: { message: 'OK', data: { ...operatorChannel, active: false, updated_at: '2026-11-22T11:00:00.000Z' } },
+  },
+  'POST /api/admin/v1/channels/sync': {
+    operationId: 'adminSyncChannels',
+    description:
+      'Imports the payment gateway’s channel list: new channels are added, known ones take the gateway’s name, fee and range; on/off stays yours.',
+    response: { message: 'OK', data: { added: 2, updated: 3 } },
+  },
+  'GET /api/admin/v1/topups': {
+    operationId: 'adminListTopups',
+    description: 'Top-ups of every account, newest first; filter by status.',
+    response: { message: 'OK', data: [operatorTopup], meta: { page: 1, per_page: 50, total: 1, last_page: 1 } },
+  },
+  'POST /api/admin/v1/topups/{reference}/pay': {
+    operationId: 'adminPayTopup',
+    description: 'Marks a simulator top-up paid, as its pay page does; the balance is credited once.',
+    codes: ['TOPUP_NOT_FOUND', 'TOPUP_EXPIRED', 'INVALID_STATE'],
+    response: {
+      message: 'OK',
+      data: { ...operatorTopup, status: 'paid', paid_at: '2026-11-22T10:17:30.000Z', credited: true },
+    },
+  },
+}

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
 import { MAX_MONEY } from '../ledger/money.js'
 
-const ChannelCode = Type.String({ minLength: 1, maxLength: 32, description: 'a `code` from GET /v1/balance/channels' })
+const ChannelCode = Type.String({ minLength: 1, maxLength: 32, description: 'a `code` from GET /api/v1/balance/channels' })
 
 export const TopupBody = Type.Object({
   amount: Type.Integer({
@@ -102,7 +102,7 @@ export const PaidTopup = Ok(
   Type.Composite([OperatorTopup, Type.Object({ credited: Type.Boolean({ description: 'false when it had already been paid' }) })]),
 )
 
-/** What GET /v1/trx/{ref} adds for a top-up (`type: "topup"`); a purchase has none of these. */
+/** What GET /api/v1/trx/{ref} adds for a top-up (`type: "topup"`); a purchase has none of these. */
 export const TopupExtras = {
   type: Type.Optional(Type.Literal('topup')),
   total: Type.Optional(Type.Integer()),

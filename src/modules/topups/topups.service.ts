@@ -24,14 +24,14 @@ export async function refIdTaken(db: Database, accountId: number, refId: string)
 }
 
 /**
- * POST /v1/balance. Checks, then asks the gateway for a payment link (no transaction open during
+ * POST /api/v1/balance. Checks, then asks the gateway for a payment link (no transaction open during
  * the call), then claims the ref_id and stores the pending top-up in one transaction. A gateway
  * that fails stores nothing and leaves the ref_id free; without a ref_id the invoice is the ref_id.
  */
 export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentGateway' | 'config'>, accountId: number, body: TopupBody) {
   if (body.ref_id !== undefined) refIds.refuseBlankRefId(body.ref_id)
   const channel = await findChannel(db, body.channel)
-  if (!channel || !channel.active) throw invalidField('channel', 'is not an available channel (see GET /v1/balance/channels)')
+  if (!channel || !channel.active) throw invalidField('channel', 'is not an available channel (see GET /api/v1/balance/channels)')
   if (body.amount < channel.min_amount) throw invalidField('amount', `must be at least ${channel.min_amount} on ${channel.code}`)
   if (body.amount > channel.max_amount) throw invalidField('amount', `must be at most ${channel.max_amount} on ${channel.code}`)
   const fee = channelFee(channel, body.amount)
