@@ -389,7 +389,7 @@ export interface paths {
     }
     /**
      * The caller’s rank, completed transactions and points for a month (default: the current one)
-     * @description Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted. Without activity that month: zeros, ranked after every account with points.
+     * @description Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted; ties share a rank. Without a completed transaction that month: zeros, ranked after every account with one (even at 0 points). Your own points and counts are exact; your rank may lag others’ sales by at most a second.
      */
     get: operations['getLeaderboardProfile']
     put?: never
@@ -4688,7 +4688,7 @@ export interface operations {
             /** @enum {string} */
             message: 'OK'
             data: {
-              /** @description 1 + the accounts with more points that month; ties share a rank */
+              /** @description 1 + the accounts with more points that month (ties share a rank); without a completion that month, 1 + every account with one. May lag others’ sales by at most a second */
               rank: number
               /** @description transactions completed in the month */
               total_transactions: number
