@@ -7,16 +7,22 @@ export type VariantFilter = { category?: string; search?: string; itemId?: numbe
 
 type From = ExpressionBuilder<DB & { i: DB['items']; p: DB['products']; c: DB['categories'] }, 'i' | 'p' | 'c'>
 
+/** `%text%` for ILIKE, the text taken literally. */
+export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+
+/** The category `c` named by a request: by id when it reads as one, else by name in any case. */
+export function categoryIs(eb: ExpressionBuilder<DB & { c: DB['categories'] }, 'c'>, category: string) {
+  const byName = eb(eb.fn('lower', ['c.name']), '=', category.toLowerCase())
+  return /^\d{1,15}$/.test(category) ? eb.or([eb('c.id', '=', Number(category)), byName]) : byName
+}
+
 function applyFilter(eb: From, f: VariantFilter) {
   const conditions = []
   if (f.activeOnly) conditions.push(eb('i.active', '=', true))
   if (f.itemId !== undefined) conditions.push(eb('i.id', '=', f.itemId))
-  if (f.category !== undefined) {
-    const byName = eb(eb.fn('lower', ['c.name']), '=', f.category.toLowerCase())
-    conditions.push(/^\d{1,15}$/.test(f.category) ? eb.or([eb('c.id', '=', Number(f.category)), byName]) : byName)
-  }
+  if (f.category !== undefined) conditions.push(categoryIs(eb, f.category))
   if (f.search) {
-    const pattern = `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+    const pattern = containing(f.search)
     conditions.push(eb.or([eb('i.name', 'ilike', pattern), eb('p.name', 'ilike', pattern), eb('i.sku', 'ilike', pattern)]))
   }
   return eb.and(conditions)

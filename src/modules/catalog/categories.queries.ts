@@ -1,9 +1,25 @@
-import { sql } from 'kysely'
+import { sql, type SelectQueryBuilder } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
 import { catalogChangeTime } from './catalog.queries.js'
 
-/** `%text%` for ILIKE, the text taken literally. */
-export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+/** A page of an operator list (`ordered`: `filtered` in its listing order) and the filter's total. */
+export async function pageWithTotal<D, TB extends keyof D, O>(
+  filtered: SelectQueryBuilder<D, TB, O>,
+  ordered: SelectQueryBuilder<D, TB, O>,
+  q: { page: number; perPage: number },
+) {
+  const [rows, count] = await Promise.all([
+    ordered
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage)
+      .execute(),
+    filtered
+      .clearSelect()
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow() as Promise<{ n: number }>,
+  ])
+  return { rows, total: count.n }
+}
 
 /** Categories with how many products and items hang under each. */
 export function categoriesQuery(db: Database) {

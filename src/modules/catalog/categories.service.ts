@@ -1,7 +1,8 @@
 import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
-import { categoriesQuery, containing, isNameClash, stampItemsUnder } from './categories.queries.js'
+import { categoriesQuery, isNameClash, pageWithTotal, stampItemsUnder } from './categories.queries.js'
+import { containing } from './catalog.queries.js'
 
 export type CategoryInput = { name: string; icon?: string | null }
 export type CategoryChanges = Partial<CategoryInput>
@@ -28,18 +29,7 @@ async function guarded<T>(work: Promise<T>, what: string): Promise<T> {
 export async function listCategories(db: Database, q: { page: number; perPage: number; search?: string }) {
   let query = categoriesQuery(db)
   if (q.search) query = query.where('c.name', 'ilike', containing(q.search))
-  const [rows, count] = await Promise.all([
-    query
-      .orderBy('c.id')
-      .limit(q.perPage)
-      .offset((q.page - 1) * q.perPage)
-      .execute(),
-    query
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: Number(count.n) }
+  return pageWithTotal(query, query.orderBy('c.id'), q)
 }
 
 export async function getCategory(db: Database, id: number) {

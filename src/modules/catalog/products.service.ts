@@ -1,7 +1,8 @@
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
-import { containing, isNameClash, productsQuery, stampItemsUnder } from './categories.queries.js'
+import { isNameClash, pageWithTotal, productsQuery, stampItemsUnder } from './categories.queries.js'
+import { categoryIs, containing } from './catalog.queries.js'
 import { cleanName, cleanPicture } from './categories.service.js'
 
 /** `category_id`, or `category` by name (created on first use; neither: Uncategorized), as items name theirs (DESIGN §11). */
@@ -39,24 +40,9 @@ export async function listProducts(db: Database, q: { page: number; perPage: num
   if (q.search) query = query.where('p.name', 'ilike', containing(q.search))
   if (q.category !== undefined) {
     const category = q.category
-    query = query.where((eb) => {
-      const byName = eb(eb.fn('lower', ['c.name']), '=', category.toLowerCase())
-      return /^\d{1,15}$/.test(category) ? eb.or([eb('c.id', '=', Number(category)), byName]) : byName
-    })
+    query = query.where((eb) => categoryIs(eb, category))
   }
-  const [rows, count] = await Promise.all([
-    query
-      .orderBy('p.category_id')
-      .orderBy('p.id')
-      .limit(q.perPage)
-      .offset((q.page - 1) * q.perPage)
-      .execute(),
-    query
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: Number(count.n) }
+  return pageWithTotal(query, query.orderBy('p.category_id').orderBy('p.id'), q)
 }
 
 export async function getProduct(db: Database, id: number) {
