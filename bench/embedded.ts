@@ -6,9 +6,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import autocannon from 'autocannon'
 import { openPGlite } from '../src/db/database.js'
-import { api, freePort, rssMb, startServer } from './harness.js'
+import { api, freePort, purchaseLoad, rssMb, startServer } from './harness.js'
 
 const ACCOUNTS = 10
 const LICENSES = 20_000
@@ -33,31 +32,21 @@ async function seed(base: string) {
 
 async function overHttp(base: string, pid: number, seconds: number, keys: string[], itemId: number) {
   let ref = 0
-  let peak = 0
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200)
-  const result = await autocannon({
-    url: base,
+  const { result, peakRssMb } = await purchaseLoad(base, {
     connections: 16,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/trx',
-        setupRequest: (request: any) => ({
-          ...request,
-          headers: { 'content-type': 'application/json', 'x-apikey': keys[ref % keys.length] },
-          body: JSON.stringify({ ref_id: `emb-http-${++ref}`, carts: [{ item_id: itemId, quantity: 1 }] }),
-        }),
-      },
-    ],
+    seconds,
+    pid,
+    next: () => ({
+      headers: { 'content-type': 'application/json', 'x-apikey': keys[ref % keys.length] },
+      body: JSON.stringify({ ref_id: `emb-http-${++ref}`, carts: [{ item_id: itemId, quantity: 1 }] }),
+    }),
   })
-  clearInterval(sampler)
   return {
     req_per_s: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     errors: result['5xx'] + result.errors + result.timeouts,
-    peak_rss_mb: peak,
+    peak_rss_mb: peakRssMb,
   }
 }
 

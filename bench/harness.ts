@@ -3,6 +3,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+import autocannon from 'autocannon'
 import pg from 'pg'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
@@ -101,4 +102,26 @@ export async function dropDatabase(name: string): Promise<void> {
   await client.connect()
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
   await client.end()
+}
+
+export type PurchaseRequest = { headers: Record<string, string>; body: string }
+
+/** Autocannon on POST /api/v1/trx (`next` makes each request), the server's RSS sampled through the load, not after it. */
+export async function purchaseLoad(
+  base: string,
+  o: { connections: number; seconds: number; next: () => PurchaseRequest; pid?: number },
+): Promise<{ result: autocannon.Result; peakRssMb: number }> {
+  let peakRssMb = 0
+  const sampler = o.pid ? setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(o.pid!))), 200) : undefined
+  try {
+    const result = await autocannon({
+      url: base,
+      connections: o.connections,
+      duration: o.seconds,
+      requests: [{ method: 'POST', path: '/api/v1/trx', setupRequest: (request: any) => ({ ...request, ...o.next() }) }],
+    })
+    return { result, peakRssMb }
+  } finally {
+    clearInterval(sampler)
+  }
 }

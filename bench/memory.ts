@@ -2,8 +2,7 @@
  * npm run bench:memory: the server's RSS, idle and under 64 connections of purchases, on
  * PostgreSQL, once per runtime variant (MEMORY_VARIANTS: name=node flags;…). Relative figures.
  */
-import autocannon from 'autocannon'
-import { DB_NAME, api, dropDatabase, freePort, recreateDatabase, rssMb, startServer } from './harness.js'
+import { DB_NAME, api, dropDatabase, freePort, purchaseLoad, recreateDatabase, rssMb, startServer } from './harness.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const VARIANTS = (process.env.MEMORY_VARIANTS ?? 'V8 default=--max-semi-space-size=16;npm start=--max-semi-space-size=4')
@@ -28,30 +27,20 @@ async function variant(name: string, nodeOptions: string) {
     const licenses = Array.from({ length: 10000 }, (_, n) => `MEM-${n}-${Math.random().toString(36).slice(2)}`)
     await api(base, 'POST', `/items/${item.id}/licenses`, { licenses })
     let ref = 0
-    let peak = 0
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 200)
-    const result = await autocannon({
-      url: base,
+    const { result, peakRssMb } = await purchaseLoad(base, {
       connections: 64,
-      duration: SECONDS,
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/v1/trx',
-          setupRequest: (request: any) => ({
-            ...request,
-            headers: { 'content-type': 'application/json', 'x-apikey': keys[ref % keys.length] },
-            body: JSON.stringify({ ref_id: `mem-${++ref}`, carts: [{ item_id: item.id, quantity: 1 }] }),
-          }),
-        },
-      ],
+      seconds: SECONDS,
+      pid: server.pid,
+      next: () => ({
+        headers: { 'content-type': 'application/json', 'x-apikey': keys[ref % keys.length] },
+        body: JSON.stringify({ ref_id: `mem-${++ref}`, carts: [{ item_id: item.id, quantity: 1 }] }),
+      }),
     })
-    clearInterval(sampler)
     return {
       variant: name,
       node_options: nodeOptions,
       idle_mb: idle,
-      peak_mb: peak,
+      peak_mb: peakRssMb,
       after_mb: rssMb(server.pid!),
       req_per_s: Math.round(result.requests.average),
     }

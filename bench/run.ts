@@ -6,8 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import autocannon from 'autocannon'
-import { BASE_URL, ROOT, api, freePort, recreateDatabase, rssMb, startServer } from './harness.js'
+import { BASE_URL, ROOT, api, freePort, purchaseLoad, recreateDatabase, rssMb, startServer } from './harness.js'
 import { embeddedBench } from './embedded.js'
 import { pacedLoad } from './paced.js'
 import { summarize, type BenchReport } from './summary.js'
@@ -70,25 +69,7 @@ function purchaseRequest(pick: Pick) {
 }
 
 async function load(base: string, { connections, pick, pid }: { connections: number; pick: Pick; pid?: number }) {
-  // The server's RSS sampled through the load, not after it.
-  let peak = 0
-  const sampler = pid ? setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200) : undefined
-  const result = await autocannon({
-    url: base,
-    connections,
-    duration: SECONDS,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/trx',
-        setupRequest: (request: any) => {
-          const { headers, body } = purchaseRequest(pick)
-          return { ...request, headers, body }
-        },
-      },
-    ],
-  })
-  clearInterval(sampler)
+  const { result, peakRssMb } = await purchaseLoad(base, { connections, seconds: SECONDS, pid, next: () => purchaseRequest(pick) })
   const statusCodes = result.statusCodeStats as Record<string, { count: number }> | undefined
   const count = (code: string) => statusCodes?.[code]?.count ?? 0
   const errors = result['5xx'] + count('429') + result.errors + result.timeouts
@@ -99,7 +80,7 @@ async function load(base: string, { connections, pick, pid }: { connections: num
     requests: result.requests.total,
     non_2xx: result.non2xx,
     errors,
-    peak_rss_mb: peak,
+    peak_rss_mb: peakRssMb,
   }
 }
 
