@@ -9,7 +9,14 @@ import {
   type Receiver,
   type SecretCache,
 } from '../modules/webhooks/delivery.js'
-import { claimDue, earliestDue, relayOutbox, type Capacity, type ClaimedDelivery } from '../modules/webhooks/delivery.queries.js'
+import {
+  claimDue,
+  earliestDue,
+  reclaimOutbox,
+  relayOutbox,
+  type Capacity,
+  type ClaimedDelivery,
+} from '../modules/webhooks/delivery.queries.js'
 import type { WebhookMessage } from '../modules/webhooks/payload.js'
 import { createWakeLoop } from '../modules/webhooks/wake-loop.js'
 
@@ -22,6 +29,8 @@ export type WebhookWorkerOptions = {
   perHost?: number
   /** The safety net when no NOTIFY arrives. */
   pollMs?: number
+  /** Outbox rows relayed between two reclaims of their space (VACUUM). */
+  reclaimEvery?: number
 }
 
 export type WebhookWorker = {
@@ -43,6 +52,8 @@ const PREPARING = 4
 // A claim outlives the attempt's deadline by this much before another process may take it up.
 const LEASE_MARGIN_MS = 10_000
 const CLAIM_AT_LEAST_EVERY_MS = 250
+// Relayed outbox rows after which their space is reclaimed: a few index pages for the relay to walk.
+export const RECLAIM_EVERY = 2_000
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const clock = ctx.clock
@@ -50,6 +61,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const perReceiver = options.perReceiver ?? PER_RECEIVER
   const perHost = options.perHost ?? PER_HOST
   const pollMs = options.pollMs ?? 2_000
+  const reclaimEvery = options.reclaimEvery ?? RECLAIM_EVERY
   const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
   const recorder = createAttemptRecorder(ctx.db)
   const secrets: SecretCache = new Map()
@@ -63,6 +75,18 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   let onRescheduled = () => {}
 
   let lastClaimAt = 0
+  let unreclaimed = 0
+  let reclaiming: Promise<void> | undefined
+
+  /** Vacuums the outbox once enough rows were relayed, beside the passes (one at a time). */
+  const reclaim = (relayed: number) => {
+    unreclaimed += relayed
+    if (unreclaimed < reclaimEvery || reclaiming) return
+    unreclaimed = 0
+    reclaiming = reclaimOutbox(ctx.db)
+      .catch((err: unknown) => log.error({ err }, 'outbox not reclaimed'))
+      .finally(() => (reclaiming = undefined))
+  }
 
   // A freed slot matters only where the lack of one held deliveries back: the account's, the host's or all.
   const settled = ({ account_id: account, receiver_host: host }: ClaimedDelivery) => {
@@ -156,6 +180,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         claimed.push(...take(await claimDue(ctx.db, capacity())))
       }
     } finally {
+      reclaim(relayed)
       // What was claimed goes out even if a later statement of the pass failed.
       if (claimed.length > 0) {
         const batch = prepare(claimed, clock.now()).finally(() => preparing.delete(batch))
@@ -169,6 +194,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const drained = async () => {
     await Promise.all(preparing)
     await Promise.all(sends)
+    await reclaiming
   }
 
   return {

@@ -10,6 +10,8 @@ import * as leaderboard from './20261123_0040_leaderboard.js'
 import * as webhookAttemptLog from './20261123_0050_webhook-attempt-log.js'
 import * as growingLists from './20261123_0070_growing-lists.js'
 import * as operatorConsole from './20261123_0090_console.js'
+import * as outboxQueue from './20261124_0100_outbox-queue.js'
+import * as licensesOneUnique from './20261124_0110_licenses-one-unique.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '20261123_0050_webhook-attempt-log': webhookAttemptLog,
   '20261123_0070_growing-lists': growingLists,
   '20261123_0090_console': operatorConsole,
+  '20261124_0100_outbox-queue': outboxQueue,
+  '20261124_0110_licenses-one-unique': licensesOneUnique,
 }

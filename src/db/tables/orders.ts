@@ -65,11 +65,11 @@ export interface SandboxOrdersTable {
 export interface OutboxEventsTable {
   id: Id
   account_id: number
-  event: string
+  /** One delivery each, in this order (an order born completed: order.paid, order.completed). */
+  events: string[]
   order_id: number | null
   order_line_id: number | null
   created_at: Generated<Date>
-  processed_at: Date | null
 }
 
 export type DispatchStatus = 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'

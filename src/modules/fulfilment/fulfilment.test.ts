@@ -47,7 +47,9 @@ const refundsOf = (orderId: number) =>
     .where('type', '=', 'refund')
     .execute()
 const events = async (orderId: number) =>
-  (await ctx.db.selectFrom('outbox_events').select('event').where('order_id', '=', orderId).orderBy('id').execute()).map((e) => e.event)
+  (await ctx.db.selectFrom('outbox_events').select('events').where('order_id', '=', orderId).orderBy('id').execute()).flatMap(
+    (e) => e.events,
+  )
 
 describe('h2h over the Digiflazz protocol', () => {
   it('delivers with the serial number: completed, h2h_results top level and in data, nothing refunded', async () => {

@@ -26,12 +26,13 @@ describe('manual fulfilment and operator cancel', () => {
       product_license: 'netflix: a@b.c / pw',
       licenses: [{ product_license: 'netflix: a@b.c / pw', note: 'enjoy' }],
     })
-    const events = await ctx.db
+    const rows = await ctx.db
       .selectFrom('outbox_events')
-      .select(['event', 'order_line_id'])
+      .select(['events', 'order_line_id'])
       .where('order_id', '=', created.id)
       .orderBy('id')
       .execute()
+    const events = rows.flatMap((r) => r.events.map((event) => ({ event, order_line_id: r.order_line_id })))
     expect(events).toEqual([
       { event: 'order.paid', order_line_id: null },
       { event: 'order.item.sent', order_line_id: lineId },
@@ -86,7 +87,7 @@ describe('manual fulfilment and operator cancel', () => {
     const result = await admin(app, 'POST', `/transactions/${created.id}/cancel`, { reason: 'customer changed mind' })
     expect(result).toMatchObject({ status: 'canceled', refunded_lines: 1 })
     expect(await balanceOf(app, r)).toBe(50_000)
-    const events = await ctx.db.selectFrom('outbox_events').select('event').where('order_id', '=', created.id).orderBy('id').execute()
-    expect(events.map((e) => e.event)).toEqual(['order.paid', 'order.canceled'])
+    const events = await ctx.db.selectFrom('outbox_events').select('events').where('order_id', '=', created.id).orderBy('id').execute()
+    expect(events.flatMap((e) => e.events)).toEqual(['order.paid', 'order.canceled'])
   })
 })

@@ -8,11 +8,11 @@ import { countCompletedOrder } from '../leaderboard/leaderboard.service.js'
 export const ORDER_EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent'] as const
 export type OrderEvent = (typeof ORDER_EVENTS)[number]
 
-/** Every status change leaves through the outbox, in the transaction that made it. */
+/** Every status change leaves through the outbox, in the transaction that made it (the relay deletes the row). */
 export async function recordEvent(trx: Trx, order: Pick<Order, 'id' | 'account_id'>, event: OrderEvent, lineId?: number): Promise<void> {
   await trx
     .insertInto('outbox_events')
-    .values({ account_id: order.account_id, event, order_id: order.id, order_line_id: lineId ?? null })
+    .values({ account_id: order.account_id, events: [event], order_id: order.id, order_line_id: lineId ?? null })
     .execute()
 }
 

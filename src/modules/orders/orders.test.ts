@@ -45,8 +45,9 @@ describe('POST /v1/trx', () => {
       expect(line.licenses).toHaveLength(2)
       expect(line.product_license).toBe(line.licenses.map((l: any) => l.product_license).join('\n'))
     }
-    const events = await ctx.db.selectFrom('outbox_events').select('event').where('order_id', '=', created.id).orderBy('id').execute()
-    expect(events.map((e) => e.event)).toEqual(['order.paid', 'order.completed'])
+    // Born completed: one outbox row announces both events.
+    const events = await ctx.db.selectFrom('outbox_events').select('events').where('order_id', '=', created.id).execute()
+    expect(events.map((e) => e.events)).toEqual([['order.paid', 'order.completed']])
   })
 
   it('answers a reused ref_id with the existing transaction, even when the balance is now empty', async () => {

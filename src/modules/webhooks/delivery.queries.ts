@@ -40,10 +40,11 @@ const busyColumns = <K>(busy: Map<K, number>) => {
 }
 
 /**
- * Turns committed outbox events into deliveries for accounts with webhooks on and marks every
- * event of the batch processed, in one statement (one transaction; SKIP LOCKED, so several
- * processes take disjoint batches). Deliveries that fit this process's capacity are created
- * already claimed, which spares a fresh event the claim's row update and round trip.
+ * Turns committed outbox rows into deliveries (one per event of the row) for accounts with
+ * webhooks on and deletes the rows of the batch, in one statement (one transaction; SKIP LOCKED,
+ * so several processes take disjoint batches). Deliveries that fit this process's capacity are
+ * created already claimed, which spares a fresh event the claim's row update and round trip.
+ * `relayed` counts outbox rows, `created` deliveries.
  */
 export async function relayOutbox(
   db: Database,
@@ -54,36 +55,47 @@ export async function relayOutbox(
   const hosts = busyColumns(c.hostsBusy)
   const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`
     WITH batch AS (
-      SELECT id, account_id, event, order_id, order_line_id FROM outbox_events
-       WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
-    ), processed AS (
-      UPDATE outbox_events o SET processed_at = clock_timestamp() FROM batch WHERE o.id = batch.id RETURNING o.id
+      SELECT id, account_id, events, order_id, order_line_id FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    ), relayed AS (
+      DELETE FROM outbox_events o USING batch WHERE o.id = batch.id RETURNING o.id
     ), wanted AS (
-      SELECT b.*, webhook_receiver_host(s.callback_url) AS host,
-             row_number() OVER (PARTITION BY b.account_id ORDER BY b.id) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS room
+      SELECT b.id, e.n, e.event, b.account_id, b.order_id, b.order_line_id, webhook_receiver_host(s.callback_url) AS host,
+             row_number() OVER (PARTITION BY b.account_id ORDER BY b.id, e.n) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS room
         FROM batch b JOIN webhook_settings s ON s.account_id = b.account_id AND s.webhook_enabled
+        CROSS JOIN LATERAL unnest(b.events) WITH ORDINALITY AS e(event, n)
         LEFT JOIN unnest(${busy.keys}::bigint[], ${busy.counts}::int[]) AS busy(account_id, in_flight) ON busy.account_id = b.account_id
     ), hosted AS (
       SELECT w.*, w.room AND (w.host IS NULL
-               OR sum(w.room::int) OVER (PARTITION BY w.host ORDER BY w.id) + coalesce(h.in_flight, 0) <= ${c.perHost}::int) AS fits
+               OR sum(w.room::int) OVER (PARTITION BY w.host ORDER BY w.id, w.n) + coalesce(h.in_flight, 0) <= ${c.perHost}::int) AS fits
         FROM wanted w LEFT JOIN unnest(${hosts.keys}::text[], ${hosts.counts}::int[]) AS h(host, in_flight) ON h.host = w.host
     ), placed AS (
-      SELECT *, fits AND sum(fits::int) OVER (ORDER BY id) <= ${c.free}::int AS taken FROM hosted
+      SELECT *, fits AND sum(fits::int) OVER (ORDER BY id, n) <= ${c.free}::int AS taken FROM hosted
     ), created AS (
       INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, webhook_id, claims, next_attempt_at)
       SELECT account_id, id, event, order_id, order_line_id, 'evt_' || replace(gen_random_uuid()::text, '-', ''),
              CASE WHEN taken THEN 1 ELSE 0 END, CASE WHEN taken THEN ${c.leaseUntil}::timestamptz ELSE ${c.now}::timestamptz END
-        FROM placed
+        FROM placed ORDER BY id, n
       RETURNING id, account_id, event, order_id, order_line_id, webhook_id, claims, failures
     )
     SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host
-      FROM (SELECT (SELECT count(*) FROM processed)::int AS relayed, (SELECT count(*) FROM created)::int AS created) n
-      LEFT JOIN (created d JOIN webhook_settings s ON s.account_id = d.account_id) ON d.claims = 1`.execute(db)
+      FROM (SELECT (SELECT count(*) FROM relayed)::int AS relayed, (SELECT count(*) FROM created)::int AS created) n
+      LEFT JOIN (created d JOIN webhook_settings s ON s.account_id = d.account_id) ON d.claims = 1
+     ORDER BY d.id`.execute(db)
   return {
     relayed: rows[0].relayed,
     created: rows[0].created,
     claimed: rows.filter((r) => r.id !== null).map(({ relayed: _r, created: _c, ...d }) => d),
   }
+}
+
+/**
+ * Reclaims the space of relayed outbox rows. A queue's dead rows stay in its index until a vacuum,
+ * and the relay would walk them all on every pass; autovacuum may lag far behind (or be off).
+ * SKIP_LOCKED: a vacuum already under way (another worker's) is enough. TRUNCATE false: giving
+ * pages back takes a lock that would stop purchases writing to the outbox meanwhile.
+ */
+export async function reclaimOutbox(db: Database): Promise<void> {
+  await sql`VACUUM (SKIP_LOCKED, TRUNCATE false) outbox_events`.execute(db)
 }
 
 // The accounts with open deliveries, one index probe each (a loose index scan of the due index).

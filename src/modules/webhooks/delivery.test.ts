@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
@@ -64,22 +65,42 @@ describe('delivery from the outbox', () => {
     }
     expect(new Set(receiver.received.map((c) => c.json.data.event_id)).size).toBe(2)
 
-    const events = await ctx.db.selectFrom('outbox_events').select('processed_at').where('order_id', '=', order.id).execute()
-    expect(events.every((e) => e.processed_at !== null)).toBe(true)
+    // Relayed: the outbox row is gone, its two events are deliveries.
+    expect(await ctx.db.selectFrom('outbox_events').select('id').where('order_id', '=', order.id).execute()).toEqual([])
     const listed = (await get(app, '/webhook/deliveries', r)).json()
     expect(listed.meta.total).toBe(2)
     expect(listed.data.every((d: any) => d.status === 'delivered' && d.ref_id === 'wh-1' && d.attempt_count === 1)).toBe(true)
   })
 
-  it('marks events of accounts without webhooks processed and sends nothing', async () => {
+  it('vacuums the outbox after every reclaimEvery relayed rows, so no pass walks them again', async () => {
+    const r = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 5)
+    const reclaiming = createWebhookWorker(ctx, { reclaimEvery: 3 })
+    const vacuums = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = 'outbox_events'`.execute(ctx.db))
+          .rows[0].n,
+      )
+    await reclaiming.runOnce()
+    const before = await vacuums()
+    for (let i = 0; i < 2; i++) await buy(app, r, `reclaim-${i}`, [{ item_id: item.id, quantity: 1 }])
+    expect((await reclaiming.runOnce()).relayed).toBe(2)
+    expect(await vacuums()).toBe(before)
+    await buy(app, r, 'reclaim-2', [{ item_id: item.id, quantity: 1 }])
+    expect((await reclaiming.runOnce()).relayed).toBe(1)
+    expect(await vacuums()).toBe(before + 1)
+  })
+
+  it('retires events of accounts without webhooks and sends nothing', async () => {
     const receiver = await startReceiver()
     const r = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 1)
     const order = (await buy(app, r, 'quiet', [{ item_id: item.id, quantity: 1 }])).json().data
+    expect(await ctx.db.selectFrom('outbox_events').select('events').where('order_id', '=', order.id).execute()).toEqual([
+      { events: ['order.paid', 'order.completed'] },
+    ])
     await worker.runOnce()
-    const events = await ctx.db.selectFrom('outbox_events').select('processed_at').where('order_id', '=', order.id).execute()
-    expect(events.length).toBe(2)
-    expect(events.every((e) => e.processed_at !== null)).toBe(true)
+    expect(await ctx.db.selectFrom('outbox_events').select('id').where('order_id', '=', order.id).execute()).toEqual([])
     expect(await ctx.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', r.id).execute()).toEqual([])
     expect(receiver.received).toHaveLength(0)
   })

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FOLLOW_UPS_MS, createWakeLoop, type PassResult } from './wake-loop.js'
+import { FOLLOW_UPS_MS, PASS_GAP_MS, createWakeLoop, type PassResult } from './wake-loop.js'
 
 // The delivery worker's wake-up policy with scripted passes and fake timers: when each pass runs.
 type Pass = { at: number; relay: boolean; claim: boolean }
@@ -31,19 +31,32 @@ afterEach(() => {
 })
 
 describe('the webhook worker wake-up loop', () => {
-  it('runs pass after pass at once while they find work, and only then waits', async () => {
+  it('runs pass after pass, PASS_GAP_MS apart, while they find work, and only then follows up', async () => {
     const { loop, passes } = scripted([WORK, WORK, WORK, NOTHING])
     loop.wake(true, false)
-    await vi.advanceTimersByTimeAsync(0)
-    // The commits that missed the bell during one pass are taken up by the next, without a timer.
-    expect(passes).toEqual([
-      { at: 0, relay: true, claim: false },
-      { at: 0, relay: true, claim: false },
-      { at: 0, relay: true, claim: false },
-      { at: 0, relay: true, claim: false },
-    ])
+    await vi.advanceTimersByTimeAsync(3 * PASS_GAP_MS)
+    // The commits that missed the bell during one pass are taken up by the next.
+    expect(passes).toEqual([0, 1, 2, 3].map((n) => ({ at: n * PASS_GAP_MS, relay: true, claim: false })))
     await vi.advanceTimersByTimeAsync(FOLLOW_UPS_MS[0] - 1)
     expect(passes).toHaveLength(4)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(passes).toHaveLength(5)
+    await loop.stop()
+  })
+
+  it('a wake soon after a pass waits for the gap; one after a quiet while runs at once', async () => {
+    const { loop, passes } = scripted([NOTHING, NOTHING, NOTHING])
+    loop.wake(true, false)
+    await vi.advanceTimersByTimeAsync(2)
+    loop.wake(true, false)
+    await vi.advanceTimersByTimeAsync(PASS_GAP_MS - 3)
+    expect(passes.map((p) => p.at)).toEqual([0])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(passes.map((p) => p.at)).toEqual([0, PASS_GAP_MS])
+    await vi.advanceTimersByTimeAsync(17)
+    loop.wake(true, false)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(passes.at(-1)!.at).toBe(PASS_GAP_MS + 17)
     await loop.stop()
   })
 
@@ -92,12 +105,12 @@ describe('the webhook worker wake-up loop', () => {
     loop.wake(true, false)
     loop.wake(false, true)
     release()
-    await vi.advanceTimersByTimeAsync(0)
+    await vi.advanceTimersByTimeAsync(PASS_GAP_MS)
     expect(passes).toEqual([false, true])
     expect(errors).toHaveLength(1)
-    await vi.advanceTimersByTimeAsync(999)
+    await vi.advanceTimersByTimeAsync(999 - PASS_GAP_MS)
     expect(passes).toHaveLength(2)
-    await vi.advanceTimersByTimeAsync(1)
+    await vi.advanceTimersByTimeAsync(PASS_GAP_MS + 1)
     expect(passes).toEqual([false, true, true])
     await loop.stop()
     loop.wake(true, true)

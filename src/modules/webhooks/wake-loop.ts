@@ -21,13 +21,16 @@ export type WakeLoop = {
 // Only one committing transaction at a time rings the bell (webhooks.sql): the others' events are
 // found by passes shortly after activity, denser early, when most of those commits land.
 export const FOLLOW_UPS_MS = [5, 25, 50, 100, 200]
+// Passes start at least this far apart: under load each takes up several commits, so the relay
+// statement (planned anew each time: see delivery.queries.ts) runs at most 200 times a second.
+export const PASS_GAP_MS = 5
 
 /**
  * When the delivery worker looks at the outbox and the due deliveries. A pass that found work is
- * followed by another at once, until one finds nothing: the transactions that missed the bell
- * commit meanwhile, and the back-to-back passes of a busy worker take them up without waiting for
- * a timer. After an empty pass come the follow-ups (relays only), unless a retry falls due or the
- * poll comes first (both claim). A wake during a pass makes another pass follow it.
+ * followed by another PASS_GAP_MS after it started, until one finds nothing: the transactions that
+ * missed the bell commit meanwhile, and the passes of a busy worker take them up without waiting
+ * for a follow-up. After an empty pass come the follow-ups (relays only), unless a retry falls due
+ * or the poll comes first (both claim). A wake during a pass makes another pass follow it.
  */
 export function createWakeLoop(deps: WakeLoopDeps): WakeLoop {
   let stopping = false
@@ -37,6 +40,7 @@ export function createWakeLoop(deps: WakeLoopDeps): WakeLoop {
   let claimWanted = false
   let timer: NodeJS.Timeout | undefined
   let followUp = 0
+  let lastStart = -Infinity
 
   const wake = (relay: boolean, claim: boolean) => {
     if (stopping) return
@@ -50,6 +54,10 @@ export function createWakeLoop(deps: WakeLoopDeps): WakeLoop {
   const loop = async () => {
     try {
       while (!stopping) {
+        const gap = lastStart + PASS_GAP_MS - Date.now()
+        if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap))
+        if (stopping) return
+        lastStart = Date.now()
         again = false
         const [relay, claim] = [relayWanted, claimWanted]
         relayWanted = claimWanted = false
