@@ -125,6 +125,19 @@ export async function webhookBench(deps: WebhookBenchDeps) {
         if (when !== undefined) delays.push(Math.max(0, when - at))
       }
     }
+    if (process.env.BENCH_TRACE) {
+      const bySecond = new Map<number, number[]>()
+      for (const [ref, at] of answered) {
+        const when = arrived(ref, 'order.completed')
+        if (when === undefined) continue
+        const second = Math.floor((at - started) / 1000)
+        bySecond.set(second, [...(bySecond.get(second) ?? []), when - at])
+      }
+      for (const [second, ds] of [...bySecond].sort((a, b) => a[0] - b[0])) {
+        ds.sort((a, b) => a - b)
+        console.log(`second ${second}: n=${ds.length} p50=${ds[ds.length >> 1].toFixed(0)} max=${ds.at(-1)!.toFixed(0)}`)
+      }
+    }
     delays.sort((a, b) => a - b)
     const q = (p: number) => Number((delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? 0).toFixed(1))
     const attempts = (

@@ -135,6 +135,11 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     }
   }
 
+  // More was due than the bounds let this process take: the next pass claims before it relays,
+  // oldest first, so fresh events never take the slots that older deliveries wait for (that kept
+  // some waiting for seconds under load).
+  let behind = false
+
   const capacity = (): Capacity => {
     const now = clock.now()
     return {
@@ -158,7 +163,8 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
 
   /**
    * Relays what the outbox holds (fresh deliveries that fit come back claimed), claims what else
-   * is due when asked to or when the relay left some over, and hands the batch to `prepare`.
+   * is due when asked to or when the relay left some over (first, when the last claim left some
+   * waiting), and hands the batch to `prepare`.
    * Claims run one at a time (per-account quotas stay exact); up to PREPARING batches are built
    * meanwhile, and past that the next pass waits, so batches grow with the load.
    */
@@ -166,19 +172,25 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     while (preparing.size >= PREPARING) await Promise.race(preparing)
     const claimed: ClaimedDelivery[] = []
     let relayed = 0
-    let leftOver = false
+    let claimedDue = false
+    const claimOldest = async () => {
+      claimedDue = true
+      lastClaimAt = clock.now().getTime()
+      const room = capacity()
+      const due = await claimDue(ctx.db, room)
+      claimed.push(...take(due.claimed))
+      behind = room.free === 0 || due.wanted > due.claimed.length
+    }
     try {
+      if (behind) await claimOldest()
       for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH;) {
         const r = await relayOutbox(ctx.db, RELAY_BATCH, capacity())
         claimed.push(...take(r.claimed))
-        leftOver ||= r.created > r.claimed.length
+        behind ||= r.created > r.claimed.length
         relayed += n = r.relayed
       }
       // Also now and then while NOTIFY keeps the worker busy: retries fall due meanwhile.
-      if (claim || leftOver || clock.now().getTime() - lastClaimAt >= CLAIM_AT_LEAST_EVERY_MS) {
-        lastClaimAt = clock.now().getTime()
-        claimed.push(...take(await claimDue(ctx.db, capacity())))
-      }
+      if (!claimedDue && (claim || behind || clock.now().getTime() - lastClaimAt >= CLAIM_AT_LEAST_EVERY_MS)) await claimOldest()
     } finally {
       reclaim(relayed)
       // What was claimed goes out even if a later statement of the pass failed.

@@ -110,49 +110,55 @@ const OPEN_ACCOUNTS = sql`open_accounts AS (
  * Claims due deliveries: at most `free` in all; per account no more than `perReceiver` minus what
  * this process already has in flight for it, and per receiver host no more than `perHost` minus
  * its in-flight count, so neither one slow receiver nor one slow host that many accounts share
- * can take every slot. A host's room goes to its accounts in a new random order on every claim,
- * so none of them waits for good. The claim moves next_attempt_at to `leaseUntil`: if this
+ * can take every slot. Within a host and in all, the room goes oldest due first: under a load the
+ * bounds hold back, no account's deliveries wait behind newer ones of others. The claim moves next_attempt_at to `leaseUntil`: if this
  * process dies mid-attempt, another takes the delivery up again then. Autocommit: no lock
  * outlives the statement, and only the rows claimed are locked.
  */
-export async function claimDue(db: Database, q: Capacity): Promise<ClaimedDelivery[]> {
-  if (q.free <= 0) return []
+export async function claimDue(db: Database, q: Capacity): Promise<{ claimed: ClaimedDelivery[]; wanted: number }> {
+  if (q.free <= 0) return { claimed: [], wanted: 0 }
   const busy = busyColumns(q.busy)
   const hosts = busyColumns(q.hostsBusy)
-  const { rows } = await sql<ClaimedDelivery>`
+  const { rows } = await sql<ClaimedDelivery & { wanted: number }>`
     WITH RECURSIVE ${OPEN_ACCOUNTS}, waiting AS (
-      SELECT o.account_id, webhook_receiver_host(s.callback_url) AS host, n.due
+      SELECT o.account_id, webhook_receiver_host(s.callback_url) AS host, n.due, n.oldest
         FROM open_accounts o
         LEFT JOIN webhook_settings s ON s.account_id = o.account_id
         LEFT JOIN unnest(${busy.keys}::bigint[], ${busy.counts}::int[]) AS b(account_id, in_flight) ON b.account_id = o.account_id
         CROSS JOIN LATERAL (
-          SELECT count(*)::int AS due FROM (
-            SELECT 1 FROM webhook_deliveries d
+          SELECT count(*)::int AS due, min(up_to_room.next_attempt_at) AS oldest FROM (
+            SELECT d.next_attempt_at FROM webhook_deliveries d
              WHERE d.account_id = o.account_id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ${q.now}
-             LIMIT greatest(${q.perReceiver}::int - coalesce(b.in_flight, 0), 0)
+             ORDER BY d.next_attempt_at, d.id LIMIT greatest(${q.perReceiver}::int - coalesce(b.in_flight, 0), 0)
           ) up_to_room
         ) n
        WHERE o.account_id IS NOT NULL AND n.due > 0
     ), quota AS (
-      SELECT w.account_id, CASE WHEN w.host IS NULL THEN w.due ELSE least(w.due, greatest(0, ${q.perHost}::int - coalesce(h.in_flight, 0)
-               - coalesce(sum(w.due) OVER (PARTITION BY w.host ORDER BY random() ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))) END AS take
+      SELECT w.account_id, w.oldest, CASE WHEN w.host IS NULL THEN w.due ELSE least(w.due, greatest(0, ${q.perHost}::int - coalesce(h.in_flight, 0)
+               - coalesce(sum(w.due) OVER (PARTITION BY w.host ORDER BY w.oldest, w.account_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))) END AS take
         FROM waiting w LEFT JOIN unnest(${hosts.keys}::text[], ${hosts.counts}::int[]) AS h(host, in_flight) ON h.host = w.host
     ), picked AS (
       SELECT due.id, q.account_id FROM quota q CROSS JOIN LATERAL (
-        SELECT d.id FROM webhook_deliveries d
+        SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
          WHERE d.account_id = q.account_id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ${q.now}
-         ORDER BY d.next_attempt_at LIMIT q.take
+         ORDER BY d.next_attempt_at, d.id LIMIT q.take
          FOR UPDATE SKIP LOCKED
       ) due
       WHERE q.take > 0
+      ORDER BY due.next_attempt_at, due.id
       LIMIT ${q.free}
+    ), updated AS (
+      UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
+        FROM picked LEFT JOIN webhook_settings s ON s.account_id = picked.account_id
+       WHERE d.id = picked.id
+      RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url,
+                s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host
     )
-    UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
-      FROM picked LEFT JOIN webhook_settings s ON s.account_id = picked.account_id
-     WHERE d.id = picked.id
-    RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url, s.secret_enc,
-              webhook_receiver_host(s.callback_url) AS receiver_host`.execute(db)
-  return rows
+    SELECT (SELECT coalesce(sum(due), 0) FROM waiting)::int AS wanted, u.* FROM (SELECT 1) one LEFT JOIN updated u ON true`.execute(db)
+  return {
+    claimed: rows.filter((r) => r.id !== null).map(({ wanted: _w, ...d }) => d),
+    wanted: rows[0]?.wanted ?? 0,
+  }
 }
 
 export type AttemptRecord = {

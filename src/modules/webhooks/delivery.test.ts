@@ -91,6 +91,19 @@ describe('delivery from the outbox', () => {
     expect(await vacuums()).toBe(before + 1)
   })
 
+  it('when the bounds hold deliveries back, they go out oldest first whatever their account', async () => {
+    const receiver = await startReceiver()
+    const accounts = [await subscriber(receiver.url), await subscriber(receiver.url), await subscriber(receiver.url)]
+    const item = await createAutoItem(app, 6)
+    for (const [n, r] of [0, 1, 2, 0, 1, 0].map((i, n) => [n, accounts[i]] as const)) {
+      await buy(app, r, `fifo-${n}`, [{ item_id: item.id, quantity: 1 }])
+    }
+    // One attempt at a time: each pass after the first claims the oldest waiting delivery.
+    await createWebhookWorker(ctx, { concurrency: 1 }).runOnce()
+    const sent = receiver.received.map((c) => `${c.json.data.ref_id} ${c.json.event}`)
+    expect(sent).toEqual([0, 1, 2, 3, 4, 5].flatMap((n) => [`fifo-${n} order.paid`, `fifo-${n} order.completed`]))
+  })
+
   it('retires events of accounts without webhooks and sends nothing', async () => {
     const receiver = await startReceiver()
     const r = await createReseller(app, { balance: 100_000 })
