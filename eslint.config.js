@@ -10,7 +10,7 @@ const queriesOfAnotherModule = {
 }
 const anyQueries = {
   regex: String.raw`\.queries(\.js)?$`,
-  message: "Routes call their module's service, never a *.queries.ts.",
+  message: "Routes, workers and the CLI call a module's service, never a *.queries.ts.",
 }
 
 export default defineConfig(
@@ -31,6 +31,11 @@ export default defineConfig(
   {
     files: ['src/modules/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [queriesOfAnotherModule] }] },
+  },
+  {
+    // The loop runners and the CLI, like routes, reach a module's SQL only through its services.
+    files: ['src/workers/**/*.ts', 'src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [anyQueries] }] },
   },
   {
     files: ['src/modules/**/*.routes.ts'],

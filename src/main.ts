@@ -9,7 +9,10 @@ import { seedDemo } from './modules/admin/demo.js'
 import { openService } from './service.js'
 import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
-import { createWebhookWorker } from './workers/webhook-worker.js'
+import { createWebhookWorker } from './modules/webhooks/webhook-worker.js'
+
+// In-flight requests and attempts get this long to finish after SIGTERM/SIGINT.
+const SHUTDOWN_DEADLINE_MS = 15_000
 
 async function main() {
   let config = loadConfig()
@@ -54,6 +57,12 @@ async function main() {
     if (stopping) return
     stopping = true
     app.log.info({ signal }, 'shutting down')
+    // A step that never ends (a peer that keeps its connection, a lost database) must not keep the
+    // process alive: bench runs found API processes still up a quarter of an hour after SIGTERM.
+    setTimeout(() => {
+      app.log.error({ signal }, `still shutting down after ${SHUTDOWN_DEADLINE_MS} ms: exiting`)
+      process.exit(1)
+    }, SHUTDOWN_DEADLINE_MS).unref()
     await app.close()
     await metrics?.close()
     await workers?.stop()

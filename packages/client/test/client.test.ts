@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { createAutoItem, createReseller } from '../../../test/factory.js'
 import { startReceiver } from '../../../test/receiver.js'
-import { createWebhookWorker } from '../../../src/workers/webhook-worker.js'
+import { createWebhookWorker } from '../../../src/modules/webhooks/webhook-worker.js'
 import {
   createResellerClient,
   verifyLegacySignature,

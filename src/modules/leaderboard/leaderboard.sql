@@ -32,7 +32,8 @@ BEGIN
 END
 $$;
 
--- Called in the transaction that turns the order `completed` (purchase.sql, settleOrder), after its refunds.
+-- Called in the transaction that turns a paid order `completed` (settleOrder), after its refunds; purchase()
+-- adds an order born completed itself, with the same values.
 CREATE OR REPLACE FUNCTION leaderboard_count_order(p_order bigint) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   v_order orders%ROWTYPE;

@@ -237,8 +237,9 @@ BEGIN
   END IF;
 
   -- Born completed: it counts on the leaderboard in this transaction (leaderboard.sql), after the
-  -- account row as in a refund, so the two never wait on each other in opposite orders.
-  IF v_open = 0 THEN PERFORM leaderboard_count_order(v_order_id); END IF;
+  -- account row as in a refund, so the two never wait on each other in opposite orders. What
+  -- leaderboard_count_order() would read back is known here: finished now, nothing refunded.
+  IF v_open = 0 THEN PERFORM leaderboard_add(p_account, now(), 1, v_total); END IF;
 
   RETURN QUERY SELECT v_order_id, v_created, v_total, NULL::text;
 END

@@ -4,7 +4,7 @@ import { createItem, createReseller, type Reseller } from '../../../test/factory
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
 import type { App } from '../../http/server.js'
-import { PER_RECEIVER, createWebhookWorker } from '../../workers/webhook-worker.js'
+import { PER_RECEIVER, createWebhookWorker } from './webhook-worker.js'
 
 // The worker as it runs in the service: woken by NOTIFY, on time for retries, real clock.
 const { app, ctx } = await createTestApp()

@@ -7,7 +7,7 @@ import { admin, createAutoItem, createItem, createReseller, get, type Reseller }
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver, type Received } from '../../../test/receiver.js'
 import { freePort } from '../../../test/server-process.js'
-import { createWebhookWorker } from '../../workers/webhook-worker.js'
+import { createWebhookWorker } from './webhook-worker.js'
 
 let now = Date.now()
 const clock = { now: () => new Date(now) }

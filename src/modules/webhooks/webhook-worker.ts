@@ -1,24 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppContext } from '../context.js'
-import { createAttemptRecorder } from '../modules/webhooks/attempt-recorder.js'
-import {
-  attemptDelivery,
-  prepareMessages,
-  receiversOf,
-  type DeliveryDeps,
-  type Receiver,
-  type SecretCache,
-} from '../modules/webhooks/delivery.js'
-import {
-  claimDue,
-  earliestDue,
-  reclaimOutbox,
-  relayOutbox,
-  type Capacity,
-  type ClaimedDelivery,
-} from '../modules/webhooks/delivery.queries.js'
-import type { WebhookMessage } from '../modules/webhooks/payload.js'
-import { createWakeLoop } from '../modules/webhooks/wake-loop.js'
+import type { AppContext } from '../../context.js'
+import { createAttemptRecorder } from './attempt-recorder.js'
+import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver, type SecretCache } from './delivery.js'
+import { claimDue, earliestDue, reclaimOutbox, relayOutbox, type Capacity, type ClaimedDelivery } from './delivery.queries.js'
+import type { WebhookMessage } from './payload.js'
+import { createWakeLoop } from './wake-loop.js'
 
 export type WebhookWorkerOptions = {
   /** Attempts in flight in this process, all receivers together. */
