@@ -95,6 +95,15 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     // The plan checked includes the one the named prepared statement settles on.
     expect(plans.some((p) => p.sql.startsWith('(prepared)'))).toBe(true)
     if ('status' in q) expect(plans.some((p) => p.nodes.some((n) => n['Index Name'] === 'orders_account_open_idx'))).toBe(true)
+    // Deep in the list the OFFSET is walked in the index alone: rows are read for the page only.
+    if (q.page > 1) {
+      for (const plan of plans) {
+        const rowReads = plan.nodes.filter(
+          (n) => n['Relation Name'] === 'orders' && ['Index Scan', 'Seq Scan', 'Bitmap Heap Scan'].includes(n['Node Type']),
+        )
+        expect(Math.max(0, ...rowReads.map((n) => n['Actual Rows'])), plan.sql).toBeLessThanOrEqual(21)
+      }
+    }
   })
 
   it('walks on past the cap by cursor: no OFFSET, the id bound in the index condition', async () => {
