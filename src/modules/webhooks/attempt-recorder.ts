@@ -3,14 +3,14 @@ import { recordAttempts, type AttemptRecord } from './delivery.queries.js'
 
 // How long the first record waits for others: an order's paid and completed events are answered
 // within a millisecond or two of each other. Arrival is not delayed, only the record of it.
-export const GATHER_MS = 3
+const GATHER_MS = 3
 
 /**
  * Group commit for attempt records: what arrives within GATHER_MS of the first record, or while a
  * write is under way, goes out together, so a worker writes one statement per batch rather than
  * one per attempt.
  */
-export function createAttemptRecorder(db: Database, gatherMs = GATHER_MS) {
+export function createAttemptRecorder(db: Database) {
   let queue: { record: AttemptRecord; done: (error?: unknown) => void }[] = []
   let writing = false
   const write = async () => {
@@ -35,7 +35,7 @@ export function createAttemptRecorder(db: Database, gatherMs = GATHER_MS) {
         queue.push({ record, done: (error) => (error ? reject(error) : resolve()) })
         if (writing) return
         writing = true
-        setTimeout(() => void write(), gatherMs)
+        setTimeout(() => void write(), GATHER_MS)
       })
     },
   }
