@@ -52,6 +52,12 @@ export function growthSeedSql(p: { scale: number; filler: number; whale: number 
          FROM generate_series(${from}, ${to}) g`,
     ])
   }
+  // The accounts' list totals (post_ledger_entry and purchase() keep them for rows they add).
+  out.push([
+    'list counters',
+    `UPDATE accounts a SET orders_count = (SELECT count(*) FROM orders WHERE account_id = a.id),
+                           ledger_count = (SELECT count(*) FROM ledger_entries WHERE account_id = a.id)`,
+  ])
   out.push(['vacuum analyze', `VACUUM (ANALYZE) accounts, orders, order_lines, licenses, ledger_entries`])
   out.push(['session reset', `RESET session_replication_role`])
   return out

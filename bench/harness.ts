@@ -42,7 +42,7 @@ function buildOnce() {
 // under load ≈ 35 MB lower (npm run bench:memory).
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4']
 
-// BENCH_CPU_PROF=<dir>: worker processes write a V8 CPU profile there when they exit.
+// BENCH_CPU_PROF=<dir>: server processes write a V8 CPU profile there when they exit.
 const CPU_PROF = process.env.BENCH_CPU_PROF
 
 export async function startServer(
@@ -52,7 +52,7 @@ export async function startServer(
   ready = 'listening on',
   nodeArgs: string[] = SERVER_NODE_FLAGS,
 ): Promise<ChildProcess> {
-  const profile = CPU_PROF && extraEnv.WORKERS === 'only' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []
+  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []
   // No database URL: the embedded database in DATA_DIR.
   const { DATABASE_URL: _inherited, ...inherited } = process.env
   buildOnce()

@@ -20,7 +20,8 @@ const ITEMS = 50
 const LICENSES_PER_ITEM = Number(process.env.BENCH_LICENSES ?? 3000)
 const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 40000)
 // BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
-const ONLY_WEBHOOKS = process.env.BENCH_ONLY === 'webhooks'
+// BENCH_ONLY=reads runs the read routes alone.
+const ONLY = process.env.BENCH_ONLY
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
 
 function referenceCeiling(): Record<string, number> {
@@ -84,35 +85,45 @@ async function load(base: string, { connections, pick, pid }: { connections: num
   }
 }
 
-/** The webhook phases alone, at a fixed rate: for iterating on delivery (the figures of run.ts otherwise). */
-async function webhooksOnly() {
+type Seeded = { base: string; databaseUrl: string; port: number; serverPid?: number } & Awaited<ReturnType<typeof seed>>
+
+/** One part of the bench alone, on a fresh seeded database: for iterating on it (the figures of run.ts otherwise). */
+async function only(part: (s: Seeded) => Promise<unknown>) {
   const databaseUrl = await recreateDatabase()
   const port = await freePort()
   const server = await startServer(databaseUrl, port)
   const base = `http://127.0.0.1:${port}`
   try {
     console.log('seeding …')
-    const { keys, items } = await seed(base)
-    const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
-    const spread = () => ({ key: random(keys), item: random(items) })
-    const webhooks = await webhookBench({
-      base,
-      databaseUrl,
-      keys,
-      rate: FIXED_RATE,
-      seconds: SECONDS,
-      request: () => purchaseRequest(spread),
-      startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
-      burst: () => load(base, { connections: 64, pick: spread }),
-    })
-    console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, webhooks }, null, 2))
+    await part({ base, databaseUrl, port, serverPid: server.pid, ...(await seed(base)) })
   } finally {
     server.kill('SIGTERM')
   }
 }
 
+const readsOnly = ({ base, keys, items, serverPid }: Seeded) =>
+  readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid })
+
+/** The webhook phases at a fixed rate. */
+async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
+  const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
+  const spread = () => ({ key: random(keys), item: random(items) })
+  const webhooks = await webhookBench({
+    base,
+    databaseUrl,
+    keys,
+    rate: FIXED_RATE,
+    seconds: SECONDS,
+    request: () => purchaseRequest(spread),
+    startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
+    burst: () => load(base, { connections: 64, pick: spread }),
+  })
+  console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, webhooks }, null, 2))
+}
+
 async function main() {
-  if (ONLY_WEBHOOKS) return webhooksOnly()
+  if (ONLY === 'webhooks') return only(webhooksOnly)
+  if (ONLY === 'reads') return only(readsOnly)
   console.log(`reference ceiling (pgbench, ${SECONDS}s) …`)
   const reference = referenceCeiling()
   const databaseUrl = await recreateDatabase()

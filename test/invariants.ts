@@ -8,13 +8,17 @@ import type { Database } from '../src/db/database.js'
  * one order per (account, ref_id), and no paid order is left without a task that will end it.
  */
 export async function assertInvariants(db: Database, limitedStockAdded: Record<number, number> = {}) {
-  const balances = await sql<{ id: number; balance: number; ledger: number }>`
+  const balances = await sql<{ id: number; balance: number; ledger: number; counted: string; actual: string }>`
     SELECT a.id, a.balance,
-           coalesce(sum(CASE WHEN l.direction = 'credit' THEN l.amount ELSE -l.amount END), 0)::bigint AS ledger
+           coalesce(sum(CASE WHEN l.direction = 'credit' THEN l.amount ELSE -l.amount END), 0)::bigint AS ledger,
+           a.orders_count || '/' || a.ledger_count AS counted,
+           (SELECT count(*) FROM orders WHERE account_id = a.id) || '/' || count(l.id) AS actual
       FROM accounts a LEFT JOIN ledger_entries l ON l.account_id = a.id GROUP BY a.id`.execute(db)
   for (const row of balances.rows) {
     expect(row.balance, `account ${row.id} balance vs ledger`).toBe(row.ledger)
     expect(row.balance).toBeGreaterThanOrEqual(0)
+    // The lists' totals: orders/ledger entries as kept on the row vs counted.
+    expect(row.counted, `account ${row.id} list counters`).toBe(row.actual)
   }
 
   const orders = await sql<{ id: number; amount: number; lines: number; debited: number; refunded: number; status: string }>`

@@ -163,3 +163,23 @@ describe('migration 0050: each delivery carries its attempt log', () => {
     expect(left.rows[0].n).toBe(0)
   })
 })
+
+describe('migration 0120: accounts keep their lists’ totals', () => {
+  it('counts the orders and ledger entries already stored', async () => {
+    const handle = await emptyDatabase()
+    await migrateTo(handle, '20261124_0110_licenses-one-unique')
+    const { rows } = await sql<{ id: number }>`INSERT INTO accounts (name) VALUES ('busy'), ('idle') RETURNING id`.execute(handle.db)
+    const [busy, idle] = rows.map((r) => r.id)
+    await sql`INSERT INTO orders (account_id, ref_id, invoice, status, price, fees, amount)
+              SELECT ${busy}, 'r' || g, 'INV' || g, 'completed', 0, 0, 0 FROM generate_series(1, 3) g`.execute(handle.db)
+    await sql`INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after, description)
+              SELECT ${busy}, 'credit', 'adjustment', 1, g - 1, g, '' FROM generate_series(1, 5) g`.execute(handle.db)
+    await migrateToLatest(handle.db)
+    const counted = await sql<{ id: number; orders_count: number; ledger_count: number }>`
+      SELECT id, orders_count, ledger_count FROM accounts ORDER BY id`.execute(handle.db)
+    expect(counted.rows).toEqual([
+      { id: busy, orders_count: 3, ledger_count: 5 },
+      { id: idle, orders_count: 0, ledger_count: 0 },
+    ])
+  })
+})

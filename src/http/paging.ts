@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { PREPARED, type Database } from '../db/database.js'
 import type { DB } from '../db/schema.js'
 import { invalidField as fieldError } from '../errors.js'
@@ -38,24 +38,29 @@ type Query<O> = SelectQueryBuilder<DB, keyof DB, O>
 
 /**
  * One page of `rows` (newest id first) and its meta, from `filtered` (the same FROM and WHERE,
- * nothing selected) counted up to COUNT_CAP. A page number past the cap must follow a cursor.
+ * nothing selected). `counted`, when the list keeps its total (an account's unfiltered orders and
+ * ledger, on its row), answers the count; otherwise `filtered` is counted up to COUNT_CAP. A page
+ * number past the cap must follow a cursor.
  */
-export async function listPage<O extends { id: number }>(db: Database, filtered: Query<object>, rows: Query<O>, w: PageWindow) {
-  const capped = filtered
-    .select(sql<number>`1`.as('one'))
+export async function listPage<O extends { id: number }>(
+  db: Database,
+  filtered: Query<object>,
+  rows: Query<O>,
+  w: PageWindow,
+  counted?: RawBuilder<number>,
+) {
+  const total: RawBuilder<number> =
+    counted ??
     // In the listing's own order: the account's index, never a table scan until enough rows match.
-    .orderBy(sql.ref('id'), 'desc')
-    .limit(COUNT_CAP + 1)
-  let total: number
+    sql`(SELECT count(*)::int FROM (${filtered
+      .select(sql<number>`1`.as('one'))
+      .orderBy(sql.ref('id'), 'desc')
+      .limit(COUNT_CAP + 1)}) capped)`
+  let count: number
   let list: O[]
   if (w.offset >= COUNT_CAP) {
-    total = (
-      await db
-        .selectFrom(capped.as('capped'))
-        .select(sql<number>`count(*)::int`.as('n'))
-        .executeTakeFirstOrThrow()
-    ).n
-    if (total > COUNT_CAP) throw fieldError('page', `pages reach the ${COUNT_CAP}th row; follow meta.next_cursor beyond it`)
+    count = (await db.selectNoFrom(total.as('n')).executeTakeFirstOrThrow()).n
+    if (count > COUNT_CAP) throw fieldError('page', `pages reach the ${COUNT_CAP}th row; follow meta.next_cursor beyond it`)
     list = []
   } else {
     // The count and the page in one statement: one round trip and one pooled connection per list.
@@ -68,22 +73,22 @@ export async function listPage<O extends { id: number }>(db: Database, filtered:
       .limit(w.per_page + 1)
     const pageIds = w.before === undefined ? ids.offset(w.offset) : ids.where(sql.ref('id'), '<', w.before)
     const window = rows.where(sql<boolean>`id IN (${pageIds})`).orderBy(sql.ref('id'), 'desc')
-    const { rows: found } = await sql<O & { capped_total: number }>`${sql.raw(PREPARED)}SELECT p.*, c.n AS capped_total
-        FROM (SELECT count(*)::int AS n FROM (${capped}) capped) c
+    const { rows: found } = await sql<O & { list_total: number }>`${sql.raw(PREPARED)}SELECT p.*, c.n AS list_total
+        FROM (SELECT ${total} AS n) c
         LEFT JOIN LATERAL (${window}) p ON true
        ORDER BY p.id DESC`.execute(db)
-    total = found[0]?.capped_total ?? 0
+    count = found[0]?.list_total ?? 0
     // No row on the page: the one row the join keeps carries only the count.
-    list = found.filter((row) => row.id !== null).map(({ capped_total: _, ...row }) => row as unknown as O)
+    list = found.filter((row) => row.id !== null).map(({ list_total: _, ...row }) => row as unknown as O)
   }
   const more = list.length > w.per_page
   const data = more ? list.slice(0, w.per_page) : list
-  const shown = Math.min(total, COUNT_CAP)
+  const shown = Math.min(count, COUNT_CAP)
   return {
     data,
     meta: {
       ...paginate(w, shown),
-      total_capped: total > COUNT_CAP,
+      total_capped: count > COUNT_CAP,
       next_cursor: more ? Buffer.from(`${data[data.length - 1]!.id}.${w.page + 1}`, 'latin1').toString('base64url') : null,
     },
   }

@@ -12,6 +12,7 @@ import * as growingLists from './20261123_0070_growing-lists.js'
 import * as operatorConsole from './20261123_0090_console.js'
 import * as outboxQueue from './20261124_0100_outbox-queue.js'
 import * as licensesOneUnique from './20261124_0110_licenses-one-unique.js'
+import * as accountListCounters from './20261124_0120_account-list-counters.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261123_0090_console': operatorConsole,
   '20261124_0100_outbox-queue': outboxQueue,
   '20261124_0110_licenses-one-unique': licensesOneUnique,
+  '20261124_0120_account-list-counters': accountListCounters,
 }

@@ -15,6 +15,9 @@ export interface AccountsTable {
   balance: Generated<number>
   max_active_locks: number | null
   ip_allowlist: Generated<string[]>
+  /** Kept by post_ledger_entry and purchase(): the totals of the account's unfiltered lists. */
+  orders_count: Generated<number>
+  ledger_count: Generated<number>
   created_at: Generated<Date>
   updated_at: Timestamp
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Database, PreparedStatement } from '../../db/database.js'
 import { listPage, type PageWindow } from '../../http/paging.js'
 import type { MutationsQuery } from './ledger.schemas.js'
@@ -15,7 +16,9 @@ export async function listMutations(db: Database, accountId: number, q: Mutation
   if (q.direction === 'credit') query = query.where('type', '<>', 'purchase')
   if (q.type) query = query.where('type', '=', q.type)
   const columns = ['id', 'invoice', 'direction', 'type', 'amount', 'balance_before', 'balance_after', 'description', 'created_at'] as const
-  return listPage(db, query, query.select(columns), w)
+  // Unfiltered, the account row keeps the total (post_ledger_entry counts).
+  const counted = q.direction || q.type ? undefined : sql<number>`(SELECT ledger_count FROM accounts WHERE id = ${accountId})`
+  return listPage(db, query, query.select(columns), w, counted)
 }
 
 /** The entries an order made: its debit and any refunds, oldest first (found through the account's index). */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import type { Order, OrderStatus } from '../../db/schema.js'
 import { listPage, type PageWindow } from '../../http/paging.js'
@@ -32,5 +33,10 @@ export async function listOrders(db: Database, q: OrderListFilter, w: PageWindow
           .where('l.status', '=', 'pending'),
       ),
     )
-  return listPage(db, query, query.select([...SUMMARY, 'account_id']), w)
+  // One account's, unfiltered: its row keeps the total (post_ledger_entry and purchase() count).
+  const counted =
+    q.accountId !== undefined && !q.status && !q.ref && !q.awaiting
+      ? sql<number>`(SELECT orders_count FROM accounts WHERE id = ${q.accountId})`
+      : undefined
+  return listPage(db, query, query.select([...SUMMARY, 'account_id']), w, counted)
 }

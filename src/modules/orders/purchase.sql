@@ -235,6 +235,8 @@ BEGIN
                                                  p_invoice, NULL, v_order_id, NULL, NULL)) THEN
     PERFORM raise_app('BALANCE_IS_INSUFFICIENT');
   END IF;
+  -- A free order posts no debit, so nothing else counts it among the account's orders.
+  IF v_total = 0 THEN UPDATE accounts SET orders_count = orders_count + 1 WHERE id = p_account; END IF;
 
   -- Born completed: it counts on the leaderboard in this transaction (leaderboard.sql), after the
   -- account row as in a refund, so the two never wait on each other in opposite orders. What

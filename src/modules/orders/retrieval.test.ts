@@ -1,9 +1,10 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { balanceOf, buy, stockOf } from '../../../test/factory-orders.js'
 
-const { app } = await createTestApp()
+const { app, ctx } = await createTestApp()
 
 describe('GET /v1/trx and sandbox', () => {
   it('lists own purchases newest first with status filter and paging; another account sees none', async () => {
@@ -32,6 +33,25 @@ describe('GET /v1/trx and sandbox', () => {
     expect((await get(app, '/trx', stranger)).json().data).toEqual([])
     const hidden = await get(app, '/trx/l-0', stranger)
     expect([hidden.statusCode, hidden.json()]).toEqual([404, { message: 'TRX_NOT_FOUND' }])
+  })
+
+  it('keeps the unfiltered totals exact: a free order, a refused one, every ledger entry', async () => {
+    const r = await createReseller(app, { balance: 1_500 })
+    const free = await createItem(app, { order_process: 'manual', unlimited_stock: true, price: 0 })
+    const paid = await createAutoItem(app, 2, { price: 1_000 })
+    expect((await buy(app, r, 'c-free', [{ item_id: free.id, quantity: 1 }])).statusCode).toBe(200)
+    expect((await buy(app, r, 'c-paid', [{ item_id: paid.id, quantity: 1 }])).statusCode).toBe(200)
+    expect((await buy(app, r, 'c-poor', [{ item_id: paid.id, quantity: 1 }])).json().message).toBe('BALANCE_IS_INSUFFICIENT')
+    const { rows } = await sql<{ orders: number; entries: number; kept: string }>`
+      SELECT (SELECT count(*)::int FROM orders WHERE account_id = ${r.id}) AS orders,
+             (SELECT count(*)::int FROM ledger_entries WHERE account_id = ${r.id}) AS entries,
+             (SELECT orders_count || '/' || ledger_count FROM accounts WHERE id = ${r.id}) AS kept`.execute(ctx.db)
+    expect(rows[0]).toEqual({ orders: 2, entries: 2, kept: '2/2' })
+    expect((await get(app, '/trx', r)).json().meta).toMatchObject({ total: 2, total_capped: false })
+    expect((await get(app, '/balance/mutations', r)).json().meta).toMatchObject({ total: 2, total_capped: false })
+    // Filtered lists still count their rows.
+    expect((await get(app, '/trx?status=paid', r)).json().meta.total).toBe(1)
+    expect((await get(app, '/balance/mutations?type=purchase', r)).json().meta.total).toBe(1)
   })
 
   it('sandbox runs the checks, charges and reserves nothing, and its ref works for a real order later', async () => {
