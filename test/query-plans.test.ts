@@ -142,6 +142,13 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
       expect(detail?.ref_id).toBe('g10')
     })
     expectIndexedAndBounded(plans)
+    // As the named prepared statement runs it (a generic plan after five runs): the order is found
+    // by its unique keys, never among all of the whale's orders.
+    const [order] = captured
+    const generic = await preparedPlan(order!)
+    const ordersRead = generic.filter((n) => n['Relation Name'] === 'orders' || n['Index Name']?.startsWith('orders_'))
+    expect(ordersRead.length).toBeGreaterThan(0)
+    expect(Math.max(...ordersRead.map((n) => n['Actual Rows']))).toBeLessThanOrEqual(1)
   })
 
   it('answers the list routes over HTTP with the capped total', async () => {
