@@ -45,6 +45,9 @@ const busyColumns = <K>(busy: Map<K, number>) => {
  * so several processes take disjoint batches). Deliveries that fit this process's capacity are
  * created already claimed, which spares a fresh event the claim's row update and round trip.
  * `relayed` counts outbox rows, `created` deliveries.
+ * The batch's rows are deleted by their ctid (a TID scan, locked by this statement so they cannot
+ * move): a join on id let the planner, believing the outbox small (statistics taken when it was
+ * empty), loop over the whole outbox per batch row: 2.3 s for a batch of 500 from a 10k backlog.
  */
 export async function relayOutbox(
   db: Database,
@@ -55,9 +58,9 @@ export async function relayOutbox(
   const hosts = busyColumns(c.hostsBusy)
   const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`
     WITH batch AS (
-      SELECT id, account_id, events, order_id, order_line_id FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      SELECT ctid, id, account_id, events, order_id, order_line_id FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
     ), relayed AS (
-      DELETE FROM outbox_events o USING batch WHERE o.id = batch.id RETURNING o.id
+      DELETE FROM outbox_events WHERE ctid = ANY (ARRAY(SELECT ctid FROM batch)) RETURNING id
     ), wanted AS (
       SELECT b.id, e.n, e.event, b.account_id, b.order_id, b.order_line_id, webhook_receiver_host(s.callback_url) AS host,
              row_number() OVER (PARTITION BY b.account_id ORDER BY b.id, e.n) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS room
