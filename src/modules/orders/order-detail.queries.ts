@@ -37,15 +37,17 @@ const requestsJson = (orderId: string) => `(SELECT json_agg(json_build_object(
 
 const BY_ID = `SELECT ${linesJson('$1')} AS lines, ${requestsJson('$1')} AS requests`
 
-// By ref_id or invoice within one account: the order with its contents. Two unique-index probes
-// (account_id, ref_id) and (invoice), whatever plan a prepared statement settles on: `ref_id = $2
-// OR invoice = $2` let a generic plan scan all of the account's orders and filter.
-const ORDER_BY_REF = `WITH o AS MATERIALIZED (
-    SELECT id, ref_id, invoice, payment_method, status, price, fees, amount, created_at, updated_at FROM (
-      SELECT * FROM orders WHERE account_id = $1 AND ref_id = $2
+// The rows of one account's table with ref_id or invoice $2, by two unique-index probes
+// (account_id, ref_id) and (invoice) whatever plan a prepared statement settles on: `ref_id = $2
+// OR invoice = $2` let a generic plan walk all of the account's rows and filter.
+const byRef = (table: string) => `(SELECT * FROM ${table} WHERE account_id = $1 AND ref_id = $2
       UNION ALL
-      SELECT * FROM orders WHERE invoice = $2 AND account_id = $1) f
-     ORDER BY id LIMIT 1)
+      SELECT * FROM ${table} WHERE invoice = $2 AND account_id = $1)`
+
+// By ref_id or invoice within one account: the order with its contents.
+const ORDER_BY_REF = `WITH o AS MATERIALIZED (
+    SELECT id, ref_id, invoice, payment_method, status, price, fees, amount, created_at, updated_at
+      FROM ${byRef('orders')} f ORDER BY id LIMIT 1)
   SELECT row_to_json(o) AS "order", ${linesJson('o.id')} AS lines, ${requestsJson('o.id')} AS requests FROM o`
 
 // No order by that ref: a top-up (the namespace is shared), else a sandbox order; the sandbox
@@ -53,14 +55,14 @@ const ORDER_BY_REF = `WITH o AS MATERIALIZED (
 const OTHER_BY_REF = `WITH t AS MATERIALIZED (
     SELECT id, ref_id, invoice, channel, amount, fee, total, payment_url, expires_at, paid_at, created_at, updated_at,
            CASE WHEN status = 'pending' AND expires_at <= now() THEN 'expired' ELSE status END AS status
-      FROM topups WHERE account_id = $1 AND (ref_id = $2 OR invoice = $2) ORDER BY id LIMIT 1
+      FROM ${byRef('topups')} f ORDER BY id LIMIT 1
   )
   SELECT (SELECT row_to_json(t) FROM t) AS topup,
          (SELECT row_to_json(s) FROM (
             SELECT s.id, s.ref_id, s.invoice, s.item_id, s.quantity, s.price, s.amount, s.created_at,
                    i.name AS variant_name, p.name AS product_name, i.order_process
-              FROM sandbox_orders s JOIN items i ON i.id = s.item_id JOIN products p ON p.id = i.product_id
-             WHERE NOT EXISTS (SELECT 1 FROM t) AND s.account_id = $1 AND (s.ref_id = $2 OR s.invoice = $2) LIMIT 1) s) AS sandbox`
+              FROM ${byRef('sandbox_orders')} s JOIN items i ON i.id = s.item_id JOIN products p ON p.id = i.product_id
+             WHERE NOT EXISTS (SELECT 1 FROM t) LIMIT 1) s) AS sandbox`
 
 type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] }
 export type OrderHead = Pick<

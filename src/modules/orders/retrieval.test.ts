@@ -80,6 +80,10 @@ describe('GET /v1/trx and sandbox', () => {
     expect(await balanceOf(app, r)).toBe(10_000)
     expect(await stockOf(app, r, auto.id)).toBe(1)
     expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('sandbox')
+    // By its invoice too, and only in its own account.
+    const byInvoice = `/trx/${res.json().data.invoice}`
+    expect((await get(app, byInvoice, r)).json().data).toMatchObject({ ref_id: 'go-live', status: 'sandbox' })
+    expect((await get(app, byInvoice, await createReseller(app))).statusCode).toBe(404)
     expect((await get(app, '/trx', r)).json().data).toEqual([])
     const real = await buy(app, r, 'go-live', [{ item_id: auto.id, quantity: 1 }])
     expect(real.statusCode).toBe(200)
