@@ -146,8 +146,10 @@ export async function readsBench(deps: ReadsBenchDeps): Promise<ReadRow[]> {
     ['GET /api/v1/item/lock', get('/api/v1/item/lock')],
     ['POST + DELETE /api/v1/item/lock (pairs)', lockPair],
   ]
+  // BENCH_ROUTES=healthz,mutations: only the phases whose route names contain one of these (profiling one route).
+  const wanted = process.env.BENCH_ROUTES?.split(',')
   const rows: ReadRow[] = []
-  for (const [route, requests] of phases) {
+  for (const [route, requests] of phases.filter(([route], i) => i === 0 || !wanted || wanted.some((w) => route.includes(w)))) {
     console.log(`reads: ${route} …`)
     rows.push(await measure(base, seconds, route, requests, deps.serverPid))
   }

@@ -9,6 +9,12 @@ export async function getBalance(prepared: PreparedStatement, accountId: number)
   return row.balance
 }
 
+/** How many entries the account's ledger holds: an unfiltered page read at the same count is the same page. */
+export async function ledgerCount(prepared: PreparedStatement, accountId: number): Promise<number> {
+  const [row] = await prepared<{ ledger_count: number }>('ledger_count', 'SELECT ledger_count FROM accounts WHERE id = $1', [accountId])
+  return row.ledger_count
+}
+
 export async function listMutations(db: Database, accountId: number, q: MutationsQuery, w: PageWindow) {
   let query = db.selectFrom('ledger_entries').where('account_id', '=', accountId)
   if (q.direction) query = query.where('direction', '=', q.direction)

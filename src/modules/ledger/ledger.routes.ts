@@ -4,9 +4,13 @@ import { ok } from '../../http/envelope.js'
 import { pageWindow } from '../../http/paging.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { Balance, MutationPage, MutationsQuery } from './ledger.schemas.js'
+import { createLedgerPages } from './ledger-pages.js'
 import * as ledger from './ledger.service.js'
 
+const JSON_BODY = 'application/json; charset=utf-8'
+
 export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const pages = createLedgerPages()
   return async (app) => {
     app.get(
       '/balance',
@@ -31,13 +35,24 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: MutationPage, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { page = 1, per_page = 20, cursor, ...filters } = request.query
-        const { data, meta } = await ledger.listMutations(ctx.db, request.account.id, filters, pageWindow({ page, per_page, cursor }))
-        return ok(
-          data.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
-          meta,
-        )
+        const accountId = request.account.id
+        const read = async () => {
+          const { data, meta } = await ledger.listMutations(ctx.db, accountId, filters, pageWindow({ page, per_page, cursor }))
+          return ok(
+            data.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+            meta,
+          )
+        }
+        if (filters.direction || filters.type) return read()
+        // Bots poll the unfiltered list: answered from this process's copy while the ledger holds no
+        // new entry (serialized by the route's own serializer; a string is sent as it is).
+        const key = `${accountId}:${page}:${per_page}:${cursor ?? ''}`
+        const count = await ledger.ledgerCount(ctx.prepared, accountId)
+        let body = pages.get(key, count)
+        if (body === undefined) pages.set(key, count, (body = reply.serialize(await read()) as string))
+        return reply.type(JSON_BODY).send(body as never)
       },
     )
   }

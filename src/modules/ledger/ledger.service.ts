@@ -39,4 +39,4 @@ export async function creditBalance(trx: Trx, p: Omit<LedgerPosting, 'direction'
   return entry
 }
 
-export { getBalance, listMutations, listOrderEntries } from './ledger.queries.js'
+export { getBalance, ledgerCount, listMutations, listOrderEntries } from './ledger.queries.js'
