@@ -18,6 +18,8 @@ export interface AccountsTable {
   /** Kept by post_ledger_entry and purchase(): the totals of the account's unfiltered lists. */
   orders_count: Generated<number>
   ledger_count: Generated<number>
+  /** Status changes of the account's orders (settleOrder): with orders_count, its order list's version. */
+  order_settles: Generated<number>
   created_at: Generated<Date>
   updated_at: Timestamp
 }

@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
+import { createKeptPages, sendKeptPage } from '../../http/kept-pages.js'
 import { pageWindow } from '../../http/paging.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { Balance, MutationPage, MutationsQuery } from './ledger.schemas.js'
-import { createLedgerPages } from './ledger-pages.js'
 import * as ledger from './ledger.service.js'
 
-const JSON_BODY = 'application/json; charset=utf-8'
-
 export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const pages = createLedgerPages()
+  const pages = createKeptPages()
   return async (app) => {
     app.get(
       '/balance',
@@ -46,13 +44,9 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           )
         }
         if (filters.direction || filters.type) return read()
-        // Bots poll the unfiltered list: answered from this process's copy while the ledger holds no
-        // new entry (serialized by the route's own serializer; a string is sent as it is).
-        const key = `${accountId}:${page}:${per_page}:${cursor ?? ''}`
-        const count = await ledger.ledgerCount(ctx.prepared, accountId)
-        let body = pages.get(key, count)
-        if (body === undefined) pages.set(key, count, (body = reply.serialize(await read()) as string))
-        return reply.type(JSON_BODY).send(body as never)
+        // Bots poll the unfiltered list: answered from this process's copy while no entry was added.
+        const version = String(await ledger.ledgerCount(ctx.prepared, accountId))
+        return sendKeptPage(pages, reply, `${accountId}:${page}:${per_page}:${cursor ?? ''}`, version, read)
       },
     )
   }

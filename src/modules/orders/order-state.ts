@@ -39,6 +39,12 @@ export async function settleOrder(trx: Trx, order: Order): Promise<Order['status
     .where('id', '=', order.id)
     .where('status', '=', 'paid')
     .execute()
+  // The account's order list changed (its kept pages are read by this count: http/kept-pages.ts).
+  await trx
+    .updateTable('accounts')
+    .set({ order_settles: sql`order_settles + 1` })
+    .where('id', '=', order.account_id)
+    .execute()
   if (status === 'completed') await countCompletedOrder(trx, order.id)
   await recordEvent(trx, order, status === 'canceled' ? 'order.canceled' : 'order.completed')
   return status

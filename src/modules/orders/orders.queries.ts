@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Database } from '../../db/database.js'
+import type { Database, PreparedStatement } from '../../db/database.js'
 import type { Order, OrderStatus } from '../../db/schema.js'
 import { listPage, type PageWindow } from '../../http/paging.js'
 
@@ -11,6 +11,16 @@ export async function findOrderSummary(db: Database, accountId: number, refId: s
 
 export async function findOrder(db: Database, orderId: number): Promise<Order | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst()
+}
+
+/** The version of an account's unfiltered order list: it moves with every new order and every status change. */
+export async function orderListVersion(prepared: PreparedStatement, accountId: number): Promise<string> {
+  const [row] = await prepared<{ orders_count: number; order_settles: number }>(
+    'order_list_version',
+    'SELECT orders_count, order_settles FROM accounts WHERE id = $1',
+    [accountId],
+  )
+  return `${row.orders_count}.${row.order_settles}`
 }
 
 /** `ref`: a ref_id or invoice (exact); `awaiting: 'manual'`: orders with a manual line still to send. */

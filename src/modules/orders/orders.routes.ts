@@ -1,16 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
+import { createKeptPages, sendKeptPage } from '../../http/kept-pages.js'
 import { pageWindow } from '../../http/paging.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
-import { createPurchase, getTransaction, listPurchases } from './orders.service.js'
+import { createPurchase, getTransaction, listPurchases, orderListVersion } from './orders.service.js'
 import { createSandboxOrder } from './sandbox.service.js'
 
 const tags = ['transactions']
 const security = [{ apiKey: [] }]
 
 export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const pages = createKeptPages()
   return async (app) => {
     app.post(
       '/trx',
@@ -54,10 +56,17 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: OrderList, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { page = 1, per_page = 20, cursor, status } = request.query
-        const { data, meta } = await listPurchases(ctx.db, request.account.id, status, pageWindow({ page, per_page, cursor }))
-        return ok(data, meta)
+        const accountId = request.account.id
+        const read = async () => {
+          const { data, meta } = await listPurchases(ctx.db, accountId, status, pageWindow({ page, per_page, cursor }))
+          return ok(data, meta)
+        }
+        if (status) return read()
+        // Bots poll the unfiltered list: answered from this process's copy while no order was added or settled.
+        const version = await orderListVersion(ctx.prepared, accountId)
+        return sendKeptPage(pages, reply, `${accountId}:${page}:${per_page}:${cursor ?? ''}`, version, read)
       },
     )
     app.post(

@@ -1,0 +1,44 @@
+import type { FastifyReply } from 'fastify'
+
+/**
+ * Serialized pages of the lists bots poll (an account's unfiltered ledger and orders), each kept
+ * with the version of the list it was read at: counters on the account row that every change to
+ * the list moves in its own transaction (ledger_count; orders_count and order_settles). The version
+ * is read before the page, so a kept page is never older than the version it is kept under: a poll
+ * that reads the same version is answered with it (or with a page a few changes newer), and a
+ * poll that finds nothing new costs a one-row read instead of the page's query and serialization.
+ */
+export type KeptPages = {
+  /** The page kept for `key` if it was read at `version`. */
+  get(key: string, version: string): string | undefined
+  set(key: string, version: string, body: string): void
+}
+
+// A page of 20 rows is ≈ 5 kB: at most ≈ 10 MB per process.
+const PAGES_KEPT = 2_000
+
+export function createKeptPages(kept = PAGES_KEPT): KeptPages {
+  const pages = new Map<string, { version: string; body: string }>()
+  return {
+    get(key, version) {
+      const page = pages.get(key)
+      return page?.version === version ? page.body : undefined
+    },
+    set(key, version, body) {
+      // Oldest first out: a Map iterates in insertion order, and a renewed page is inserted anew.
+      pages.delete(key)
+      if (pages.size >= kept) pages.delete(pages.keys().next().value!)
+      pages.set(key, { version, body })
+    },
+  }
+}
+
+/**
+ * Answers with the page kept for `key` at `version`, or reads, serializes (by the route's own
+ * serializer: the bytes are what the route would send) and keeps it. A string is sent as it is.
+ */
+export async function sendKeptPage(pages: KeptPages, reply: FastifyReply, key: string, version: string, read: () => Promise<unknown>) {
+  let body = pages.get(key, version)
+  if (body === undefined) pages.set(key, version, (body = reply.serialize(await read()) as string))
+  return reply.type('application/json; charset=utf-8').send(body as never)
+}
