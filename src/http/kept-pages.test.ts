@@ -83,13 +83,17 @@ describe.skipIf(!databaseUrl)('kept pages and other processes (PostgreSQL)', () 
 })
 
 describe('the kept pages themselves', () => {
-  it('drop the oldest page past their bound and answer only the version a page was read at', () => {
-    const pages = createKeptPages(2)
-    pages.set('a', '1', 'A')
-    pages.set('b', '1', 'B')
+  it('drop the oldest pages past their bound in bytes and answer only the version a page was read at', () => {
+    const pages = createKeptPages(10)
+    pages.set('a', '1', 'AAAA')
+    pages.set('b', '1', 'BBBB')
     expect(pages.get('a', '2')).toBeUndefined()
-    pages.set('a', '2', 'A2')
-    pages.set('c', '1', 'C')
-    expect([pages.get('a', '2'), pages.get('b', '1'), pages.get('c', '1')]).toEqual(['A2', undefined, 'C'])
+    pages.set('a', '2', 'AAA2')
+    // 4 + 4 + 4 bytes do not fit in 10: the oldest (b) goes.
+    pages.set('c', '1', 'CCCC')
+    expect([pages.get('a', '2'), pages.get('b', '1'), pages.get('c', '1')]).toEqual(['AAA2', undefined, 'CCCC'])
+    // A page larger than the bound is not kept, and evicts nothing.
+    pages.set('d', '1', 'D'.repeat(11))
+    expect([pages.get('d', '1'), pages.get('a', '2'), pages.get('c', '1')]).toEqual([undefined, 'AAA2', 'CCCC'])
   })
 })
