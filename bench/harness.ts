@@ -97,6 +97,14 @@ export function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024)
 }
 
+/** Writes PostgreSQL's dirty pages now, not during the next phase's figures. */
+export async function checkpoint(): Promise<void> {
+  const client = new pg.Client({ connectionString: BASE_URL })
+  await client.connect()
+  await client.query('CHECKPOINT')
+  await client.end()
+}
+
 export async function dropDatabase(name: string): Promise<void> {
   const client = new pg.Client({ connectionString: BASE_URL })
   await client.connect()
