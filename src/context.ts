@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Config } from './config.js'
 import type { Database, DatabaseHandle, PreparedStatement } from './db/database.js'
 import { listen, type Listen } from './db/notifications.js'
+import { createKeptPages, type KeptPages } from './http/kept-pages.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { createCatalogCache, type CatalogCache } from './modules/catalog/catalog-snapshot.js'
 import { toVariant } from './modules/catalog/catalog.service.js'
@@ -34,6 +35,8 @@ export type AppContext = {
   /** Unknown API keys per client address (AUTH_FAILURES_PER_MINUTE). */
   authFailures?: RateLimiter
   authCache: AuthCache
+  /** Unfiltered list pages bots poll, each with its list's version (http/kept-pages.ts), one bound per process. */
+  keptPages: KeptPages
   /** The catalog listing's per-process snapshot (renewed on edits, at most a second old). */
   catalog: CatalogCache
   /** Each month's points per process, for ranks (at most a second old; a sale touches no shared row). */
@@ -83,6 +86,7 @@ export function createContext(config: Config, database: DatabaseHandle, override
     rateLimiter: perKey,
     authFailures,
     authCache: createAuthCache(AUTH_CACHE_MS),
+    keptPages: createKeptPages(),
     catalog: createCatalogCache(database.db, toVariant),
     leaderboard: createLeaderboardCache(database.db),
     dispatchers,

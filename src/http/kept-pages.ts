@@ -40,11 +40,15 @@ export function createKeptPages(bytesKept = BYTES_KEPT): KeptPages {
   }
 }
 
+/** Which page of which account's list: the key a page is kept under. */
+export type ListPage = { list: 'ledger' | 'orders'; accountId: number; page: number; per_page: number; cursor?: string }
+
 /**
- * Answers with the page kept for `key` at `version`, or reads, serializes (by the route's own
+ * Answers with the page kept for `at` at `version`, or reads, serializes (by the route's own
  * serializer: the bytes are what the route would send) and keeps it. A string is sent as it is.
  */
-export async function sendKeptPage(pages: KeptPages, reply: FastifyReply, key: string, version: string, read: () => Promise<unknown>) {
+export async function sendKeptPage(pages: KeptPages, reply: FastifyReply, at: ListPage, version: string, read: () => Promise<unknown>) {
+  const key = `${at.list}:${at.accountId}:${at.page}:${at.per_page}:${at.cursor ?? ''}`
   let body = pages.get(key, version)
   if (body === undefined) pages.set(key, version, (body = reply.serialize(await read()) as string))
   return reply.type('application/json; charset=utf-8').send(body as never)

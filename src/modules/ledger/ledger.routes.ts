@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { createKeptPages, sendKeptPage } from '../../http/kept-pages.js'
+import { sendKeptPage } from '../../http/kept-pages.js'
 import { pageWindow } from '../../http/paging.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { Balance, MutationPage, MutationsQuery } from './ledger.schemas.js'
 import * as ledger from './ledger.service.js'
 
 export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const pages = createKeptPages()
   return async (app) => {
     app.get(
       '/balance',
@@ -46,7 +45,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         if (filters.direction || filters.type) return read()
         // Bots poll the unfiltered list: answered from this process's copy while no entry was added.
         const version = String(await ledger.ledgerCount(ctx.prepared, accountId))
-        return sendKeptPage(pages, reply, `${accountId}:${page}:${per_page}:${cursor ?? ''}`, version, read)
+        return sendKeptPage(ctx.keptPages, reply, { list: 'ledger', accountId, page, per_page, cursor }, version, read)
       },
     )
   }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { createKeptPages, sendKeptPage } from '../../http/kept-pages.js'
+import { sendKeptPage } from '../../http/kept-pages.js'
 import { pageWindow } from '../../http/paging.js'
 import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
@@ -12,7 +12,6 @@ const tags = ['transactions']
 const security = [{ apiKey: [] }]
 
 export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const pages = createKeptPages()
   return async (app) => {
     app.post(
       '/trx',
@@ -66,7 +65,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         if (status) return read()
         // Bots poll the unfiltered list: answered from this process's copy while no order was added or settled.
         const version = await orderListVersion(ctx.prepared, accountId)
-        return sendKeptPage(pages, reply, `${accountId}:${page}:${per_page}:${cursor ?? ''}`, version, read)
+        return sendKeptPage(ctx.keptPages, reply, { list: 'orders', accountId, page, per_page, cursor }, version, read)
       },
     )
     app.post(

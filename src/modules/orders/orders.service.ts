@@ -7,7 +7,6 @@ import type { Vault } from '../../vault.js'
 import * as topups from '../topups/topups.service.js'
 import { findDetailByRef } from './order-detail.js'
 import { listOrders } from './orders.queries.js'
-export { orderListVersion } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
 import { callPurchase } from './purchase.js'
@@ -58,3 +57,5 @@ export async function getTransaction(prepared: PreparedStatement, vault: Vault, 
 export async function listPurchases(db: Database, accountId: number, status: OrderStatus | undefined, w: PageWindow) {
   return listOrders(db, { accountId, status }, w)
 }
+
+export { orderListVersion } from './orders.queries.js'
