@@ -5,14 +5,14 @@ type Load = { req_per_s: number; p50_ms?: number; p99_ms: number }
 type ReadRow = { route: string; req_per_s: number; p99_ms: number; ratio?: number }
 
 export type BenchReport = {
-  reference: { reference_tps: number }
+  reference: { reference_tps: number; before?: { reference_tps: number }; after?: { reference_tps: number } }
   purchase: Load
   purchase_peak_rss_mb: number
   purchase_at_half_rate: { rate: number; p50_ms: number; p99_ms: number }
   hot_item: Load
   reads: ReadRow[]
   webhooks: {
-    throughput: { events_per_s: number }
+    throughput: { events_per_s: number; worker_peak_rss_mb?: number }
     latency: { rate: number; commit_to_arrival_p50_ms: number; commit_to_arrival_p99_ms: number; delivered_per_s_during_load: number }
     latency_at_quarter_rate: { commit_to_arrival_p50_ms: number; commit_to_arrival_p99_ms: number }
   }
@@ -38,7 +38,15 @@ export function summarize(r: BenchReport): SummaryRow[] {
   const wh = r.webhooks
   const lb = r.leaderboard
   return [
-    { figure: 'reference ceiling (pgbench)', value: `${n(ref)} tx/s`, ratio: 1, target: '' },
+    {
+      figure: 'reference ceiling (pgbench)',
+      value:
+        r.reference.before && r.reference.after
+          ? `${n(ref)} tx/s (before ${n(r.reference.before.reference_tps)}, after ${n(r.reference.after.reference_tps)})`
+          : `${n(ref)} tx/s`,
+      ratio: 1,
+      target: '',
+    },
     {
       figure: 'purchases, 64 connections',
       value: `${n(r.purchase.req_per_s)} req/s, p99 ${r.purchase.p99_ms} ms`,
@@ -66,7 +74,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
     })),
     {
       figure: 'webhooks: backlog drain',
-      value: `${n(wh.throughput.events_per_s)} events/s`,
+      value: `${n(wh.throughput.events_per_s)} events/s${wh.throughput.worker_peak_rss_mb ? `, worker RSS ${wh.throughput.worker_peak_rss_mb} MB` : ''}`,
       ratio: null,
       target: 'keeps up with purchases',
     },

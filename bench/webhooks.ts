@@ -7,10 +7,10 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import http from 'node:http'
-import type net from 'node:net'
 import pg from 'pg'
+import { rssMb } from './harness.js'
 import { pacedLoad } from './paced.js'
+import { startReceiver } from './receiver.js'
 
 type Request = () => { path: string; headers: Record<string, string>; body: string }
 
@@ -24,33 +24,6 @@ export type WebhookBenchDeps = {
   startWorker: () => Promise<ChildProcess>
   /** Purchases at full speed for a while (the backlog). */
   burst: () => Promise<{ requests: number }>
-}
-
-function receiver() {
-  const arrivals = new Map<string, number>()
-  const times: number[] = []
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const at = performance.now()
-      times.push(at)
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { event: string; data: { ref_id: string } }
-      const key = `${body.data.ref_id}|${body.event}`
-      if (!arrivals.has(key)) arrivals.set(key, at)
-      res.writeHead(200).end()
-    })
-  })
-  return {
-    arrivals,
-    times,
-    count: () => times.length,
-    async listen() {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-      return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`
-    },
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
-  }
 }
 
 /** CPU seconds (user + system) a process has used so far. */
@@ -89,8 +62,8 @@ export async function webhookBench(deps: WebhookBenchDeps) {
   const db = new pg.Client({ connectionString: deps.databaseUrl })
   await db.connect()
   const count = async (sql: string) => Number((await db.query(sql)).rows[0].n)
-  const hook = receiver()
-  const url = await hook.listen()
+  const hook = await startReceiver()
+  const url = hook.url
   let worker = await deps.startWorker()
 
   /** Purchases at `rate` for the phase's seconds; delay from each answer to its events' arrival. */
@@ -118,6 +91,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       () => [...answered.keys()].every((ref) => arrived(ref, 'order.completed') !== undefined && arrived(ref, 'order.paid') !== undefined),
       60_000,
     )
+    await hook.flush()
     const delays: number[] = []
     for (const [ref, at] of answered) {
       for (const event of ['order.paid', 'order.completed']) {
@@ -188,7 +162,11 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     worker = await deps.startWorker()
     const drainCpuBefore = cpuSeconds(worker.pid!)
     const drainPostgresBefore = await postgresCpu(db)
+    let workerPeakRss = 0
+    const sampler = setInterval(() => (workerPeakRss = Math.max(workerPeakRss, rssMb(worker.pid!))), 200)
     await waitUntil(() => hook.count() - before >= backlog, 300_000)
+    clearInterval(sampler)
+    await hook.flush()
     const drained = hook.count() - before
     // CPU per event holds up better than events/s when other work shares the cores.
     const workerCpuMs = ((cpuSeconds(worker.pid!) - drainCpuBefore) * 1000) / drained
@@ -202,6 +180,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       events_per_s: Math.round(drained / seconds),
       worker_cpu_ms_per_event: Number(workerCpuMs.toFixed(3)),
       postgres_cpu_ms_per_event: Number(postgresCpuMs.toFixed(3)),
+      worker_peak_rss_mb: workerPeakRss,
     }
     return { latency, latency_at_quarter_rate: latencyAtQuarterRate, throughput }
   } finally {
