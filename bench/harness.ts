@@ -2,6 +2,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
@@ -100,6 +101,28 @@ export function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024)
 }
 
+/**
+ * Starts a reading of how busy the whole machine is (`/proc/stat`); `busyPercent()` answers for
+ * the time since, in percent of one core (200 = both cores of this machine full). A phase that
+ * reads near the core count measured the machine as much as the service.
+ */
+export function machineBusy(): { busyPercent(): number } {
+  const read = () => {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+    // user nice system idle iowait irq softirq steal: idle and iowait are the idle part.
+    return { idle: f[3] + f[4], total: f.slice(0, 8).reduce((a, b) => a + b, 0) }
+  }
+  const start = read()
+  const cores = os.availableParallelism()
+  return {
+    busyPercent() {
+      const now = read()
+      const total = now.total - start.total
+      return total > 0 ? Math.round((1 - (now.idle - start.idle) / total) * cores * 100) : 0
+    },
+  }
+}
+
 /** Writes PostgreSQL's dirty pages now, not during the next phase's figures. */
 export async function checkpoint(): Promise<void> {
   const client = new pg.Client({ connectionString: BASE_URL })
@@ -121,17 +144,18 @@ export type PurchaseRequest = { headers: Record<string, string>; body: string }
 export async function purchaseLoad(
   base: string,
   o: { connections: number; seconds: number; next: () => PurchaseRequest; pid?: number },
-): Promise<{ result: autocannon.Result; peakRssMb: number }> {
+): Promise<{ result: autocannon.Result; peakRssMb: number; machineBusyPercent: number }> {
   let peakRssMb = 0
   const sampler = o.pid ? setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(o.pid!))), 200) : undefined
   try {
+    const busy = machineBusy()
     const result = await autocannon({
       url: base,
       connections: o.connections,
       duration: o.seconds,
       requests: [{ method: 'POST', path: '/api/v1/trx', setupRequest: (request: any) => ({ ...request, ...o.next() }) }],
     })
-    return { result, peakRssMb }
+    return { result, peakRssMb, machineBusyPercent: busy.busyPercent() }
   } finally {
     clearInterval(sampler)
   }

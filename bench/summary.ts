@@ -1,11 +1,15 @@
 /** One table of every figure of a bench run, with its ratio and the target it is held to. */
 export type SummaryRow = { figure: string; value: string; ratio: number | null; target: string }
 
-type Load = { req_per_s: number; p50_ms?: number; p99_ms: number }
+type Load = { req_per_s: number; p50_ms?: number; p99_ms: number; machine_busy_percent?: number }
 type ReadRow = { route: string; req_per_s: number; p99_ms: number; ratio?: number }
 
 export type BenchReport = {
-  reference: { reference_tps: number; before?: { reference_tps: number }; after?: { reference_tps: number } }
+  reference: {
+    reference_tps: number
+    before?: { reference_tps: number; machine_busy_percent?: number }
+    after?: { reference_tps: number; machine_busy_percent?: number }
+  }
   purchase: Load
   purchase_peak_rss_mb: number
   purchase_at_half_rate: { rate: number; p50_ms: number; p99_ms: number }
@@ -18,6 +22,7 @@ export type BenchReport = {
       commit_to_arrival_p50_ms: number
       commit_to_arrival_p99_ms: number
       delivered_per_s_during_load: number
+      machine_busy_percent_during_load?: number
       warmup?: { seconds: number; commit_to_arrival_p99_ms: number }
     }
     latency_at_quarter_rate: { commit_to_arrival_p50_ms: number; commit_to_arrival_p99_ms: number }
@@ -36,6 +41,8 @@ const READ_TARGETS: Record<string, string> = {
 }
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US')
+// How busy the whole machine was, in percent of one core, where the phase measured it.
+const busy = (percent: number | undefined) => (percent === undefined ? '' : `; machine ${percent} % busy`)
 const ratio = (a: number, b: number) => Number((a / b).toFixed(3))
 
 export function summarize(r: BenchReport): SummaryRow[] {
@@ -48,14 +55,15 @@ export function summarize(r: BenchReport): SummaryRow[] {
       figure: 'reference ceiling (pgbench)',
       value:
         r.reference.before && r.reference.after
-          ? `${n(ref)} tx/s (before ${n(r.reference.before.reference_tps)}, after ${n(r.reference.after.reference_tps)})`
+          ? `${n(ref)} tx/s (before ${n(r.reference.before.reference_tps)}, after ${n(r.reference.after.reference_tps)})` +
+            busy(r.reference.before.machine_busy_percent)
           : `${n(ref)} tx/s`,
       ratio: 1,
       target: '',
     },
     {
       figure: 'purchases, 64 connections',
-      value: `${n(r.purchase.req_per_s)} req/s, p99 ${r.purchase.p99_ms} ms`,
+      value: `${n(r.purchase.req_per_s)} req/s, p99 ${r.purchase.p99_ms} ms${busy(r.purchase.machine_busy_percent)}`,
       ratio: ratio(r.purchase.req_per_s, ref),
       target: '≥ 0.9 of reference',
     },
@@ -67,7 +75,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
     },
     {
       figure: 'hot item, 64 connections',
-      value: `${n(r.hot_item.req_per_s)} req/s, p99 ${r.hot_item.p99_ms} ms`,
+      value: `${n(r.hot_item.req_per_s)} req/s, p99 ${r.hot_item.p99_ms} ms${busy(r.hot_item.machine_busy_percent)}`,
       ratio: ratio(r.hot_item.req_per_s, ref),
       target: '≥ 0.9 of reference',
     },

@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import pg from 'pg'
-import { rssMb } from './harness.js'
+import { machineBusy, rssMb } from './harness.js'
 import { pacedLoad } from './paced.js'
 import { startReceiver } from './receiver.js'
 
@@ -75,6 +75,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const arrivedBefore = hook.count()
     const cpuBefore = cpuSeconds(worker.pid!)
     const postgresBefore = await postgresCpu(db)
+    const busy = machineBusy()
     const started = performance.now()
     const load = await pacedLoad({
       base: deps.base,
@@ -88,6 +89,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       delivered_per_s: Math.round((hook.count() - arrivedBefore) / loadSeconds),
       worker_cpu_percent: Math.round(((cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds) * 100),
       postgres_cpu_percent: Math.round(((await postgresCpuSince(db, postgresBefore)) / loadSeconds) * 100),
+      machine_busy_percent: busy.busyPercent(),
     }
     const arrived = (ref: string, event: string) => hook.arrivals.get(`${ref}|${event}`)
     await waitUntil(
@@ -144,6 +146,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       delivered_per_s_during_load: m.during.delivered_per_s,
       worker_cpu_percent_during_load: m.during.worker_cpu_percent,
       postgres_cpu_percent_during_load: m.during.postgres_cpu_percent,
+      machine_busy_percent_during_load: m.during.machine_busy_percent,
       commit_to_arrival_p50_ms: m.p50,
       commit_to_arrival_p99_ms: m.p99,
       commit_to_arrival_max_ms: m.max,
