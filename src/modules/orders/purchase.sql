@@ -172,8 +172,10 @@ BEGIN
     END IF;
     IF v_stock.order_process = 'auto' THEN
       -- Counting stops at what is needed: a hot item may hold hundreds of thousands of licenses.
+      -- item_id as a range of one, as in the claim below: only the index of available licenses serves it.
       SELECT count(*) INTO v_have FROM (
-        SELECT 1 FROM licenses WHERE item_id = v_stock.id AND status = 'available' ORDER BY item_id, id LIMIT v_reserved + v_stock.wanted) s;
+        SELECT 1 FROM licenses WHERE item_id >= v_stock.id AND item_id <= v_stock.id AND status = 'available'
+         ORDER BY item_id, id LIMIT v_reserved + v_stock.wanted) s;
     ELSE
       v_have := v_stock.stock;
     END IF;
@@ -197,8 +199,11 @@ BEGIN
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_claimed;
     IF v_process = 'auto' THEN
       -- sold_at is read after the item row locks gave this transaction its id: the catalog's delta cursor relies on it.
+      -- item_id as a range of one: with `=` the primary key's order also satisfies ORDER BY, and on
+      -- statistics taken before the sales (autovacuum lags, or one item holds most licenses) the
+      -- planner walked every sold license by primary key (1,259 → 391 purchases/s after 14,000 sales).
       UPDATE licenses l SET status = 'sold', order_line_id = v_line_id, sold_at = clock_timestamp()
-        FROM (SELECT id FROM licenses WHERE item_id = p_items[i] AND status = 'available'
+        FROM (SELECT id FROM licenses WHERE item_id >= p_items[i] AND item_id <= p_items[i] AND status = 'available'
                ORDER BY item_id, id LIMIT p_qtys[i] FOR UPDATE SKIP LOCKED) picked
        WHERE l.id = picked.id;
       GET DIAGNOSTICS v_claimed = ROW_COUNT;
