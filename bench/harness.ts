@@ -101,6 +101,12 @@ export function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024)
 }
 
+/** CPU seconds (user + system) a process has used so far; throws once it is gone. */
+export function cpuSeconds(pid: number | string): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 /**
  * Starts a reading of how busy the whole machine is (`/proc/stat`); `busyPercent()` answers for
  * the time since, in percent of one core (200 = both cores of this machine full). A phase that

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs'
 import pg from 'pg'
-import { DB_NAME, api, dropDatabase, freePort, machineBusy, purchaseLoad, recreateDatabase, startServer } from './harness.js'
+import { DB_NAME, api, cpuSeconds, dropDatabase, freePort, machineBusy, purchaseLoad, recreateDatabase, startServer } from './harness.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROUNDS = Number(process.env.COST_ROUNDS ?? 2)
@@ -20,16 +20,6 @@ const HOT = process.env.COST_HOT === '1'
 const AB = process.env.COST_AB ? (JSON.parse(process.env.COST_AB) as [string, string]) : undefined
 const LICENSES = 3000
 const HOT_LICENSES = 45000
-
-/** CPU seconds a process has used; 0 once it is gone. */
-function cpuSeconds(pid: number | string): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return 0
-  }
-}
 
 /** CPU seconds of every PostgreSQL process (backends, WAL writer, checkpointer) by pid. */
 function postgresCpu(): Map<string, number> {

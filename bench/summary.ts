@@ -42,7 +42,7 @@ const READ_TARGETS: Record<string, string> = {
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US')
 // How busy the whole machine was, in percent of one core, where the phase measured it.
-const busy = (percent: number | undefined) => (percent === undefined ? '' : `; machine ${percent} % busy`)
+const busy = (percent: number | undefined, note = '') => (percent === undefined ? '' : `; machine ${percent} % busy${note}`)
 const ratio = (a: number, b: number) => Number((a / b).toFixed(3))
 
 export function summarize(r: BenchReport): SummaryRow[] {
@@ -57,7 +57,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
         r.reference.before && r.reference.after
           ? `${n(ref)} tx/s (before ${n(r.reference.before.reference_tps)}, after ${n(r.reference.after.reference_tps)})` +
             // The script's database set-up and clean-up are in that reading (a larger share of a short run).
-            busy(r.reference.before.machine_busy_percent).replace(' busy', ' busy, set-up included')
+            busy(r.reference.before.machine_busy_percent, ', set-up included')
           : `${n(ref)} tx/s`,
       ratio: 1,
       target: '',

@@ -6,9 +6,8 @@
  * backlog.
  */
 import type { ChildProcess } from 'node:child_process'
-import fs from 'node:fs'
 import pg from 'pg'
-import { machineBusy, rssMb } from './harness.js'
+import { cpuSeconds, machineBusy, rssMb } from './harness.js'
 import { pacedLoad } from './paced.js'
 import { startReceiver } from './receiver.js'
 
@@ -24,12 +23,6 @@ export type WebhookBenchDeps = {
   startWorker: () => Promise<ChildProcess>
   /** Purchases at full speed for a while (the backlog). */
   burst: () => Promise<{ requests: number }>
-}
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /** CPU seconds of each PostgreSQL backend serving the bench's database (others share the server). */
