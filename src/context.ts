@@ -20,6 +20,8 @@ import { createVault, type Vault } from './vault.js'
 export type AppContext = {
   config: Config
   db: Database
+  /** The webhook worker's: on PostgreSQL a pool of its own whose plans stay on keys (KEYED_PLANS). */
+  webhookDb: Database
   /** One statement outside any transaction; on PostgreSQL a named prepared statement (auth, purchase). */
   prepared: PreparedStatement
   /** NOTIFY from any process sharing the database (workers, the auth cache). */
@@ -59,7 +61,12 @@ const AUTH_CACHE_MS = 5_000
 export type ContextOverrides = Partial<Pick<AppContext, 'clock' | 'fetch' | 'dispatchers' | 'paymentGateway' | 'webhookTransport'>>
 
 /** Wires the context on an open database; openService (src/service.ts) is the one caller outside tests of a dead database. */
-export function createContext(config: Config, database: DatabaseHandle, overrides: ContextOverrides = {}): AppContext {
+export function createContext(
+  config: Config,
+  database: DatabaseHandle,
+  overrides: ContextOverrides = {},
+  webhookDatabase: DatabaseHandle = database,
+): AppContext {
   if (!config.appKey) throw new Error('APP_KEY is not set')
   const counters = config.redisUrl ? redisCounterStore(config.redisUrl) : memoryCounterStore()
   const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute)
@@ -77,6 +84,7 @@ export function createContext(config: Config, database: DatabaseHandle, override
   return {
     config,
     db: database.db,
+    webhookDb: webhookDatabase.db,
     prepared: database.prepared,
     listen: (channel, onMessage, onLost) => listen(database, channel, onMessage, onLost),
     clock: overrides.clock ?? systemClock,

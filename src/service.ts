@@ -2,7 +2,7 @@ import path from 'node:path'
 import { pino, type Logger } from 'pino'
 import type { Config } from './config.js'
 import { checkAppKey, createContext, type AppContext, type ContextOverrides } from './context.js'
-import { acquireDataDirLock, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
+import { acquireDataDirLock, KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
 import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.service.js'
 
@@ -17,12 +17,14 @@ export type Service = { ctx: AppContext; log: Logger; close(): Promise<void> }
 /** The one boot path (main, the CLI in-process, tests): database → migrations → context → APP_KEY check. */
 export async function openService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   const { database, release } = overrides.database ? { database: overrides.database, release: () => {} } : await openDatabase(config)
+  const webhookDatabase = overrides.database ? database : await openWebhookDatabase(config, database)
   let ctx: AppContext
   try {
-    ctx = createContext(config, database, overrides)
+    ctx = createContext(config, database, overrides, webhookDatabase)
     await checkAppKey(ctx.db, ctx.vault)
     await recordLeaderboardZone(ctx.db, config.leaderboardTz)
   } catch (error) {
+    if (webhookDatabase !== database) await webhookDatabase.close()
     await database.close()
     release()
     throw error
@@ -38,11 +40,28 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
       closed = true
       await ctx.counters.close()
       ctx.webhookTransport.close()
+      if (webhookDatabase !== database) await webhookDatabase.close()
       await database.close()
       release()
     },
   }
 }
+
+// The webhook worker's connections: a relay, a claim, a message build and a record at once.
+const WEBHOOK_POOL_MAX = 4
+
+/** On PostgreSQL the webhook worker's own small pool, where its prepared statements keep keyed plans; else the one database. */
+async function openWebhookDatabase(config: Config, database: DatabaseHandle): Promise<DatabaseHandle> {
+  if (!config.databaseUrl || !config.workers) return database
+  return openPostgres(config.databaseUrl, WEBHOOK_POOL_MAX, databaseTimeouts(config), KEYED_PLANS)
+}
+
+const databaseTimeouts = (config: Config) => ({
+  connectMs: config.dbConnectTimeoutMs,
+  statementMs: config.dbStatementTimeoutMs,
+  queryMs: config.dbQueryTimeoutMs,
+  idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
+})
 
 /** The migrated database, and the release of the embedded one's lock. */
 async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
@@ -50,13 +69,7 @@ async function openDatabase(config: Config): Promise<{ database: DatabaseHandle;
     // Migrations may wait for another process's or build an index: not under the request timeouts.
     const migrating = await openPostgres(config.databaseUrl, 2)
     await migrateToLatest(migrating.db).finally(() => migrating.close())
-    const timeouts = {
-      connectMs: config.dbConnectTimeoutMs,
-      statementMs: config.dbStatementTimeoutMs,
-      queryMs: config.dbQueryTimeoutMs,
-      idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
-    }
-    return { database: await openPostgres(config.databaseUrl, config.dbPoolMax, timeouts), release: () => {} }
+    return { database: await openPostgres(config.databaseUrl, config.dbPoolMax, databaseTimeouts(config)), release: () => {} }
   }
   const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)
   try {

@@ -41,14 +41,26 @@ pg.types.setTypeParser(NUMERIC, parseNumeric)
 /** How long the service waits on PostgreSQL before a request answers 503 (DESIGN §12). */
 export type DatabaseTimeouts = { connectMs: number; statementMs: number; queryMs: number; idleInTransactionMs: number }
 
+/**
+ * For a pool whose statements all find their rows by key (the webhook worker's): a prepared
+ * statement's generic plan, made while its tables were small, would otherwise keep a seq scan or a
+ * hash join as they grow (with autovacuum behind, nothing replans it).
+ */
+export const KEYED_PLANS = ['enable_seqscan=off', 'enable_hashjoin=off', 'enable_mergejoin=off']
+
 /** Without timeouts (migrations, tools, tests) a statement may take as long as it needs. */
-export async function openPostgres(url: string, poolMax: number, timeouts?: DatabaseTimeouts): Promise<DatabaseHandle> {
+export async function openPostgres(
+  url: string,
+  poolMax: number,
+  timeouts?: DatabaseTimeouts,
+  settings: string[] = [],
+): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
     // JIT compiles a plan on each execution (≈ 50 ms) once its estimate crosses jit_above_cost, as the
     // order detail's and the webhook batch's do; short OLTP statements never gain from it.
-    options: '-c jit=off',
+    options: ['jit=off', ...settings].map((s) => `-c ${s}`).join(' '),
     ...(timeouts && {
       // Also bounds the wait for a free pool slot when every connection hangs.
       connectionTimeoutMillis: timeouts.connectMs,

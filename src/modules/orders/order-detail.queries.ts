@@ -1,5 +1,5 @@
 import { CompiledQuery, type Selectable } from 'kysely'
-import type { Database, PreparedStatement } from '../../db/database.js'
+import { PREPARED, type Database, type PreparedStatement } from '../../db/database.js'
 import type { LineStatus, Order, OrderProcess, SandboxOrdersTable } from '../../db/schema.js'
 import type { ResultRow } from '../fulfilment/results.js'
 
@@ -92,10 +92,10 @@ export async function findOrderContents(db: Database, orderId: number): Promise<
 }
 
 const HEAD_COLUMNS = 'o.id, o.ref_id, o.invoice, o.payment_method, o.status, o.price, o.fees, o.amount, o.created_at, o.updated_at'
-const BY_IDS = `SELECT ${HEAD_COLUMNS}, ${linesJson('o.id')} AS lines, ${requestsJson('o.id')} AS requests
+const BY_IDS = `${PREPARED}SELECT ${HEAD_COLUMNS}, ${linesJson('o.id')} AS lines, ${requestsJson('o.id')} AS requests
   FROM orders o WHERE o.id = ANY($1::int8[])`
 
-/** Many orders with their contents in one statement, however many orders. */
+/** Many orders with their contents in one statement, however many orders (the webhook worker's, prepared on its keyed pool). */
 export async function findOrdersWithContents(db: Database, orderIds: number[]): Promise<(OrderHead & Contents)[]> {
   const { rows } = await db.executeQuery<OrderHead & Contents>(CompiledQuery.raw(BY_IDS, [orderIds]))
   return rows

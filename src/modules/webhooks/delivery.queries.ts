@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Database } from '../../db/database.js'
+import { PREPARED, type Database } from '../../db/database.js'
 import type { DeliveryStatus } from '../../db/schema.js'
 
 /** A delivery taken by this process for one attempt; `claims` is this claim's number. */
@@ -56,7 +56,7 @@ export async function relayOutbox(
 ): Promise<{ relayed: number; created: number; claimed: ClaimedDelivery[] }> {
   const busy = busyColumns(c.busy)
   const hosts = busyColumns(c.hostsBusy)
-  const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`
+  const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`${sql.raw(PREPARED)}
     WITH batch AS (
       SELECT ctid, id, account_id, events, order_id, order_line_id FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
     ), relayed AS (
@@ -122,7 +122,7 @@ export async function claimDue(db: Database, q: Capacity): Promise<{ claimed: Cl
   if (q.free <= 0) return { claimed: [], wanted: 0 }
   const busy = busyColumns(q.busy)
   const hosts = busyColumns(q.hostsBusy)
-  const { rows } = await sql<ClaimedDelivery & { wanted: number }>`
+  const { rows } = await sql<ClaimedDelivery & { wanted: number }>`${sql.raw(PREPARED)}
     WITH RECURSIVE ${OPEN_ACCOUNTS}, waiting AS (
       SELECT o.account_id, webhook_receiver_host(s.callback_url) AS host, n.due, n.oldest
         FROM open_accounts o
@@ -184,7 +184,7 @@ export type AttemptRecord = {
 export async function recordAttempts(db: Database, records: AttemptRecord[]): Promise<void> {
   if (records.length === 0) return
   const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick)
-  await sql`
+  await sql`${sql.raw(PREPARED)}
     WITH r AS (
       SELECT * FROM unnest(
         ${column((r) => r.deliveryId)}::bigint[], ${column((r) => r.claim)}::int[], ${column((r) => r.attemptedAt.toISOString())}::text[],
@@ -205,7 +205,7 @@ export async function recordAttempts(db: Database, records: AttemptRecord[]): Pr
 /** When the next open delivery falls due (leases included), to sleep exactly until then. */
 export async function earliestDue(db: Database): Promise<Date | null> {
   // Each account's earliest from the due index, one probe per account with open deliveries.
-  const { rows } = await sql<{ at: Date | null }>`
+  const { rows } = await sql<{ at: Date | null }>`${sql.raw(PREPARED)}
     WITH RECURSIVE ${OPEN_ACCOUNTS}
     SELECT min(first.next_attempt_at) AS at FROM open_accounts o CROSS JOIN LATERAL (
       SELECT d.next_attempt_at FROM webhook_deliveries d

@@ -48,8 +48,8 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const perHost = options.perHost ?? PER_HOST
   const pollMs = options.pollMs ?? 2_000
   const reclaimEvery = options.reclaimEvery ?? RECLAIM_EVERY
-  const deps: DeliveryDeps = { db: ctx.db, vault: ctx.vault, transport: ctx.webhookTransport, clock }
-  const recorder = createAttemptRecorder(ctx.db)
+  const deps: DeliveryDeps = { db: ctx.webhookDb, vault: ctx.vault, transport: ctx.webhookTransport, clock }
+  const recorder = createAttemptRecorder(ctx.webhookDb)
   const secrets: SecretCache = new Map()
   const inFlight = new Map<number, number>()
   const inFlightByHost = new Map<string, number>()
@@ -69,7 +69,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
     unreclaimed += relayed
     if (unreclaimed < reclaimEvery || reclaiming) return
     unreclaimed = 0
-    reclaiming = reclaimOutbox(ctx.db)
+    reclaiming = reclaimOutbox(ctx.webhookDb)
       .catch((err: unknown) => log.error({ err }, 'outbox not reclaimed'))
       .finally(() => (reclaiming = undefined))
   }
@@ -163,14 +163,14 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       claimedDue = true
       lastClaimAt = clock.now().getTime()
       const room = capacity()
-      const due = await claimDue(ctx.db, room)
+      const due = await claimDue(ctx.webhookDb, room)
       claimed.push(...take(due.claimed))
       behind = room.free === 0 || due.wanted > due.claimed.length
     }
     try {
       if (behind) await claimOldest()
       for (let n = relay ? RELAY_BATCH : 0; n === RELAY_BATCH;) {
-        const r = await relayOutbox(ctx.db, RELAY_BATCH, capacity())
+        const r = await relayOutbox(ctx.webhookDb, RELAY_BATCH, capacity())
         claimed.push(...take(r.claimed))
         behind ||= r.created > r.claimed.length
         relayed += n = r.relayed
@@ -212,7 +212,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       const wakes = createWakeLoop({
         pass,
         untilDue: async () => {
-          const due = await earliestDue(ctx.db)
+          const due = await earliestDue(ctx.webhookDb)
           return due ? Math.max(0, due.getTime() - clock.now().getTime()) : null
         },
         pollMs,
