@@ -1,20 +1,25 @@
+import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { KEYED_PLANS, openPostgres } from '../src/db/database.js'
 import { claimDue, earliestDue, recordAttempts, relayOutbox, type Capacity } from '../src/modules/webhooks/delivery.queries.js'
 import { findOrdersWithContents } from '../src/modules/orders/order-detail.queries.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
+import { createReseller } from './factory.js'
 
-type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
+type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; 'Actual Rows'?: number; Plans?: PlanNode[] }
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)]
 
 // The worker's statements are prepared once per connection, and from the sixth run PostgreSQL may
 // keep one generic plan, made while the tables were small: on its keyed pool that plan must
 // still find rows by key once they have grown.
 describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small database (PostgreSQL)", async () => {
-  const { databaseUrl } = await createTestApp()
+  const { app, ctx, databaseUrl } = await createTestApp()
   const keyed = await openPostgres(databaseUrl!, 1, undefined, [...KEYED_PLANS, 'plan_cache_mode=force_generic_plan'])
   afterAll(() => keyed.close())
+  // auto_explain on the keyed pool's one connection shows the plan a prepared statement ran with.
+  const notices: string[] = []
+  keyed.pool!.on('connect', (client) => client.on('notice', (n) => notices.push(n.message ?? '')))
 
   it('keeps every statement on indexes: no seq scan, hash or merge join', async () => {
     const now = new Date()
@@ -45,5 +50,33 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
       )
       expect(sortedDue, shown).toEqual([])
     }
+  })
+
+  it('relays a backlog batch by batch on the generic plan, whatever the outbox statistics say', async () => {
+    // The worker's vacuum of an emptied outbox keeps its pages and records no rows: a plan made then believes any backlog tiny.
+    const reseller = await createReseller(app)
+    const fill = sql`INSERT INTO outbox_events (account_id, events, order_id)
+                     SELECT ${reseller.id}, ARRAY['order.paid'], NULL FROM generate_series(1, 3000)`
+    await fill.execute(ctx.db)
+    await sql`DELETE FROM outbox_events`.execute(ctx.db)
+    await sql`VACUUM (TRUNCATE false) outbox_events`.execute(ctx.db)
+    const now = new Date()
+    const room: Capacity = { now, leaseUntil: now, free: 256, perReceiver: 8, busy: new Map(), perHost: 128, hostsBusy: new Map() }
+    await relayOutbox(keyed.db, 500, room)
+    await fill.execute(ctx.db)
+    await sql`LOAD 'auto_explain'`.execute(keyed.db)
+    for (const setting of ['log_min_duration = 0', 'log_analyze = on', 'log_format = json', 'log_level = notice'])
+      await sql.raw(`SET auto_explain.${setting}`).execute(keyed.db)
+    notices.length = 0
+    const { relayed } = await relayOutbox(keyed.db, 500, room)
+    expect(relayed).toBe(500)
+    const explained = notices.find((n) => n.includes('WITH batch'))
+    expect(explained, notices.join('\n')).toBeDefined()
+    const plan = JSON.parse(explained!.slice(explained!.indexOf('{'))) as { Plan: PlanNode }
+    const outboxReads = nodes(plan.Plan).filter((n) => n['Relation Name'] === 'outbox_events' && n['Node Type'].includes('Scan'))
+    expect(outboxReads.length).toBeGreaterThan(0)
+    // Each scan reads the batch, not the backlog.
+    expect(Math.max(...outboxReads.map((n) => n['Actual Rows']!)), explained).toBeLessThanOrEqual(500)
+    await sql`DELETE FROM outbox_events`.execute(ctx.db)
   })
 })
