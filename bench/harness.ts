@@ -49,6 +49,16 @@ export const WORKER_NODE_FLAGS = ['--max-semi-space-size=16']
 // BENCH_CPU_PROF=<dir>: server processes write a V8 CPU profile there when they exit.
 const CPU_PROF = process.env.BENCH_CPU_PROF
 
+// Servers end with the bench: one stopped by a signal or a crash left its server running idle.
+const servers = new Set<ChildProcess>()
+const stopServers = () => servers.forEach((server) => server.kill('SIGTERM'))
+process.on('exit', stopServers)
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)
+  process.once(signal, () => process.exit(code))
+
 export async function startServer(
   databaseUrl: string,
   port: number,
@@ -79,6 +89,8 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
+  servers.add(child)
+  child.once('exit', () => servers.delete(child))
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes(ready) && resolve())
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
