@@ -17,16 +17,20 @@ export type Service = { ctx: AppContext; log: Logger; close(): Promise<void> }
 /** The one boot path (main, the CLI in-process, tests): database → migrations → context → APP_KEY check. */
 export async function openService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   const { database, release } = overrides.database ? { database: overrides.database, release: () => {} } : await openDatabase(config)
-  const webhookDatabase = overrides.database ? database : await openWebhookDatabase(config, database)
+  let webhookDatabase = database
+  const closeDatabases = async () => {
+    if (webhookDatabase !== database) await webhookDatabase.close()
+    await database.close()
+    release()
+  }
   let ctx: AppContext
   try {
+    if (!overrides.database) webhookDatabase = await openWebhookDatabase(config, database)
     ctx = createContext(config, database, overrides, webhookDatabase)
     await checkAppKey(ctx.db, ctx.vault)
     await recordLeaderboardZone(ctx.db, config.leaderboardTz)
   } catch (error) {
-    if (webhookDatabase !== database) await webhookDatabase.close()
-    await database.close()
-    release()
+    await closeDatabases()
     throw error
   }
   // Workers log on their own, not through an HTTP app (a WORKERS=only process has none).
@@ -40,9 +44,7 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
       closed = true
       await ctx.counters.close()
       ctx.webhookTransport.close()
-      if (webhookDatabase !== database) await webhookDatabase.close()
-      await database.close()
-      release()
+      await closeDatabases()
     },
   }
 }

@@ -13,13 +13,9 @@ import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createAutoItem, createReseller, get } from './factory.js'
 import { buy } from './factory-orders.js'
+import { nodes, type PlanNode } from './plans.js'
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows': number; Plans?: PlanNode[] }
 const BIG = ['orders', 'order_lines', 'licenses', 'ledger_entries']
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)]
-}
 
 // Seeding 300k+ rows with generate_series takes seconds on PostgreSQL and minutes on PGlite (single-threaded WASM): PostgreSQL only.
 describe.skipIf(!onPostgres)('query plans of the growing lists on a grown database (PostgreSQL)', async () => {
