@@ -1,6 +1,6 @@
 /**
  * The read part of npm run bench: what resellers' bots call far more often than they buy. Seeds a
- * catalog of 50 products × 4 variants and one reseller with 20 orders, then runs autocannon at 64
+ * catalog of 50 products × 4 variants, one reseller with 20 orders and 64 with one each, then runs autocannon at 64
  * connections on each read route and on lock + release pairs, with GET /healthz (a no-op route) in
  * the same run as the yardstick: each row's ratio is its req/s over the no-op route's.
  */
@@ -108,6 +108,16 @@ export async function readsBench(deps: ReadsBenchDeps): Promise<ReadRow[]> {
     refs.push(`reads-${process.pid}-${i}`)
     await reseller(base, key, 'POST', '/trx', { ref_id: refs[i], carts: [{ item_id: item, quantity: 1 + (i % 3) }] })
   }
+  // One order in each of 64 other accounts: the polls of many resellers share a statement only in its
+  // round trip, each reads its own rows.
+  const spread: { key: string; ref: string }[] = []
+  for (const [i, other] of deps.keys.slice(0, 64).entries()) {
+    spread.push({ key: other, ref: `reads-${process.pid}-k${i}` })
+    await reseller(base, other, 'POST', '/trx', {
+      ref_id: spread[i].ref,
+      carts: [{ item_id: deps.items[i % deps.items.length], quantity: 1 }],
+    })
+  }
   // A delta since before those sales: the variants they sold.
   const since = encodeURIComponent(before.server_time)
   await reseller(base, key, 'POST', '/item/lock', { item_id: deps.items[0], quantity: 1, lock_duration: 600 })
@@ -117,6 +127,15 @@ export async function readsBench(deps: ReadsBenchDeps): Promise<ReadRow[]> {
     { method: 'GET', setupRequest: (r: any) => ({ ...r, path: typeof path === 'string' ? path : path(), headers }) },
   ]
   const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
+  const asOne = (path: (who: { key: string; ref: string }) => string): Requests => [
+    {
+      method: 'GET',
+      setupRequest: (r: any) => {
+        const who = random(spread)
+        return { ...r, path: path(who), headers: { 'x-apikey': who.key } }
+      },
+    },
+  ]
   const lockPair: Requests = [
     {
       method: 'POST',
@@ -140,6 +159,8 @@ export async function readsBench(deps: ReadsBenchDeps): Promise<ReadRow[]> {
     ['GET /api/v1/balance', get('/api/v1/balance')],
     ['GET /api/v1/balance/mutations', get('/api/v1/balance/mutations')],
     ['GET /api/v1/trx/{ref}', get(() => `/api/v1/trx/${refs[n++ % refs.length]}`)],
+    ['GET /api/v1/balance, 64 accounts', asOne(() => '/api/v1/balance')],
+    ['GET /api/v1/trx/{ref}, 64 accounts', asOne((who) => `/api/v1/trx/${who.ref}`)],
     ['GET /api/v1/trx?per_page=20', get('/api/v1/trx?per_page=20')],
     ['GET /api/v1/item?per_page=all', get('/api/v1/item?per_page=all')],
     ['GET /api/v1/item?updated_since (delta)', get(`/api/v1/item?per_page=all&updated_since=${since}`)],

@@ -3,11 +3,13 @@ import type { Config } from './config.js'
 import type { Database, DatabaseHandle, PreparedStatement } from './db/database.js'
 import { listen, type Listen } from './db/notifications.js'
 import { createKeptPages, type KeptPages } from './http/kept-pages.js'
+import { accountCountersReader, type AccountCountersReader } from './modules/accounts/account-counters.js'
 import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
 import { createCatalogCache, type CatalogCache } from './modules/catalog/catalog-snapshot.js'
 import { toVariant } from './modules/catalog/catalog.service.js'
 import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
 import { createFulfilment, type Fulfilment } from './modules/fulfilment/fulfilment.js'
+import { detailByRefReader, type DetailByRef } from './modules/orders/orders.service.js'
 import { createLeaderboardCache, type LeaderboardCache } from './modules/leaderboard/leaderboard-snapshot.js'
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
 import type { PaymentGateway } from './modules/topups/gateway.js'
@@ -37,6 +39,10 @@ export type AppContext = {
   /** Unknown API keys per client address (AUTH_FAILURES_PER_MINUTE). */
   authFailures?: RateLimiter
   authCache: AuthCache
+  /** The balance and list versions polled reads need, batched per event-loop turn. */
+  accountCounters: AccountCountersReader
+  /** GET /trx/{ref}'s detail; orders batched per event-loop turn. */
+  detailByRef: DetailByRef
   /** Unfiltered list pages bots poll, each with its list's version (http/kept-pages.ts), one bound per process. */
   keptPages: KeptPages
   /** The catalog listing's per-process snapshot (renewed on edits, at most a second old). */
@@ -94,6 +100,8 @@ export function createContext(
     rateLimiter: perKey,
     authFailures,
     authCache: createAuthCache(AUTH_CACHE_MS),
+    accountCounters: accountCountersReader(database.prepared),
+    detailByRef: detailByRefReader(database.prepared, vault),
     keptPages: createKeptPages(),
     catalog: createCatalogCache(database.db, toVariant),
     leaderboard: createLeaderboardCache(database.db),

@@ -7,7 +7,7 @@ import type { DB } from '../src/db/schema.js'
 import { COUNT_CAP, pageWindow } from '../src/http/paging.js'
 import { listMutations } from '../src/modules/ledger/ledger.queries.js'
 import { relayOutbox } from '../src/modules/webhooks/delivery.queries.js'
-import { findDetailByRef } from '../src/modules/orders/order-detail.js'
+import { detailByRefReader } from '../src/modules/orders/order-detail.js'
 import { listOrders } from '../src/modules/orders/orders.queries.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
@@ -56,7 +56,9 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     const client = await pool.connect()
     try {
       await client.query(`PREPARE plan_check AS ${query.sql}`)
-      const args = query.parameters.map((v) => client.escapeLiteral(String(v))).join(', ')
+      // An array parameter as PostgreSQL's array literal, its elements quoted.
+      const literal = (v: unknown) => (Array.isArray(v) ? `{${v.map((x) => JSON.stringify(String(x))).join(',')}}` : String(v))
+      const args = query.parameters.map((v) => client.escapeLiteral(literal(v))).join(', ')
       for (let i = 0; i < 6; i++) await client.query(`EXECUTE plan_check(${args})`)
       const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE plan_check(${args})`)
       return nodes(rows[0]['QUERY PLAN'][0].Plan as PlanNode)
@@ -137,7 +139,7 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
       // The detail's one statement, sent through the spy instead of as a named prepared statement.
       const prepared = async <R>(_name: string, text: string, values: unknown[]) =>
         (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows
-      const detail = await findDetailByRef(prepared, ctx.vault, whale.id, 'g10')
+      const detail = await detailByRefReader(prepared, ctx.vault)(whale.id, 'g10')
       expect(detail?.ref_id).toBe('g10')
     })
     expectIndexedAndBounded(plans)

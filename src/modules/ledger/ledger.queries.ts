@@ -1,18 +1,17 @@
 import { sql } from 'kysely'
-import type { Database, PreparedStatement } from '../../db/database.js'
+import type { Database } from '../../db/database.js'
 import { listPage, type PageWindow } from '../../http/paging.js'
 import type { MutationsQuery } from './ledger.schemas.js'
+import type { AccountCountersReader } from '../accounts/account-counters.js'
 
-/** Bots poll it: a named prepared statement, no query building per request. */
-export async function getBalance(prepared: PreparedStatement, accountId: number): Promise<number> {
-  const [row] = await prepared<{ balance: number }>('balance', 'SELECT balance FROM accounts WHERE id = $1', [accountId])
-  return row.balance
+/** Bots poll it: the account row, read together with the other polls of the same moment. */
+export async function getBalance(counters: AccountCountersReader, accountId: number): Promise<number> {
+  return (await counters(accountId)).balance
 }
 
 /** How many entries the account's ledger holds: an unfiltered page read at the same count is the same page. */
-export async function ledgerCount(prepared: PreparedStatement, accountId: number): Promise<number> {
-  const [row] = await prepared<{ ledger_count: number }>('ledger_count', 'SELECT ledger_count FROM accounts WHERE id = $1', [accountId])
-  return row.ledger_count
+export async function ledgerCount(counters: AccountCountersReader, accountId: number): Promise<number> {
+  return (await counters(accountId)).ledger_count
 }
 
 export async function listMutations(db: Database, accountId: number, q: MutationsQuery, w: PageWindow) {

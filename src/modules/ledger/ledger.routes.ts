@@ -19,7 +19,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Balance, ...errors(...RESELLER_ERRORS) },
         },
       },
-      async (request) => ok({ balance: await ledger.getBalance(ctx.prepared, request.account.id) }),
+      async (request) => ok({ balance: await ledger.getBalance(ctx.accountCounters, request.account.id) }),
     )
     app.get(
       '/balance/mutations',
@@ -44,7 +44,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         }
         if (filters.direction || filters.type) return read()
         // Bots poll the unfiltered list: answered from this process's copy while no entry was added.
-        const version = String(await ledger.ledgerCount(ctx.prepared, accountId))
+        const version = String(await ledger.ledgerCount(ctx.accountCounters, accountId))
         return sendKeptPage(ctx.keptPages, reply, { list: 'ledger', accountId, page, per_page, cursor }, version, read)
       },
     )

@@ -37,18 +37,20 @@ const requestsJson = (orderId: string) => `(SELECT json_agg(json_build_object(
 
 const BY_ID = `SELECT ${linesJson('$1')} AS lines, ${requestsJson('$1')} AS requests`
 
-// The rows of one account's table with ref_id or invoice $2, by two unique-index probes
-// (account_id, ref_id) and (invoice) whatever plan a prepared statement settles on: `ref_id = $2
-// OR invoice = $2` let a generic plan walk all of the account's rows and filter.
-const byRef = (table: string) => `(SELECT * FROM ${table} WHERE account_id = $1 AND ref_id = $2
+// The rows of account `account` with ref_id or invoice `ref` (SQL expressions), by two unique-index
+// probes (account_id, ref_id) and (invoice) whatever plan a prepared statement settles on: `ref_id =
+// $2 OR invoice = $2` let a generic plan walk all of the account's rows and filter.
+const byRef = (table: string, account = '$1', ref = '$2') => `(SELECT * FROM ${table} WHERE account_id = ${account} AND ref_id = ${ref}
       UNION ALL
-      SELECT * FROM ${table} WHERE invoice = $2 AND account_id = $1)`
+      SELECT * FROM ${table} WHERE invoice = ${ref} AND account_id = ${account})`
 
-// By ref_id or invoice within one account: the order with its contents.
-const ORDER_BY_REF = `WITH o AS MATERIALIZED (
+// Orders by (account, ref_id or invoice) pairs, each with its contents: $1 the accounts, $2 the refs;
+// `n` names the pair (from 1).
+const ORDERS_BY_REFS = `SELECT r.n, row_to_json(o) AS "order", ${linesJson('o.id')} AS lines, ${requestsJson('o.id')} AS requests
+  FROM unnest($1::int8[], $2::text[]) WITH ORDINALITY AS r(account_id, ref, n)
+  CROSS JOIN LATERAL (
     SELECT id, ref_id, invoice, payment_method, status, price, fees, amount, created_at, updated_at
-      FROM ${byRef('orders')} f ORDER BY id LIMIT 1)
-  SELECT row_to_json(o) AS "order", ${linesJson('o.id')} AS lines, ${requestsJson('o.id')} AS requests FROM o`
+      FROM ${byRef('orders', 'r.account_id', 'r.ref')} f ORDER BY id LIMIT 1) o`
 
 // No order by that ref: a top-up (the namespace is shared), else a sandbox order; the sandbox
 // is looked up only when no top-up matched.
@@ -83,7 +85,7 @@ export type SandboxJson = Json<Omit<Selectable<SandboxOrdersTable>, 'account_id'
   order_process: string
 }
 type Contents = { lines: LineRow[] | null; requests: ResultRow[] | null }
-export type ByRefRow = Contents & { order: Json<OrderHead> | null; topup: TopupJson | null; sandbox: SandboxJson | null }
+export type OtherByRefRow = { topup: TopupJson | null; sandbox: SandboxJson | null }
 
 /** An order's lines (licenses still encrypted) and upstream requests, in one statement. */
 export async function findOrderContents(db: Database, orderId: number): Promise<Contents> {
@@ -101,13 +103,18 @@ export async function findOrdersWithContents(db: Database, orderIds: number[]): 
   return rows
 }
 
-/**
- * By ref_id or invoice in one account: an order with its contents, else a top-up, else a sandbox
- * order (named prepared statements; what bots poll, an order, takes one round trip).
- */
-export async function findByRef(prepared: PreparedStatement, accountId: number, ref: string): Promise<ByRefRow> {
-  const [order] = await prepared<Contents & { order: Json<OrderHead> }>('trx_detail', ORDER_BY_REF, [accountId, ref])
-  if (order) return { ...order, topup: null, sandbox: null }
-  const [other] = await prepared<Pick<ByRefRow, 'topup' | 'sandbox'>>('trx_detail_other', OTHER_BY_REF, [accountId, ref])
-  return { order: null, lines: null, requests: null, ...other }
+export type RefPair = { accountId: number; ref: string }
+export type OrderByRefRow = Contents & { n: number; order: Json<OrderHead> }
+
+/** Orders by ref_id or invoice, each within its account, with their contents: many polls, one statement. */
+export async function findOrdersByRefs(prepared: PreparedStatement, pairs: RefPair[]): Promise<OrderByRefRow[]> {
+  const accounts = pairs.map((p) => p.accountId)
+  const refs = pairs.map((p) => p.ref)
+  return prepared<OrderByRefRow>('trx_details', ORDERS_BY_REFS, [accounts, refs])
+}
+
+/** No order by that ref in the account: a top-up, else a sandbox order (a named prepared statement). */
+export async function findOtherByRef(prepared: PreparedStatement, accountId: number, ref: string): Promise<OtherByRefRow> {
+  const [other] = await prepared<OtherByRefRow>('trx_detail_other', OTHER_BY_REF, [accountId, ref])
+  return other
 }

@@ -1,8 +1,10 @@
-import type { Database, PreparedStatement } from '../../db/database.js'
+import { isDatabaseUnavailable, type Database, type PreparedStatement } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
 import { upstreamResultsOf, type ResultRow } from '../fulfilment/results.js'
+import { batchedRead } from '../../db/batched-read.js'
 import {
-  findByRef,
+  findOrdersByRefs,
+  findOtherByRef,
   findOrderContents,
   findOrdersWithContents,
   type LineRow,
@@ -139,17 +141,34 @@ function sandboxView(s: SandboxJson): OrderDetail {
   }
 }
 
+export type DetailByRef = (accountId: number, ref: string) => Promise<OrderDetail | undefined>
+
 /**
  * GET /v1/trx/{ref}: by ref_id or invoice, only within the caller's account — an order, a top-up
- * (they share the ref_id namespace) or, last, a sandbox order. One round trip, a named prepared statement.
+ * (they share the ref_id namespace) or, last, a sandbox order. What bots poll, an order, is read
+ * together with the other polls of the same event-loop turn: one statement, each detail built once.
  */
-export async function findDetailByRef(prepared: PreparedStatement, vault: Vault, accountId: number, ref: string) {
-  const row = await findByRef(prepared, accountId, ref)
-  if (row.order) {
-    const o = row.order
-    return orderView({ ...o, created_at: date(o.created_at), updated_at: date(o.updated_at) }, row.lines, row.requests, vault)
+export function detailByRefReader(prepared: PreparedStatement, vault: Vault): DetailByRef {
+  const orders = batchedRead(
+    async (keys: string[]) => {
+      // A key is `accountId:ref`; the ref itself may hold colons.
+      const pairs = keys.map((key) => ({ accountId: Number(key.slice(0, key.indexOf(':'))), ref: key.slice(key.indexOf(':') + 1) }))
+      const rows = await findOrdersByRefs(prepared, pairs)
+      return new Map(
+        rows.map(({ n, order: o, lines, requests }) => [
+          keys[n - 1],
+          orderView({ ...o, created_at: date(o.created_at), updated_at: date(o.updated_at) }, lines, requests, vault),
+        ]),
+      )
+    },
+    { sharedFailure: isDatabaseUnavailable },
+  )
+  return async (accountId, ref) => {
+    const order = await orders(`${accountId}:${ref}`)
+    if (order) return order
+    const { topup, sandbox } = await findOtherByRef(prepared, accountId, ref)
+    if (topup) return topupView(topup)
+    if (sandbox) return sandboxView(sandbox)
+    return undefined
   }
-  if (row.topup) return topupView(row.topup)
-  if (row.sandbox) return sandboxView(row.sandbox)
-  return undefined
 }

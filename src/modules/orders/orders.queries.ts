@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
-import type { Database, PreparedStatement } from '../../db/database.js'
+import type { Database } from '../../db/database.js'
 import type { Order, OrderStatus } from '../../db/schema.js'
 import { listPage, type PageWindow } from '../../http/paging.js'
+import type { AccountCountersReader } from '../accounts/account-counters.js'
 
 const SUMMARY = ['id', 'invoice', 'ref_id', 'amount', 'status', 'created_at'] as const
 
@@ -14,13 +15,9 @@ export async function findOrder(db: Database, orderId: number): Promise<Order | 
 }
 
 /** The version of an account's unfiltered order list: it moves with every new order and every status change. */
-export async function orderListVersion(prepared: PreparedStatement, accountId: number): Promise<string> {
-  const [row] = await prepared<{ orders_count: number; order_settles: number }>(
-    'order_list_version',
-    'SELECT orders_count, order_settles FROM accounts WHERE id = $1',
-    [accountId],
-  )
-  return `${row.orders_count}.${row.order_settles}`
+export async function orderListVersion(counters: AccountCountersReader, accountId: number): Promise<string> {
+  const { orders_count, order_settles } = await counters(accountId)
+  return `${orders_count}.${order_settles}`
 }
 
 /** `ref`: a ref_id or invoice (exact); `awaiting: 'manual'`: orders with a manual line still to send. */

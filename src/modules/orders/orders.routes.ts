@@ -40,7 +40,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await getTransaction(ctx.prepared, ctx.vault, request.account.id, request.params.ref)
+        const data = await getTransaction(ctx.detailByRef, request.account.id, request.params.ref)
         return { ...ok(data), h2h_results: data.h2h_results, smm_results: data.smm_results }
       },
     )
@@ -64,7 +64,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         }
         if (status) return read()
         // Bots poll the unfiltered list: answered from this process's copy while no order was added or settled.
-        const version = await orderListVersion(ctx.prepared, accountId)
+        const version = await orderListVersion(ctx.accountCounters, accountId)
         return sendKeptPage(ctx.keptPages, reply, { list: 'orders', accountId, page, per_page, cursor }, version, read)
       },
     )

@@ -1,11 +1,10 @@
 import type { AppContext } from '../../context.js'
-import { retrying, type Database, type PreparedStatement } from '../../db/database.js'
+import { retrying, type Database } from '../../db/database.js'
 import type { OrderStatus } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { PageWindow } from '../../http/paging.js'
-import type { Vault } from '../../vault.js'
 import * as topups from '../topups/topups.service.js'
-import { findDetailByRef } from './order-detail.js'
+import type { DetailByRef } from './order-detail.js'
 import { listOrders } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
@@ -13,7 +12,7 @@ import { callPurchase } from './purchase.js'
 import { refuseBlankRefId } from './ref-id.js'
 
 // What other modules read of an order: its full state (the webhook payloads) and a line of it.
-export { loadOrderDetails, type OrderLineView } from './order-detail.js'
+export { detailByRefReader, loadOrderDetails, type DetailByRef, type OrderLineView } from './order-detail.js'
 
 /**
  * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,
@@ -47,8 +46,8 @@ export async function createPurchase(
 }
 
 /** GET /v1/trx/{ref}: the caller's order, top-up or sandbox order by ref_id or invoice. */
-export async function getTransaction(prepared: PreparedStatement, vault: Vault, accountId: number, ref: string) {
-  const detail = await findDetailByRef(prepared, vault, accountId, ref)
+export async function getTransaction(detailByRef: DetailByRef, accountId: number, ref: string) {
+  const detail = await detailByRef(accountId, ref)
   if (!detail) throw new AppError('TRX_NOT_FOUND')
   return detail
 }

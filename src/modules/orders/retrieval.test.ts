@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { balanceOf, buy, stockOf } from '../../../test/factory-orders.js'
+import type { PreparedStatement } from '../../db/database.js'
+import { accountCountersReader } from '../accounts/account-counters.js'
+import { detailByRefReader } from './order-detail.js'
 
 const { app, ctx } = await createTestApp()
 
@@ -88,5 +91,44 @@ describe('GET /v1/trx and sandbox', () => {
     const real = await buy(app, r, 'go-live', [{ item_id: auto.id, quantity: 1 }])
     expect(real.statusCode).toBe(200)
     expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('completed')
+  })
+
+  it('answers concurrent polls of many accounts in shared statements, each with its own order and balance', async () => {
+    // The readers over a prepared statement that counts what it sends.
+    const sent: string[] = []
+    const counting: PreparedStatement = (name, text, values) => (sent.push(name), ctx.prepared(name, text, values))
+    ctx.detailByRef = detailByRefReader(counting, ctx.vault)
+    ctx.accountCounters = accountCountersReader(counting)
+    const item = await createAutoItem(app, 12, { price: 700 })
+    const shops = []
+    for (let i = 0; i < 6; i++) {
+      const shop = await createReseller(app, { balance: 10_000 + i })
+      // The same ref_id in every account: each poll must find its own account's order.
+      await buy(app, shop, 'same-ref', [{ item_id: item.id, quantity: 1 + (i % 2) }])
+      shops.push(shop)
+    }
+    const own = await Promise.all(shops.map(async (shop) => (await get(app, '/trx/same-ref', shop)).json().data))
+    sent.length = 0
+    const polls = await Promise.all(
+      shops.flatMap((shop, i) => [
+        get(app, '/trx/same-ref', shop),
+        get(app, `/trx/${own[i].invoice}`, shop),
+        // Another account's invoice is not found, even in the same statement as its owner's poll.
+        get(app, `/trx/${own[(i + 1) % shops.length].invoice}`, shop),
+        get(app, '/balance', shop),
+      ]),
+    )
+    shops.forEach((shop, i) => {
+      const [byRef, byInvoice, foreign, balance] = polls.slice(i * 4, i * 4 + 4)
+      expect(byRef.json().data).toEqual(own[i])
+      expect(byRef.json().data.items[0].quantity).toBe(1 + (i % 2))
+      expect(byInvoice.json().data).toEqual(own[i])
+      expect([foreign.statusCode, foreign.json()]).toEqual([404, { message: 'TRX_NOT_FOUND' }])
+      expect(balance.json().data.balance).toBe(10_000 + i - 700 * (1 + (i % 2)))
+    })
+    // 12 order polls and 6 balances in a handful of statements (the 6 misses each ask for a top-up or sandbox order).
+    expect(sent.filter((name) => name === 'trx_details').length).toBeLessThan(4)
+    expect(sent.filter((name) => name === 'account_counters').length).toBeLessThan(3)
+    expect(sent.filter((name) => name === 'trx_detail_other').length).toBe(6)
   })
 })
