@@ -102,6 +102,7 @@ export async function readsBench(deps: ReadsBenchDeps): Promise<ReadRow[]> {
   await admin('POST', `/resellers/${account.id}/balance`, { amount: 1e12, reason: 'bench' })
   const key: string = account.api_key
   const before = await reseller(base, key, 'GET', '/item?per_page=all')
+  console.log(`reads: the full listing is ${before.data.length} variants, ${Math.round(JSON.stringify(before).length / 1024)} KiB`)
   const refs: string[] = []
   for (let i = 0; i < 20; i++) {
     const item = i % 2 === 0 ? variants[(i * VARIANTS) % variants.length] : deps.items[i % deps.items.length]

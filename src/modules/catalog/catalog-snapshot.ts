@@ -22,7 +22,7 @@ export type CatalogSnapshot = {
   /** The delta cursor: every change this snapshot misses is stamped at or after it. */
   cursor: Date
   /** Serialized answers of this snapshot, by query (the full listing is the same for every reseller). */
-  bodies: Map<string, string>
+  bodies: Map<string, Buffer>
   generation: number
   takenAt: number
 }
@@ -84,7 +84,7 @@ async function takeSnapshot(
       continue
     }
     const entries = rows.map((row) => toEntry(row, toVariant(row)))
-    return { entries, cursor: cursor ?? EPOCH, bodies: new Map<string, string>(), generation, takenAt }
+    return { entries, cursor: cursor ?? EPOCH, bodies: new Map<string, Buffer>(), generation, takenAt }
   }
 }
 
@@ -130,12 +130,15 @@ export function createCatalogCache(db: Database, toVariant: (row: VariantRow) =>
   }
 }
 
-/** A serialized answer of this snapshot, made once per query. */
-export function cachedBody(snapshot: CatalogSnapshot, key: string, make: () => string): string {
+/**
+ * A serialized answer of this snapshot, made once per query and kept as bytes: a string of the full
+ * listing would be measured and encoded again on every send.
+ */
+export function cachedBody(snapshot: CatalogSnapshot, key: string, make: () => string): Buffer {
   let body = snapshot.bodies.get(key)
   if (body === undefined) {
     if (snapshot.bodies.size >= MAX_BODIES) snapshot.bodies.clear()
-    snapshot.bodies.set(key, (body = make()))
+    snapshot.bodies.set(key, (body = Buffer.from(make())))
   }
   return body
 }

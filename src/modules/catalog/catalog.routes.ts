@@ -25,7 +25,7 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const snapshot = await ctx.catalog.current()
         const q = request.query
         const key = JSON.stringify([q.page, q.per_page, q.updated_since, q.category, q.search])
-        // Serialized once per snapshot and query (by the route's own serializer); a string is sent as it is.
+        // Serialized once per snapshot and query (by the route's own serializer); the bytes are sent as they are.
         const body = cachedBody(snapshot, key, () => reply.serialize(listCatalog(snapshot, q)) as string)
         return reply.type('application/json; charset=utf-8').send(body as never)
       },

@@ -110,6 +110,10 @@ describe('GET /v1/item', () => {
     expect(all.meta).toMatchObject({ total_items: rows[0].n, per_page: rows[0].n, page: 1, last_page: 1 })
     expect(idsOf(all)).toHaveLength(rows[0].n)
     expect((await catalog()).meta.per_page).toBe(100)
+    // Sent from the snapshot's kept bytes: still JSON in UTF-8, its length in bytes.
+    const raw = await get(app, '/item?per_page=all', r)
+    expect(raw.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(Number(raw.headers['content-length'])).toBe(Buffer.byteLength(raw.body))
 
     for (const bad of ['501', '0', 'some']) {
       const res = await get(app, `/item?per_page=${bad}`, r)
