@@ -119,6 +119,20 @@ export function cpuSeconds(pid: number | string): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** CPU seconds all of PostgreSQL's processes on this machine have used so far (those that ended since are not in it). */
+export function postgresCpuSeconds(): number {
+  let total = 0
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      if (fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(' (postgres) ')) total += cpuSeconds(pid)
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total
+}
+
 /**
  * Starts a reading of how busy the whole machine is (`/proc/stat`); `busyPercent()` answers for
  * the time since, in percent of one core (200 = both cores of this machine full). A phase that

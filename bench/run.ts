@@ -6,7 +6,20 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { BASE_URL, ROOT, api, checkpoint, freePort, machineBusy, purchaseLoad, recreateDatabase, rssMb, startServer } from './harness.js'
+import {
+  BASE_URL,
+  ROOT,
+  api,
+  checkpoint,
+  cpuSeconds,
+  freePort,
+  machineBusy,
+  postgresCpuSeconds,
+  purchaseLoad,
+  recreateDatabase,
+  rssMb,
+  startServer,
+} from './harness.js'
 import { embeddedBench } from './embedded.js'
 import { pacedLoad } from './paced.js'
 import { summarize, type BenchReport } from './summary.js'
@@ -20,7 +33,7 @@ const ITEMS = 50
 const LICENSES_PER_ITEM = Number(process.env.BENCH_LICENSES ?? 3000)
 const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 40000)
 // BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
-// BENCH_ONLY=reads runs the read routes alone.
+// BENCH_ONLY=reads runs the read routes alone; BENCH_ONLY=purchases the purchase phases and the reference.
 const ONLY = process.env.BENCH_ONLY
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
 
@@ -73,6 +86,7 @@ function purchaseRequest(pick: Pick) {
 }
 
 async function load(base: string, { connections, pick, pid }: { connections: number; pick: Pick; pid?: number }) {
+  const cpuBefore = { server: pid ? cpuSeconds(pid) : 0, postgres: postgresCpuSeconds() }
   const { result, peakRssMb, machineBusyPercent } = await purchaseLoad(base, {
     connections,
     seconds: SECONDS,
@@ -82,7 +96,11 @@ async function load(base: string, { connections, pick, pid }: { connections: num
   const statusCodes = result.statusCodeStats as Record<string, { count: number }> | undefined
   const count = (code: string) => statusCodes?.[code]?.count ?? 0
   const errors = result['5xx'] + count('429') + result.errors + result.timeouts
+  // CPU per purchase, in µs: what a busy machine disturbs less than req/s.
+  const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, result.requests.total))
   return {
+    ...(pid && { server_cpu_us_per_req: perRequest(cpuSeconds(pid) - cpuBefore.server) }),
+    postgres_cpu_us_per_req: perRequest(postgresCpuSeconds() - cpuBefore.postgres),
     req_per_s: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
@@ -130,7 +148,22 @@ async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
   console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, webhooks }, null, 2))
 }
 
+/** The purchase phases alone, held to the reference taken before and after them. */
+async function purchasesOnly({ base, keys, items, hot, serverPid }: Seeded) {
+  const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
+  const spread = () => ({ key: random(keys), item: random(items) })
+  const before = referenceCeiling()
+  await load(base, { connections: 16, pick: spread }).catch(() => undefined)
+  const purchase = await load(base, { connections: 64, pick: spread, pid: serverPid })
+  const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }), pid: serverPid })
+  const after = referenceCeiling()
+  const reference = (before.reference_tps + after.reference_tps) / 2
+  const ratios = { purchase_ratio: purchase.req_per_s / reference, hot_item_ratio: hotItem.req_per_s / reference }
+  console.log(JSON.stringify({ reference: { before, after }, purchase, hot_item: hotItem, ...ratios }, null, 2))
+}
+
 async function main() {
+  if (ONLY === 'purchases') return only(purchasesOnly)
   if (ONLY === 'webhooks') return only(webhooksOnly)
   if (ONLY === 'reads') return only(readsOnly)
   console.log(`reference ceiling (pgbench, ${SECONDS}s) …`)
