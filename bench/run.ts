@@ -135,6 +135,9 @@ const readsOnly = ({ base, keys, items, serverPid }: Seeded) =>
 async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
   const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
   const spread = () => ({ key: random(keys), item: random(items) })
+  // BENCH_PRELOAD=<seconds>: purchases at full speed first, with no worker running, as the full run's purchase phases leave the database.
+  const preload = Number(process.env.BENCH_PRELOAD ?? 0)
+  if (preload > 0) await purchaseLoad(base, { connections: 64, seconds: preload, next: () => purchaseRequest(spread) })
   const webhooks = await webhookBench({
     base,
     databaseUrl,
