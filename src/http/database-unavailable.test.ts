@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/app.js'
 import { onPostgres } from '../../test/database.js'
+import { createReseller, get } from '../../test/factory.js'
+import type { PreparedStatement } from '../db/database.js'
+import { accountCountersReader } from '../modules/accounts/account-counters.js'
+import { detailByRefReader } from '../modules/orders/order-detail.js'
 
 // Apps are made at the top: createTestApp closes them in an afterAll, which only a file's top level registers.
 const { app, ctx } = await createTestApp()
@@ -68,5 +72,22 @@ describe('a lost or hung database answers 503 SERVICE_UNAVAILABLE, never 500', (
       await holder
     }
     expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200)
+  })
+
+  it('answers every poll that shared a statement 503 when the database is lost under it', async () => {
+    const shops = [await createReseller(app), await createReseller(app)]
+    // Authenticated once, so the failing statements below are the polls' own.
+    for (const shop of shops) expect((await get(app, '/balance', shop)).statusCode).toBe(200)
+    const readers = { counters: ctx.accountCounters, details: ctx.detailByRef }
+    const lost: PreparedStatement = () => Promise.reject(new Error('Connection terminated unexpectedly'))
+    ctx.accountCounters = accountCountersReader(lost)
+    ctx.detailByRef = detailByRefReader(lost, ctx.vault)
+    try {
+      const polls = await Promise.all(shops.flatMap((shop) => [get(app, '/balance', shop), get(app, '/trx/some-ref', shop)]))
+      expect(polls.map((p) => [p.statusCode, p.body])).toEqual(Array(4).fill([503, '{"message":"SERVICE_UNAVAILABLE"}']))
+    } finally {
+      ctx.accountCounters = readers.counters
+      ctx.detailByRef = readers.details
+    }
   })
 })
