@@ -119,17 +119,23 @@ export function cpuSeconds(pid: number | string): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** CPU seconds all of PostgreSQL's processes on this machine have used so far (those that ended since are not in it). */
-export function postgresCpuSeconds(): number {
-  let total = 0
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue
+/** CPU seconds of every PostgreSQL process on this machine (backends, WAL writer, checkpointer) by pid. */
+export function postgresCpu(): Map<string, number> {
+  const cpu = new Map<string, number>()
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(' (postgres) ')) total += cpuSeconds(pid)
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres')) cpu.set(pid, cpuSeconds(pid))
     } catch {
-      // ended meanwhile
+      // gone meanwhile
     }
   }
+  return cpu
+}
+
+/** CPU seconds PostgreSQL's processes used since `before` (processes that ended meanwhile are missed). */
+export function postgresCpuSince(before: Map<string, number>): number {
+  let total = 0
+  for (const [pid, seconds] of postgresCpu()) total += seconds - (before.get(pid) ?? 0)
   return total
 }
 

@@ -9,9 +9,20 @@
  * Env: BENCH_SECONDS (10), COST_ROUNDS (2), COST_CONNECTIONS (64), COST_HOT=1 (every purchase of
  * one item), COST_SERVER_ENV (JSON, e.g. {"DB_POOL_MAX":"8"}).
  */
-import fs from 'node:fs'
 import pg from 'pg'
-import { DB_NAME, api, cpuSeconds, dropDatabase, freePort, machineBusy, purchaseLoad, recreateDatabase, startServer } from './harness.js'
+import {
+  DB_NAME,
+  api,
+  cpuSeconds,
+  dropDatabase,
+  freePort,
+  machineBusy,
+  postgresCpu,
+  postgresCpuSince,
+  purchaseLoad,
+  recreateDatabase,
+  startServer,
+} from './harness.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROUNDS = Number(process.env.COST_ROUNDS ?? 2)
@@ -20,19 +31,6 @@ const HOT = process.env.COST_HOT === '1'
 const AB = process.env.COST_AB ? (JSON.parse(process.env.COST_AB) as [string, string]) : undefined
 const LICENSES = 3000
 const HOT_LICENSES = 45000
-
-/** CPU seconds of every PostgreSQL process (backends, WAL writer, checkpointer) by pid. */
-function postgresCpu(): Map<string, number> {
-  const cpu = new Map<string, number>()
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres')) cpu.set(pid, cpuSeconds(pid))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return cpu
-}
 
 async function seed(base: string) {
   const keys: string[] = []
@@ -88,8 +86,7 @@ async function main() {
       const busy = machineBusy()
       const { result } = await purchaseLoad(base, { connections: CONNECTIONS, seconds: SECONDS, next })
       const machine = busy.busyPercent()
-      let postgres = 0
-      for (const [pid, seconds] of postgresCpu()) postgres += seconds - (before.postgres.get(pid) ?? 0)
+      const postgres = postgresCpuSince(before.postgres)
       const n = result.requests.total
       const us = (seconds: number) => Math.round((seconds * 1e6) / n)
       const to = await lsn()

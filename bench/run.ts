@@ -14,7 +14,8 @@ import {
   cpuSeconds,
   freePort,
   machineBusy,
-  postgresCpuSeconds,
+  postgresCpu,
+  postgresCpuSince,
   purchaseLoad,
   recreateDatabase,
   rssMb,
@@ -78,6 +79,12 @@ async function seed(base: string) {
 
 type Pick = () => { key: string; item: number }
 
+const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
+/** Purchases spread over every account and item. */
+const spreadOver =
+  (keys: string[], items: number[]): Pick =>
+  () => ({ key: random(keys), item: random(items) })
+
 let refCounter = 0
 function purchaseRequest(pick: Pick) {
   const { key, item } = pick()
@@ -86,7 +93,7 @@ function purchaseRequest(pick: Pick) {
 }
 
 async function load(base: string, { connections, pick, pid }: { connections: number; pick: Pick; pid?: number }) {
-  const cpuBefore = { server: pid ? cpuSeconds(pid) : 0, postgres: postgresCpuSeconds() }
+  const cpuBefore = { server: pid ? cpuSeconds(pid) : 0, postgres: postgresCpu() }
   const { result, peakRssMb, machineBusyPercent } = await purchaseLoad(base, {
     connections,
     seconds: SECONDS,
@@ -100,7 +107,7 @@ async function load(base: string, { connections, pick, pid }: { connections: num
   const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, result.requests.total))
   return {
     ...(pid && { server_cpu_us_per_req: perRequest(cpuSeconds(pid) - cpuBefore.server) }),
-    postgres_cpu_us_per_req: perRequest(postgresCpuSeconds() - cpuBefore.postgres),
+    postgres_cpu_us_per_req: perRequest(postgresCpuSince(cpuBefore.postgres)),
     req_per_s: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
@@ -133,8 +140,7 @@ const readsOnly = ({ base, keys, items, serverPid }: Seeded) =>
 
 /** The webhook phases at a fixed rate. */
 async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
-  const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
-  const spread = () => ({ key: random(keys), item: random(items) })
+  const spread = spreadOver(keys, items)
   // BENCH_PRELOAD=<seconds>: purchases at full speed first, with no worker running, as the full run's purchase phases leave the database.
   const preload = Number(process.env.BENCH_PRELOAD ?? 0)
   if (preload > 0) await purchaseLoad(base, { connections: 64, seconds: preload, next: () => purchaseRequest(spread) })
@@ -153,8 +159,7 @@ async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
 
 /** The purchase phases alone, held to the reference taken before and after them. */
 async function purchasesOnly({ base, keys, items, hot, serverPid }: Seeded) {
-  const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
-  const spread = () => ({ key: random(keys), item: random(items) })
+  const spread = spreadOver(keys, items)
   const before = referenceCeiling()
   await load(base, { connections: 16, pick: spread }).catch(() => undefined)
   const purchase = await load(base, { connections: 64, pick: spread, pid: serverPid })
@@ -184,8 +189,7 @@ async function main() {
     server.kill('SIGTERM')
     await new Promise((resolve) => server.once('exit', resolve))
     server = await startServer(databaseUrl, port)
-    const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
-    const spread = () => ({ key: random(keys), item: random(items) })
+    const spread = spreadOver(keys, items)
     console.log('warm-up …')
     await load(base, { connections: 16, pick: spread }).catch(() => undefined)
     console.log('purchase throughput, 64 connections …')

@@ -152,7 +152,10 @@ export function detailByRefReader(prepared: PreparedStatement, vault: Vault): De
   const orders = batchedRead(
     async (keys: string[]) => {
       // A key is `accountId:ref`; the ref itself may hold colons.
-      const pairs = keys.map((key) => ({ accountId: Number(key.slice(0, key.indexOf(':'))), ref: key.slice(key.indexOf(':') + 1) }))
+      const pairs = keys.map((key) => {
+        const colon = key.indexOf(':')
+        return { accountId: Number(key.slice(0, colon)), ref: key.slice(colon + 1) }
+      })
       const rows = await findOrdersByRefs(prepared, pairs)
       return new Map(
         rows.map(({ n, order: o, lines, requests }) => [
