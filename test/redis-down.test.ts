@@ -99,6 +99,9 @@ describe('Redis lost under the rate limiter', () => {
       expect(await balance(a.key)).toBe(200)
       await sleep(100)
     }
+    // The outages' warnings are counted from here: on a loaded machine the server's first requests may
+    // come before its client connected, which is not one of the outages below.
+    const upFrom = server!.output().length
     const before = await counted(a.bucket)
     expect([await balance(a.key), await balance(a.key)]).toEqual([200, 200])
     expect(await counted(a.bucket)).toBe(before + 2)
@@ -134,8 +137,9 @@ describe('Redis lost under the rate limiter', () => {
 
     const output = server!.output()
     expect(output).not.toMatch(/Unhandled error event|uncaught/i)
-    expect(output.match(/Redis unavailable/g)).toHaveLength(2)
-    expect(output.match(/Redis answers again/g)).toHaveLength(2)
     expect(output).not.toMatch(/"statusCode":5\d\d/)
+    const outages = output.slice(upFrom)
+    expect(outages.match(/Redis unavailable/g), outages).toHaveLength(2)
+    expect(outages.match(/Redis answers again/g), outages).toHaveLength(2)
   })
 })
