@@ -7,7 +7,8 @@
  * variants when COST_AB='["sql for A","sql for B"]' (run before each round), so that an A/B is
  * measured within one run: the machine's speed drifts between runs.
  * Env: BENCH_SECONDS (10), COST_ROUNDS (2), COST_CONNECTIONS (64), COST_HOT=1 (every purchase of
- * one item), COST_SERVER_ENV (JSON, e.g. {"DB_POOL_MAX":"8"}).
+ * one item), COST_SERVER_ENV (JSON, e.g. {"DB_POOL_MAX":"8"}); COST_SERVER_ENV_B (JSON): a second server
+ * with these settings takes every other round, an A/B of the API's configuration within one run.
  */
 import pg from 'pg'
 import {
@@ -28,6 +29,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROUNDS = Number(process.env.COST_ROUNDS ?? 2)
 const CONNECTIONS = Number(process.env.COST_CONNECTIONS ?? 64)
 const HOT = process.env.COST_HOT === '1'
+const SERVER_B = process.env.COST_SERVER_ENV_B ? (JSON.parse(process.env.COST_SERVER_ENV_B) as Record<string, string>) : undefined
 const AB = process.env.COST_AB ? (JSON.parse(process.env.COST_AB) as [string, string]) : undefined
 const LICENSES = 3000
 const HOT_LICENSES = 45000
@@ -67,6 +69,10 @@ async function main() {
   const port = await freePort()
   const server = await startServer(url, port, JSON.parse(process.env.COST_SERVER_ENV ?? '{}') as Record<string, string>)
   const base = `http://127.0.0.1:${port}`
+  const portB = SERVER_B && (await freePort())
+  const serverB = portB ? await startServer(url, portB, SERVER_B) : undefined
+  // Round r is served by A, or by B every other round when there is one.
+  const serving = (round: number) => (serverB && round % 2 ? { server: serverB, base: `http://127.0.0.1:${portB}` } : { server, base })
   try {
     await db.connect()
     const { keys, items } = await seed(base)
@@ -77,14 +83,16 @@ async function main() {
       body: JSON.stringify({ ref_id: `cost-${++ref}`, carts: [{ item_id: pick(items), quantity: 1 }] }),
     })
     await purchaseLoad(base, { connections: 16, seconds: 3, next })
+    if (serverB) await purchaseLoad(serving(1).base, { connections: 16, seconds: 3, next })
     const lsn = async () => (await db.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn
     let last = { from: '', to: '', purchases: 0 }
     for (let round = 0; round < ROUNDS; round++) {
       // The previous round's last answers may still hold locks that DDL in a variant would wait on.
       if (AB) await new Promise((resolve) => setTimeout(resolve, 1000)).then(() => db.query(AB[round % 2]))
-      const before = { server: cpuSeconds(server.pid!), self: cpuSeconds(process.pid), postgres: postgresCpu(), lsn: await lsn() }
+      const { server: target, base: targetBase } = serving(round)
+      const before = { server: cpuSeconds(target.pid!), self: cpuSeconds(process.pid), postgres: postgresCpu(), lsn: await lsn() }
       const busy = machineBusy()
-      const { result } = await purchaseLoad(base, { connections: CONNECTIONS, seconds: SECONDS, next })
+      const { result } = await purchaseLoad(targetBase, { connections: CONNECTIONS, seconds: SECONDS, next })
       const machine = busy.busyPercent()
       const postgres = postgresCpuSince(before.postgres)
       const n = result.requests.total
@@ -94,11 +102,11 @@ async function main() {
       last = { from: before.lsn, to, purchases: n }
       console.log(
         JSON.stringify({
-          round: AB ? (round % 2 ? 'B' : 'A') : round + 1,
+          round: AB || serverB ? (round % 2 ? 'B' : 'A') : round + 1,
           req_per_s: Math.round(result.requests.average),
           p99_ms: result.latency.p99,
           non_2xx: result.non2xx,
-          api_us: us(cpuSeconds(server.pid!) - before.server),
+          api_us: us(cpuSeconds(target.pid!) - before.server),
           postgres_us: us(postgres),
           load_generator_us: us(cpuSeconds(process.pid) - before.self),
           machine_busy_percent: machine,
@@ -108,6 +116,7 @@ async function main() {
     }
     await walByRelation(db, last)
   } finally {
+    serverB?.kill('SIGTERM')
     server.kill('SIGTERM')
     await new Promise((resolve) => server.once('exit', resolve))
     await db.end()

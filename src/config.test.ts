@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       validationSourceUrl: 'http://127.0.0.1:8080/sim/validation',
       webhookTimeoutMs: 10000,
       dbPoolMax: 16,
+      dbPipelines: 8,
       dbConnectTimeoutMs: 3000,
       dbStatementTimeoutMs: 5000,
       dbQueryTimeoutMs: 6000,

@@ -55,7 +55,7 @@ const WEBHOOK_POOL_MAX = 4
 /** On PostgreSQL the webhook worker's own small pool, where its prepared statements keep keyed plans; else the one database. */
 async function openWebhookDatabase(config: Config, database: DatabaseHandle): Promise<DatabaseHandle> {
   if (!config.databaseUrl || !config.workers) return database
-  return openPostgres(config.databaseUrl, WEBHOOK_POOL_MAX, databaseTimeouts(config), KEYED_PLANS)
+  return openPostgres(config.databaseUrl, WEBHOOK_POOL_MAX, { timeouts: databaseTimeouts(config), settings: KEYED_PLANS })
 }
 
 const databaseTimeouts = (config: Config) => ({
@@ -71,7 +71,13 @@ async function openDatabase(config: Config): Promise<{ database: DatabaseHandle;
     // Migrations may wait for another process's or build an index: not under the request timeouts.
     const migrating = await openPostgres(config.databaseUrl, 2)
     await migrateToLatest(migrating.db).finally(() => migrating.close())
-    return { database: await openPostgres(config.databaseUrl, config.dbPoolMax, databaseTimeouts(config)), release: () => {} }
+    return {
+      database: await openPostgres(config.databaseUrl, config.dbPoolMax, {
+        timeouts: databaseTimeouts(config),
+        pipelines: config.dbPipelines,
+      }),
+      release: () => {},
+    }
   }
   const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)
   try {

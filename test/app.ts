@@ -39,7 +39,7 @@ export async function createTestApp(
 
 /** A second process's view: another app with its own pool on the same PostgreSQL database. */
 export async function createSiblingApp(databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
-  const handle = await openPostgres(databaseUrl, 4)
+  const handle = await openPostgres(databaseUrl, 4, { pipelines: 8 })
   return appOn({ ...handle, url: databaseUrl }, env)
 }
 

@@ -16,7 +16,7 @@ export async function cloneTestDatabase(): Promise<DatabaseHandle & { url?: stri
   const name = `reseller_test_${process.pid}_${++counter}_${Date.now() % 100000}`
   await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
   const url = databaseUrlFor(name)
-  const handle = await openPostgres(url, 16)
+  const handle = await openPostgres(url, 16, { pipelines: 8 })
   return {
     ...handle,
     url,

@@ -13,7 +13,7 @@ import { nodes, type PlanNode } from './plans.js'
 // still find rows by key once they have grown.
 describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small database (PostgreSQL)", async () => {
   const { app, ctx, databaseUrl } = await createTestApp()
-  const keyed = await openPostgres(databaseUrl!, 1, undefined, [...KEYED_PLANS, 'plan_cache_mode=force_generic_plan'])
+  const keyed = await openPostgres(databaseUrl!, 1, { settings: [...KEYED_PLANS, 'plan_cache_mode=force_generic_plan'] })
   afterAll(() => keyed.close())
   // auto_explain on the keyed pool's one connection shows the plan a prepared statement ran with.
   const notices: string[] = []

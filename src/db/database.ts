@@ -6,6 +6,10 @@ import pg from 'pg'
 import { AppError } from '../errors.js'
 import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
+import { pipelinedStatements } from './pipelined.js'
+import { isDatabaseUnavailable } from './unavailable.js'
+
+export { isDatabaseUnavailable }
 
 export type Database = Kysely<DB>
 export type Trx = Transaction<DB>
@@ -48,16 +52,19 @@ export type DatabaseTimeouts = { connectMs: number; statementMs: number; queryMs
  */
 export const KEYED_PLANS = ['enable_seqscan=off', 'enable_hashjoin=off', 'enable_mergejoin=off']
 
-/** Without timeouts (migrations, tools, tests) a statement may take as long as it needs. */
-export async function openPostgres(
-  url: string,
-  poolMax: number,
-  timeouts?: DatabaseTimeouts,
-  settings: string[] = [],
-): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({
+export type PostgresOptions = {
+  /** Without them (migrations, tools, tests) a statement may take as long as it needs. */
+  timeouts?: DatabaseTimeouts
+  /** Session settings (`name=value`) for every connection. */
+  settings?: string[]
+  /** Pipelined connections for `prepared` (db/pipelined.ts); 0: it takes a pool client per statement. */
+  pipelines?: number
+}
+
+export async function openPostgres(url: string, poolMax: number, options: PostgresOptions = {}): Promise<DatabaseHandle> {
+  const { timeouts, settings = [], pipelines = 0 } = options
+  const config: pg.ClientConfig = {
     connectionString: url,
-    max: poolMax,
     // JIT compiles a plan on each execution (≈ 50 ms) once its estimate crosses jit_above_cost, as the
     // order detail's and the webhook batch's do; short OLTP statements never gain from it.
     options: ['jit=off', ...settings].map((s) => `-c ${s}`).join(' '),
@@ -69,42 +76,21 @@ export async function openPostgres(
       query_timeout: timeouts.queryMs,
       idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
     }),
-  })
+  }
+  const pool = new pg.Pool({ ...config, max: poolMax })
   // A pool error on an idle client must not crash the process; the next query reconnects.
   pool.on('error', () => {})
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool) }) })
-  const prepared = async <R>(name: string, text: string, values: unknown[]) =>
-    (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows
+  const pipelined = pipelines > 0 ? pipelinedStatements(config, pipelines) : undefined
+  // Destroying the query builder ends the pipelined connections with the pool.
+  const end = async () => {
+    await pipelined?.close()
+    await pool.end()
+  }
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool, end) }) })
+  const prepared =
+    pipelined?.run ??
+    (async <R>(name: string, text: string, values: unknown[]) => (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows)
   return { db, driver: 'postgres', pool, prepared, close: () => db.destroy() }
-}
-
-// Node's socket errors, connection exceptions (08), admin/crash shutdown (57P01-03), statement
-// and idle-in-transaction timeouts, and a server out of resources (53).
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  '57014',
-  '25P03',
-  '57P01',
-  '57P02',
-  '57P03',
-])
-// node-postgres reports a lost or hung connection with these messages and no code.
-const UNAVAILABLE_MESSAGE =
-  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|timeout expired)/
-
-/** The database was lost or did not answer in time: 503, never 500 (DESIGN §12). */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false
-  const { code, message } = error as { code?: unknown; message?: unknown }
-  if (typeof code === 'string') return UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('53')
-  return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)
 }
 
 /** Opens a statement that runs as a named prepared statement on PostgreSQL (parsed and planned once per connection). */
@@ -127,7 +113,7 @@ function preparedName(text: string): string | undefined {
  * never reused: it may still hold a transaction open on the server. Its 'error' event is caught
  * while checked out (pg would otherwise throw it and end the process).
  */
-function discardingLostClients(pool: pg.Pool) {
+function discardingLostClients(pool: pg.Pool, end: () => Promise<void>) {
   return {
     async connect() {
       const client = await pool.connect()
@@ -161,7 +147,7 @@ function discardingLostClients(pool: pg.Pool) {
         },
       }
     },
-    end: () => pool.end(),
+    end,
   } as unknown as pg.Pool
 }
 

@@ -1,0 +1,66 @@
+import { sql } from 'kysely'
+import { afterAll, describe, expect, it } from 'vitest'
+import { cloneTestDatabase, onPostgres } from '../../test/database.js'
+import { isDatabaseUnavailable } from './database.js'
+import { pipelinedStatements } from './pipelined.js'
+
+// Pipelining is PostgreSQL's wire protocol; the embedded database runs one statement at a time anyway.
+describe.runIf(onPostgres)('pipelined single statements', async () => {
+  const database = await cloneTestDatabase()
+  const lanes = pipelinedStatements({ connectionString: database.url }, 2)
+  afterAll(async () => {
+    await lanes.close()
+    await database.close()
+  })
+  await sql`CREATE TABLE pipelined_probe (n integer PRIMARY KEY)`.execute(database.db)
+  const insert = (n: number) =>
+    lanes.run<{ n: number; pid: number }>(
+      'probe_insert',
+      'INSERT INTO pipelined_probe (n) VALUES ($1) RETURNING n, pg_backend_pid() AS pid',
+      [n],
+    )
+  const stored = async () => (await sql<{ n: number }>`SELECT n FROM pipelined_probe ORDER BY n`.execute(database.db)).rows.map((r) => r.n)
+
+  it('sends the calls of one turn on its few connections, each its own transaction: a failing call rolls back only itself', async () => {
+    // 3 is inserted twice: the second of them fails on the primary key, the calls around it commit.
+    const calls = [1, 2, 3, 4, 3, 5, 6].map((n) => insert(n).then(([row]) => row))
+    const settled = await Promise.allSettled(calls)
+    const failed = settled.filter((s) => s.status === 'rejected')
+    expect(failed).toHaveLength(1)
+    expect((failed[0] as PromiseRejectedResult).reason).toMatchObject({ code: '23505' })
+    const rows = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+    expect(rows.map((r) => r.n).sort()).toEqual([1, 2, 3, 4, 5, 6])
+    expect(new Set(rows.map((r) => r.pid)).size).toBe(2)
+    expect(await stored()).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
+  it('sends a call past a lane held by a slow statement', async () => {
+    const slow = lanes.run<{ pid: number }>('probe_sleep', 'SELECT pg_backend_pid() AS pid FROM pg_sleep(1)', [])
+    const finished: string[] = []
+    void slow.then(() => finished.push('slow'))
+    const [quick] = await insert(7)
+    finished.push('quick')
+    const [sleeper] = await slow
+    expect(finished).toEqual(['quick', 'slow'])
+    expect(quick.pid).not.toBe(sleeper.pid)
+  })
+
+  it('fails the calls of a lost connection as unavailable, then reconnects', async () => {
+    const pidOf = () => lanes.run<{ pid: number }>('probe_pid', 'SELECT pg_backend_pid() AS pid', []).then(([row]) => row.pid)
+    const pids = await Promise.all([pidOf(), pidOf()])
+    expect(new Set(pids).size).toBe(2)
+    // One slow insert on each lane, both backends terminated under them.
+    const slowInsert = (n: number) =>
+      lanes.run('probe_slow_insert', 'INSERT INTO pipelined_probe (n) SELECT $1 FROM pg_sleep(1) RETURNING n', [n])
+    const pending = Promise.allSettled([slowInsert(8), slowInsert(9)])
+    await sql`SELECT pg_terminate_backend(pid) FROM unnest(${pids}::int[]) pid`.execute(database.db)
+    for (const s of await pending) {
+      expect(s.status).toBe('rejected')
+      const reason = (s as PromiseRejectedResult).reason
+      expect(isDatabaseUnavailable(reason), String(reason)).toBe(true)
+    }
+    const [again] = await insert(10)
+    expect(pids).not.toContain(again.pid)
+    expect(await stored()).toEqual([1, 2, 3, 4, 5, 6, 7, 10])
+  })
+})

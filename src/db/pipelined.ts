@@ -1,0 +1,80 @@
+import pg from 'pg'
+import type { PreparedStatement } from './database.js'
+import { isDatabaseUnavailable } from './unavailable.js'
+
+type Lane = { client?: Promise<pg.Client>; inFlight: number; corked: boolean }
+type Stream = { cork(): void; uncork(): void }
+
+/**
+ * Single statements outside any transaction (purchase(), auth, polls) share a few pipelined
+ * connections: the calls of one event-loop turn leave in one write and the server reads them in one
+ * wake-up, each still its own implicit transaction (a Sync apiece), so one's failure never touches
+ * another. Safe because none of them waits on the client: a call queued behind a lock wait is delayed,
+ * never deadlocked, and the next call goes to the lane with the fewest in flight. Measured: the API's
+ * and PostgreSQL's CPU per purchase both fall, purchases/s +5–20 % (bench:purchase-cost).
+ * A lost connection fails the calls sent on it (503); the lane's next call reconnects.
+ */
+export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { run: PreparedStatement; close(): Promise<void> } {
+  const all: Lane[] = Array.from({ length: lanes }, () => ({ inFlight: 0, corked: false }))
+  let closed = false
+
+  const connect = (lane: Lane) => {
+    const client = new pg.Client({ ...config, pipeline: true })
+    const connecting = client.connect().then(() => client)
+    const forget = () => {
+      if (lane.client === connecting) lane.client = undefined
+    }
+    // A connection error fails the calls in flight; without a listener it would end the process.
+    client.on('error', forget)
+    client.on('end', forget)
+    connecting.catch(forget)
+    lane.client = connecting
+    return connecting
+  }
+
+  // Corked on the turn's first call, uncorked once the turn is over: its calls leave in one write.
+  const cork = (lane: Lane, client: pg.Client) => {
+    if (lane.corked) return
+    const stream = (client as unknown as { connection: { stream: Stream } }).connection.stream
+    stream.cork()
+    lane.corked = true
+    setImmediate(() => {
+      lane.corked = false
+      stream.uncork()
+    })
+  }
+
+  const run = async <R>(name: string, text: string, values: unknown[]): Promise<R[]> => {
+    // Like a pool after end(): a call after close is the caller's error, not a lost database.
+    if (closed) throw new Error('the pipelined connections are closed')
+    const lane = all.reduce((least, l) => (l.inFlight < least.inFlight ? l : least))
+    lane.inFlight++
+    const connecting = lane.client ?? connect(lane)
+    try {
+      const client = await connecting
+      cork(lane, client)
+      return (await client.query<R & pg.QueryResultRow>({ name, text, values })).rows
+    } catch (error) {
+      // The server may report a terminated session before its socket closes: no later call may follow it.
+      // A statement timeout (57014) leaves the connection and the calls behind it sound.
+      if (isDatabaseUnavailable(error) && (error as { code?: string }).code !== '57014' && lane.client === connecting) {
+        lane.client = undefined
+        void connecting.then((client) => client.end()).catch(() => undefined)
+      }
+      throw error
+    } finally {
+      lane.inFlight--
+    }
+  }
+
+  const close = async () => {
+    closed = true
+    await Promise.all(
+      all.map(async ({ client }) => {
+        const open = await client?.catch(() => undefined)
+        await open?.end().catch(() => undefined)
+      }),
+    )
+  }
+  return { run, close }
+}
