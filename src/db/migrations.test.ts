@@ -183,3 +183,20 @@ describe('migration 0120: accounts keep their lists’ totals', () => {
     ])
   })
 })
+
+describe('migration 0150: licenses are vacuumed at 1 % of dead rows', () => {
+  it('sets the table’s own autovacuum thresholds', async () => {
+    const handle = await emptyDatabase()
+    await migrateToLatest(handle.db)
+    const { rows } = await sql<{ reloptions: string[] }>`SELECT reloptions FROM pg_class WHERE oid = 'licenses'::regclass`.execute(
+      handle.db,
+    )
+    expect(rows[0].reloptions).toEqual(
+      expect.arrayContaining([
+        'autovacuum_vacuum_scale_factor=0.01',
+        'autovacuum_vacuum_threshold=1000',
+        'autovacuum_analyze_scale_factor=0.02',
+      ]),
+    )
+  })
+})

@@ -63,4 +63,21 @@ describe.runIf(onPostgres)('pipelined single statements', async () => {
     expect(pids).not.toContain(again.pid)
     expect(await stored()).toEqual([1, 2, 3, 4, 5, 6, 7, 10])
   })
+
+  it('bounds silence, not waiting: calls queued behind slow ones pass the bound, a lane silent past it is lost', async () => {
+    const one = pipelinedStatements({ connectionString: database.url, query_timeout: 1000 }, 1)
+    try {
+      const sleep = (s: number) =>
+        one.run<{ pid: number }>(`probe_sleep_${s * 10}`, `SELECT pg_backend_pid() AS pid FROM pg_sleep(${s})`, [])
+      // 1.8 s in all on one connection, each answer 0.6 s after the one before it.
+      const queued = await Promise.all([sleep(0.6), sleep(0.6), sleep(0.6)])
+      expect(new Set(queued.map(([row]) => row.pid)).size).toBe(1)
+      const silent = await sleep(2.5).catch((error: unknown) => error)
+      expect(isDatabaseUnavailable(silent), String(silent)).toBe(true)
+      const [after] = await sleep(0)
+      expect(after.pid).not.toBe(queued[0][0].pid)
+    } finally {
+      await one.close()
+    }
+  })
 })

@@ -2,8 +2,10 @@ import pg from 'pg'
 import type { PreparedStatement } from './database.js'
 import { isDatabaseUnavailable } from './unavailable.js'
 
-type Lane = { client?: Promise<pg.Client>; inFlight: number; corked: boolean }
-type Stream = { cork(): void; uncork(): void }
+type Lane = { client?: Promise<pg.Client>; open?: pg.Client; inFlight: number; corked: boolean; heardAt: number }
+type Stream = { cork(): void; uncork(): void; destroy(): void }
+type Connection = { stream: Stream; on(event: 'readyForQuery', listener: () => void): void }
+const connectionOf = (client: pg.Client) => (client as unknown as { connection: Connection }).connection
 
 /**
  * Single statements outside any transaction (purchase(), auth, polls) share a few pipelined
@@ -13,16 +15,37 @@ type Stream = { cork(): void; uncork(): void }
  * never deadlocked, and the next call goes to the lane with the fewest in flight. Measured: the API's
  * and PostgreSQL's CPU per purchase both fall, purchases/s +5–20 % (bench:purchase-cost).
  * A lost connection fails the calls sent on it (503); the lane's next call reconnects.
+ * `query_timeout` becomes a bound on silence: a call's own timer would count the calls queued ahead
+ * of it, and its firing would end the connection under all of them. A lane with calls in flight
+ * that hears nothing for that long is lost; each statement's statement_timeout keeps a sound one talking.
  */
 export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { run: PreparedStatement; close(): Promise<void> } {
-  const all: Lane[] = Array.from({ length: lanes }, () => ({ inFlight: 0, corked: false }))
+  const { query_timeout: silenceMs, ...clientConfig } = config
+  const all: Lane[] = Array.from({ length: lanes }, () => ({ inFlight: 0, corked: false, heardAt: 0 }))
   let closed = false
 
+  const watchdog =
+    silenceMs &&
+    setInterval(
+      () => {
+        const now = Date.now()
+        for (const lane of all)
+          if (lane.open && lane.inFlight > 0 && now - lane.heardAt > silenceMs) connectionOf(lane.open).stream.destroy()
+      },
+      Math.max(50, silenceMs / 4),
+    ).unref()
+
   const connect = (lane: Lane) => {
-    const client = new pg.Client({ ...config, pipeline: true })
-    const connecting = client.connect().then(() => client)
+    const client = new pg.Client({ ...clientConfig, pipeline: true })
+    const connecting = client.connect().then(() => {
+      connectionOf(client).on('readyForQuery', () => (lane.heardAt = Date.now()))
+      if (lane.client === connecting) lane.open = client
+      return client
+    })
     const forget = () => {
-      if (lane.client === connecting) lane.client = undefined
+      if (lane.client !== connecting) return
+      lane.client = undefined
+      lane.open = undefined
     }
     // A connection error fails the calls in flight; without a listener it would end the process.
     client.on('error', forget)
@@ -35,7 +58,7 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
   // Corked on the turn's first call, uncorked once the turn is over: its calls leave in one write.
   const cork = (lane: Lane, client: pg.Client) => {
     if (lane.corked) return
-    const stream = (client as unknown as { connection: { stream: Stream } }).connection.stream
+    const stream = connectionOf(client).stream
     stream.cork()
     lane.corked = true
     setImmediate(() => {
@@ -48,7 +71,8 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
     // Like a pool after end(): a call after close is the caller's error, not a lost database.
     if (closed) throw new Error('the pipelined connections are closed')
     const lane = all.reduce((least, l) => (l.inFlight < least.inFlight ? l : least))
-    lane.inFlight++
+    // An idle lane was waiting on no one: its silence starts now.
+    if (lane.inFlight++ === 0) lane.heardAt = Date.now()
     const connecting = lane.client ?? connect(lane)
     try {
       const client = await connecting
@@ -59,6 +83,7 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
       // A statement timeout (57014) leaves the connection and the calls behind it sound.
       if (isDatabaseUnavailable(error) && (error as { code?: string }).code !== '57014' && lane.client === connecting) {
         lane.client = undefined
+        lane.open = undefined
         void connecting.then((client) => client.end()).catch(() => undefined)
       }
       throw error
@@ -69,6 +94,7 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
 
   const close = async () => {
     closed = true
+    if (watchdog) clearInterval(watchdog)
     await Promise.all(
       all.map(async ({ client }) => {
         const open = await client?.catch(() => undefined)

@@ -15,6 +15,7 @@ import * as licensesOneUnique from './20261124_0110_licenses-one-unique.js'
 import * as accountListCounters from './20261124_0120_account-list-counters.js'
 import * as accountOrderSettles from './20261125_0130_account-order-settles.js'
 import * as webhookDueOrder from './20261125_0140_webhook-due-order.js'
+import * as licensesAutovacuum from './20261125_0150_licenses-autovacuum.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0120_account-list-counters': accountListCounters,
   '20261125_0130_account-order-settles': accountOrderSettles,
   '20261125_0140_webhook-due-order': webhookDueOrder,
+  '20261125_0150_licenses-autovacuum': licensesAutovacuum,
 }
