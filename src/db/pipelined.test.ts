@@ -80,4 +80,13 @@ describe.runIf(onPostgres)('pipelined single statements', async () => {
       await one.close()
     }
   })
+
+  it('lets the calls in flight finish when closed, and refuses calls after', async () => {
+    const closing = pipelinedStatements({ connectionString: database.url, query_timeout: 5000 }, 2)
+    const inFlight = closing.run<{ n: number }>('probe_slow_one', 'SELECT 1 AS n FROM pg_sleep(0.3)', [])
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await closing.close()
+    expect(await inFlight).toEqual([{ n: 1 }])
+    await expect(closing.run('probe_pid', 'SELECT pg_backend_pid() AS pid', [])).rejects.toThrow('closed')
+  })
 })

@@ -92,15 +92,16 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
     }
   }
 
+  // Calls in flight finish first; the watchdog stays on until then, for a server that stopped answering.
   const close = async () => {
     closed = true
-    if (watchdog) clearInterval(watchdog)
     await Promise.all(
       all.map(async ({ client }) => {
         const open = await client?.catch(() => undefined)
         await open?.end().catch(() => undefined)
       }),
     )
+    if (watchdog) clearInterval(watchdog)
   }
   return { run, close }
 }
