@@ -39,7 +39,7 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: ActiveLocks, ...errors(...RESELLER_ERRORS) },
         },
       },
-      async (request) => ok(await listActiveLocks(ctx.db, request.account.id)),
+      async (request) => ok(await listActiveLocks(ctx.prepared, request.account.id)),
     )
     app.delete(
       '/item/lock/:lock_token',
@@ -52,7 +52,7 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: ReleasedLock, ...errors(404, 422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ok(await releaseLock(ctx.db, request.account.id, request.params.lock_token)),
+      async (request) => ok(await releaseLock(ctx.prepared, request.account.id, request.params.lock_token)),
     )
   }
 }

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto'
 import { sql } from 'kysely'
-import { inTransaction, type Database } from '../../db/database.js'
-import { raisingAppErrors } from '../../db/functions/app-errors.js'
+import { inTransaction, type Database, type PreparedStatement } from '../../db/database.js'
 import { AppError } from '../../errors.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
 import * as stock from '../catalog/stock.service.js'
+import { findActiveLocks, markLockReleased, refuseUnusableLockRow } from './locks.queries.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
@@ -61,49 +61,21 @@ export async function createLock(
   })
 }
 
-/** The caller's active, unexpired locks, timed by the database clock. */
-export async function listActiveLocks(db: Database, accountId: number) {
-  const rows = await db
-    .selectFrom('stock_locks')
-    .select([
-      'token as lock_token',
-      'item_id',
-      'quantity',
-      'locked_at',
-      'expires_at',
-      sql<number>`ceil(extract(epoch FROM expires_at - clock_timestamp()))::integer`.as('remaining_seconds'),
-    ])
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'active')
-    .where(sql<boolean>`expires_at > clock_timestamp()`)
-    .orderBy('id')
-    .execute()
+/** GET /v1/item/lock: the caller's active, unexpired locks, timed by the database clock. */
+export async function listActiveLocks(prepared: PreparedStatement, accountId: number) {
+  const rows = await findActiveLocks(prepared, accountId)
   return rows.map((r) => ({ ...r, status: 'active' as const }))
 }
 
 /** DELETE /v1/item/lock/{token}: one conditional update; a lock past expires_at is expired, swept or not. */
-export async function releaseLock(db: Database, accountId: number, token: string) {
-  const released = await db
-    .updateTable('stock_locks')
-    .set({ status: 'released', finished_at: sql`clock_timestamp()` })
-    .where('token', '=', token)
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'active')
-    .where(sql<boolean>`expires_at > clock_timestamp()`)
-    .returning(['token', 'finished_at'])
-    .executeTakeFirst()
-  if (released) return { lock_token: released.token, status: 'released' as const, released_at: released.finished_at! }
-  await refuseUnusableLock(db, accountId, token)
+export async function releaseLock(prepared: PreparedStatement, accountId: number, token: string) {
+  const released = await markLockReleased(prepared, accountId, token)
+  if (released) return { lock_token: released.token, status: 'released' as const, released_at: released.finished_at }
+  // LOCK_NOT_FOUND, or the code of its state.
+  const rows = await refuseUnusableLockRow(prepared, accountId, token)
+  if (rows.length === 0) throw new AppError('LOCK_NOT_FOUND')
   // Not refused: it was active and unexpired a moment ago, so it ran out in between.
   throw new AppError('LOCK_EXPIRED')
-}
-
-/** The one caller of refuse_unusable_lock() (locks.sql) outside purchase(): LOCK_NOT_FOUND, or the code of its state. */
-async function refuseUnusableLock(db: Database, accountId: number, token: string): Promise<void> {
-  const { rows } = await raisingAppErrors(
-    sql`SELECT refuse_unusable_lock(status, expires_at) FROM stock_locks WHERE token = ${token} AND account_id = ${accountId}`.execute(db),
-  )
-  if (rows.length === 0) throw new AppError('LOCK_NOT_FOUND')
 }
 
 /** Marks locks past their time as expired (their stock was free from expires_at on anyway). */
