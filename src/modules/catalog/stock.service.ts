@@ -1,14 +1,9 @@
-import type { Database, Trx } from '../../db/database.js'
-import { findLowStockItems, findStockForSale, holdItemExclusively } from './catalog.queries.js'
+import type { Database } from '../../db/database.js'
+import { findLowStockItems, findStockForSale } from './catalog.queries.js'
 
 /** Units of an item for sale now: item_stock() less item_reserved() (stock.sql); null when unlimited. */
 export async function forSale(db: Database, itemId: number): Promise<number | null> {
   return findStockForSale(db, itemId)
-}
-
-/** Holds the item row exclusively until the transaction ends: queued fairly behind the buyers in flight. */
-export async function holdItem(trx: Trx, itemId: number): Promise<void> {
-  await holdItemExclusively(trx, itemId)
 }
 
 /** Active items with limited stock under `below` units for sale now, fewest first (at most 100). */

@@ -12,6 +12,7 @@ const RELEASE = `
   UPDATE stock_locks SET status = 'released', finished_at = clock_timestamp()
    WHERE token = $1 AND account_id = $2 AND status = 'active' AND expires_at > clock_timestamp()
   RETURNING token, finished_at`
+const CREATE_LOCK = 'SELECT * FROM create_lock($1, $2, $3, $4, $5::text[], $6, $7)'
 const REFUSE_UNUSABLE = 'SELECT refuse_unusable_lock(status, expires_at) FROM stock_locks WHERE token = $1 AND account_id = $2'
 
 export type ActiveLockRow = {
@@ -36,4 +37,22 @@ export async function markLockReleased(prepared: PreparedStatement, accountId: n
 /** refuse_unusable_lock() (locks.sql) on the account's lock: raises its state's code; no row when there is no such lock. */
 export async function refuseUnusableLockRow(prepared: PreparedStatement, accountId: number, token: string) {
   return raisingAppErrors(prepared<unknown>('refuse_unusable_lock', REFUSE_UNUSABLE, [token, accountId]))
+}
+
+export type CreateLockCall = {
+  accountId: number
+  itemId: number
+  quantity: number
+  seconds: number
+  processes: readonly string[]
+  defaultCap: number
+  token: string
+}
+export type CreatedLockRow = { lock_token: string; item_id: number; quantity: number; locked_at: Date; expires_at: Date }
+
+/** create_lock() (locks.sql): the new lock, or its refusal as an AppError. */
+export async function insertLock(prepared: PreparedStatement, c: CreateLockCall): Promise<CreatedLockRow> {
+  const values = [c.accountId, c.itemId, c.quantity, c.seconds, c.processes, c.defaultCap, c.token]
+  const [lock] = await raisingAppErrors(prepared<CreatedLockRow>('create_lock', CREATE_LOCK, values))
+  return lock
 }

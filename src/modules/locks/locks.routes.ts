@@ -25,7 +25,7 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const limits = { defaultCap: ctx.config.maxActiveLocks, fulfillable: ctx.fulfillable }
-        const lock = await createLock(ctx.db, limits, request.account.id, request.body)
+        const lock = await createLock(ctx.prepared, limits, request.account.id, request.body)
         return reply.status(201).send({ success: true as const, data: lock })
       },
     )

@@ -1,64 +1,29 @@
 import crypto from 'node:crypto'
 import { sql } from 'kysely'
-import { inTransaction, type Database, type PreparedStatement } from '../../db/database.js'
+import { retrying, type Database, type PreparedStatement } from '../../db/database.js'
 import { AppError } from '../../errors.js'
-import { refuseUnsellable } from '../catalog/sellable.js'
-import * as stock from '../catalog/stock.service.js'
-import { findActiveLocks, markLockReleased, refuseUnusableLockRow } from './locks.queries.js'
+import { findActiveLocks, insertLock, markLockReleased, refuseUnusableLockRow } from './locks.queries.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
-/**
- * POST /v1/item/lock, checks in DESIGN §6 order. The item is held exclusively first, which also
- * waits out every purchase of it in flight; then the account row, under which the cap is counted.
- */
+/** POST /v1/item/lock: one call of create_lock() (locks.sql), which checks in DESIGN §6 order and holds the stock. */
 export async function createLock(
-  db: Database,
+  prepared: PreparedStatement,
   limits: { defaultCap: number; fulfillable: readonly string[] },
   accountId: number,
   input: LockInput,
 ) {
-  const { defaultCap, fulfillable } = limits
-  return inTransaction(db, async (trx) => {
-    await stock.holdItem(trx, input.item_id)
-    const item = await trx
-      .selectFrom('items')
-      .select(['id', 'active', 'unlimited_stock'])
-      .where('id', '=', input.item_id)
-      .executeTakeFirst()
-    if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
-    if (item.unlimited_stock) throw new AppError('LOCK_NOT_REQUIRED')
-    // Stock that no purchase could take must not be held either.
-    await refuseUnsellable(trx, item.id, input.quantity, fulfillable)
-    const account = await trx
-      .selectFrom('accounts')
-      .select('max_active_locks')
-      .where('id', '=', accountId)
-      .forNoKeyUpdate()
-      .executeTakeFirstOrThrow()
-    const { active } = await trx
-      .selectFrom('stock_locks')
-      .select((eb) => eb.fn.countAll<number>().as('active'))
-      .where('account_id', '=', accountId)
-      .where('status', '=', 'active')
-      .where(sql<boolean>`expires_at > clock_timestamp()`)
-      .executeTakeFirstOrThrow()
-    if (active >= (account.max_active_locks ?? defaultCap)) throw new AppError('MAX_ACTIVE_LOCKS_REACHED')
-    const available = await stock.forSale(trx, item.id)
-    if (available! < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
-    return trx
-      .insertInto('stock_locks')
-      .values({
-        token: `LCK-${crypto.randomBytes(16).toString('hex')}`,
-        account_id: accountId,
-        item_id: item.id,
-        quantity: input.quantity,
-        locked_at: sql`clock_timestamp()`,
-        expires_at: sql`clock_timestamp() + make_interval(secs => ${input.lock_duration ?? 600})`,
-      })
-      .returning(['token as lock_token', 'item_id', 'quantity', 'locked_at', 'expires_at'])
-      .executeTakeFirstOrThrow()
-  })
+  const call = {
+    accountId,
+    itemId: input.item_id,
+    quantity: input.quantity,
+    seconds: input.lock_duration ?? 600,
+    processes: limits.fulfillable,
+    defaultCap: limits.defaultCap,
+    token: `LCK-${crypto.randomBytes(16).toString('hex')}`,
+  }
+  // A deadlock with a purchase or an operator's edit is worth another go.
+  return retrying(() => insertLock(prepared, call))
 }
 
 /** GET /v1/item/lock: the caller's active, unexpired locks, timed by the database clock. */

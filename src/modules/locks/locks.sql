@@ -6,3 +6,34 @@ BEGIN
   IF p_status = 'expired' OR p_expires_at <= clock_timestamp() THEN PERFORM raise_app('LOCK_EXPIRED'); END IF;
 END
 $$;
+
+-- create_lock(): POST /v1/item/lock in one round trip, checks in DESIGN §6 order. The item is held
+-- exclusively first, which also waits out every purchase of it in flight; then the account row,
+-- under which the cap is counted. Stock that no purchase could take is not held either
+-- (refuse_unsellable). The token comes from the caller's random source.
+CREATE OR REPLACE FUNCTION create_lock(p_account bigint, p_item bigint, p_qty integer, p_seconds integer,
+                                       p_processes text[], p_default_cap integer, p_token text)
+RETURNS TABLE (lock_token text, item_id bigint, quantity integer, locked_at timestamptz, expires_at timestamptz)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_item items%ROWTYPE;
+  v_cap integer;
+BEGIN
+  PERFORM hold_item_exclusively(p_item);
+  SELECT * INTO v_item FROM items i WHERE i.id = p_item;
+  IF NOT FOUND OR NOT v_item.active THEN PERFORM raise_app('ITEM_NOT_FOUND'); END IF;
+  IF v_item.unlimited_stock THEN PERFORM raise_app('LOCK_NOT_REQUIRED'); END IF;
+  PERFORM refuse_unsellable(p_item, p_qty, p_qty, p_processes, NULL);
+  SELECT coalesce(a.max_active_locks, p_default_cap) INTO v_cap FROM accounts a WHERE a.id = p_account FOR NO KEY UPDATE;
+  IF (SELECT count(*) FROM stock_locks s
+       WHERE s.account_id = p_account AND s.status = 'active' AND s.expires_at > clock_timestamp()) >= v_cap THEN
+    PERFORM raise_app('MAX_ACTIVE_LOCKS_REACHED');
+  END IF;
+  IF item_stock(p_item) - item_reserved(p_item) < p_qty THEN PERFORM raise_app('INSUFFICIENT_STOCK'); END IF;
+  RETURN QUERY
+    INSERT INTO stock_locks AS s (token, account_id, item_id, quantity, locked_at, expires_at)
+    VALUES (p_token, p_account, p_item, p_qty, clock_timestamp(), clock_timestamp() + make_interval(secs => p_seconds))
+    RETURNING s.token, s.item_id, s.quantity, s.locked_at, s.expires_at;
+END
+$fn$;
