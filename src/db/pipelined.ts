@@ -7,6 +7,14 @@ type Stream = { cork(): void; uncork(): void; destroy(): void }
 type Connection = { stream: Stream; on(event: 'readyForQuery', listener: () => void): void }
 const connectionOf = (client: pg.Client) => (client as unknown as { connection: Connection }).connection
 
+/** Takes the lane's connection out of use if it is still this one; true when it was. */
+function forget(lane: Lane, connecting: Promise<pg.Client>): boolean {
+  if (lane.client !== connecting) return false
+  lane.client = undefined
+  lane.open = undefined
+  return true
+}
+
 /**
  * Single statements outside any transaction (purchase(), auth, polls) share a few pipelined
  * connections: the calls of one event-loop turn leave in one write and the server reads them in one
@@ -42,15 +50,11 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
       if (lane.client === connecting) lane.open = client
       return client
     })
-    const forget = () => {
-      if (lane.client !== connecting) return
-      lane.client = undefined
-      lane.open = undefined
-    }
+    const lost = () => forget(lane, connecting)
     // A connection error fails the calls in flight; without a listener it would end the process.
-    client.on('error', forget)
-    client.on('end', forget)
-    connecting.catch(forget)
+    client.on('error', lost)
+    client.on('end', lost)
+    connecting.catch(lost)
     lane.client = connecting
     return connecting
   }
@@ -81,11 +85,8 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
     } catch (error) {
       // The server may report a terminated session before its socket closes: no later call may follow it.
       // A statement timeout (57014) leaves the connection and the calls behind it sound.
-      if (isDatabaseUnavailable(error) && (error as { code?: string }).code !== '57014' && lane.client === connecting) {
-        lane.client = undefined
-        lane.open = undefined
+      if (isDatabaseUnavailable(error) && (error as { code?: string }).code !== '57014' && forget(lane, connecting))
         void connecting.then((client) => client.end()).catch(() => undefined)
-      }
       throw error
     } finally {
       lane.inFlight--
