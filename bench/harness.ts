@@ -119,6 +119,13 @@ export function cpuSeconds(pid: number | string): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** Read and write system calls a process has made (/proc/<pid>/io): sockets count, each a kernel crossing. */
+export function syscalls(pid: number | string): { reads: number; writes: number } {
+  const io = fs.readFileSync(`/proc/${pid}/io`, 'utf8')
+  const field = (name: string) => Number(io.match(new RegExp(`^${name}: (\\d+)`, 'm'))?.[1] ?? NaN)
+  return { reads: field('syscr'), writes: field('syscw') }
+}
+
 /** CPU seconds of every PostgreSQL process on this machine (backends, WAL writer, checkpointer) by pid. */
 export function postgresCpu(): Map<string, number> {
   const cpu = new Map<string, number>()

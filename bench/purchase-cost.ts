@@ -2,8 +2,9 @@
  * npm run bench:purchase-cost: where a purchase's cost goes, on PostgreSQL. A server seeded like the
  * bench's (100 accounts, 50 auto items), then rounds of 64 connections of purchases; each round
  * prints req/s with CPU per purchase by process (the API, PostgreSQL's processes, this load
- * generator; from /proc), how busy the machine was, and the WAL a purchase writes. After the
- * last round, the WAL records by kind and relation (pg_walinspect). Rounds alternate two SQL
+ * generator; from /proc), the API's write and read system calls per purchase (sockets: a kernel
+ * crossing each), how busy the machine was, and the WAL a purchase writes. After the last round,
+ * the WAL records by kind and relation (pg_walinspect). Rounds alternate two SQL
  * variants when COST_AB='["sql for A","sql for B"]' (run before each round), so that an A/B is
  * measured within one run: the machine's speed drifts between runs.
  * Env: BENCH_SECONDS (10), COST_ROUNDS (2), COST_CONNECTIONS (64), COST_HOT=1 (every purchase of
@@ -23,6 +24,7 @@ import {
   purchaseLoad,
   recreateDatabase,
   startServer,
+  syscalls,
 } from './harness.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -90,13 +92,20 @@ async function main() {
       // The previous round's last answers may still hold locks that DDL in a variant would wait on.
       if (AB) await new Promise((resolve) => setTimeout(resolve, 1000)).then(() => db.query(AB[round % 2]))
       const { server: target, base: targetBase } = serving(round)
-      const before = { server: cpuSeconds(target.pid!), self: cpuSeconds(process.pid), postgres: postgresCpu(), lsn: await lsn() }
+      const before = {
+        io: syscalls(target.pid!),
+        server: cpuSeconds(target.pid!),
+        self: cpuSeconds(process.pid),
+        postgres: postgresCpu(),
+        lsn: await lsn(),
+      }
       const busy = machineBusy()
       const { result } = await purchaseLoad(targetBase, { connections: CONNECTIONS, seconds: SECONDS, next })
       const machine = busy.busyPercent()
       const postgres = postgresCpuSince(before.postgres)
       const n = result.requests.total
       const us = (seconds: number) => Math.round((seconds * 1e6) / n)
+      const io = syscalls(target.pid!)
       const to = await lsn()
       const wal = (await db.query<{ b: string }>('SELECT $1::pg_lsn - $2::pg_lsn AS b', [to, before.lsn])).rows[0].b
       last = { from: before.lsn, to, purchases: n }
@@ -108,6 +117,8 @@ async function main() {
           non_2xx: result.non2xx,
           api_us: us(cpuSeconds(target.pid!) - before.server),
           postgres_us: us(postgres),
+          api_writes: +((io.writes - before.io.writes) / n).toFixed(2),
+          api_reads: +((io.reads - before.io.reads) / n).toFixed(2),
           load_generator_us: us(cpuSeconds(process.pid) - before.self),
           machine_busy_percent: machine,
           wal_bytes: Math.round(Number(wal) / n),
@@ -116,9 +127,12 @@ async function main() {
     }
     await walByRelation(db, last)
   } finally {
+    const exited = [server, serverB].map((s) =>
+      s && s.exitCode === null && s.signalCode === null ? new Promise((resolve) => s.once('exit', resolve)) : undefined,
+    )
     serverB?.kill('SIGTERM')
     server.kill('SIGTERM')
-    await new Promise((resolve) => server.once('exit', resolve))
+    await Promise.all(exited)
     await db.end()
     await dropDatabase(`${DB_NAME}_cost`)
   }

@@ -3,6 +3,9 @@ import { Value } from '@sinclair/typebox/value'
 import { isAddressOrCidr } from './ip-ranges.js'
 import { StringEnum } from './string-enum.js'
 
+/** Pipelined connections per process (DB_PIPELINES); the test helpers open as many as production does. */
+export const DEFAULT_DB_PIPELINES = 8
+
 // The environment as it arrives; every value is a string until converted and checked here.
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
@@ -32,7 +35,7 @@ const Env = Type.Object({
   VALIDATION_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 16, default: 16 }),
-  DB_PIPELINES: Type.Integer({ minimum: 0, maximum: 16, default: 8 }),
+  DB_PIPELINES: Type.Integer({ minimum: 0, maximum: 16, default: DEFAULT_DB_PIPELINES }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 3000 }),
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000 }),
   DB_QUERY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 3600000 })),

@@ -1,5 +1,5 @@
 import { afterAll, expect, onTestFinished } from 'vitest'
-import { loadConfig, withConfig, type Config } from '../src/config.js'
+import { DEFAULT_DB_PIPELINES, loadConfig, withConfig, type Config } from '../src/config.js'
 import type { AppContext } from '../src/context.js'
 import { buildApp, type App } from '../src/http/server.js'
 import { openPostgres, type DatabaseHandle } from '../src/db/database.js'
@@ -39,7 +39,7 @@ export async function createTestApp(
 
 /** A second process's view: another app with its own pool on the same PostgreSQL database. */
 export async function createSiblingApp(databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
-  const handle = await openPostgres(databaseUrl, 4, { pipelines: 8 })
+  const handle = await openPostgres(databaseUrl, 4, { pipelines: DEFAULT_DB_PIPELINES })
   return appOn({ ...handle, url: databaseUrl }, env)
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { inject } from 'vitest'
+import { DEFAULT_DB_PIPELINES } from '../src/config.js'
 import { openPGlite, openPostgres, type DatabaseHandle } from '../src/db/database.js'
 import { TEMPLATE_DB, adminQuery, databaseUrlFor, testDatabaseUrl } from './templates.js'
 
@@ -16,7 +17,7 @@ export async function cloneTestDatabase(): Promise<DatabaseHandle & { url?: stri
   const name = `reseller_test_${process.pid}_${++counter}_${Date.now() % 100000}`
   await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
   const url = databaseUrlFor(name)
-  const handle = await openPostgres(url, 16, { pipelines: 8 })
+  const handle = await openPostgres(url, 16, { pipelines: DEFAULT_DB_PIPELINES })
   return {
     ...handle,
     url,
