@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { expect } from 'vitest'
 import type { Database } from '../src/db/database.js'
+import { auditLedger } from '../src/modules/ledger/ledger.service.js'
 
 /**
  * The invariants of DESIGN §5, asserted after every concurrent run: balances equal their ledgers
@@ -19,6 +20,12 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     expect(row.balance).toBeGreaterThanOrEqual(0)
     // The lists' totals: orders/ledger entries as kept on the row vs counted.
     expect(row.counted, `account ${row.id} list counters`).toBe(row.actual)
+    // The operators' audit agrees: none of its checks fails on books the runs above left.
+    const audit = await auditLedger(db, row.id)
+    expect(
+      audit.checks.filter((c) => !c.ok),
+      `account ${row.id} audit`,
+    ).toEqual([])
   }
 
   const orders = await sql<{ id: number; amount: number; lines: number; debited: number; refunded: number; status: string }>`

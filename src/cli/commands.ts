@@ -77,6 +77,11 @@ export const COMMANDS: Record<string, Command> = {
     path: ([id]) => `/resellers/${id}/mutations`,
   },
   'resellers:show': { usage: 'ID', method: 'GET', path: ([id]) => `/resellers/${id}` },
+  'resellers:audit': {
+    usage: 'ID (balance against ledger, and what the ledger paid for)',
+    method: 'GET',
+    path: ([id]) => `/resellers/${id}/audit`,
+  },
   'resellers:create': {
     usage: '--name NAME [--email EMAIL]',
     method: 'POST',

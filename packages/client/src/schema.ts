@@ -740,6 +740,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/resellers/{id}/audit': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * An account's books checked: balance against ledger, the ledger's chain, and what it paid for
+     * @description Checks one account’s books in one snapshot, as an operator would by hand: each check says what it expected and what it found. A failing check is a finding to investigate (the database constraints and the purchase path are built so that none ever fails); `breaks` names the first ledger entries that do not follow from the one before.
+     */
+    get: operations['adminAuditReseller']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/admin/v1/channels': {
     parameters: {
       query?: never
@@ -7715,6 +7735,148 @@ export interface operations {
               /** @description true when there are more than 10000 rows: total and last_page stop there */
               total_capped: boolean
               next_cursor: string | null
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ACCOUNT_NOT_FOUND`: no such account */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminAuditReseller: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "account_id": 7,
+           *         "consistent": true,
+           *         "balance": 2430000,
+           *         "ledger_balance": 2430000,
+           *         "entries": 413,
+           *         "checks": [
+           *           {
+           *             "check": "balance_equals_ledger",
+           *             "ok": true,
+           *             "expected": 2430000,
+           *             "actual": 2430000,
+           *             "description": "the balance (actual) against credits less debits (expected)"
+           *           },
+           *           {
+           *             "check": "ledger_chain",
+           *             "ok": true,
+           *             "expected": 0,
+           *             "actual": 0,
+           *             "description": "entries that do not start from the balance the entry before left"
+           *           }
+           *         ],
+           *         "breaks": []
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              account_id: number
+              /** @description every check holds */
+              consistent: boolean
+              balance: number
+              /** @description credits less debits over the whole ledger */
+              ledger_balance: number
+              entries: number
+              checks: {
+                /** @enum {string} */
+                check:
+                  | 'balance_equals_ledger'
+                  | 'ledger_chain'
+                  | 'orders_debited_once'
+                  | 'orders_debited_in_full'
+                  | 'refunds_equal_lines_refunded'
+                  | 'topups_credited_once'
+                  | 'order_counter'
+                  | 'ledger_counter'
+                ok: boolean
+                expected: number
+                actual: number
+                description: string
+              }[]
+              /** @description the first 20 entries whose balance_before is not the balance_after of the entry before */
+              breaks: {
+                entry_id: number
+                balance_before: number
+                expected: number
+              }[]
             }
           }
         }

@@ -14,6 +14,41 @@ export const ADMIN_DOCS: OperationDocs = {
     description: 'Reseller accounts, paged; `search` in names and emails.',
     response: { message: 'OK', data: [account], meta: listMeta(1) },
   },
+  'GET /api/admin/v1/resellers/{id}/audit': {
+    operationId: 'adminAuditReseller',
+    description:
+      'Checks one account’s books in one snapshot, as an operator would by hand: each check says what it expected and what it ' +
+      'found. A failing check is a finding to investigate (the database constraints and the purchase path are built so that none ' +
+      'ever fails); `breaks` names the first ledger entries that do not follow from the one before.',
+    codes: ['ACCOUNT_NOT_FOUND'],
+    response: {
+      message: 'OK',
+      data: {
+        account_id: 7,
+        consistent: true,
+        balance: 2430000,
+        ledger_balance: 2430000,
+        entries: 413,
+        checks: [
+          {
+            check: 'balance_equals_ledger',
+            ok: true,
+            expected: 2430000,
+            actual: 2430000,
+            description: 'the balance (actual) against credits less debits (expected)',
+          },
+          {
+            check: 'ledger_chain',
+            ok: true,
+            expected: 0,
+            actual: 0,
+            description: 'entries that do not start from the balance the entry before left',
+          },
+        ],
+        breaks: [],
+      },
+    },
+  },
   'GET /api/admin/v1/resellers/{id}/mutations': {
     operationId: 'adminListResellerMutations',
     description: 'One account’s ledger, newest first, with the same filters and paging as the reseller’s own `GET /balance/mutations`.',

@@ -7,7 +7,7 @@ import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors } from '../../htt
 import { getAccount } from '../accounts/accounts.service.js'
 import { listOperatorItems } from '../catalog/catalog.service.js'
 import * as ledger from '../ledger/ledger.service.js'
-import { MutationPage, MutationsQuery } from '../ledger/ledger.schemas.js'
+import { LedgerAudit, MutationPage, MutationsQuery } from '../ledger/ledger.schemas.js'
 import { AdminItem } from './admin.schemas.js'
 import { Overview } from './overview.schemas.js'
 import { storeOverview } from './overview.service.js'
@@ -57,6 +57,23 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { data, meta } = await ledger.listMutations(db, request.params.id, filters, pageWindow({ page, per_page, cursor }))
         return ok(data, meta)
       },
+    )
+    app.get(
+      '/resellers/:id/audit',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "An account's books checked: balance against ledger, the ledger's chain, and what it paid for",
+          description:
+            'One snapshot: the balance against credits less debits, every entry starting from the balance the one before left, ' +
+            'each order that cost something debited once and in full, refunds equal to what the lines record, each paid ' +
+            'top-up credited once, and the lists’ kept totals. `consistent` is false when any check fails.',
+          params: IdParam,
+          response: { 200: LedgerAudit, ...errors(404, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await ledger.auditLedger(db, request.params.id)),
     )
     app.get(
       '/items',

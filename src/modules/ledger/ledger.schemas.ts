@@ -26,3 +26,37 @@ export const Mutation = Type.Object({
 })
 
 export const MutationPage = OkCursorPage(Mutation)
+
+export const AUDIT_CHECKS = [
+  'balance_equals_ledger',
+  'ledger_chain',
+  'orders_debited_once',
+  'orders_debited_in_full',
+  'refunds_equal_lines_refunded',
+  'topups_credited_once',
+  'order_counter',
+  'ledger_counter',
+] as const
+
+export const LedgerAudit = Ok(
+  Type.Object({
+    account_id: Type.Integer(),
+    consistent: Type.Boolean({ description: 'every check holds' }),
+    balance: Type.Integer(),
+    ledger_balance: Type.Integer({ description: 'credits less debits over the whole ledger' }),
+    entries: Type.Integer(),
+    checks: Type.Array(
+      Type.Object({
+        check: StringEnum(AUDIT_CHECKS),
+        ok: Type.Boolean(),
+        expected: Type.Integer(),
+        actual: Type.Integer(),
+        description: Type.String(),
+      }),
+    ),
+    breaks: Type.Array(Type.Object({ entry_id: Type.Integer(), balance_before: Type.Integer(), expected: Type.Integer() }), {
+      description: 'the first 20 entries whose balance_before is not the balance_after of the entry before',
+    }),
+  }),
+)
+export type LedgerAudit = Static<typeof LedgerAudit>['data']
