@@ -181,3 +181,31 @@ describe('console: next pages keep their filters', () => {
     expect([inverted.status, inverted.body.includes('max_amount')]).toEqual([422, true])
   })
 })
+
+describe('console: a reseller’s books', () => {
+  it('shows every check of the audit, and the entries that break the chain once the books are tampered with', async () => {
+    const shop = await createReseller(app, { name: 'Toko Buku', balance: 40_000 })
+    await admin(app, 'POST', `/resellers/${shop.id}/balance`, { amount: 2_500, reason: 'bonus' })
+    const reseller = await operator.get(`/console/resellers/${shop.id}`)
+    expect(reseller.body).toContain(`href="/console/resellers/${shop.id}/audit" id="audit"`)
+    const clean = await operator.get(`/console/resellers/${shop.id}/audit`)
+    expect(clean.body).toContain('id="consistent">consistent<')
+    expect(rowsOf(clean.body, 'checks')).toBe(8)
+    expect(clean.body).not.toContain('id="breaks"')
+
+    const [first] = (
+      await ctx.db.selectFrom('ledger_entries').select('id').where('account_id', '=', shop.id).orderBy('id').limit(1).execute()
+    ).map((e) => e.id)
+    await ctx.db
+      .updateTable('ledger_entries')
+      .set((eb) => ({ balance_before: eb('balance_before', '+', 1), balance_after: eb('balance_after', '+', 1) }))
+      .where('id', '=', first)
+      .execute()
+    const broken = await operator.get(`/console/resellers/${shop.id}/audit`)
+    expect(broken.body).toContain('id="consistent">inconsistent<')
+    // The first entry starts one above zero and the second one below where the first now ends; the balance holds.
+    expect(rowsOf(broken.body, 'breaks')).toBe(2)
+    expect((broken.body.match(/>fails</g) ?? []).length).toBe(1)
+    expect((await operator.get('/console/resellers/999999/audit')).status).toBe(404)
+  })
+})

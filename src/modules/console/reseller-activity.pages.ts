@@ -14,7 +14,7 @@ const PER_PAGE = 50
 const DeliveryStatus = StringEnum(['', 'failing', 'pending', 'retrying', 'delivered', 'failed'])
 const Done = { done: Optional(Type.String({ maxLength: 20 })) }
 
-/** A reseller's ledger and webhook deliveries page by page, its webhook settings, and the store's failing deliveries. */
+/** A reseller's ledger and webhook deliveries page by page, its books checked, its webhook settings, and the store's failing deliveries. */
 export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   const production = ctx.config.appEnv === 'production'
@@ -56,6 +56,10 @@ export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebo
         return reply.page('mutations.eta', { account, mutations, type: type ?? '' })
       },
     )
+    app.get('/console/resellers/:id/audit', { schema: { hide, params: IdParam } }, async (request, reply) => {
+      const account = await accounts.getAccount(db, request.params.id)
+      return reply.page('audit.eta', { account, audit: await ledger.auditLedger(db, account.id) })
+    })
     app.get(
       '/console/resellers/:id/deliveries',
       {
