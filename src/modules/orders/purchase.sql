@@ -170,6 +170,8 @@ BEGIN
       PERFORM pg_advisory_xact_lock(item_count_lock_class(), item_lock_key(v_stock.id));
       v_reserved := item_reserved(v_stock.id, v_lock.id);
     END IF;
+    -- Nothing reserved: the claim below refuses INSUFFICIENT_STOCK itself, still before the debit.
+    CONTINUE WHEN v_stock.order_process = 'auto' AND v_reserved = 0;
     IF v_stock.order_process = 'auto' THEN
       -- Counting stops at what is needed: a hot item may hold hundreds of thousands of licenses.
       -- item_id as a range of one, as in the claim below: only the index of available licenses serves it.
