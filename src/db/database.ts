@@ -7,6 +7,7 @@ import { AppError } from '../errors.js'
 import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
 import { pipelinedStatements } from './pipelined.js'
+import { currentStatementName, isStalePlan, renewStatementName, withFreshPlan } from './statement-names.js'
 import { isDatabaseUnavailable } from './unavailable.js'
 
 export { isDatabaseUnavailable }
@@ -89,9 +90,14 @@ export async function openPostgres(url: string, poolMax: number, options: Postgr
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool, end) }) })
   const prepared =
     pipelined?.run ??
-    (async <R>(name: string, text: string, values: unknown[]) => (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows)
+    (<R>(name: string, text: string, values: unknown[]) =>
+      withFreshPlan(name, async (current) => (await pool.query<R & pg.QueryResultRow>({ name: current, text, values })).rows))
   return { db, driver: 'postgres', pool, prepared, close: () => db.destroy() }
 }
+
+// What Kysely sends to open and end a transaction on a connection it holds.
+const TRANSACTION_OPENS = /^\s*(begin|start transaction)\b/i
+const TRANSACTION_ENDS = /^\s*(commit|rollback)\s*$/i
 
 /** Opens a statement that runs as a named prepared statement on PostgreSQL (parsed and planned once per connection). */
 export const PREPARED = '/* prepared */ '
@@ -128,12 +134,25 @@ function discardingLostClients(pool: pg.Pool, end: () => Promise<void>) {
         client.release(error)
       }
       client.on('error', drop)
+      let inTransaction = false
       return {
         async query(text: string, values: unknown[]) {
           if (lost) throw lost
           try {
             const name = preparedName(text)
-            return await (name ? client.query({ name, text, values }) : client.query(text, values))
+            if (name === undefined) {
+              const result = await client.query(text, values)
+              if (TRANSACTION_OPENS.test(text)) inTransaction = true
+              else if (TRANSACTION_ENDS.test(text)) inTransaction = false
+              return result
+            }
+            const named = (current: string) => client.query({ name: current, text, values })
+            if (!inTransaction) return await withFreshPlan(name, named)
+            // The stale plan aborted the transaction: renamed, the statement plans afresh when the caller retries.
+            return await named(currentStatementName(name)).catch((error: unknown) => {
+              if (isStalePlan(error)) renewStatementName(name)
+              throw error
+            })
           } catch (error) {
             if (isDatabaseUnavailable(error)) drop(error as Error)
             throw error

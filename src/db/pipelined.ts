@@ -1,5 +1,6 @@
 import pg from 'pg'
 import type { PreparedStatement } from './database.js'
+import { withFreshPlan } from './statement-names.js'
 import { isDatabaseUnavailable } from './unavailable.js'
 
 type Lane = { client?: Promise<pg.Client>; open?: pg.Client; inFlight: number; corked: boolean; heardAt: number }
@@ -71,7 +72,7 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
     })
   }
 
-  const run = async <R>(name: string, text: string, values: unknown[]): Promise<R[]> => {
+  const runOnce = async <R>(name: string, text: string, values: unknown[]): Promise<R[]> => {
     // Like a pool after end(): a call after close is the caller's error, not a lost database.
     if (closed) throw new Error('the pipelined connections are closed')
     const lane = all.reduce((least, l) => (l.inFlight < least.inFlight ? l : least))
@@ -92,6 +93,8 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
       lane.inFlight--
     }
   }
+
+  const run = <R>(name: string, text: string, values: unknown[]) => withFreshPlan(name, (current) => runOnce<R>(current, text, values))
 
   // Calls in flight finish first; the watchdog stays on until then, for a server that stopped answering.
   const close = async () => {
