@@ -1,12 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../test/app.js'
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/app.js'
 
-let t: TestApp
-let doc: any
-beforeAll(async () => {
-  t = await createTestApp()
-  doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
-})
+// At the top: createTestApp closes the app (and drops its database) in an afterAll only a file's top level registers.
+const t = await createTestApp()
+const doc: any = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
 
 const operations = () =>
   Object.entries<any>(doc.paths).flatMap(([path, item]) =>
