@@ -7,7 +7,7 @@ import { AppError } from '../errors.js'
 import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
 import { pipelinedStatements } from './pipelined.js'
-import { currentStatementName, isStalePlan, renewStatementName, withFreshPlan } from './statement-names.js'
+import { withFreshPlan } from './statement-names.js'
 import { isDatabaseUnavailable } from './unavailable.js'
 
 export { isDatabaseUnavailable }
@@ -146,13 +146,8 @@ function discardingLostClients(pool: pg.Pool, end: () => Promise<void>) {
               else if (TRANSACTION_ENDS.test(text)) inTransaction = false
               return result
             }
-            const named = (current: string) => client.query({ name: current, text, values })
-            if (!inTransaction) return await withFreshPlan(name, named)
-            // The stale plan aborted the transaction: renamed, the statement plans afresh when the caller retries.
-            return await named(currentStatementName(name)).catch((error: unknown) => {
-              if (isStalePlan(error)) renewStatementName(name)
-              throw error
-            })
+            // Inside a transaction a stale plan has aborted it: renamed, the statement plans afresh when the caller retries.
+            return await withFreshPlan(name, (current) => client.query({ name: current, text, values }), !inTransaction)
           } catch (error) {
             if (isDatabaseUnavailable(error)) drop(error as Error)
             throw error

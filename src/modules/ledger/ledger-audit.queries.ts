@@ -56,7 +56,7 @@ export async function findLedgerAudit(db: Database, accountId: number): Promise<
                                 coalesce(sum(amount), 0)::bigint AS orders_amount
                            FROM orders WHERE account_id = a.id) o
      CROSS JOIN LATERAL (SELECT coalesce(sum(l.refunded_amount), 0)::bigint AS lines_refunded
-                           FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE o.account_id = a.id) r
+                           FROM orders ord JOIN order_lines l ON l.order_id = ord.id WHERE ord.account_id = a.id) r
      CROSS JOIN LATERAL (SELECT coalesce(sum(amount), 0)::bigint AS topups_paid
                            FROM topups WHERE account_id = a.id AND status = 'paid') t
      WHERE a.id = ${accountId}`.execute(db)

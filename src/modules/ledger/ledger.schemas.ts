@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { CursorQuery, OkCursorPage } from '../../http/paging.js'
 import { Nullable, Ok, Paging, StringEnum, Timestamp } from '../../http/schemas.js'
+import { BREAKS_LISTED } from './ledger-audit.queries.js'
 
 export const Balance = Ok(Type.Object({ balance: Type.Integer() }))
 
@@ -55,7 +56,7 @@ export const LedgerAudit = Ok(
       }),
     ),
     breaks: Type.Array(Type.Object({ entry_id: Type.Integer(), balance_before: Type.Integer(), expected: Type.Integer() }), {
-      description: 'the first 20 entries whose balance_before is not the balance_after of the entry before',
+      description: `the first ${BREAKS_LISTED} entries whose balance_before is not the balance_after of the entry before`,
     }),
   }),
 )
