@@ -188,6 +188,15 @@ describe('h2h over the Digiflazz protocol', () => {
     expect(res.json().message).toBe('PRODUCT_TEMPORARILY_UNAVAILABLE')
     expect(await balanceOf(app, r)).toBe(50_000)
   })
+
+  it('an h2h item with no provider answers PRODUCT_TEMPORARILY_UNAVAILABLE and debits nothing', async () => {
+    const r = await createReseller(app, { balance: 50_000 })
+    const item = await createItem(app, { order_process: 'h2h', price: 1_000, unlimited_stock: true })
+    const res = await buy(app, r, 'unmapped-1', [{ item_id: item.id, quantity: 1, note: '0812' }])
+    expect(res.statusCode).toBe(503)
+    expect(res.json().message).toBe('PRODUCT_TEMPORARILY_UNAVAILABLE')
+    expect(await balanceOf(app, r)).toBe(50_000)
+  })
 })
 
 describe('smm over the SMM panel API v2', () => {
