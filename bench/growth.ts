@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { DB_NAME, ROOT, api, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
+import { ADMIN, DB_NAME, ROOT, api, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
 import { growthSeedSql } from './growth-seed.js'
 
 const flag = process.argv.find((a) => a.startsWith('--scale='))
@@ -60,6 +60,14 @@ async function catalog(base: string) {
     await api(base, 'POST', `/items/${id}/licenses`, { licenses })
   }
   return { filler: items[items.length - 1]!, sellable }
+}
+
+/** The operator's ledger audit of one account (GET /resellers/{id}/audit): one request, its wall time. */
+async function audit(base: string, id: number) {
+  const started = performance.now()
+  const res = await fetch(`${base}/api/admin/v1/resellers/${id}/audit`, { headers: { authorization: `Bearer ${ADMIN}` } })
+  const body = (await res.json()) as { data?: { consistent: boolean } }
+  return { status: res.status, ms: Math.round(performance.now() - started), consistent: body.data?.consistent ?? null }
 }
 
 async function reseller(base: string, name: string) {
@@ -153,6 +161,9 @@ async function main() {
     await measure(base, { ...shared[1]!, name: 'warm-up' })
     const after = await run([...(await targets(reader, 'reader')), ...shared])
     const whaleFigures = await run(await targets(whale, 'whale'))
+    // Bounded by DB_STATEMENT_TIMEOUT_MS like any request: past it the operator gets a 503.
+    const audits = { reader: await audit(base, reader.id), whale: await audit(base, whale.id) }
+    console.log('ledger audit:', audits)
     const ratio = (a: number, b: number) => Number((a / Math.max(b, 1)).toFixed(2))
     const strip = (name: string) => name.replace(/ \(\d+\)$/, '')
     const table = Object.keys(before).map((name) => {
@@ -179,6 +190,7 @@ async function main() {
       before,
       after,
       whale: whaleFigures,
+      audits,
     }
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })
     fs.writeFileSync(path.join(ROOT, 'bench/results', `growth-${report.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2))
