@@ -3,7 +3,7 @@
  * same after set-based SQL has added, at scale 1, 100k accounts, 10M orders (one line each), 5M
  * licenses and 20M ledger entries (one account, the whale, holds a tenth of the orders and
  * entries). Prints each figure before and after and their ratio (target: within 1.2x), writes
- * bench/results/growth-<time>.json and drops its database. Default scale 0.02 (a few minutes).
+ * bench/results/growth-<time>.json and drops its database (GROWTH_KEEP=1 keeps it). Default scale 0.02 (a few minutes).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -198,7 +198,8 @@ async function main() {
     server.kill('SIGTERM')
     await db.end()
     await new Promise((resolve) => server.once('exit', resolve))
-    await dropDatabase(GROWTH_DB)
+    // GROWTH_KEEP=1 leaves the grown database for EXPLAIN (dropped by the next run).
+    if (!process.env.GROWTH_KEEP) await dropDatabase(GROWTH_DB)
   }
 }
 
