@@ -3,7 +3,8 @@
  * same after set-based SQL has added, at scale 1, 100k accounts, 10M orders (one line each), 5M
  * licenses and 20M ledger entries (one account, the whale, holds a tenth of the orders and
  * entries). Prints each figure before and after and their ratio (target: within 1.2x), writes
- * bench/results/growth-<time>.json and drops its database (GROWTH_KEEP=1 keeps it). Default scale 0.02 (a few minutes).
+ * bench/results/growth-<time>.json and drops its database (GROWTH_KEEP=1 keeps it). Default scale
+ * 0.02 (a few minutes).
  */
 import fs from 'node:fs'
 import path from 'node:path'
