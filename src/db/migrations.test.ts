@@ -116,20 +116,18 @@ describe('migration 0003: money within 10^15', () => {
     await migrateTo(handle, '20261122_0002_orders')
     await sql`INSERT INTO accounts (name, balance) VALUES ('rich', 2000000000000000), ('plain', 5)`.execute(handle.db)
     await migrateToLatest(handle.db)
+    // Migration 0160 moved the bound of the tables a purchase writes into the money_amount domain.
     const constraints = await sql<{ conname: string; convalidated: boolean }>`
       SELECT conname, convalidated FROM pg_constraint WHERE conname LIKE '%_money_max' ORDER BY conname`.execute(handle.db)
-    expect(constraints.rows).toEqual([
-      { conname: 'accounts_money_max', convalidated: false },
-      ...['items', 'ledger_entries', 'order_lines', 'orders', 'sandbox_orders'].map((t) => ({
-        conname: `${t}_money_max`,
-        convalidated: true,
-      })),
-    ])
+    expect(constraints.rows).toEqual(['items', 'sandbox_orders'].map((t) => ({ conname: `${t}_money_max`, convalidated: true })))
+    const domain = await sql<{ convalidated: boolean }>`
+      SELECT convalidated FROM pg_constraint WHERE conname = 'money_amount_max'`.execute(handle.db)
+    expect(domain.rows).toEqual([{ convalidated: false }])
     await expect(sql`UPDATE accounts SET balance = 1000000000000001 WHERE name = 'plain'`.execute(handle.db)).rejects.toThrow(
-      /accounts_money_max/,
+      /money_amount_max/,
     )
     await expect(sql`INSERT INTO accounts (name, balance) VALUES ('new', 1000000000000001)`.execute(handle.db)).rejects.toThrow(
-      /accounts_money_max/,
+      /money_amount_max/,
     )
   })
 })
@@ -198,5 +196,69 @@ describe('migration 0150: licenses are vacuumed at 1 % of dead rows', () => {
         'autovacuum_analyze_scale_factor=0.02',
       ]),
     )
+  })
+})
+
+describe('migration 0160: one-column rules become domains', () => {
+  it('keeps the rows and refuses every write the table checks refused', async () => {
+    const handle = await emptyDatabase()
+    await migrateTo(handle, '20261125_0150_licenses-autovacuum')
+    const item = await legacyItem(handle, 'DOM-A')
+    await sql`INSERT INTO accounts (name, balance) VALUES ('shop', 500)`.execute(handle.db)
+    await sql`INSERT INTO orders (account_id, ref_id, invoice, status, price, fees, amount) VALUES (1, 'r1', 'INV1', 'paid', 100, 0, 100)`.execute(
+      handle.db,
+    )
+    await sql`INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity, unit_price, subtotal, status)
+              VALUES (1, 0, ${item}, 'auto', 'P', 'V', 2, 50, 100, 'pending')`.execute(handle.db)
+    await migrateToLatest(handle.db)
+
+    const kept = await sql<{ balance: string; status: string; quantity: number }>`
+      SELECT a.balance::text AS balance, o.status, l.quantity FROM accounts a, orders o, order_lines l`.execute(handle.db)
+    expect(kept.rows).toEqual([{ balance: '500', status: 'paid', quantity: 2 }])
+    const refused: [string, string][] = [
+      [`UPDATE accounts SET balance = -1`, 'money_amount_non_negative'],
+      [`UPDATE accounts SET status = 'gone'`, 'account_status_known'],
+      [`UPDATE accounts SET max_active_locks = -1`, 'whole_count_non_negative'],
+      [`UPDATE orders SET status = 'lost'`, 'order_status_known'],
+      [`UPDATE orders SET fees = -1, amount = 99`, 'money_amount_non_negative'],
+      [`UPDATE orders SET amount = 101`, 'orders_check'],
+      [`UPDATE order_lines SET quantity = 0, subtotal = 0`, 'positive_quantity_positive'],
+      [`UPDATE order_lines SET status = 'lost'`, 'order_line_status_known'],
+      [`UPDATE order_lines SET subtotal = 99`, 'order_lines_check'],
+      [`UPDATE order_lines SET refunded_amount = 101`, 'order_lines_check1'],
+      [
+        `INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after) VALUES (1, 'credit', 'topup', 0, 500, 500)`,
+        'positive_money_positive',
+      ],
+      [
+        `INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after) VALUES (1, 'up', 'topup', 1, 500, 501)`,
+        'ledger_direction_known',
+      ],
+      [
+        `INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after) VALUES (1, 'credit', 'gift', 1, 500, 501)`,
+        'ledger_type_known',
+      ],
+      [
+        `INSERT INTO ledger_entries (account_id, direction, type, amount, balance_before, balance_after) VALUES (1, 'credit', 'topup', 1, 500, 502)`,
+        'ledger_entries_check',
+      ],
+      [`UPDATE licenses SET status = 'lost'`, 'license_status_known'],
+      [`INSERT INTO leaderboard_months (account_id, month) VALUES (1, '2026-11-02')`, 'month_start_first_day'],
+      [`INSERT INTO leaderboard_months (account_id, month, transactions) VALUES (1, '2026-11-01', -1)`, 'whole_count_non_negative'],
+    ]
+    await legacyLicense(handle, item, 'DOM-CODE')
+    for (const [statement, constraint] of refused) {
+      await expect(sql.raw(statement).execute(handle.db), statement).rejects.toMatchObject({ code: '23514', constraint })
+    }
+    const left = await sql<{ conname: string }>`
+      SELECT conname FROM pg_constraint WHERE contype = 'c' AND conrelid::regclass::text IN
+        ('accounts', 'ledger_entries', 'orders', 'order_lines', 'licenses', 'leaderboard_months') ORDER BY conname`.execute(handle.db)
+    expect(left.rows.map((r) => r.conname)).toEqual([
+      'leaderboard_months_amount_check',
+      'ledger_entries_check',
+      'order_lines_check',
+      'order_lines_check1',
+      'orders_check',
+    ])
   })
 })
