@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createItem, createReseller, type Reseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
+import { auditLedger } from './ledger.service.js'
 
 const { app, ctx } = await createTestApp()
 const authorization = 'Bearer test-admin-token-0123456789'
@@ -108,6 +109,29 @@ describe('GET /api/admin/v1/resellers/{id}/audit', () => {
       // post_ledger_entry counted the stray debit as an order, and the update one more.
       { check: 'order_counter', expected: 4, actual: 6 },
     ])
+  })
+
+  it('reads a long history in ranges with the same result, the chain followed across each range’s edge', async () => {
+    const shop = await busyReseller()
+    const whole = (await audit(shop.id)).json().data
+    const { rows } = await sql<{ id: number }>`SELECT id FROM ledger_entries WHERE account_id = ${shop.id} ORDER BY id`.execute(ctx.db)
+    expect(rows.length).toBe(6)
+    for (const chunk of [1, 2, 3]) expect(await auditLedger(ctx.db, shop.id, chunk)).toEqual(whole)
+
+    // The fourth entry shifted: with ranges of three, its break is found from the balance the third range left.
+    await sql`UPDATE ledger_entries SET balance_before = balance_before + 9, balance_after = balance_after + 9 WHERE id = ${rows[3].id}`.execute(
+      ctx.db,
+    )
+    const expected = [
+      { entry_id: rows[3].id, balance_before: expect.any(Number), expected: expect.any(Number) },
+      { entry_id: rows[4].id, balance_before: expect.any(Number), expected: expect.any(Number) },
+    ]
+    for (const chunk of [3, 4, 1000]) {
+      const ranged = await auditLedger(ctx.db, shop.id, chunk)
+      expect(ranged.breaks, `ranges of ${chunk}`).toEqual(expected)
+      expect(ranged.checks.find((c) => c.check === 'ledger_chain')?.actual).toBe(2)
+      expect(ranged.consistent).toBe(false)
+    }
   })
 
   it('answers 404 ACCOUNT_NOT_FOUND for an unknown account', async () => {
