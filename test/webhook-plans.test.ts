@@ -1,23 +1,31 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
-import { KEYED_PLANS, openPostgres } from '../src/db/database.js'
+import { openPostgres } from '../src/db/database.js'
 import { claimDue, earliestDue, recordAttempts, relayOutbox, type Capacity } from '../src/modules/webhooks/delivery.queries.js'
 import { findOrdersWithContents } from '../src/modules/orders/order-detail.queries.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createReseller } from './factory.js'
 import { nodes, type PlanNode } from './plans.js'
+import { WEBHOOK_POOL_SETTINGS } from '../src/service.js'
 
 // The worker's statements are prepared once per connection and run on one generic plan, made
 // while the tables were small: on its keyed pool that plan must still find rows by key once they
 // have grown.
 describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small database (PostgreSQL)", async () => {
   const { app, ctx, databaseUrl } = await createTestApp()
-  const keyed = await openPostgres(databaseUrl!, 1, { settings: KEYED_PLANS })
+  const keyed = await openPostgres(databaseUrl!, 1, { settings: WEBHOOK_POOL_SETTINGS })
   afterAll(() => keyed.close())
   // auto_explain on the keyed pool's one connection shows the plan a prepared statement ran with.
   const notices: string[] = []
   keyed.pool!.on('connect', (client) => client.on('notice', (n) => notices.push(n.message ?? '')))
+
+  it('commits without waiting for the WAL flush on this pool only', async () => {
+    const setting = async (db: typeof ctx.db) =>
+      (await sql<{ s: string }>`SELECT current_setting('synchronous_commit') AS s`.execute(db)).rows[0].s
+    expect(await setting(keyed.db)).toBe('off')
+    expect(await setting(ctx.db)).toBe('on')
+  })
 
   it('keeps every statement on indexes: no seq scan, hash or merge join', async () => {
     const now = new Date()

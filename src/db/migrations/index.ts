@@ -17,6 +17,7 @@ import * as accountOrderSettles from './20261125_0130_account-order-settles.js'
 import * as webhookDueOrder from './20261125_0140_webhook-due-order.js'
 import * as licensesAutovacuum from './20261125_0150_licenses-autovacuum.js'
 import * as checkedByType from './20261126_0160_checked-by-type.js'
+import * as webhookIdSalt from './20261126_0170_webhook-id-salt.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '20261125_0140_webhook-due-order': webhookDueOrder,
   '20261125_0150_licenses-autovacuum': licensesAutovacuum,
   '20261126_0160_checked-by-type': checkedByType,
+  '20261126_0170_webhook-id-salt': webhookIdSalt,
 }

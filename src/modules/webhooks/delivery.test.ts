@@ -72,6 +72,33 @@ describe('delivery from the outbox', () => {
     expect(listed.data.every((d: any) => d.status === 'delivered' && d.ref_id === 'wh-1' && d.attempt_count === 1)).toBe(true)
   })
 
+  it('derives each webhook-id from its outbox event: a relay lost in a crash goes out again under the same ids', async () => {
+    const receiver = await startReceiver()
+    const r = await subscriber(receiver.url)
+    const item = await createAutoItem(app, 1, { price: 1_000 })
+    expect((await buy(app, r, 'wh-same-id', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    await sql`CREATE TABLE outbox_before_crash AS SELECT * FROM outbox_events WHERE account_id = ${r.id}`.execute(ctx.db)
+    const ids = async () =>
+      (
+        await sql<{ event: string; webhook_id: string }>`
+          SELECT event, webhook_id FROM webhook_deliveries WHERE account_id = ${r.id} ORDER BY event`.execute(ctx.db)
+      ).rows
+    await worker.runOnce()
+    const first = await ids()
+    expect(first.map((d) => d.event)).toEqual(['order.completed', 'order.paid'])
+    expect(new Set(first.map((d) => d.webhook_id)).size).toBe(2)
+    for (const d of first) expect(d.webhook_id).toMatch(/^evt_[0-9a-f]{32}$/)
+
+    // The crash (the worker's pool commits without waiting for the flush): the relay never happened on disk.
+    await sql`DELETE FROM webhook_deliveries WHERE account_id = ${r.id}`.execute(ctx.db)
+    await sql`INSERT INTO outbox_events SELECT * FROM outbox_before_crash`.execute(ctx.db)
+    await worker.runOnce()
+    expect(await ids()).toEqual(first)
+    const sent = receiver.received.map((c) => c.headers['webhook-id']).sort()
+    expect(sent).toEqual([...first, ...first].map((d) => d.webhook_id).sort())
+    await sql`DROP TABLE outbox_before_crash`.execute(ctx.db)
+  })
+
   it('vacuums the outbox after every reclaimEvery relayed rows, so no pass walks them again', async () => {
     const r = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 5)
