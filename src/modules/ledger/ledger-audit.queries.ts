@@ -84,21 +84,35 @@ export async function findLedgerAudit(trx: Trx, accountId: number, chunk = AUDIT
   if (!rows[0]) return undefined
   const books: LedgerAuditRow = {
     ...rows[0],
-    ...{ entries: 0, ledger_balance: 0, purchases_debited: 0, purchase_debits: 0, refunds_credited: 0, topups_credited: 0 },
-    ...{ break_count: 0, breaks: [], orders: 0, orders_charged: 0, orders_amount: 0, lines_refunded: 0 },
+    entries: 0,
+    ledger_balance: 0,
+    purchases_debited: 0,
+    purchase_debits: 0,
+    refunds_credited: 0,
+    topups_credited: 0,
+    break_count: 0,
+    breaks: [],
+    orders: 0,
+    orders_charged: 0,
+    orders_amount: 0,
+    lines_refunded: 0,
   }
-  for (let after = 0, carry = 0; ;) {
+  // The ledger range by range, each range's chain starting from the balance the range before left.
+  let after = 0
+  let carry = 0
+  for (let more = true; more;) {
     const { last_id, last_balance, breaks, ...sums } = await readLedgerChunk(trx, accountId, after, carry, chunk)
     for (const [key, value] of Object.entries(sums)) books[key as keyof typeof sums] += Number(value)
     books.breaks.push(...breaks.slice(0, BREAKS_LISTED - books.breaks.length))
-    if (last_id === null || sums.entries < chunk) break
-    ;[after, carry] = [last_id, Number(last_balance)]
+    more = sums.entries === chunk
+    ;[after, carry] = [Number(last_id), Number(last_balance)]
   }
-  for (let after = 0; ;) {
+  after = 0
+  for (let more = true; more;) {
     const { last_id, ...sums } = await readOrdersChunk(trx, accountId, after, chunk)
     for (const [key, value] of Object.entries(sums)) books[key as keyof typeof sums] += Number(value)
-    if (last_id === null || sums.orders < chunk) break
-    after = last_id
+    more = sums.orders === chunk
+    after = Number(last_id)
   }
   return books
 }
