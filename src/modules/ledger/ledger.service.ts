@@ -3,7 +3,7 @@ import type { Database, Trx } from '../../db/database.js'
 import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import type { LedgerDirection, LedgerEntry, LedgerType } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { AUDIT_CHUNK, findLedgerAudit } from './ledger-audit.queries.js'
+import { findLedgerAudit } from './ledger-audit.queries.js'
 import type { LedgerAudit } from './ledger.schemas.js'
 
 export type LedgerPosting = {
@@ -47,7 +47,7 @@ export { getBalance, ledgerCount, listMutations, listOrderEntries } from './ledg
  * An account's books checked as an operator would by hand (DESIGN §5: the balance is the sum of the
  * ledger, always): each check with what it expected and found. An unknown account is a 404.
  */
-export async function auditLedger(db: Database, accountId: number, chunk = AUDIT_CHUNK): Promise<LedgerAudit> {
+export async function auditLedger(db: Database, accountId: number, chunk?: number): Promise<LedgerAudit> {
   // One snapshot over every range read: the books as of one instant, however long the account's history.
   const r = await db.transaction().execute(async (trx) => {
     await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(trx)
