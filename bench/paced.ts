@@ -10,7 +10,7 @@ export async function pacedLoad(options: {
   rate: number
   seconds: number
   request: () => { path: string; headers: Record<string, string>; body: string }
-  /** Called with each request's body and the time its answer arrived (webhook latency). */
+  /** Called with each accepted (2xx) request's body and the time its answer arrived (webhook latency). */
   answered?: (body: string, at: number) => void
 }) {
   const url = new URL(options.base)
@@ -41,10 +41,11 @@ export async function pacedLoad(options: {
           (res) => {
             res.resume()
             res.on('end', () => {
-              options.answered?.(body, performance.now())
+              const code = res.statusCode ?? 500
+              if (code >= 200 && code < 300) options.answered?.(body, performance.now())
               latencies.push(performance.now() - planned)
-              if (res.statusCode === 429 || (res.statusCode ?? 500) >= 500) errors++
-              else if ((res.statusCode ?? 0) >= 300) non2xx++
+              if (code === 429 || code >= 500) errors++
+              else if (code >= 300) non2xx++
               resolve()
             })
           },

@@ -1,7 +1,7 @@
 /** One table of every figure of a bench run, with its ratio and the target it is held to. */
 export type SummaryRow = { figure: string; value: string; ratio: number | null; target: string }
 
-type Load = { req_per_s: number; p50_ms?: number; p99_ms: number; machine_busy_percent?: number }
+type Load = { req_per_s: number; p50_ms?: number; p99_ms: number; machine_busy_percent?: number; non_2xx?: number }
 type ReadRow = { route: string; req_per_s: number; p99_ms: number; ratio?: number }
 
 export type BenchReport = {
@@ -12,13 +12,14 @@ export type BenchReport = {
   }
   purchase: Load
   purchase_peak_rss_mb: number
-  purchase_at_half_rate: { rate: number; p50_ms: number; p99_ms: number }
+  purchase_at_half_rate: { rate: number; p50_ms: number; p99_ms: number; non_2xx?: number }
   hot_item: Load
   reads: ReadRow[]
   webhooks: {
-    throughput: { events_per_s: number; worker_peak_rss_mb?: number }
+    throughput: { events_per_s: number | null; worker_peak_rss_mb?: number }
     latency: {
       rate: number
+      purchases_refused?: number
       commit_to_arrival_p50_ms: number
       commit_to_arrival_p99_ms: number
       delivered_per_s_during_load: number
@@ -44,6 +45,9 @@ const n = (v: number) => Math.round(v).toLocaleString('en-US')
 // How busy the whole machine was, in percent of one core, where the phase measured it.
 const busy = (percent: number | undefined, note = '') => (percent === undefined ? '' : `; machine ${percent} % busy${note}`)
 const ratio = (a: number, b: number) => Number((a / b).toFixed(3))
+// A refused purchase (sold out, say) is cheap: a phase with refusals is no purchase figure.
+const refused = (load: { non_2xx?: number }) => (load.non_2xx ? `; ${n(load.non_2xx)} REFUSED, not a purchase figure` : '')
+const purchaseRatio = (load: Load, ref: number) => (load.non_2xx ? null : ratio(load.req_per_s, ref))
 
 export function summarize(r: BenchReport): SummaryRow[] {
   const ref = r.reference.reference_tps
@@ -64,20 +68,20 @@ export function summarize(r: BenchReport): SummaryRow[] {
     },
     {
       figure: 'purchases, 64 connections',
-      value: `${n(r.purchase.req_per_s)} req/s, p99 ${r.purchase.p99_ms} ms${busy(r.purchase.machine_busy_percent)}`,
-      ratio: ratio(r.purchase.req_per_s, ref),
+      value: `${n(r.purchase.req_per_s)} req/s, p99 ${r.purchase.p99_ms} ms${busy(r.purchase.machine_busy_percent)}${refused(r.purchase)}`,
+      ratio: purchaseRatio(r.purchase, ref),
       target: '≥ 0.9 of reference',
     },
     {
       figure: `purchases at half rate (${n(r.purchase_at_half_rate.rate)}/s)`,
-      value: `p50 ${r.purchase_at_half_rate.p50_ms} ms, p99 ${r.purchase_at_half_rate.p99_ms} ms`,
+      value: `p50 ${r.purchase_at_half_rate.p50_ms} ms, p99 ${r.purchase_at_half_rate.p99_ms} ms${refused(r.purchase_at_half_rate)}`,
       ratio: null,
       target: '',
     },
     {
       figure: 'hot item, 64 connections',
-      value: `${n(r.hot_item.req_per_s)} req/s, p99 ${r.hot_item.p99_ms} ms${busy(r.hot_item.machine_busy_percent)}`,
-      ratio: ratio(r.hot_item.req_per_s, ref),
+      value: `${n(r.hot_item.req_per_s)} req/s, p99 ${r.hot_item.p99_ms} ms${busy(r.hot_item.machine_busy_percent)}${refused(r.hot_item)}`,
+      ratio: purchaseRatio(r.hot_item, ref),
       target: '≥ 0.9 of reference',
     },
     { figure: 'server RSS, peak under purchases', value: `${r.purchase_peak_rss_mb} MB`, ratio: null, target: '< 200 MB' },
@@ -89,7 +93,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
     })),
     {
       figure: 'webhooks: backlog drain',
-      value: `${n(wh.throughput.events_per_s)} events/s${wh.throughput.worker_peak_rss_mb ? `, worker RSS ${wh.throughput.worker_peak_rss_mb} MB` : ''}`,
+      value: `${wh.throughput.events_per_s === null ? 'no backlog to drain (purchases refused?)' : `${n(wh.throughput.events_per_s)} events/s`}${wh.throughput.worker_peak_rss_mb ? `, worker RSS ${wh.throughput.worker_peak_rss_mb} MB` : ''}`,
       ratio: null,
       target: 'keeps up with purchases',
     },
@@ -99,7 +103,8 @@ export function summarize(r: BenchReport): SummaryRow[] {
         `${n(wh.latency.delivered_per_s_during_load)} delivered/s; commit → arrival p50 ${wh.latency.commit_to_arrival_p50_ms} ms, p99 ${wh.latency.commit_to_arrival_p99_ms} ms` +
         (wh.latency.warmup
           ? ` (first ${wh.latency.warmup.seconds} s, a new worker: p99 ${wh.latency.warmup.commit_to_arrival_p99_ms} ms)`
-          : ''),
+          : '') +
+        (wh.latency.purchases_refused ? `; ${n(wh.latency.purchases_refused)} purchases REFUSED` : ''),
       ratio: null,
       target: 'p99 < 50 ms',
     },

@@ -134,6 +134,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     return {
       rate,
       purchases_per_s: m.load.req_per_s,
+      purchases_refused: m.load.non_2xx + m.load.errors,
       events_expected: m.expected,
       events_arrived: m.arrived,
       delivered_per_s_during_load: m.during.delivered_per_s,
