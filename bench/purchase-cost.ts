@@ -7,7 +7,7 @@
  * the WAL records by kind and relation (pg_walinspect). Rounds alternate two SQL
  * variants when COST_AB='["sql for A","sql for B"]' (run before each round), so that an A/B is
  * measured within one run: the machine's speed drifts between runs.
- * Env: BENCH_SECONDS (10), COST_ROUNDS (2), COST_CONNECTIONS (64), COST_HOT=1 (every purchase of
+ * Env: BENCH_SECONDS (10), COST_ROUNDS (2), COST_CONNECTIONS (64), COST_LICENSES (3000 an item), COST_HOT=1 (every purchase of
  * one item), COST_SERVER_ENV (JSON, e.g. {"DB_POOL_MAX":"8"}); COST_SERVER_ENV_B (JSON): a second server
  * with these settings takes every other round, an A/B of the API's configuration within one run.
  */
@@ -33,7 +33,7 @@ const CONNECTIONS = Number(process.env.COST_CONNECTIONS ?? 64)
 const HOT = process.env.COST_HOT === '1'
 const SERVER_B = process.env.COST_SERVER_ENV_B ? (JSON.parse(process.env.COST_SERVER_ENV_B) as Record<string, string>) : undefined
 const AB = process.env.COST_AB ? (JSON.parse(process.env.COST_AB) as [string, string]) : undefined
-const LICENSES = 3000
+const LICENSES = Number(process.env.COST_LICENSES ?? 3000)
 const HOT_LICENSES = 45000
 
 async function seed(base: string) {

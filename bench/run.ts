@@ -159,25 +159,47 @@ async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
   console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, webhooks }, null, 2))
 }
 
-/** The purchase phases alone, held to the reference taken before and after them. */
-async function purchasesOnly({ base, keys, items, hot, serverPid }: Seeded) {
+type Reading = ReturnType<typeof referenceCeiling>
+
+/**
+ * The two throughput phases, each between two readings of the reference and held to their mean:
+ * the machine's speed drifts within minutes (one run read 2,090 tx/s before its purchase phases
+ * and 2,997 after), and a reading next to the phase says more of it than one a minute away.
+ */
+async function throughputPhases({ base, keys, items, hot, serverPid }: Seeded) {
   const spread = spreadOver(keys, items)
-  const before = referenceCeiling()
+  console.log('warm-up …')
   await load(base, { connections: 16, pick: spread }).catch(() => undefined)
+  const reading = () => (console.log(`reference ceiling (pgbench, ${SECONDS}s) …`), referenceCeiling())
+  const first = reading()
+  console.log('purchase throughput, 64 connections …')
   const purchase = await load(base, { connections: 64, pick: spread, pid: serverPid })
+  const between = reading()
+  console.log('hot item throughput, 64 connections …')
   const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }), pid: serverPid })
-  const after = referenceCeiling()
-  const reference = (before.reference_tps + after.reference_tps) / 2
-  const ratios = { purchase_ratio: purchase.req_per_s / reference, hot_item_ratio: hotItem.req_per_s / reference }
-  console.log(JSON.stringify({ reference: { before, after }, purchase, hot_item: hotItem, ...ratios }, null, 2))
+  const last = reading()
+  const mean = (a: Reading, b: Reading) => (a.reference_tps + b.reference_tps) / 2
+  const readings = [first, between, last]
+  return {
+    reference: { reference_tps: Number((readings.reduce((sum, r) => sum + r.reference_tps, 0) / 3).toFixed(1)), readings },
+    purchase,
+    hot_item: hotItem,
+    purchase_ratio: Number((purchase.req_per_s / mean(first, between)).toFixed(3)),
+    hot_item_ratio: Number((hotItem.req_per_s / mean(between, last)).toFixed(3)),
+    spread,
+  }
+}
+
+/** The purchase phases alone. */
+async function purchasesOnly(seeded: Seeded) {
+  const { spread: _spread, ...phases } = await throughputPhases(seeded)
+  console.log(JSON.stringify(phases, null, 2))
 }
 
 async function main() {
   if (ONLY === 'purchases') return only(purchasesOnly)
   if (ONLY === 'webhooks') return only(webhooksOnly)
   if (ONLY === 'reads') return only(readsOnly)
-  console.log(`reference ceiling (pgbench, ${SECONDS}s) …`)
-  const reference = referenceCeiling()
   const databaseUrl = await recreateDatabase()
   const port = await freePort()
   let server = await startServer(databaseUrl, port)
@@ -185,7 +207,8 @@ async function main() {
   try {
     console.log('seeding …')
     const seedStarted = performance.now()
-    const { keys, items, hot } = await seed(base)
+    const seeded = await seed(base)
+    const { keys, items } = seeded
     console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`)
     // A fresh process for the purchase figures: the seed's bulk license uploads (10,000 licenses a
     // request) leave ≈ 80 MB of garbage in V8's heap for a while (RSS 190 MB), which is not the
@@ -193,22 +216,11 @@ async function main() {
     server.kill('SIGTERM')
     await new Promise((resolve) => server.once('exit', resolve))
     server = await startServer(databaseUrl, port)
-    const spread = spreadOver(keys, items)
-    console.log('warm-up …')
-    await load(base, { connections: 16, pick: spread }).catch(() => undefined)
-    console.log('purchase throughput, 64 connections …')
-    const throughput = await load(base, { connections: 64, pick: spread, pid: server.pid })
-    const rate = Math.max(1, Math.round(throughput.req_per_s / 2))
+    const { spread, ...phases } = await throughputPhases({ ...seeded, base, databaseUrl, port, serverPid: server.pid })
+    const rate = Math.max(1, Math.round(phases.purchase.req_per_s / 2))
     console.log(`purchase latency at ${rate} req/s …`)
     const latency = await pacedLoad({ base, rate, seconds: SECONDS, request: () => purchaseRequest(spread) })
-    console.log('hot item throughput, 64 connections …')
-    const hotItem = await load(base, { connections: 64, pick: () => ({ key: random(keys), item: hot }) })
     const serverRss = rssMb(server.pid!)
-    // The machine's speed drifts within minutes (the reference moved 1,029 → 847 tx/s in two): the
-    // purchase phases are held to the reference taken before and after them.
-    console.log(`reference ceiling again (pgbench, ${SECONDS}s) …`)
-    const referenceAfter = referenceCeiling()
-    const referenceTps = (reference.reference_tps + referenceAfter.reference_tps) / 2
     const reads = await readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid: server.pid })
     const webhooks = await webhookBench({
       base,
@@ -230,14 +242,14 @@ async function main() {
     const report = {
       at: new Date().toISOString(),
       seconds: SECONDS,
-      reference: { reference_tps: Number(referenceTps.toFixed(1)), before: reference, after: referenceAfter },
-      purchase: throughput,
-      purchase_peak_rss_mb: throughput.peak_rss_mb,
+      reference: phases.reference,
+      purchase: phases.purchase,
+      purchase_peak_rss_mb: phases.purchase.peak_rss_mb,
       purchase_at_half_rate: { rate, ...latency },
-      hot_item: hotItem,
+      hot_item: phases.hot_item,
       server_rss_mb: serverRss,
-      purchase_ratio: Number((throughput.req_per_s / referenceTps).toFixed(3)),
-      hot_item_ratio: Number((hotItem.req_per_s / referenceTps).toFixed(3)),
+      purchase_ratio: phases.purchase_ratio,
+      hot_item_ratio: phases.hot_item_ratio,
       webhooks,
       leaderboard,
       reads,

@@ -70,6 +70,13 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     n: number
   }>`SELECT count(*) AS n FROM licenses WHERE (status = 'sold') <> (order_line_id IS NOT NULL)`.execute(db)
   expect(soldWithoutLine.rows[0].n).toBe(0)
+  // Every stocked voucher is in the registry that keeps it unique store-wide (migration 0180).
+  const unregistered = await sql<{
+    n: number
+  }>`SELECT count(*) AS n FROM licenses l WHERE NOT EXISTS (SELECT 1 FROM license_fingerprints f WHERE f.fingerprint = l.fingerprint)`.execute(
+    db,
+  )
+  expect(unregistered.rows[0].n).toBe(0)
 
   for (const [itemId, added] of Object.entries(limitedStockAdded)) {
     const { rows } = await sql<{ stock: number; taken: number }>`

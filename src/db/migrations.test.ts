@@ -74,13 +74,10 @@ describe('migration 0004: a voucher is unique in the whole store', () => {
     }>`SELECT item_id, fingerprint, status FROM license_duplicates ORDER BY item_id`.execute(handle.db)
     expect(reported.rows).toEqual([a, b].map((item_id) => ({ item_id, fingerprint: vault.fingerprint('TWICE'), status: 'available' })))
     expect((await sql<{ n: number }>`SELECT count(*) AS n FROM licenses`.execute(handle.db)).rows[0].n).toBe(4)
-    const indexes = await sql<{
-      indexname: string
-      indexdef: string
-    }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'licenses' AND indexdef LIKE '%(fingerprint)'`.execute(handle.db)
-    expect(indexes.rows).toEqual([{ indexname: 'licenses_fingerprint_idx', indexdef: expect.not.stringContaining('UNIQUE') }])
+    // Migration 0180 registers the duplicated voucher once: no copy of it can be stocked again.
+    expect((await sql<{ n: number }>`SELECT count(*) AS n FROM license_fingerprints`.execute(handle.db)).rows[0].n).toBe(3)
 
-    // Without the unique index, the intake lock keeps racing operators from stocking one voucher twice.
+    // Racing operators stock each voucher once.
     const c = await legacyItem(handle, 'NEW-C')
     const d = await legacyItem(handle, 'NEW-D')
     const results = await Promise.all(
@@ -100,13 +97,17 @@ describe('migration 0004: a voucher is unique in the whole store', () => {
     await migrateTo(handle, '20261122_0003_money-bounds')
     await legacyLicense(handle, await legacyItem(handle, 'CLEAN-A'), 'ONE')
     await legacyLicense(handle, await legacyItem(handle, 'CLEAN-B'), 'TWO')
-    await migrateToLatest(handle.db)
+    await migrateTo(handle, '20261126_0170_webhook-id-salt')
     expect((await sql<{ n: number }>`SELECT count(*) AS n FROM license_duplicates`.execute(handle.db)).rows[0].n).toBe(0)
+    // The unique index of migration 0004 until 0180 moved uniqueness to the registry.
+    await migrateTo(handle, '20261126_0170_webhook-id-salt')
     const indexes = await sql<{
       indexname: string
       indexdef: string
     }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'licenses' AND indexdef LIKE '%(fingerprint)'`.execute(handle.db)
     expect(indexes.rows).toEqual([{ indexname: 'licenses_fingerprint_uq', indexdef: expect.stringContaining('UNIQUE') }])
+    await migrateToLatest(handle.db)
+    expect((await sql<{ n: number }>`SELECT count(*) AS n FROM license_fingerprints`.execute(handle.db)).rows[0].n).toBe(2)
   })
 })
 

@@ -1,6 +1,14 @@
 import type { Selectable } from 'kysely'
 import type { AccountsTable, ApiKeysTable, AppMetaTable, LedgerEntriesTable } from './tables/accounts.js'
-import type { CategoriesTable, ItemsTable, LicensesTable, ProductsTable, ProvidersTable, StockLocksTable } from './tables/catalog.js'
+import type {
+  CategoriesTable,
+  ItemsTable,
+  LicenseFingerprintsTable,
+  LicensesTable,
+  ProductsTable,
+  ProvidersTable,
+  StockLocksTable,
+} from './tables/catalog.js'
 import type { DispatchesTable, OrderLinesTable, OrdersTable, OutboxEventsTable, RefIdsTable, SandboxOrdersTable } from './tables/orders.js'
 import type { PaymentChannelsTable, TopupsTable } from './tables/topups.js'
 import type { ConsoleSessionsTable } from './tables/console.js'
@@ -33,6 +41,7 @@ export interface DB {
   providers: ProvidersTable
   items: ItemsTable
   licenses: LicensesTable
+  license_fingerprints: LicenseFingerprintsTable
   stock_locks: StockLocksTable
   payment_channels: PaymentChannelsTable
   topups: TopupsTable

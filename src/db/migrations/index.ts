@@ -18,6 +18,7 @@ import * as webhookDueOrder from './20261125_0140_webhook-due-order.js'
 import * as licensesAutovacuum from './20261125_0150_licenses-autovacuum.js'
 import * as checkedByType from './20261126_0160_checked-by-type.js'
 import * as webhookIdSalt from './20261126_0170_webhook-id-salt.js'
+import * as licenseFingerprints from './20261126_0180_license-fingerprints.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261125_0150_licenses-autovacuum': licensesAutovacuum,
   '20261126_0160_checked-by-type': checkedByType,
   '20261126_0170_webhook-id-salt': webhookIdSalt,
+  '20261126_0180_license-fingerprints': licenseFingerprints,
 }

@@ -73,6 +73,11 @@ export interface LicensesTable {
   sold_at: Date | null
 }
 
+/** Every voucher ever stocked, by fingerprint: what keeps one voucher from being stocked twice store-wide. */
+export interface LicenseFingerprintsTable {
+  fingerprint: string
+}
+
 export type LockStatus = 'active' | 'used' | 'expired' | 'released'
 
 export interface StockLocksTable {

@@ -182,17 +182,21 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
   const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
   if (!item) throw new AppError('ITEM_NOT_FOUND')
   if (item.order_process !== 'auto') throw invalidField('licenses', 'only auto items hold licenses')
-  // One batch at a time store-wide: a database with old cross-item duplicates has no unique index on the fingerprint.
+  // One batch at a time store-wide: two batches registering shared fingerprints in other orders would deadlock.
   await holdAdvisoryLock(trx, 'licenseIntake')
   const unique = [...new Map(cleaned.map((l) => [vault.fingerprint(l), l]))]
   let added = 0
   for (let i = 0; i < unique.length; i += 1000) {
     const batch = unique.slice(i, i + 1000)
+    // Only vouchers new to the registry are stocked (migration 0180).
     const inserted = await sql<{ id: number }>`
+      WITH u AS (
+        SELECT * FROM unnest(${batch.map(([f]) => f)}::text[], ${batch.map(([, l]) => vault.encrypt(l))}::text[]) AS u(fingerprint, content_enc)
+      ), registered AS (
+        INSERT INTO license_fingerprints (fingerprint) SELECT fingerprint FROM u ON CONFLICT DO NOTHING RETURNING fingerprint
+      )
       INSERT INTO licenses (item_id, fingerprint, content_enc)
-      SELECT ${itemId}::bigint, u.fingerprint, u.content_enc FROM unnest(${batch.map(([f]) => f)}::text[], ${batch.map(([, l]) => vault.encrypt(l))}::text[]) AS u(fingerprint, content_enc)
-       WHERE NOT EXISTS (SELECT 1 FROM licenses l WHERE l.fingerprint = u.fingerprint)
-      ON CONFLICT DO NOTHING
+      SELECT ${itemId}::bigint, u.fingerprint, u.content_enc FROM u JOIN registered USING (fingerprint)
       RETURNING id`.execute(trx)
     added += inserted.rows.length
   }

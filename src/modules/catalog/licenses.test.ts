@@ -45,10 +45,25 @@ describe('a voucher is unique in the whole store', () => {
     await assertInvariants(ctx.db)
   })
 
-  it('keeps a store-wide unique index on the fingerprint of a clean database', async () => {
-    const { rows } = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = 'licenses_fingerprint_uq'`.execute(
+  it('registers each voucher once under a primary key, and a sale leaves the registry and its index alone', async () => {
+    const { rows } = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE tablename = 'license_fingerprints'`.execute(
       ctx.db,
     )
-    expect(rows[0].indexdef).toMatch(/CREATE UNIQUE INDEX .* \(fingerprint\)/)
+    expect(rows.map((r) => r.indexdef)).toEqual([expect.stringMatching(/CREATE UNIQUE INDEX license_fingerprints_pkey .* \(fingerprint\)/)])
+    // No index on licenses carries the fingerprint: the claim of a sale rewrites the row and would add an entry to it.
+    const onLicenses = await sql<{
+      n: number
+    }>`SELECT count(*) AS n FROM pg_indexes WHERE tablename = 'licenses' AND indexdef LIKE '%fingerprint%'`.execute(ctx.db)
+    expect(onLicenses.rows[0].n).toBe(0)
+    const registered = async () => (await sql<{ n: number }>`SELECT count(*) AS n FROM license_fingerprints`.execute(ctx.db)).rows[0].n
+    const item = await createAutoItem(app, 0)
+    const before = await registered()
+    expect((await add(item.id, ['REG-1', 'REG-2', 'REG-1'])).added).toBe(2)
+    expect(await registered()).toBe(before + 2)
+    const r = await createReseller(app, { balance: 10_000 })
+    expect((await buy(app, r, 'reg-sale', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    expect(await registered()).toBe(before + 2)
+    expect(await add(item.id, ['REG-2'])).toMatchObject({ added: 0, duplicates: 1 })
+    await assertInvariants(ctx.db)
   })
 })
