@@ -53,12 +53,6 @@ const CPU_PROF = process.env.BENCH_CPU_PROF
 const servers = new Set<ChildProcess>()
 const stopServers = () => servers.forEach((server) => server.kill('SIGTERM'))
 process.on('exit', stopServers)
-// A bench stopped by a signal skips 'exit' handlers: an hour after one, a worker it started still ran.
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    stopServers()
-    process.exit(1)
-  })
 for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],

@@ -186,14 +186,12 @@ async function throughputPhases({ base, keys, items, hot, serverPid }: Seeded) {
     hot_item: hotItem,
     purchase_ratio: Number((purchase.req_per_s / mean(first, between)).toFixed(3)),
     hot_item_ratio: Number((hotItem.req_per_s / mean(between, last)).toFixed(3)),
-    spread,
   }
 }
 
 /** The purchase phases alone. */
 async function purchasesOnly(seeded: Seeded) {
-  const { spread: _spread, ...phases } = await throughputPhases(seeded)
-  console.log(JSON.stringify(phases, null, 2))
+  console.log(JSON.stringify(await throughputPhases(seeded), null, 2))
 }
 
 async function main() {
@@ -216,7 +214,8 @@ async function main() {
     server.kill('SIGTERM')
     await new Promise((resolve) => server.once('exit', resolve))
     server = await startServer(databaseUrl, port)
-    const { spread, ...phases } = await throughputPhases({ ...seeded, base, databaseUrl, port, serverPid: server.pid })
+    const phases = await throughputPhases({ ...seeded, base, databaseUrl, port, serverPid: server.pid })
+    const spread = spreadOver(keys, items)
     const rate = Math.max(1, Math.round(phases.purchase.req_per_s / 2))
     console.log(`purchase latency at ${rate} req/s …`)
     const latency = await pacedLoad({ base, rate, seconds: SECONDS, request: () => purchaseRequest(spread) })

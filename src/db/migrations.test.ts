@@ -100,7 +100,6 @@ describe('migration 0004: a voucher is unique in the whole store', () => {
     await migrateTo(handle, '20261126_0170_webhook-id-salt')
     expect((await sql<{ n: number }>`SELECT count(*) AS n FROM license_duplicates`.execute(handle.db)).rows[0].n).toBe(0)
     // The unique index of migration 0004 until 0180 moved uniqueness to the registry.
-    await migrateTo(handle, '20261126_0170_webhook-id-salt')
     const indexes = await sql<{
       indexname: string
       indexdef: string
