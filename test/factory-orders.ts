@@ -1,4 +1,6 @@
+import type { AppContext } from '../src/context.js'
 import type { App } from '../src/http/server.js'
+import { createWebhookWorker } from '../src/modules/webhooks/webhook-worker.js'
 import type { Reseller } from './factory.js'
 
 export type Cart = { item_id: number; quantity: number; note?: string }
@@ -15,4 +17,9 @@ export async function balanceOf(app: App, reseller: Reseller): Promise<number> {
 export async function stockOf(app: App, reseller: Reseller, itemId: number): Promise<number | null> {
   const res = await app.inject({ method: 'GET', url: `/api/v1/item/${itemId}`, headers: reseller.headers })
   return res.json().data.stock
+}
+
+/** One pass of the outbox relay, as the webhook worker runs it: it also counts completed orders on the leaderboard. */
+export async function relayEvents(ctx: AppContext): Promise<number> {
+  return (await createWebhookWorker(ctx).runOnce()).relayed
 }

@@ -389,7 +389,7 @@ export interface paths {
     }
     /**
      * The caller’s rank, completed transactions and points for a month (default: the current one)
-     * @description Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted; ties share a rank. Without a completed transaction that month: zeros, ranked after every account with one (even at 0 points). Your own points and counts are exact; your rank may lag others’ sales by at most a second.
+     * @description Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted; ties share a rank. Without a completed transaction that month: zeros, ranked after every account with one (even at 0 points). Your own points and counts show a completion once the worker has relayed its event (normally milliseconds after it); your rank may lag others’ sales by at most a second.
      */
     get: operations['getLeaderboardProfile']
     put?: never

@@ -19,6 +19,7 @@ import * as licensesAutovacuum from './20261125_0150_licenses-autovacuum.js'
 import * as checkedByType from './20261126_0160_checked-by-type.js'
 import * as webhookIdSalt from './20261126_0170_webhook-id-salt.js'
 import * as licenseFingerprints from './20261126_0180_license-fingerprints.js'
+import * as leaderboardOnRelay from './20261126_0190_leaderboard-on-relay.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0160_checked-by-type': checkedByType,
   '20261126_0170_webhook-id-salt': webhookIdSalt,
   '20261126_0180_license-fingerprints': licenseFingerprints,
+  '20261126_0190_leaderboard-on-relay': leaderboardOnRelay,
 }

@@ -69,6 +69,8 @@ export interface OutboxEventsTable {
   events: string[]
   order_id: number | null
   order_line_id: number | null
+  /** An order completed by this row's transaction: the relay counts it on the leaderboard (leaderboard.sql). */
+  leaderboard_counts: Generated<boolean>
   created_at: Generated<Date>
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { admin, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
-import { buy } from '../../../test/factory-orders.js'
+import { buy, relayEvents } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { startUpstreams } from '../../../test/upstreams.js'
 
@@ -31,6 +31,7 @@ async function bought(r: Reseller, ref: string, carts: { item_id: number; quanti
   return res.json().data as { id: number; amount: number }
 }
 async function counted(r: Reseller) {
+  await relayEvents(ctx)
   const res = await get(app, '/leaderboard/profile', r)
   expect(res.statusCode, res.body).toBe(200)
   const { total_transactions, points } = res.json().data

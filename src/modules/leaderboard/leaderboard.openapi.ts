@@ -5,7 +5,7 @@ export const LEADERBOARD_DOCS: OperationDocs = {
   'GET /api/v1/leaderboard/profile': {
     operationId: 'getLeaderboardProfile',
     description:
-      'Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted; ties share a rank. Without a completed transaction that month: zeros, ranked after every account with one (even at 0 points). Your own points and counts are exact; your rank may lag others’ sales by at most a second.',
+      'Your rank, completed transactions and points for a month in LEADERBOARD_TZ (default Asia/Jakarta): 1 point per Rp 1,000 completed, refunded parts not counted; ties share a rank. Without a completed transaction that month: zeros, ranked after every account with one (even at 0 points). Your own points and counts show a completion once the worker has relayed its event (normally milliseconds after it); your rank may lag others’ sales by at most a second.',
     returns: 'Your month on the leaderboard',
     response: { message: 'OK', data: { rank: 4, total_transactions: 37, points: 912, month: '2026-11' } },
   },

@@ -1,10 +1,5 @@
 import { sql } from 'kysely'
-import type { Database, Trx } from '../../db/database.js'
-
-/** Counts an order that just turned `completed`, inside that transaction (leaderboard.sql holds the rule). */
-export async function countCompletedOrder(trx: Trx, orderId: number): Promise<void> {
-  await sql`SELECT leaderboard_count_order(${orderId}::bigint)`.execute(trx)
-}
+import type { Database } from '../../db/database.js'
 
 /** Where leaderboard.sql finds LEADERBOARD_TZ: recorded at start, so every process and function uses the configured zone. */
 export async function recordLeaderboardZone(db: Database, zone: string): Promise<void> {

@@ -2,8 +2,8 @@ import type { Database } from '../../db/database.js'
 import { rankIn, type LeaderboardCache } from './leaderboard-snapshot.js'
 import { readOwnMonth, readTopTen } from './leaderboard.queries.js'
 
-// What other modules call: counting a completed order (in its transaction), recording the zone at start.
-export { countCompletedOrder, recordLeaderboardZone } from './leaderboard.queries.js'
+// What other modules call: recording the zone at start (the outbox relay counts completed orders: leaderboard.sql).
+export { recordLeaderboardZone } from './leaderboard.queries.js'
 
 /**
  * A name others may see on the leaderboard: `***` between its first two and last two characters
@@ -26,9 +26,9 @@ export async function topTen(db: Database, month: string | undefined) {
 export type Profile = { month: string; rank: number; total_transactions: number; points: number }
 
 /**
- * The caller's month: its own points and transactions exact from its row, its rank from this
- * process's snapshot of the month (at most a second behind others' sales), at the same cost with 10
- * or 100,000 accounts.
+ * The caller's month: its own points and transactions from its row (every completion the outbox
+ * relay has taken, normally milliseconds after the commit), its rank from this process's snapshot
+ * of the month (at most a second behind others' sales), at the same cost with 10 or 100,000 accounts.
  */
 export async function profile(db: Database, board: LeaderboardCache, accountId: number, month: string | undefined): Promise<Profile> {
   const own = await readOwnMonth(db, accountId, month)

@@ -1,9 +1,10 @@
--- The leaderboard's rule, in one place (DESIGN §9). An order counts once, when it turns `completed`,
--- in the month of its finished_at in LEADERBOARD_TZ: one transaction and its amount net of refunds.
+-- The leaderboard's rule, in one place (DESIGN §9). An order counts once, when its turn to
+-- `completed` leaves the outbox, in the month of its finished_at in LEADERBOARD_TZ: one
+-- transaction and its amount net of refunds.
 -- Every refund comes before its order closes (an order closes only when no line is open, and
 -- nothing refunds a closed order), so the amount counted is already net and points never go down.
--- A canceled order never counts. A refund of a completed order, if one is ever added, must call
--- leaderboard_add(account, finished_at, 0, -refund): the month the amount was counted in.
+-- A canceled order never counts. A refund of a completed order, if one is ever added, must take
+-- the refund off the month the order was counted in (its finished_at).
 
 -- LEADERBOARD_TZ, which the service records in app_meta at start (recordLeaderboardZone).
 CREATE OR REPLACE FUNCTION leaderboard_zone() RETURNS text LANGUAGE plpgsql STABLE AS $$
@@ -21,26 +22,38 @@ CREATE OR REPLACE FUNCTION leaderboard_month(p_at timestamptz) RETURNS date LANG
   SELECT date_trunc('month', p_at AT TIME ZONE leaderboard_zone())::date
 $$;
 
--- Adds to an account's month. The row is the account's own: its purchases already hold the account row.
-CREATE OR REPLACE FUNCTION leaderboard_add(p_account bigint, p_at timestamptz, p_transactions integer, p_amount bigint)
-RETURNS void LANGUAGE plpgsql AS $$
+-- Counts completed orders on the leaderboard, summed per account and month; rows go in key order,
+-- so two relays never wait on each other in opposite orders. An order counts with its amount net of
+-- refunds, all made before it closed.
+CREATE OR REPLACE FUNCTION leaderboard_count_orders(p_orders bigint[]) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  v_counted integer;
 BEGIN
+  IF cardinality(p_orders) = 0 THEN RETURN 0; END IF;
   INSERT INTO leaderboard_months AS m (account_id, month, transactions, amount)
-  VALUES (p_account, leaderboard_month(p_at), p_transactions, p_amount)
+  SELECT o.account_id, leaderboard_month(o.finished_at), count(*),
+         sum(greatest(o.amount - coalesce((SELECT sum(l.refunded_amount) FROM order_lines l WHERE l.order_id = o.id), 0), 0))
+    FROM orders o
+   WHERE o.id = ANY (p_orders) AND o.status = 'completed'
+   GROUP BY 1, 2
+   ORDER BY 1, 2
   ON CONFLICT (account_id, month) DO UPDATE
     SET transactions = m.transactions + EXCLUDED.transactions, amount = m.amount + EXCLUDED.amount;
+  GET DIAGNOSTICS v_counted = ROW_COUNT;
+  RETURN v_counted;
 END
 $$;
 
--- Called in the transaction that turns a paid order `completed` (settleOrder), after its refunds; purchase()
--- adds an order born completed itself, with the same values.
-CREATE OR REPLACE FUNCTION leaderboard_count_order(p_order bigint) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  v_order orders%ROWTYPE;
+-- An order counts when the outbox row of its completion is relayed (deleted), in the relay's
+-- statement: exactly once, whichever process or version relays it, and never inside the purchase (a
+-- sale writes no leaderboard row and holds its account row the shorter). The purchase and
+-- settleOrder flag the row (leaderboard_counts).
+CREATE OR REPLACE FUNCTION leaderboard_count_relayed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  SELECT * INTO v_order FROM orders WHERE id = p_order AND status = 'completed';
-  IF NOT FOUND THEN RAISE EXCEPTION 'order % is not completed', p_order; END IF;
-  PERFORM leaderboard_add(v_order.account_id, v_order.finished_at, 1,
-    greatest(v_order.amount - coalesce((SELECT sum(refunded_amount) FROM order_lines WHERE order_id = p_order), 0), 0)::bigint);
+  PERFORM leaderboard_count_orders(ARRAY(SELECT order_id FROM relayed WHERE leaderboard_counts));
+  RETURN NULL;
 END
 $$;
+
+CREATE OR REPLACE TRIGGER outbox_events_leaderboard AFTER DELETE ON outbox_events
+  REFERENCING OLD TABLE AS relayed FOR EACH STATEMENT EXECUTE FUNCTION leaderboard_count_relayed();

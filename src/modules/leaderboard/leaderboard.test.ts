@@ -2,15 +2,17 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
-import { buy } from '../../../test/factory-orders.js'
+import { buy, relayEvents } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { createLeaderboardCache } from './leaderboard-snapshot.js'
 import { maskName, profile as readProfile } from './leaderboard.service.js'
 
 const { app, ctx } = await createTestApp()
 
-async function profile(r: Reseller, month?: string, on: TestApp['app'] = app) {
-  const res = await get(on, `/leaderboard/profile${month ? `?month=${month}` : ''}`, r)
+// Completed orders count when the relay takes their events: every read here relays first.
+async function profile(r: Reseller, month?: string, on: Pick<TestApp, 'app' | 'ctx'> = { app, ctx }) {
+  await relayEvents(on.ctx)
+  const res = await get(on.app, `/leaderboard/profile${month ? `?month=${month}` : ''}`, r)
   expect(res.statusCode, res.body).toBe(200)
   return res.json().data as { rank: number; total_transactions: number; points: number; month: string }
 }
@@ -18,6 +20,10 @@ const counted = async (r: Reseller) => {
   const { total_transactions, points } = await profile(r)
   return { total_transactions, points }
 }
+/** Adds to an account's month as the relay's count would (leaderboard.sql), for months a test cannot buy in. */
+const addToMonth = (db: TestApp['ctx']['db'], accountId: number, month: string, amount: number) =>
+  sql`INSERT INTO leaderboard_months AS m (account_id, month, transactions, amount) VALUES (${accountId}, ${month}::date, 1, ${amount})
+      ON CONFLICT (account_id, month) DO UPDATE SET transactions = m.transactions + 1, amount = m.amount + EXCLUDED.amount`.execute(db)
 async function bought(r: Reseller, ref: string, carts: { item_id: number; quantity: number; note?: string }[], on = app) {
   const res = await buy(on, r, ref, carts)
   expect(res.statusCode, res.body).toBe(200)
@@ -38,6 +44,29 @@ describe('points and transactions of the month', () => {
     expect(await counted(r)).toEqual({ total_transactions: 2, points: 3 })
     await bought(r, 'a-3', [{ item_id: auto.id, quantity: 2 }])
     expect(await counted(r)).toEqual({ total_transactions: 3, points: 6 })
+  })
+
+  it('counts an order once, when the relay takes its completion from the outbox; not a row an older version wrote (it counted its order itself)', async () => {
+    const r = await createReseller(app, { balance: 1_000_000 })
+    const auto = await createAutoItem(app, 5, { price: 2_000 })
+    const months = () => ctx.db.selectFrom('leaderboard_months').select(['transactions', 'amount']).where('account_id', '=', r.id).execute()
+    await bought(r, 'o-1', [{ item_id: auto.id, quantity: 1 }])
+    // The sale wrote no leaderboard row: its outbox row carries the count.
+    expect(await months()).toEqual([])
+    expect(await relayEvents(ctx)).toBeGreaterThanOrEqual(1)
+    expect(await months()).toEqual([{ transactions: 1, amount: 2_000 }])
+    expect(await relayEvents(ctx)).toBe(0)
+    expect(await counted(r)).toEqual({ total_transactions: 1, points: 2 })
+
+    // During a rolling deploy an older process counts in its own transaction and leaves the flag off.
+    const old = await bought(r, 'o-2', [{ item_id: auto.id, quantity: 1 }])
+    await sql`UPDATE outbox_events SET leaderboard_counts = false WHERE order_id = ${old.id}`.execute(ctx.db)
+    const { rows } = await sql<{
+      month: string
+    }>`SELECT leaderboard_month(finished_at)::text AS month FROM orders WHERE id = ${old.id}`.execute(ctx.db)
+    await addToMonth(ctx.db, r.id, rows[0].month, 2_000)
+    expect(await counted(r)).toEqual({ total_transactions: 2, points: 4 })
+    await assertInvariants(ctx.db)
   })
 
   it('counts a manual order when the operator sends it, not while it is paid', async () => {
@@ -95,14 +124,15 @@ describe('points and transactions of the month', () => {
 })
 
 describe('months in LEADERBOARD_TZ', () => {
-  /** A paid manual order completed as settleOrder would, at a chosen instant (the database clock cannot be set). */
+  /** A paid manual order completed as settleOrder would (its outbox row counts it), at a chosen instant (the database clock cannot be set). */
   async function completeAt(on: Pick<TestApp, 'app' | 'ctx'>, r: Reseller, ref: string, at: string) {
     const item = await createItem(on.app, { order_process: 'manual', price: 4_000, unlimited_stock: true })
     const order = await bought(r, ref, [{ item_id: item.id, quantity: 1 }], on.app)
     await on.ctx.db.transaction().execute(async (trx) => {
       await sql`UPDATE order_lines SET status = 'sent' WHERE order_id = ${order.id}`.execute(trx)
       await sql`UPDATE orders SET status = 'completed', finished_at = ${at}::timestamptz WHERE id = ${order.id}`.execute(trx)
-      await sql`SELECT leaderboard_count_order(${order.id}::bigint)`.execute(trx)
+      await sql`INSERT INTO outbox_events (account_id, events, order_id, leaderboard_counts)
+                VALUES (${r.id}, '{order.completed}', ${order.id}, true)`.execute(trx)
     })
   }
 
@@ -120,8 +150,8 @@ describe('months in LEADERBOARD_TZ', () => {
     const utc = await createTestApp({ LEADERBOARD_TZ: 'UTC' })
     const r = await createReseller(utc.app, { balance: 100_000 })
     await completeAt(utc, r, 'tz-1', '2026-01-31T23:30:00Z')
-    expect(await profile(r, '2026-01', utc.app)).toMatchObject({ total_transactions: 1, points: 4 })
-    expect(await profile(r, '2026-02', utc.app)).toMatchObject({ total_transactions: 0, points: 0 })
+    expect(await profile(r, '2026-01', utc)).toMatchObject({ total_transactions: 1, points: 4 })
+    expect(await profile(r, '2026-02', utc)).toMatchObject({ total_transactions: 0, points: 0 })
   })
 })
 
@@ -143,13 +173,13 @@ describe('rank and the top ten', () => {
     await bought(tieB, 'r-3', [{ item_id: three.id, quantity: 1 }], own.app)
     await bought(small, 'r-4', [{ item_id: half.id, quantity: 1 }], own.app)
     const month = jakartaMonth(new Date())
-    expect(await profile(top, undefined, own.app)).toEqual({ month, rank: 1, total_transactions: 1, points: 5 })
-    expect(await profile(tieA, undefined, own.app)).toEqual({ month, rank: 2, total_transactions: 1, points: 3 })
-    expect(await profile(tieB, undefined, own.app)).toEqual({ month, rank: 2, total_transactions: 1, points: 3 })
+    expect(await profile(top, undefined, own)).toEqual({ month, rank: 1, total_transactions: 1, points: 5 })
+    expect(await profile(tieA, undefined, own)).toEqual({ month, rank: 2, total_transactions: 1, points: 3 })
+    expect(await profile(tieB, undefined, own)).toEqual({ month, rank: 2, total_transactions: 1, points: 3 })
     // Rp 500 is an active month with 0 points: rank = 1 + accounts with more points.
-    expect(await profile(small, undefined, own.app)).toEqual({ month, rank: 4, total_transactions: 1, points: 0 })
+    expect(await profile(small, undefined, own)).toEqual({ month, rank: 4, total_transactions: 1, points: 0 })
     // No completion this month: after all four active accounts, the 0-point one included.
-    expect(await profile(idle, undefined, own.app)).toEqual({ month, rank: 5, total_transactions: 0, points: 0 })
+    expect(await profile(idle, undefined, own)).toEqual({ month, rank: 5, total_transactions: 0, points: 0 })
 
     const res = await get(own.app, '/leaderboard', idle)
     expect(res.statusCode, res.body).toBe(200)
@@ -170,15 +200,12 @@ describe('rank and the top ten', () => {
     const shops: Reseller[] = []
     for (let i = 0; i < 12; i++) shops.push(await createReseller(own.app, { name: `Shop number ${String(i).padStart(2, '0')}` }))
     // Points 12, 11, …, 4, then 3, 3, 3: the tenth place is a three-way tie.
-    for (const [i, s] of shops.entries())
-      await sql`SELECT leaderboard_add(${s.id}::bigint, '2025-03-15T00:00:00Z', 1, ${Math.max(12 - i, 3) * 1000}::bigint)`.execute(
-        own.ctx.db,
-      )
+    for (const [i, s] of shops.entries()) await addToMonth(own.ctx.db, s.id, '2025-03-01', Math.max(12 - i, 3) * 1000)
     const res = await get(own.app, '/leaderboard?month=2025-03', shops[0])
     const data = res.json().data as { rank: number; display_name: string; points: number }[]
     expect(data.map((l) => [l.rank, l.points])).toEqual([...[12, 11, 10, 9, 8, 7, 6, 5, 4].map((p, i) => [i + 1, p]), [10, 3]])
     expect(data[0].display_name).toBe('Sh***00')
-    expect(await profile(shops[11], '2025-03', own.app)).toMatchObject({ rank: 10, points: 3 })
+    expect(await profile(shops[11], '2025-03', own)).toMatchObject({ rank: 10, points: 3 })
     expect((await get(own.app, '/leaderboard?month=2025-04', shops[0])).json()).toEqual({ message: 'OK', data: [] })
     expect((await get(own.app, '/leaderboard', shops[0])).json()).toEqual({ message: 'OK', data: [] })
   })
@@ -194,8 +221,7 @@ describe('rank and the top ten', () => {
       await createReseller(own.app),
       await createReseller(own.app),
     ]
-    const add = (r: Reseller, amount: number) =>
-      sql`SELECT leaderboard_add(${r.id}::bigint, '2024-06-15T00:00:00Z', 1, ${amount}::bigint)`.execute(db)
+    const add = (r: Reseller, amount: number) => addToMonth(db, r.id, '2024-06-01', amount)
     const rank = async (r: Reseller) => (await readProfile(db, board, r.id, '2024-06')).rank
     await add(a, 5_000)
     await add(b, 3_000)

@@ -2,17 +2,25 @@ import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
 import type { Order } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { countCompletedOrder } from '../leaderboard/leaderboard.service.js'
 
 // Every event an order emits, written here and in purchase.sql (a test holds the two together).
 export const ORDER_EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent'] as const
 export type OrderEvent = (typeof ORDER_EVENTS)[number]
 
-/** Every status change leaves through the outbox, in the transaction that made it (the relay deletes the row). */
+/**
+ * Every status change leaves through the outbox, in the transaction that made it; the relay deletes
+ * the row, and counts an `order.completed` on the leaderboard as it does (leaderboard.sql).
+ */
 export async function recordEvent(trx: Trx, order: Pick<Order, 'id' | 'account_id'>, event: OrderEvent, lineId?: number): Promise<void> {
   await trx
     .insertInto('outbox_events')
-    .values({ account_id: order.account_id, events: [event], order_id: order.id, order_line_id: lineId ?? null })
+    .values({
+      account_id: order.account_id,
+      events: [event],
+      order_id: order.id,
+      order_line_id: lineId ?? null,
+      leaderboard_counts: event === 'order.completed',
+    })
     .execute()
 }
 
@@ -45,7 +53,6 @@ export async function settleOrder(trx: Trx, order: Order): Promise<Order['status
     .set({ order_settles: sql`order_settles + 1` })
     .where('id', '=', order.account_id)
     .execute()
-  if (status === 'completed') await countCompletedOrder(trx, order.id)
   await recordEvent(trx, order, status === 'canceled' ? 'order.canceled' : 'order.completed')
   return status
 }
