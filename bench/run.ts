@@ -36,7 +36,8 @@ const ITEMS = 50
 const LICENSES_PER_ITEM = Number(process.env.BENCH_LICENSES ?? 8000)
 const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 120000)
 // BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
-// BENCH_ONLY=reads runs the read routes alone; BENCH_ONLY=purchases the purchase phases and the reference.
+// BENCH_ONLY=reads runs the read routes alone; BENCH_ONLY=purchases the purchase phases and the reference;
+// BENCH_ONLY=embedded the embedded database's phase.
 const ONLY = process.env.BENCH_ONLY
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
 
@@ -198,6 +199,7 @@ async function main() {
   if (ONLY === 'purchases') return only(purchasesOnly)
   if (ONLY === 'webhooks') return only(webhooksOnly)
   if (ONLY === 'reads') return only(readsOnly)
+  if (ONLY === 'embedded') return console.log(JSON.stringify(await embeddedBench(SECONDS), null, 2))
   const databaseUrl = await recreateDatabase()
   const port = await freePort()
   let server = await startServer(databaseUrl, port)

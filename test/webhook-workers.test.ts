@@ -5,6 +5,7 @@ import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
 import { buy } from './factory-orders.js'
+import { assertInvariants } from './invariants.js'
 import { startReceiver } from './receiver.js'
 import { startServerProcess, type ServerProcess } from './server-process.js'
 
@@ -102,6 +103,19 @@ describe.skipIf(!onPostgres)('webhook worker processes (PostgreSQL)', () => {
     expect(attempts.n).toBe(2 * purchases)
     const open = await ctx.db.selectFrom('webhook_deliveries').select('id').where('status', '<>', 'delivered').execute()
     expect(open).toEqual([])
+    // Whichever process relayed an order's completion counted it on the leaderboard, once.
+    const months = await ctx.db
+      .selectFrom('leaderboard_months')
+      .select(['account_id', 'transactions', 'amount'])
+      .where(
+        'account_id',
+        'in',
+        shops.map((s) => s.id),
+      )
+      .orderBy('account_id')
+      .execute()
+    expect(months).toEqual(shops.map((s) => ({ account_id: s.id, transactions: purchases / 2, amount: (purchases / 2) * 1_000 })))
+    await assertInvariants(ctx.db)
   })
 
   it('events written before a SIGKILL, and while no worker runs, are delivered after the restart', async () => {
