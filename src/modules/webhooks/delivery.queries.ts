@@ -47,8 +47,9 @@ const WEBHOOK_ID_SALT = sql`coalesce((SELECT value FROM app_meta WHERE key = 'we
  * Turns committed outbox rows into deliveries (one per event of the row) for accounts with
  * webhooks on and deletes the rows of the batch, in one statement (one transaction; SKIP LOCKED,
  * so several processes take disjoint batches). The delete counts the batch's completed orders on
- * the leaderboard, in the same statement (a trigger: leaderboard.sql). Deliveries that fit this process's capacity are
- * created already claimed, which spares a fresh event the claim's row update and round trip.
+ * the leaderboard, in the same statement (a trigger: leaderboard.sql). Deliveries that fit this
+ * process's capacity are created already claimed, which spares a fresh event the claim's row
+ * update and round trip.
  * `relayed` counts outbox rows, `created` deliveries.
  * The batch's rows are deleted by their ctid (a TID scan, locked by this statement so they cannot
  * move): a join on id let the planner, believing the outbox small (statistics taken when it was
