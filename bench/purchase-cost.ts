@@ -8,7 +8,8 @@
  * variants when COST_AB='["sql for A","sql for B"]' (run before each round), so that an A/B is
  * measured within one run: the machine's speed drifts between runs.
  * Env: BENCH_SECONDS (10), COST_ROUNDS (2), COST_CONNECTIONS (64), COST_LICENSES (3000 an item), COST_HOT=1 (every purchase of
- * one item), COST_SERVER_ENV (JSON, e.g. {"DB_POOL_MAX":"8"}); COST_SERVER_ENV_B (JSON): a second server
+ * one item; COST_HOT=ab: spread rounds and hot ones alternate, their difference free of the machine's drift),
+ * COST_HOT_LICENSES (45000), COST_SERVER_ENV (JSON, e.g. {"DB_POOL_MAX":"8"}); COST_SERVER_ENV_B (JSON): a second server
  * with these settings takes every other round, an A/B of the API's configuration within one run.
  */
 import pg from 'pg'
@@ -31,10 +32,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROUNDS = Number(process.env.COST_ROUNDS ?? 2)
 const CONNECTIONS = Number(process.env.COST_CONNECTIONS ?? 64)
 const HOT = process.env.COST_HOT === '1'
+const HOT_AB = process.env.COST_HOT === 'ab'
 const SERVER_B = process.env.COST_SERVER_ENV_B ? (JSON.parse(process.env.COST_SERVER_ENV_B) as Record<string, string>) : undefined
 const AB = process.env.COST_AB ? (JSON.parse(process.env.COST_AB) as [string, string]) : undefined
 const LICENSES = Number(process.env.COST_LICENSES ?? 3000)
-const HOT_LICENSES = 45000
+const HOT_LICENSES = Number(process.env.COST_HOT_LICENSES ?? 45000)
 
 async function seed(base: string) {
   const keys: string[] = []
@@ -44,7 +46,8 @@ async function seed(base: string) {
     keys.push(account.api_key)
   }
   const items: number[] = []
-  for (let i = 0; i < (HOT ? 1 : 50); i++) {
+  const spread = HOT ? 0 : 50
+  for (let i = 0; i < spread + (HOT || HOT_AB ? 1 : 0); i++) {
     const item = await api(base, 'POST', '/items', {
       product_name: 'Cost',
       name: `V${i}`,
@@ -52,7 +55,7 @@ async function seed(base: string) {
       price: 1000 + i,
       order_process: 'auto',
     })
-    const count = HOT ? HOT_LICENSES : LICENSES
+    const count = i === spread ? HOT_LICENSES : LICENSES
     for (let done = 0; done < count; done += 9000) {
       const licenses = Array.from(
         { length: Math.min(9000, count - done) },
@@ -62,7 +65,7 @@ async function seed(base: string) {
     }
     items.push(item.id)
   }
-  return { keys, items }
+  return { keys, items: items.slice(0, HOT ? 1 : spread), hot: items[spread] }
 }
 
 async function main() {
@@ -77,12 +80,14 @@ async function main() {
   const serving = (round: number) => (serverB && round % 2 ? { server: serverB, base: `http://127.0.0.1:${portB}` } : { server, base })
   try {
     await db.connect()
-    const { keys, items } = await seed(base)
+    const { keys, items, hot } = await seed(base)
+    // COST_HOT=ab: the B rounds buy the hot item only.
+    let hotRound = false
     const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
     let ref = 0
     const next = () => ({
       headers: { 'content-type': 'application/json', 'x-apikey': pick(keys) },
-      body: JSON.stringify({ ref_id: `cost-${++ref}`, carts: [{ item_id: pick(items), quantity: 1 }] }),
+      body: JSON.stringify({ ref_id: `cost-${++ref}`, carts: [{ item_id: hotRound ? hot : pick(items), quantity: 1 }] }),
     })
     await purchaseLoad(base, { connections: 16, seconds: 3, next })
     if (serverB) await purchaseLoad(serving(1).base, { connections: 16, seconds: 3, next })
@@ -92,6 +97,7 @@ async function main() {
       // The previous round's last answers may still hold locks that DDL in a variant would wait on.
       if (AB) await new Promise((resolve) => setTimeout(resolve, 1000)).then(() => db.query(AB[round % 2]))
       const { server: target, base: targetBase } = serving(round)
+      hotRound = HOT_AB && round % 2 === 1
       const before = {
         io: syscalls(target.pid!),
         server: cpuSeconds(target.pid!),
@@ -111,7 +117,7 @@ async function main() {
       last = { from: before.lsn, to, purchases: n }
       console.log(
         JSON.stringify({
-          round: AB || serverB ? (round % 2 ? 'B' : 'A') : round + 1,
+          round: AB || serverB || HOT_AB ? (round % 2 ? 'B' : 'A') : round + 1,
           req_per_s: Math.round(result.requests.average),
           p99_ms: result.latency.p99,
           non_2xx: result.non2xx,
