@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Database } from '../../db/database.js'
+import type { Database, PreparedStatement } from '../../db/database.js'
 
 /** Where leaderboard.sql finds LEADERBOARD_TZ: recorded at start, so every process and function uses the configured zone. */
 export async function recordLeaderboardZone(db: Database, zone: string): Promise<void> {
@@ -12,15 +12,20 @@ const monthOf = (month: string | undefined) => sql`coalesce(${month ? `${month}-
 
 export type OwnMonth = { month: string; transactions: number | null; points: number | null }
 
-/** The caller's own row of the month, exact (null counts: no completion that month): the primary key, one row. */
-export const ownMonthQuery = (accountId: number, month: string | undefined) => sql<OwnMonth>`
-  SELECT to_char(m.month, 'YYYY-MM') AS month, l.transactions, l.points
-    FROM (SELECT ${monthOf(month)} AS month) m
-    LEFT JOIN leaderboard_months l ON l.account_id = ${accountId} AND l.month = m.month`
+/**
+ * The caller's own row of the month, exact (null counts: no completion that month): the primary
+ * key, one row. Every profile read runs it, as a named prepared statement on PostgreSQL ($2: the
+ * asked month's first day, or null for the current one).
+ */
+export const OWN_MONTH = `SELECT to_char(m.month, 'YYYY-MM') AS month, l.transactions, l.points
+    FROM (SELECT coalesce($2::date, leaderboard_month(now())) AS month) m
+    LEFT JOIN leaderboard_months l ON l.account_id = $1::int8 AND l.month = m.month`
 
-export async function readOwnMonth(db: Database, accountId: number, month: string | undefined): Promise<OwnMonth> {
-  const { rows } = await ownMonthQuery(accountId, month).execute(db)
-  return rows[0]
+export const ownMonthValues = (accountId: number, month: string | undefined) => [accountId, month ? `${month}-01` : null]
+
+export async function readOwnMonth(prepared: PreparedStatement, accountId: number, month: string | undefined): Promise<OwnMonth> {
+  const [own] = await prepared<OwnMonth>('leaderboard_own_month', OWN_MONTH, ownMonthValues(accountId, month))
+  return own
 }
 
 /** Every account's points in a month (YYYY-MM), highest first: one range of leaderboard_months_rank_idx, no sort. */

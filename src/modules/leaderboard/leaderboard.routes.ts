@@ -18,7 +18,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Profile, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ok(await profile(ctx.db, ctx.leaderboard, request.account.id, request.query.month)),
+      async (request) => ok(await profile(ctx.prepared, ctx.leaderboard, request.account.id, request.query.month)),
     )
     app.get(
       '/leaderboard',

@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.js'
+import type { Database, PreparedStatement } from '../../db/database.js'
 import { rankIn, type LeaderboardCache } from './leaderboard-snapshot.js'
 import { readOwnMonth, readTopTen } from './leaderboard.queries.js'
 
@@ -30,8 +30,13 @@ export type Profile = { month: string; rank: number; total_transactions: number;
  * relay has taken, normally milliseconds after the commit), its rank from this process's snapshot
  * of the month (at most a second behind others' sales), at the same cost with 10 or 100,000 accounts.
  */
-export async function profile(db: Database, board: LeaderboardCache, accountId: number, month: string | undefined): Promise<Profile> {
-  const own = await readOwnMonth(db, accountId, month)
+export async function profile(
+  prepared: PreparedStatement,
+  board: LeaderboardCache,
+  accountId: number,
+  month: string | undefined,
+): Promise<Profile> {
+  const own = await readOwnMonth(prepared, accountId, month)
   const snapshot = await board.month(own.month)
   return {
     month: own.month,

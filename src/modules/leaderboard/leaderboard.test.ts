@@ -222,7 +222,7 @@ describe('rank and the top ten', () => {
       await createReseller(own.app),
     ]
     const add = (r: Reseller, amount: number) => addToMonth(db, r.id, '2024-06-01', amount)
-    const rank = async (r: Reseller) => (await readProfile(db, board, r.id, '2024-06')).rank
+    const rank = async (r: Reseller) => (await readProfile(own.ctx.prepared, board, r.id, '2024-06')).rank
     await add(a, 5_000)
     await add(b, 3_000)
     expect([await rank(a), await rank(b), await rank(idle)]).toEqual([1, 2, 3])
@@ -231,10 +231,10 @@ describe('rank and the top ten', () => {
     expect([await rank(b), await rank(c), await rank(idle)]).toEqual([2, 1, 3])
     // b's own points are exact: 7 is above a's 5 (b's stale entry of 3 is not counted against it).
     await add(b, 4_000)
-    expect(await readProfile(db, board, b.id, '2024-06')).toMatchObject({ points: 7, total_transactions: 2, rank: 1 })
+    expect(await readProfile(own.ctx.prepared, board, b.id, '2024-06')).toMatchObject({ points: 7, total_transactions: 2, rank: 1 })
     // Down to 2, as a refund of a completed order would take it: b's stale entry of 3 must not rank it behind itself.
     await sql`UPDATE leaderboard_months SET amount = amount - 5000 WHERE account_id = ${b.id} AND month = '2024-06-01'`.execute(db)
-    expect(await readProfile(db, board, b.id, '2024-06')).toMatchObject({ points: 2, total_transactions: 2, rank: 2 })
+    expect(await readProfile(own.ctx.prepared, board, b.id, '2024-06')).toMatchObject({ points: 2, total_transactions: 2, rank: 2 })
     board.invalidate()
     expect([await rank(c), await rank(a), await rank(b), await rank(idle)]).toEqual([1, 2, 3, 4])
   })
