@@ -7,8 +7,8 @@ export async function recordLeaderboardZone(db: Database, zone: string): Promise
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value WHERE app_meta.value <> EXCLUDED.value`.execute(db)
 }
 
-// The asked month's first day, or the current month in LEADERBOARD_TZ.
-const monthOf = (month: string | undefined) => sql`coalesce(${month ? `${month}-01` : null}::date, leaderboard_month(now()))`
+// The asked month's first day; null asks for the current month in LEADERBOARD_TZ.
+const monthDay = (month: string | undefined) => (month ? `${month}-01` : null)
 
 export type OwnMonth = { month: string; transactions: number | null; points: number | null }
 
@@ -21,7 +21,7 @@ export const OWN_MONTH = `SELECT to_char(m.month, 'YYYY-MM') AS month, l.transac
     FROM (SELECT coalesce($2::date, leaderboard_month(now())) AS month) m
     LEFT JOIN leaderboard_months l ON l.account_id = $1::int8 AND l.month = m.month`
 
-export const ownMonthValues = (accountId: number, month: string | undefined) => [accountId, month ? `${month}-01` : null]
+export const ownMonthValues = (accountId: number, month: string | undefined) => [accountId, monthDay(month)]
 
 export async function readOwnMonth(prepared: PreparedStatement, accountId: number, month: string | undefined): Promise<OwnMonth> {
   const [own] = await prepared<OwnMonth>('leaderboard_own_month', OWN_MONTH, ownMonthValues(accountId, month))
@@ -34,14 +34,16 @@ export const monthPointsQuery = (month: string) => sql<{ account_id: number; poi
 
 export type Leader = { rank: number; name: string; total_transactions: number; points: number }
 
-/** The month's first ten by points (ties share a rank; among them, the older account first): the head of the rank index. */
-export const topTenQuery = (month: string | undefined) => sql<Leader>`
-  WITH top AS (SELECT account_id, transactions, points FROM leaderboard_months
-                WHERE month = ${monthOf(month)} ORDER BY points DESC, account_id LIMIT 10)
+/**
+ * The month's first ten by points (ties share a rank; among them, the older account first): the
+ * head of the rank index. A named prepared statement on PostgreSQL ($1 as in OWN_MONTH's $2).
+ */
+export const TOP_TEN = `WITH top AS (SELECT account_id, transactions, points FROM leaderboard_months
+                WHERE month = coalesce($1::date, leaderboard_month(now())) ORDER BY points DESC, account_id LIMIT 10)
   SELECT rank() OVER (ORDER BY top.points DESC) AS rank, a.name, top.transactions AS total_transactions, top.points
     FROM top JOIN accounts a ON a.id = top.account_id
    ORDER BY top.points DESC, top.account_id`
 
-export async function readTopTen(db: Database, month: string | undefined): Promise<Leader[]> {
-  return (await topTenQuery(month).execute(db)).rows
+export async function readTopTen(prepared: PreparedStatement, month: string | undefined): Promise<Leader[]> {
+  return prepared<Leader>('leaderboard_top_ten', TOP_TEN, [monthDay(month)])
 }

@@ -31,7 +31,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Leaders, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ok(await topTen(ctx.db, request.query.month)),
+      async (request) => ok(await topTen(ctx.prepared, request.query.month)),
     )
   }
 }

@@ -1,4 +1,4 @@
-import type { Database, PreparedStatement } from '../../db/database.js'
+import type { PreparedStatement } from '../../db/database.js'
 import { rankIn, type LeaderboardCache } from './leaderboard-snapshot.js'
 import { readOwnMonth, readTopTen } from './leaderboard.queries.js'
 
@@ -18,8 +18,8 @@ export function maskName(name: string): string {
 }
 
 /** The month's top ten as others see them: masked names. */
-export async function topTen(db: Database, month: string | undefined) {
-  const leaders = await readTopTen(db, month)
+export async function topTen(prepared: PreparedStatement, month: string | undefined) {
+  const leaders = await readTopTen(prepared, month)
   return leaders.map((l) => ({ rank: l.rank, display_name: maskName(l.name), total_transactions: l.total_transactions, points: l.points }))
 }
 
