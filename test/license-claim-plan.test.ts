@@ -42,5 +42,7 @@ describe.skipIf(!onPostgres)('the license claim inside purchase() on stale stati
     expect(claim, notices.join('\n---\n')).toBeDefined()
     expect(claim).toContain('licenses_available_idx')
     expect(claim).not.toMatch(/Rows Removed by Filter: [1-9]/)
+    // The connection's previous claim is the floor: the scan starts there, past the sold licenses' dead entries.
+    expect(claim).toMatch(/Index Cond: \(\(ROW\(item_id, id\) > ROW\(/)
   })
 })
