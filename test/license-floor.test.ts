@@ -61,4 +61,35 @@ describe('the license claim starts past its connection’s last claim of the ite
       await session.end()
     }
   })
+
+  it('keeps a floor per item: a cart of two items sets each to its own license', async () => {
+    const { app, ctx, databaseUrl } = await createTestApp()
+    const [first, second] = [await createAutoItem(app, 2, { price: 1_000 }), await createAutoItem(app, 2, { price: 1_000 })]
+    const buyer = await createReseller(app, { balance: 100_000 })
+    const session = await oneSession(ctx, databaseUrl)
+    try {
+      await callPurchase(session.run, {
+        accountId: buyer.id,
+        refId: 'floors-1',
+        invoice: 'INVFLOORS1',
+        // The later item first, so a floor carried over between lines would show.
+        carts: [
+          { item_id: second.id, quantity: 1 },
+          { item_id: first.id, quantity: 1 },
+        ],
+        lockToken: null,
+        processes: ['auto'],
+      })
+      for (const item of [first, second]) {
+        const [sold] = (await sql<{ id: number }>`SELECT id FROM licenses WHERE item_id = ${item.id} AND status = 'sold'`.execute(ctx.db))
+          .rows
+        const [floor] = await session.run<{ floor: string }>('floor_get', 'SELECT current_setting($1) AS floor', [
+          `reseller.license_floor_${item.id}`,
+        ])
+        expect(floor.floor).toBe(String(sold.id))
+      }
+    } finally {
+      await session.end()
+    }
+  })
 })

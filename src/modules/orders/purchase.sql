@@ -206,33 +206,31 @@ BEGIN
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_claimed;
     IF v_process = 'auto' THEN
       -- sold_at is read after the item row locks gave this transaction its id: the catalog's delta cursor relies on it.
-      -- item_id as a range of one: with `=` the primary key's order also satisfies ORDER BY, and on
-      -- statistics taken before the sales (autovacuum lags, or one item holds most licenses) the
-      -- planner walked every sold license by primary key (805 → 391 purchases/s over 14,000 sales).
+      -- item_id bounded as a range, never `=`: with `=` the primary key's order also satisfies ORDER BY,
+      -- and on statistics taken before the sales (autovacuum lags, or one item holds most licenses)
+      -- the planner walked every sold license by primary key (805 → 391 purchases/s over 14,000 sales).
       -- The claim starts past this connection's last claim of the item (a session setting, undone with
       -- a refused purchase): a sold license's entry stays dead at the head of the item's available
       -- index until a vacuum, and every claim walked them all (46,000 sold: 0.23 → 0.04 ms a claim).
-      -- A license below the floor (skipped while another purchase held it) sells when those above run out.
+      -- Too few above the floor: a second pass from the head, so a license skipped while another
+      -- purchase held it still sells.
       v_floor_name := 'reseller.license_floor_' || p_items[i];
       v_floor := coalesce(nullif(current_setting(v_floor_name, true), '')::bigint, 0);
-      WITH claimed AS (
-        UPDATE licenses l SET status = 'sold', order_line_id = v_line_id, sold_at = clock_timestamp()
-          FROM (SELECT id FROM licenses WHERE (item_id, id) > (p_items[i], v_floor) AND item_id <= p_items[i] AND status = 'available'
-                 ORDER BY item_id, id LIMIT p_qtys[i] FOR UPDATE SKIP LOCKED) picked
-         WHERE l.id = picked.id
-        RETURNING l.id)
-      SELECT count(*), max(id) INTO v_claimed, v_top FROM claimed;
-      IF v_claimed < p_qtys[i] AND v_floor > 0 THEN
+      v_claimed := 0;
+      v_top := NULL;
+      LOOP
         WITH claimed AS (
           UPDATE licenses l SET status = 'sold', order_line_id = v_line_id, sold_at = clock_timestamp()
-            FROM (SELECT id FROM licenses WHERE item_id >= p_items[i] AND item_id <= p_items[i] AND status = 'available'
+            FROM (SELECT id FROM licenses WHERE (item_id, id) > (p_items[i], v_floor) AND item_id <= p_items[i] AND status = 'available'
                    ORDER BY item_id, id LIMIT p_qtys[i] - v_claimed FOR UPDATE SKIP LOCKED) picked
            WHERE l.id = picked.id
           RETURNING l.id)
         SELECT count(*), max(id) INTO v_more, v_more_top FROM claimed;
         v_claimed := v_claimed + v_more;
         v_top := greatest(v_top, v_more_top);
-      END IF;
+        EXIT WHEN v_claimed = p_qtys[i] OR v_floor = 0;
+        v_floor := 0;
+      END LOOP;
       IF v_claimed < p_qtys[i] THEN PERFORM raise_app('INSUFFICIENT_STOCK'); END IF;
       PERFORM set_config(v_floor_name, v_top::text, false);
     ELSIF v_claimed > 0 THEN
