@@ -5,6 +5,7 @@ export type PlanNode = {
   'Index Name'?: string
   /** Present under ANALYZE. */
   'Actual Rows': number
+  'Actual Loops'?: number
   Plans?: PlanNode[]
 }
 

@@ -87,4 +87,54 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
     expect(Math.max(...outboxReads.map((n) => n['Actual Rows'])), explained).toBeLessThanOrEqual(500)
     await sql`DELETE FROM outbox_events`.execute(ctx.db)
   })
+
+  it('walks no account whose deliveries wait in the slow tail, and claims those when they fall due', async () => {
+    // 300 receivers dead for a while: one delivery each, five failures in, an hour from its next attempt.
+    await sql`WITH dead AS (INSERT INTO accounts (name) SELECT 'dead ' || g FROM generate_series(1, 300) g RETURNING id)
+              INSERT INTO webhook_deliveries (account_id, event, webhook_id, status, failures, next_attempt_at)
+              SELECT id, 'order.paid', 'evt_dead_' || id, 'retrying', 5, now() + interval '1 hour' FROM dead`.execute(ctx.db)
+    const live = await createReseller(app)
+    const now = new Date()
+    await sql`INSERT INTO webhook_deliveries (account_id, event, webhook_id, next_attempt_at)
+              VALUES (${live.id}, 'order.paid', 'evt_live', ${now})`.execute(ctx.db)
+    await sql`LOAD 'auto_explain'`.execute(keyed.db)
+    for (const setting of ['log_min_duration = 0', 'log_analyze = on', 'log_format = json', 'log_level = notice'])
+      await sql.raw(`SET auto_explain.${setting}`).execute(keyed.db)
+    const deliveriesRead = (marker: string) => {
+      const explained = notices.find((n) => n.includes(marker))
+      expect(explained, notices.join('\n')).toBeDefined()
+      const plan = JSON.parse(explained!.slice(explained!.indexOf('{'))) as { Plan: PlanNode }
+      const scans = nodes(plan.Plan).filter((n) => n['Relation Name'] === 'webhook_deliveries')
+      return scans.reduce((sum, n) => sum + n['Actual Rows'] * (n['Actual Loops'] ?? 1), 0)
+    }
+    const room: Capacity = {
+      now,
+      leaseUntil: new Date(now.getTime() + 60_000),
+      free: 10,
+      perReceiver: 8,
+      busy: new Map(),
+      perHost: 128,
+      hostsBusy: new Map(),
+    }
+
+    notices.length = 0
+    const { claimed } = await claimDue(keyed.db, room)
+    expect(claimed.map((d) => d.webhook_id)).toEqual(['evt_live'])
+    // A walk of the dead accounts would read at least one row of each.
+    expect(deliveriesRead('fast_accounts AS')).toBeLessThan(20)
+    notices.length = 0
+    expect(await earliestDue(keyed.db)).toEqual(room.leaseUntil)
+    expect(deliveriesRead('fast_accounts AS')).toBeLessThan(20)
+
+    // One of them falls due: the claim finds it by its time and takes it.
+    await sql`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second'
+               WHERE id = (SELECT min(id) FROM webhook_deliveries WHERE webhook_id LIKE 'evt_dead_%')`.execute(ctx.db)
+    expect(await earliestDue(keyed.db)).not.toEqual(room.leaseUntil)
+    const later = { ...room, now: new Date() }
+    const again = await claimDue(keyed.db, later)
+    expect(again.claimed).toHaveLength(1)
+    expect(again.claimed[0].webhook_id).toMatch(/^evt_dead_/)
+    expect(await earliestDue(keyed.db)).toEqual(room.leaseUntil)
+    await sql`DELETE FROM webhook_deliveries`.execute(ctx.db)
+  })
 })
