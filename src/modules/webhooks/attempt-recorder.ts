@@ -1,9 +1,10 @@
 import type { Database } from '../../db/database.js'
 import { recordAttempts, type AttemptRecord } from './delivery.queries.js'
 
-// How long the first record waits for others: an order's paid and completed events are answered
-// within a millisecond or two of each other. Arrival is not delayed, only the record of it.
-const GATHER_MS = 3
+// How long the first record waits for others. Arrival is not delayed, only the record of it (the
+// slot frees at the answer; the lease covers the wait). 3 ms took a statement per few answers:
+// at 960 purchases/s, 20 ms cut PostgreSQL's share by 4–8 points of a core.
+const GATHER_MS = 20
 
 /**
  * Group commit for attempt records: what arrives within GATHER_MS of the first record, or while a
