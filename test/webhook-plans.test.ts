@@ -20,6 +20,19 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
   const notices: string[] = []
   keyed.pool!.on('connect', (client) => client.on('notice', (n) => notices.push(n.message ?? '')))
 
+  /** From here on the keyed connection reports every statement's analysed plan as a notice. */
+  const explainStatements = async () => {
+    await sql`LOAD 'auto_explain'`.execute(keyed.db)
+    for (const setting of ['log_min_duration = 0', 'log_analyze = on', 'log_format = json', 'log_level = notice'])
+      await sql.raw(`SET auto_explain.${setting}`).execute(keyed.db)
+  }
+  /** The plan the statement containing `marker` ran with, and its notice's text. */
+  const explained = (marker: string) => {
+    const text = notices.find((n) => n.includes(marker))
+    expect(text, notices.join('\n')).toBeDefined()
+    return { text: text!, plan: (JSON.parse(text!.slice(text!.indexOf('{'))) as { Plan: PlanNode }).Plan }
+  }
+
   it('commits without waiting for the WAL flush on this pool only', async () => {
     const setting = async (db: typeof ctx.db) =>
       (await sql<{ s: string }>`SELECT current_setting('synchronous_commit') AS s`.execute(db)).rows[0].s
@@ -72,19 +85,15 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
     const room: Capacity = { now, leaseUntil: now, free: 256, perReceiver: 8, busy: new Map(), perHost: 128, hostsBusy: new Map() }
     await relayOutbox(keyed.db, 500, room)
     await fill.execute(ctx.db)
-    await sql`LOAD 'auto_explain'`.execute(keyed.db)
-    for (const setting of ['log_min_duration = 0', 'log_analyze = on', 'log_format = json', 'log_level = notice'])
-      await sql.raw(`SET auto_explain.${setting}`).execute(keyed.db)
+    await explainStatements()
     notices.length = 0
     const { relayed } = await relayOutbox(keyed.db, 500, room)
     expect(relayed).toBe(500)
-    const explained = notices.find((n) => n.includes('WITH batch'))
-    expect(explained, notices.join('\n')).toBeDefined()
-    const plan = JSON.parse(explained!.slice(explained!.indexOf('{'))) as { Plan: PlanNode }
-    const outboxReads = nodes(plan.Plan).filter((n) => n['Relation Name'] === 'outbox_events' && n['Node Type'].includes('Scan'))
+    const relay = explained('WITH batch')
+    const outboxReads = nodes(relay.plan).filter((n) => n['Relation Name'] === 'outbox_events' && n['Node Type'].includes('Scan'))
     expect(outboxReads.length).toBeGreaterThan(0)
     // Each scan reads the batch, not the backlog.
-    expect(Math.max(...outboxReads.map((n) => n['Actual Rows'])), explained).toBeLessThanOrEqual(500)
+    expect(Math.max(...outboxReads.map((n) => n['Actual Rows'])), relay.text).toBeLessThanOrEqual(500)
     await sql`DELETE FROM outbox_events`.execute(ctx.db)
   })
 
@@ -97,16 +106,11 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
     const now = new Date()
     await sql`INSERT INTO webhook_deliveries (account_id, event, webhook_id, next_attempt_at)
               VALUES (${live.id}, 'order.paid', 'evt_live', ${now})`.execute(ctx.db)
-    await sql`LOAD 'auto_explain'`.execute(keyed.db)
-    for (const setting of ['log_min_duration = 0', 'log_analyze = on', 'log_format = json', 'log_level = notice'])
-      await sql.raw(`SET auto_explain.${setting}`).execute(keyed.db)
-    const deliveriesRead = (marker: string) => {
-      const explained = notices.find((n) => n.includes(marker))
-      expect(explained, notices.join('\n')).toBeDefined()
-      const plan = JSON.parse(explained!.slice(explained!.indexOf('{'))) as { Plan: PlanNode }
-      const scans = nodes(plan.Plan).filter((n) => n['Relation Name'] === 'webhook_deliveries')
-      return scans.reduce((sum, n) => sum + n['Actual Rows'] * (n['Actual Loops'] ?? 1), 0)
-    }
+    await explainStatements()
+    const deliveriesRead = (marker: string) =>
+      nodes(explained(marker).plan)
+        .filter((n) => n['Relation Name'] === 'webhook_deliveries')
+        .reduce((sum, n) => sum + n['Actual Rows'] * (n['Actual Loops'] ?? 1), 0)
     const room: Capacity = {
       now,
       leaseUntil: new Date(now.getTime() + 60_000),
