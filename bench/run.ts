@@ -142,7 +142,7 @@ const readsOnly = ({ base, keys, items, serverPid }: Seeded) =>
   readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid })
 
 /** The webhook phases at a fixed rate. */
-async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
+async function webhooksOnly({ base, databaseUrl, port, keys, items, serverPid }: Seeded) {
   const spread = spreadOver(keys, items)
   // BENCH_PRELOAD=<seconds>: purchases at full speed first, with no worker running, as the full run's purchase phases leave the database.
   const preload = Number(process.env.BENCH_PRELOAD ?? 0)
@@ -155,6 +155,7 @@ async function webhooksOnly({ base, databaseUrl, port, keys, items }: Seeded) {
     seconds: SECONDS,
     request: () => purchaseRequest(spread),
     startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
+    serverPid: serverPid!,
     burst: () => load(base, { connections: 64, pick: spread }),
   })
   console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, webhooks }, null, 2))
@@ -237,6 +238,7 @@ async function main() {
       seconds: SECONDS,
       request: () => purchaseRequest(spread),
       startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
+      serverPid: server.pid!,
       burst: () => load(base, { connections: 64, pick: spread }),
     })
     // Last: it adds 100,000 accounts to the database.

@@ -21,6 +21,8 @@ export type WebhookBenchDeps = {
   seconds: number
   request: Request
   startWorker: () => Promise<ChildProcess>
+  /** The API process: its CPU during the load is reported beside the worker's and PostgreSQL's. */
+  serverPid: number
   /** Purchases at full speed for a while (the backlog). */
   burst: () => Promise<{ requests: number }>
 }
@@ -46,6 +48,8 @@ async function postgresCpuSince(db: pg.Client, before: Map<number, number>): Pro
   return total
 }
 
+const cpuTotal = (u: NodeJS.CpuUsage) => u.user + u.system
+
 // Seconds at the phase's rate before it is measured (see latencyAt).
 const WARMUP_SECONDS = 3
 
@@ -67,6 +71,9 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const answered = new Map<string, number>()
     const arrivedBefore = hook.count()
     const cpuBefore = cpuSeconds(worker.pid!)
+    const apiBefore = cpuSeconds(deps.serverPid)
+    // This process: the load generator and the receiver's thread.
+    const benchBefore = process.cpuUsage()
     const postgresBefore = await postgresCpu(db)
     const busy = machineBusy()
     const started = performance.now()
@@ -81,6 +88,8 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const during = {
       delivered_per_s: Math.round((hook.count() - arrivedBefore) / loadSeconds),
       worker_cpu_percent: Math.round(((cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds) * 100),
+      api_cpu_percent: Math.round(((cpuSeconds(deps.serverPid) - apiBefore) / loadSeconds) * 100),
+      bench_cpu_percent: Math.round((cpuTotal(process.cpuUsage(benchBefore)) / 1e6 / loadSeconds) * 100),
       postgres_cpu_percent: Math.round(((await postgresCpuSince(db, postgresBefore)) / loadSeconds) * 100),
       machine_busy_percent: busy.busyPercent(),
     }
@@ -149,6 +158,8 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       events_arrived: m.arrived,
       delivered_per_s_during_load: m.during.delivered_per_s,
       worker_cpu_percent_during_load: m.during.worker_cpu_percent,
+      api_cpu_percent_during_load: m.during.api_cpu_percent,
+      bench_cpu_percent_during_load: m.during.bench_cpu_percent,
       postgres_cpu_percent_during_load: m.during.postgres_cpu_percent,
       machine_busy_percent_during_load: m.during.machine_busy_percent,
       commit_to_arrival_p50_ms: m.p50,
