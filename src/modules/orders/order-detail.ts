@@ -8,6 +8,7 @@ import {
   findOrderContents,
   findOrdersWithContents,
   type LineRow,
+  type OrderDetailJson,
   type OrderHead,
   type SandboxJson,
   type TopupJson,
@@ -71,6 +72,15 @@ function orderView(order: OrderHead, lines: LineRow[] | null, requests: ResultRo
   }
 }
 
+export { orderDetailJson, type OrderDetailJson } from './order-detail.queries.js'
+
+const date = (text: string) => new Date(text)
+
+/** An order's full state from the JSON `orderDetailJson` built inside a statement. */
+export function orderDetailFromJson({ order: o, lines, requests }: OrderDetailJson, vault: Vault): OrderDetailView {
+  return orderView({ ...o, created_at: date(o.created_at), updated_at: date(o.updated_at) }, lines, requests, vault)
+}
+
 /** The full current state of an order as resellers, operators and webhooks see it (DESIGN §5), in one statement. */
 export async function loadOrderDetail(db: Database, vault: Vault, order: OrderHead): Promise<OrderDetailView> {
   const { lines, requests } = await findOrderContents(db, order.id)
@@ -83,8 +93,6 @@ export async function loadOrderDetails(db: Database, vault: Vault, orderIds: num
   const rows = await findOrdersWithContents(db, orderIds)
   return new Map(rows.map(({ lines, requests, ...order }) => [order.id, orderView(order, lines, requests, vault)]))
 }
-
-const date = (text: string) => new Date(text)
 
 function topupView(t: TopupJson): OrderDetail {
   return {
@@ -157,12 +165,7 @@ export function detailByRefReader(prepared: PreparedStatement, vault: Vault): De
         return { accountId: Number(key.slice(0, colon)), ref: key.slice(colon + 1) }
       })
       const rows = await findOrdersByRefs(prepared, pairs)
-      return new Map(
-        rows.map(({ n, order: o, lines, requests }) => [
-          keys[n - 1],
-          orderView({ ...o, created_at: date(o.created_at), updated_at: date(o.updated_at) }, lines, requests, vault),
-        ]),
-      )
+      return new Map(rows.map(({ n, ...detail }) => [keys[n - 1], orderDetailFromJson(detail, vault)]))
     },
     { sharedFailure: isDatabaseUnavailable },
   )

@@ -12,7 +12,15 @@ import { callPurchase } from './purchase.js'
 import { refuseBlankRefId } from './ref-id.js'
 
 // What other modules read of an order: its full state (the webhook payloads) and a line of it.
-export { detailByRefReader, loadOrderDetails, type DetailByRef, type OrderLineView } from './order-detail.js'
+export {
+  detailByRefReader,
+  loadOrderDetails,
+  orderDetailFromJson,
+  orderDetailJson,
+  type DetailByRef,
+  type OrderDetailJson,
+  type OrderLineView,
+} from './order-detail.js'
 
 /**
  * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,

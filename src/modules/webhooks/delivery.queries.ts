@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { PREPARED, type Database } from '../../db/database.js'
 import type { DeliveryStatus } from '../../db/schema.js'
+import { orderDetailJson, type OrderDetailJson } from '../orders/orders.service.js'
 
 /** A delivery taken by this process for one attempt; `claims` is this claim's number. */
 export type ClaimedDelivery = {
@@ -18,6 +19,8 @@ export type ClaimedDelivery = {
   secret_enc: string | null
   /** The callback URL's host[:port] (webhook_receiver_host()): what the per-host bound counts by. */
   receiver_host: string | null
+  /** The order's detail, read by the relay with the batch: on the first of its deliveries there. */
+  order_detail?: OrderDetailJson | null
 }
 
 /**
@@ -49,7 +52,7 @@ const WEBHOOK_ID_SALT = sql`coalesce((SELECT value FROM app_meta WHERE key = 'we
  * so several processes take disjoint batches). The delete counts the batch's completed orders on
  * the leaderboard, in the same statement (a trigger: leaderboard.sql). Deliveries that fit this
  * process's capacity are created already claimed, which spares a fresh event the claim's row
- * update and round trip.
+ * update and round trip; their orders' details come with them, which spares the batch a read.
  * `relayed` counts outbox rows, `created` deliveries.
  * The batch's rows are deleted by their ctid (a TID scan, locked by this statement so they cannot
  * move): a join on id let the planner, believing the outbox small (statistics taken when it was
@@ -86,7 +89,8 @@ export async function relayOutbox(
         FROM placed ORDER BY id, n
       RETURNING id, account_id, event, order_id, order_line_id, webhook_id, claims, failures
     )
-    SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host
+    SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host,
+           CASE WHEN d.id = min(d.id) OVER (PARTITION BY d.order_id) THEN ${sql.raw(orderDetailJson('d.order_id'))} END AS order_detail
       FROM (SELECT (SELECT count(*) FROM relayed)::int AS relayed, (SELECT count(*) FROM created)::int AS created) n
       LEFT JOIN (created d JOIN webhook_settings s ON s.account_id = d.account_id) ON d.claims = 1
      ORDER BY d.id`.execute(db)

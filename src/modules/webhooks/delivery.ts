@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { loadOrderDetails } from '../orders/orders.service.js'
+import { loadOrderDetails, orderDetailFromJson } from '../orders/orders.service.js'
 import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
 import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'
@@ -33,12 +33,16 @@ export function receiversOf(vault: Vault, claimed: ClaimedDelivery[], secrets: S
 }
 
 /**
- * The messages of a claimed batch (by delivery id), built now from each order's current state;
- * an order's paid and completed events share one read of it.
+ * The messages of a claimed batch (by delivery id), built now from each order's current state:
+ * as the relay read it with the batch, else read here; an order's paid and completed events share one read of it.
  */
 export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery[], at: Date): Promise<Map<number, WebhookMessage>> {
-  const orderIds = [...new Set(batch.flatMap((d) => (d.order_id === null ? [] : [d.order_id])))]
-  const details = await loadOrderDetails(deps.db, deps.vault, orderIds)
+  const relayed = batch.flatMap((d) =>
+    d.order_id !== null && d.order_detail ? [[d.order_id, orderDetailFromJson(d.order_detail, deps.vault)] as const] : [],
+  )
+  const read = new Map(relayed)
+  const unread = [...new Set(batch.flatMap((d) => (d.order_id === null || read.has(d.order_id) ? [] : [d.order_id])))]
+  const details = unread.length === 0 ? read : new Map([...read, ...(await loadOrderDetails(deps.db, deps.vault, unread))])
   const messages = new Map<number, WebhookMessage>()
   for (const delivery of batch) {
     const detail = delivery.order_id === null ? undefined : details.get(delivery.order_id)
