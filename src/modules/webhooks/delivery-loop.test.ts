@@ -57,6 +57,24 @@ describe('the running worker', () => {
     expect(receiver.received).toHaveLength(4)
   })
 
+  it('a redelivery reaches a worker that has nothing open and last read nothing due', async () => {
+    const receiver = await startReceiver()
+    const r = await subscriber(receiver.url)
+    const item = await manualItem()
+    expect((await buy(app, r, 'again-1', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    await receiver.waitFor(1)
+    // Settled: nothing open, so the worker sleeps until its 60 s poll unless told otherwise.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const [delivery] = (await app.inject({ method: 'GET', url: '/api/v1/webhook/deliveries', headers: r.headers })).json().data
+    expect(delivery.status).toBe('delivered')
+    const asked = performance.now()
+    const retried = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${delivery.id}/retry`, headers: r.headers })
+    expect(retried.statusCode).toBe(200)
+    await receiver.waitFor(2, 5_000)
+    expect(receiver.received[1].at - asked).toBeLessThan(2_000)
+    expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id'])
+  })
+
   it('a receiver that hangs holds only its own slots: another account is served meanwhile', async () => {
     let release = () => {}
     const released = new Promise<void>((resolve) => (release = resolve))
