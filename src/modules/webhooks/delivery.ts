@@ -37,12 +37,14 @@ export function receiversOf(vault: Vault, claimed: ClaimedDelivery[], secrets: S
  * as the relay read it with the batch, else read here; an order's paid and completed events share one read of it.
  */
 export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery[], at: Date): Promise<Map<number, WebhookMessage>> {
-  const relayed = batch.flatMap((d) =>
-    d.order_id !== null && d.order_detail ? [[d.order_id, orderDetailFromJson(d.order_detail, deps.vault)] as const] : [],
+  const details = new Map(
+    batch.flatMap((d) =>
+      d.order_id !== null && d.order_detail ? [[d.order_id, orderDetailFromJson(d.order_detail, deps.vault)] as const] : [],
+    ),
   )
-  const read = new Map(relayed)
-  const unread = [...new Set(batch.flatMap((d) => (d.order_id === null || read.has(d.order_id) ? [] : [d.order_id])))]
-  const details = unread.length === 0 ? read : new Map([...read, ...(await loadOrderDetails(deps.db, deps.vault, unread))])
+  // None unread (a relayed batch): loadOrderDetails answers an empty map without a statement.
+  const unread = [...new Set(batch.flatMap((d) => (d.order_id === null || details.has(d.order_id) ? [] : [d.order_id])))]
+  for (const [id, detail] of await loadOrderDetails(deps.db, deps.vault, unread)) details.set(id, detail)
   const messages = new Map<number, WebhookMessage>()
   for (const delivery of batch) {
     const detail = delivery.order_id === null ? undefined : details.get(delivery.order_id)
