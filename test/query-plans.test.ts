@@ -7,6 +7,7 @@ import type { DB } from '../src/db/schema.js'
 import { COUNT_CAP, pageWindow } from '../src/http/paging.js'
 import { listMutations } from '../src/modules/ledger/ledger.queries.js'
 import { relayOutbox } from '../src/modules/webhooks/delivery.queries.js'
+import { idleCapacity } from './webhook-capacity.js'
 import { detailByRefReader } from '../src/modules/orders/order-detail.js'
 import { listOrders } from '../src/modules/orders/orders.queries.js'
 import { createTestApp } from './app.js'
@@ -162,7 +163,7 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     await sql`VACUUM (TRUNCATE false) outbox_events`.execute(ctx.db)
     await fill.execute(ctx.db)
     const now = new Date()
-    const room = { now, leaseUntil: now, free: 256, perReceiver: 8, busy: new Map(), perHost: 128, hostsBusy: new Map() }
+    const room = idleCapacity(now, 256)
     const plans = await plansOf((db) => relayOutbox(db, 500, room), { generic: false })
     const outboxReads = plans
       .flatMap((p) => p.nodes)

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openPostgres } from '../src/db/database.js'
-import { claimDue, earliestDue, recordAttempts, relayOutbox, type Capacity } from '../src/modules/webhooks/delivery.queries.js'
+import { claimDue, earliestDue, recordAttempts, relayOutbox } from '../src/modules/webhooks/delivery.queries.js'
+import { idleCapacity } from './webhook-capacity.js'
 import { findOrdersWithContents } from '../src/modules/orders/order-detail.queries.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
@@ -42,7 +43,7 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
 
   it('keeps every statement on indexes: no seq scan, hash or merge join', async () => {
     const now = new Date()
-    const room: Capacity = { now, leaseUntil: now, free: 10, perReceiver: 8, busy: new Map(), perHost: 128, hostsBusy: new Map() }
+    const room = idleCapacity(now, 10)
     await relayOutbox(keyed.db, 10, room)
     await claimDue(keyed.db, room)
     const attempt = { claim: 1, attemptedAt: now, statusCode: 200, durationMs: 1, error: null, failures: 0, nextAttemptAt: null }
@@ -82,7 +83,7 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
     await sql`DELETE FROM outbox_events`.execute(ctx.db)
     await sql`VACUUM (TRUNCATE false) outbox_events`.execute(ctx.db)
     const now = new Date()
-    const room: Capacity = { now, leaseUntil: now, free: 256, perReceiver: 8, busy: new Map(), perHost: 128, hostsBusy: new Map() }
+    const room = idleCapacity(now, 256)
     await relayOutbox(keyed.db, 500, room)
     await fill.execute(ctx.db)
     await explainStatements()
@@ -111,15 +112,7 @@ describe.skipIf(!onPostgres)("the webhook worker's generic plans on a small data
       nodes(explained(marker).plan)
         .filter((n) => n['Relation Name'] === 'webhook_deliveries')
         .reduce((sum, n) => sum + n['Actual Rows'] * (n['Actual Loops'] ?? 1), 0)
-    const room: Capacity = {
-      now,
-      leaseUntil: new Date(now.getTime() + 60_000),
-      free: 10,
-      perReceiver: 8,
-      busy: new Map(),
-      perHost: 128,
-      hostsBusy: new Map(),
-    }
+    const room = idleCapacity(now, 10, new Date(now.getTime() + 60_000))
 
     notices.length = 0
     const { claimed } = await claimDue(keyed.db, room)

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { createAutoItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
+import { idleCapacity } from '../../../test/webhook-capacity.js'
 import { prepareMessages, type DeliveryDeps } from './delivery.js'
-import { relayOutbox, type Capacity } from './delivery.queries.js'
+import { relayOutbox } from './delivery.queries.js'
 
 const { app, ctx } = await createTestApp()
 const deps: DeliveryDeps = { db: ctx.webhookDb, vault: ctx.vault, transport: ctx.webhookTransport, clock: ctx.clock }
@@ -26,16 +27,7 @@ describe("the relay's batches carry their orders' details", () => {
     expect((await buy(app, r, 'relayed-2', [{ item_id: a.id, quantity: 1 }])).statusCode).toBe(200)
 
     const now = new Date()
-    const room: Capacity = {
-      now,
-      leaseUntil: new Date(now.getTime() + 60_000),
-      free: 10,
-      perReceiver: 8,
-      busy: new Map(),
-      perHost: 8,
-      hostsBusy: new Map(),
-    }
-    const { claimed } = await relayOutbox(ctx.webhookDb, 10, room)
+    const { claimed } = await relayOutbox(ctx.webhookDb, 10, idleCapacity(now, 10, new Date(now.getTime() + 60_000)))
     expect(claimed.filter((d) => d.account_id === r.id)).toHaveLength(4)
     // Two events per order, the detail on one of them.
     const carrying = claimed.filter((d) => d.order_detail)
