@@ -29,7 +29,8 @@ describe.skipIf(!onPostgres)('the license claim inside purchase() on stale stati
       for (const setting of ['log_min_duration = 0', 'log_nested_statements = on', 'log_analyze = on', 'log_level = notice'])
         await client.query(`SET auto_explain.${setting}`)
       const prepared = async <R>(_name: string, text: string, values: unknown[]) => (await client.query(text, values)).rows as R[]
-      // Past PL/pgSQL's five custom plans, to the plan the function settles on.
+      // The plan the function runs: generic from the first call (purchase() forces it), and past
+      // PL/pgSQL's five custom plans were that setting ever dropped.
       for (let i = 0; i < 7; i++) {
         notices.length = 0
         const call = { accountId: buyer.id, refId: `explained-${i}`, invoice: `INVPLAN${i}`, lockToken: null, processes: ['auto'] }
