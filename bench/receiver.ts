@@ -26,8 +26,9 @@ const server = http.createServer((req, res) => {
   req.on('data', (c) => chunks.push(c))
   req.on('end', () => {
     const at = Number(process.hrtime.bigint()) / 1e6
-    const body = JSON.parse(Buffer.concat(chunks).toString())
-    batch.push([body.data.ref_id + '|' + body.event, at])
+    // Only the order's ref_id and the event are wanted: no parse of the whole body (the thread's CPU is the machine's).
+    const ref = /"ref_id":"([^"]*)"/.exec(Buffer.concat(chunks).toString())
+    batch.push([(ref ? ref[1] : '') + '|' + req.headers['x-event'], at])
     Atomics.add(counter, 0, 1)
     res.writeHead(200).end()
   })

@@ -25,6 +25,8 @@ export type BenchReport = {
       commit_to_arrival_p99_ms: number
       delivered_per_s_during_load: number
       machine_busy_percent_during_load?: number
+      purchase_answer_p99_ms?: number
+      idle_probe_late_p99_ms?: number
       warmup?: { seconds: number; commit_to_arrival_p99_ms: number }
     }
     latency_at_quarter_rate: {
@@ -105,6 +107,9 @@ export function summarize(r: BenchReport): SummaryRow[] {
       value:
         `${n(wh.latency.delivered_per_s_during_load)} delivered/s; commit → arrival p50 ${wh.latency.commit_to_arrival_p50_ms} ms, p99 ${wh.latency.commit_to_arrival_p99_ms} ms` +
         (wh.latency.warmup ? ` (its ${wh.latency.warmup.seconds} s warm-up: p99 ${wh.latency.warmup.commit_to_arrival_p99_ms} ms)` : '') +
+        (wh.latency.purchase_answer_p99_ms === undefined
+          ? ''
+          : `; meanwhile purchases answered at p99 ${wh.latency.purchase_answer_p99_ms} ms, an idle process woke up to ${wh.latency.idle_probe_late_p99_ms} ms late (p99)`) +
         (wh.latency.purchases_refused ? `; ${n(wh.latency.purchases_refused)} purchases REFUSED` : ''),
       ratio: null,
       target: wh.rate_from

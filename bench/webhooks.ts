@@ -10,6 +10,7 @@ import pg from 'pg'
 import { cpuSeconds, machineBusy, rssMb } from './harness.js'
 import { pacedLoad } from './paced.js'
 import { startReceiver } from './receiver.js'
+import { startStallProbe } from './stall-probe.js'
 
 type Request = () => { path: string; headers: Record<string, string>; body: string }
 
@@ -63,6 +64,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
   await db.connect()
   const count = async (sql: string) => Number((await db.query(sql)).rows[0].n)
   const hook = await startReceiver()
+  const probe = startStallProbe()
   const url = hook.url
   let worker = await deps.startWorker()
 
@@ -76,6 +78,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const benchBefore = process.cpuUsage()
     const postgresBefore = await postgresCpu(db)
     const busy = machineBusy()
+    probe.reset()
     const started = performance.now()
     const load = await pacedLoad({
       base: deps.base,
@@ -92,6 +95,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       bench_cpu_percent: Math.round((cpuTotal(process.cpuUsage(benchBefore)) / 1e6 / loadSeconds) * 100),
       postgres_cpu_percent: Math.round(((await postgresCpuSince(db, postgresBefore)) / loadSeconds) * 100),
       machine_busy_percent: busy.busyPercent(),
+      stall: await probe.read(),
     }
     const arrived = (ref: string, event: string) => hook.arrivals.get(`${ref}|${event}`)
     await waitUntil(
@@ -162,6 +166,10 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       bench_cpu_percent_during_load: m.during.bench_cpu_percent,
       postgres_cpu_percent_during_load: m.during.postgres_cpu_percent,
       machine_busy_percent_during_load: m.during.machine_busy_percent,
+      // The same seconds seen from outside the worker: purchases' own answers, and an idle process's wake-ups.
+      purchase_answer_p99_ms: m.load.p99_ms,
+      idle_probe_late_p99_ms: m.during.stall.p99_ms,
+      idle_probe_late_max_ms: m.during.stall.max_ms,
       commit_to_arrival_p50_ms: m.p50,
       commit_to_arrival_p99_ms: m.p99,
       commit_to_arrival_max_ms: m.max,
@@ -224,6 +232,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     return { latency, latency_at_quarter_rate: latencyAtQuarterRate, throughput }
   } finally {
     worker.kill('SIGTERM')
+    probe.stop()
     await hook.close()
     await db.end()
   }
