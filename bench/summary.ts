@@ -26,7 +26,7 @@ export type BenchReport = {
       delivered_per_s_during_load: number
       machine_busy_percent_during_load?: number
       purchase_answer_p99_ms?: number
-      idle_probe_late_p99_ms?: number
+      idle_probe_late_p99_ms?: number | null
       warmup?: { seconds: number; commit_to_arrival_p99_ms: number }
     }
     latency_at_quarter_rate: {
