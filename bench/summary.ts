@@ -109,7 +109,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
         (wh.latency.warmup ? ` (its ${wh.latency.warmup.seconds} s warm-up: p99 ${wh.latency.warmup.commit_to_arrival_p99_ms} ms)` : '') +
         (wh.latency.purchase_answer_p99_ms === undefined
           ? ''
-          : `; meanwhile purchases answered at p99 ${wh.latency.purchase_answer_p99_ms} ms, an idle process woke up to ${wh.latency.idle_probe_late_p99_ms} ms late (p99)`) +
+          : `; meanwhile purchases answered at p99 ${wh.latency.purchase_answer_p99_ms} ms, ${wh.latency.idle_probe_late_p99_ms === null ? 'no idle probe reading' : `an idle process woke up to ${wh.latency.idle_probe_late_p99_ms} ms late (p99)`}`) +
         (wh.latency.purchases_refused ? `; ${n(wh.latency.purchases_refused)} purchases REFUSED` : ''),
       ratio: null,
       target: wh.rate_from
