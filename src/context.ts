@@ -36,7 +36,7 @@ export type AppContext = {
   counters: CounterStore
   /** Requests per API key (RATE_LIMIT_PER_MINUTE). */
   rateLimiter?: RateLimiter
-  /** Unknown API keys per client address (AUTH_FAILURES_PER_MINUTE). */
+  /** Failed authentications (wrong key, token or signature) per client address (AUTH_FAILURES_PER_MINUTE). */
   authFailures?: RateLimiter
   authCache: AuthCache
   /** The balance and list versions polled reads need, batched per event-loop turn. */

@@ -5,6 +5,8 @@ export const ERROR_CODES = {
   UNAUTHORIZED: 401,
   THE_ACCOUNT_HAS_BEEN_SUSPENDED: 403,
   INVALID_JSON: 400,
+  // A request the HTTP parser refuses for its method, headers or framing (not its JSON).
+  BAD_REQUEST: 400,
   BALANCE_IS_INSUFFICIENT: 400,
   SMM_ORDER_REQUIRES_JSON_NOTE: 400,
   VALIDATION_ERROR: 422,

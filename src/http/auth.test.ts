@@ -1,10 +1,12 @@
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../test/app.js'
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../test/app.js'
+import { visitor } from '../../test/console.js'
 import { createReseller } from '../../test/factory.js'
 
 // Apps are made at the top: createTestApp closes them in an afterAll, which only a file's top level registers.
 const local = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3' })
+const operatorSide = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3' })
 const REDIS_URL = 'redis://127.0.0.1:6379'
 const shared = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3', REDIS_URL })
 const sharedSibling = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3', REDIS_URL })
@@ -15,52 +17,83 @@ async function awayFromWindowEdge() {
   if (left < 3000) await new Promise((resolve) => setTimeout(resolve, left + 50))
 }
 
-/** A documentation-range address of its own per run: the Redis store is shared with other test runs. */
+/** A documentation-range address of its own per call: the Redis store is shared with other test runs. */
 const someAddress = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`
-
-/** Counts the authentication lookups the database receives. */
-function countLookups(target: TestApp) {
-  const lookups = { n: 0 }
-  const original = target.ctx.prepared
-  target.ctx.prepared = (name, text, values) => {
-    if (name === 'authenticate') lookups.n++
-    return original(name, text, values)
-  }
-  return lookups
-}
 
 const balance = (target: TestApp, key: string, remoteAddress: string) =>
   target.app.inject({ url: '/api/v1/balance', headers: { 'x-apikey': key }, remoteAddress })
 
+const asOperator = (target: TestApp, url: string, token: string, remoteAddress: string) =>
+  target.app.inject({ url, headers: { authorization: `Bearer ${token}` }, remoteAddress })
+
+function expectTooMany(res: Awaited<ReturnType<TestApp['app']['inject']>>, label: string) {
+  expect(res.statusCode, label).toBe(429)
+  expect(res.json()).toEqual({ message: 'TOO_MANY_REQUESTS' })
+  expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+  expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60)
+}
+
 describe('failed authentications per client address', () => {
-  it('after the limit of unknown keys, answers 429 with Retry-After without asking the database', async () => {
-    const lookups = countLookups(local)
+  it('past the limit of unknown keys answers 429, while a valid key from the same address is served', async () => {
     const valid = await createReseller(local.app, { balance: 5 })
-    const cached = await createReseller(local.app, { balance: 6 })
     const address = someAddress()
     await awayFromWindowEdge()
-    // Authenticated once: in the auth cache, so it costs the database nothing.
-    expect((await balance(local, cached.apiKey, address)).statusCode).toBe(200)
-
     for (let i = 0; i < 3; i++) {
       const res = await balance(local, `rk_guess_${i}`, address)
       expect(res.statusCode).toBe(401)
       expect(res.json()).toEqual({ message: 'INVALID_API_KEY' })
     }
-    const before = lookups.n
-    for (const key of ['rk_guess_4', 'rk_guess_5', valid.apiKey]) {
-      const res = await balance(local, key, address)
-      expect(res.statusCode, key).toBe(429)
-      expect(res.json()).toEqual({ message: 'TOO_MANY_REQUESTS' })
-      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1)
-      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60)
-    }
-    expect(lookups.n).toBe(before)
+    for (const key of ['rk_guess_4', 'rk_guess_5']) expectTooMany(await balance(local, key, address), key)
+    // Never authenticated before (not cached): it is still looked up and served.
+    expect((await balance(local, valid.apiKey, address)).json()).toEqual({ message: 'OK', data: { balance: 5 } })
+    expectTooMany(await balance(local, 'rk_guess_6', address), 'a guess after the valid key')
+    // Another address is not affected; a missing header is no guess and is not counted.
+    expect((await balance(local, 'rk_guess_7', '192.0.2.9')).statusCode).toBe(401)
+    const fresh = someAddress().replace('198.51.100', '203.0.113')
+    for (let i = 0; i < 5; i++) expect((await local.app.inject({ url: '/api/v1/balance', remoteAddress: fresh })).statusCode).toBe(401)
+    expect((await balance(local, 'rk_guess_8', fresh)).statusCode).toBe(401)
+  })
 
-    // A key already known answers without a lookup, and another address is not affected.
-    expect((await balance(local, cached.apiKey, address)).json()).toEqual({ message: 'OK', data: { balance: 6 } })
-    expect((await balance(local, 'rk_guess_6', someAddress().replace('198.51.100', '203.0.113'))).statusCode).toBe(401)
-    expect((await balance(local, valid.apiKey, '192.0.2.9')).json()).toEqual({ message: 'OK', data: { balance: 5 } })
+  it('limits wrong admin tokens on the operator API and /metrics, and the right token is always served', async () => {
+    const address = someAddress()
+    await awayFromWindowEdge()
+    expect((await asOperator(operatorSide, '/api/admin/v1/resellers', 'wrong-1', address)).statusCode).toBe(401)
+    expect((await asOperator(operatorSide, '/metrics', 'wrong-2', address)).statusCode).toBe(401)
+    expect((await asOperator(operatorSide, '/api/admin/v1/overview', 'wrong-3', address)).statusCode).toBe(401)
+    expectTooMany(await asOperator(operatorSide, '/api/admin/v1/resellers', 'wrong-4', address), 'operator API')
+    expectTooMany(await asOperator(operatorSide, '/metrics', 'wrong-5', address), '/metrics')
+    expect((await asOperator(operatorSide, '/api/admin/v1/resellers', ADMIN_TOKEN, address)).statusCode).toBe(200)
+    expect((await asOperator(operatorSide, '/metrics', ADMIN_TOKEN, address)).statusCode).toBe(200)
+    // The console sign-in shares the address's budget: a guess there is refused too, the right token signs in.
+    const browser = visitor(operatorSide.app)
+    await browser.get('/console/sign-in')
+    const inject = operatorSide.app.inject.bind(operatorSide.app)
+    const signIn = (token: string) =>
+      inject({
+        method: 'POST',
+        url: '/console/sign-in',
+        remoteAddress: address,
+        headers: {
+          cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({ _csrf: browser.csrf, token }).toString(),
+      })
+    expect((await signIn('not-the-token')).statusCode).toBe(429)
+    const right = await signIn(ADMIN_TOKEN)
+    expect([right.statusCode, right.headers.location]).toEqual([303, '/console'])
+  })
+
+  it('counts console sign-in failures and API key failures together', async () => {
+    const browser = visitor(local.app)
+    await browser.get('/console/sign-in')
+    await awayFromWindowEdge()
+    // The visitor signs in from 127.0.0.1, inject's default address.
+    expect((await browser.post('/console/sign-in', { token: 'guess-a' })).status).toBe(401)
+    expect((await balance(local, 'rk_guess_a', '127.0.0.1')).statusCode).toBe(401)
+    expect((await browser.post('/console/sign-in', { token: 'guess-b' })).status).toBe(401)
+    expect((await browser.post('/console/sign-in', { token: 'guess-c' })).status).toBe(429)
+    expectTooMany(await balance(local, 'rk_guess_b', '127.0.0.1'), 'an API key after console guesses')
   })
 
   it('counts in Redis when REDIS_URL is set, so every process refuses the address', async () => {
@@ -74,8 +107,7 @@ describe('failed authentications per client address', () => {
     } finally {
       redis.disconnect()
     }
-    const refused = await balance(sharedSibling, 'rk_guess_elsewhere', address)
-    expect(refused.statusCode).toBe(429)
-    expect(refused.json()).toEqual({ message: 'TOO_MANY_REQUESTS' })
+    expectTooMany(await balance(sharedSibling, 'rk_guess_elsewhere', address), 'the sibling process')
+    expectTooMany(await asOperator(sharedSibling, '/api/admin/v1/resellers', 'wrong', address), 'the sibling operator API')
   })
 })

@@ -17,23 +17,32 @@ const tooManyRequests = (decision: RateDecision) =>
   new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) } })
 
 /**
- * X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12).
- * An address that sent too many unknown keys this minute is refused before the database is asked.
+ * Counts a wrong secret (API key, admin token, console sign-in, gateway signature) against the
+ * caller's address (DESIGN §4). Answers the 429 to throw once the address is past the limit, so
+ * guessing is bounded on every surface while a right secret from the same address is still served.
  */
+export async function countFailedAuthentication(ctx: AppContext, request: FastifyRequest): Promise<AppError | undefined> {
+  const decision = await ctx.authFailures?.hit(request.ip, request.log)
+  return decision && !decision.allowed ? tooManyRequests(decision) : undefined
+}
+
+/** Throws `refusal`, or TOO_MANY_REQUESTS when the caller's address is past its failed-authentication limit. */
+export async function refuseAuthentication(ctx: AppContext, request: FastifyRequest, refusal: AppError): Promise<never> {
+  throw (await countFailedAuthentication(ctx, request)) ?? refusal
+}
+
+/** X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12). */
 export function resellerAuth(ctx: AppContext) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = request.headers['x-apikey']
-    if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new AppError('INVALID_API_KEY')
+    // A missing header is a mistake, not a guess: it is not counted.
+    if (typeof key !== 'string' || key.length === 0) throw new AppError('INVALID_API_KEY')
+    if (key.length > 200) return refuseAuthentication(ctx, request, new AppError('INVALID_API_KEY'))
     const keyHash = sha256Hex(key)
     let account = ctx.authCache.get(keyHash)
     if (!account) {
-      const failures = await ctx.authFailures?.check(request.ip, request.log)
-      if (failures && !failures.allowed) throw tooManyRequests(failures)
       account = await findAccountByKeyHash(ctx.prepared, keyHash)
-      if (!account) {
-        await ctx.authFailures?.hit(request.ip, request.log)
-        throw new AppError('INVALID_API_KEY')
-      }
+      if (!account) return refuseAuthentication(ctx, request, new AppError('INVALID_API_KEY'))
       ctx.authCache.set(keyHash, account)
     }
     if (account.ip_allowlist.length > 0 && !isInRanges(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')
@@ -48,12 +57,21 @@ export function resellerAuth(ctx: AppContext) {
   }
 }
 
-/** `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (operator API and `/metrics`). */
+/** The admin token, compared in constant time (the operator API, `/metrics`, the console sign-in). */
+export function isAdminToken(ctx: AppContext, given: string): boolean {
+  const expected = ctx.config.adminToken
+  if (!expected) return false
+  // Digests of equal length: the comparison tells nothing, not even the token's length.
+  const digest = (text: string) => crypto.createHash('sha256').update(text).digest()
+  return crypto.timingSafeEqual(digest(given), digest(expected))
+}
+
+/** `Authorization: Bearer <ADMIN_TOKEN>` (operator API and `/metrics`); wrong tokens count per address. */
 export function adminAuth(ctx: AppContext) {
-  const expected = Buffer.from(`Bearer ${ctx.config.adminToken ?? ''}`)
   return async function authenticateOperator(request: FastifyRequest): Promise<void> {
-    const given = Buffer.from(request.headers.authorization ?? '')
-    const valid = ctx.config.adminToken && given.length === expected.length && crypto.timingSafeEqual(given, expected)
-    if (!valid) throw new AppError('UNAUTHORIZED')
+    const header = request.headers.authorization
+    if (header === undefined || header === '') throw new AppError('UNAUTHORIZED')
+    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : ''
+    if (!isAdminToken(ctx, token)) return refuseAuthentication(ctx, request, new AppError('UNAUTHORIZED'))
   }
 }

@@ -7,6 +7,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   UNAUTHORIZED: 'the operator token (Authorization: Bearer) is missing or wrong',
   THE_ACCOUNT_HAS_BEEN_SUSPENDED: 'the account is suspended',
   INVALID_JSON: 'the body is not valid JSON',
+  BAD_REQUEST: 'the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done',
   BALANCE_IS_INSUFFICIENT: 'the balance is lower than the cost; nothing was stored',
   SMM_ORDER_REQUIRES_JSON_NOTE: 'an smm or open-denomination line needs `note` as a JSON object in a string (`errors` names the line)',
   VALIDATION_ERROR: '`errors` names each bad field (`carts.0.quantity`) with how to fix it',

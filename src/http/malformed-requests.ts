@@ -17,15 +17,23 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   return reply.status(appError.status).send({ message: appError.code })
 }
 
+const UNREADABLE_REQUEST = {
+  request: [
+    'could not be parsed as HTTP/1.1: check the method, the header lines (CRLF endings) and Content-Length or Transfer-Encoding (one, not both)',
+  ],
+}
+
 /**
- * A request Node's HTTP parser refuses (a bad Content-Length, a broken header) never reaches
- * Fastify: answer it in the house shape on the raw socket, then close the connection.
+ * A request Node's HTTP parser refuses (an unknown method, a broken header, a bad Content-Length)
+ * never reaches Fastify: answer it in the house shape on the raw socket, then close the connection.
+ * The parser never reads JSON, so none of these is INVALID_JSON.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
   // The client went away, or the answer was already written: nothing to say.
   if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const appError = new AppError(error.code === 'HPE_HEADER_OVERFLOW' ? 'PAYLOAD_TOO_LARGE' : 'INVALID_JSON')
-  const body = JSON.stringify({ message: appError.code })
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+  const appError = new AppError(tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST')
+  const body = JSON.stringify(tooLarge ? { message: appError.code } : { message: appError.code, errors: UNREADABLE_REQUEST })
   // A client too slow to send its request gets the connection closed, not an answer.
   if (socket.writable && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
     // Like every answer it names itself; the request could not be read, so the id is always new.

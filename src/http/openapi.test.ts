@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createTestApp } from '../../test/app.js'
+import { ADMIN_TOKEN, createTestApp } from '../../test/app.js'
+import { signedIn, visitor } from '../../test/console.js'
 
 // At the top: createTestApp closes the app (and drops its database) in an afterAll only a file's top level registers.
 const t = await createTestApp()
 const doc: any = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
+const production = await createTestApp({}, { appEnv: 'production' })
 
 const operations = () =>
   Object.entries<any>(doc.paths).flatMap(([path, item]) =>
@@ -62,5 +64,32 @@ describe('the OpenAPI document', () => {
       expect(res.json().data.docs).toMatch(/\/api\/docs$/)
       expect(res.json().data.openapi).toMatch(/\/api\/openapi\.json$/)
     }
+  })
+
+  it('in production shows the reseller API to anyone and the operator API only with the admin token', async () => {
+    const adminPaths = (d: any) => Object.keys(d.paths).filter((p) => p.startsWith('/api/admin/'))
+    const shown: any = (await production.app.inject({ url: '/api/openapi.json' })).json()
+    const ui: any = (await production.app.inject({ url: '/api/docs/json' })).json()
+    for (const d of [shown, ui]) {
+      expect(adminPaths(d)).toEqual([])
+      expect(d.paths['/api/v1/trx'].post).toBeDefined()
+      expect(Object.keys(d.components.securitySchemes)).toEqual(['apiKey'])
+      expect(d.tags.map((tag: any) => tag.name)).not.toContain('operator')
+      expect(JSON.stringify(d)).not.toContain('ADMIN_TOKEN')
+    }
+    expect((await production.app.inject({ url: '/api/admin/openapi.json' })).statusCode).toBe(401)
+    const wrong = await production.app.inject({ url: '/api/admin/openapi.json', headers: { authorization: 'Bearer nope' } })
+    expect(wrong.statusCode).toBe(401)
+    const full = await production.app.inject({ url: '/api/admin/openapi.json', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    expect(full.statusCode).toBe(200)
+    expect(adminPaths(full.json()).length).toBeGreaterThan(20)
+    // The console links it for a signed-in operator.
+    const operator = await signedIn(production.app)
+    const linked = await operator.get('/console/openapi.json')
+    expect(linked.status).toBe(200)
+    expect(adminPaths(JSON.parse(linked.body)).length).toBe(adminPaths(full.json()).length)
+    expect((await visitor(production.app).get('/console/openapi.json')).status).toBe(303)
+    // Outside production the one document keeps both, for the generated client and local work.
+    expect(adminPaths(doc).length).toBe(adminPaths(full.json()).length)
   })
 })

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
 import { ERROR_CODES, type ErrorCode } from '../errors.js'
+import { adminAuth } from './auth.js'
 import { ERROR_MEANINGS } from './error-meanings.js'
 import { OPERATION_DOCS, TAGS, type OperationDoc } from './openapi-docs.js'
 
@@ -12,7 +13,7 @@ type Audience = 'reseller' | 'operator' | 'public'
 // Codes any route of an audience can answer at a status it declares; a route's own codes come from its OperationDoc.
 const COMMON: Record<Audience, Partial<Record<number, ErrorCode[]>>> = {
   reseller: {
-    400: ['INVALID_JSON'],
+    400: ['INVALID_JSON', 'BAD_REQUEST'],
     401: ['INVALID_API_KEY', 'INVALID_IP'],
     403: ['THE_ACCOUNT_HAS_BEEN_SUSPENDED'],
     422: ['VALIDATION_ERROR'],
@@ -21,13 +22,13 @@ const COMMON: Record<Audience, Partial<Record<number, ErrorCode[]>>> = {
     503: ['SERVICE_UNAVAILABLE'],
   },
   operator: {
-    400: ['INVALID_JSON'],
+    400: ['INVALID_JSON', 'BAD_REQUEST'],
     401: ['UNAUTHORIZED'],
     422: ['VALIDATION_ERROR'],
     500: ['INTERNAL_ERROR'],
     503: ['SERVICE_UNAVAILABLE'],
   },
-  public: { 400: ['INVALID_JSON'], 422: ['VALIDATION_ERROR'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
+  public: { 400: ['INVALID_JSON', 'BAD_REQUEST'], 422: ['VALIDATION_ERROR'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
 }
 // A declared status no route code claims still names what it means.
 const FALLBACK: Partial<Record<number, ErrorCode>> = { 400: 'INVALID_JSON', 404: 'NOT_FOUND', 409: 'INVALID_STATE' }
@@ -108,6 +109,26 @@ export function enrichDocument(document: Json): Json {
   return document
 }
 
+/**
+ * The document without the operator API: what production shows to anyone (DESIGN §12). Paths,
+ * the operator tag and the bearer scheme go; `document` is a copy of the app's own.
+ */
+export function resellerDocument(document: Json): Json {
+  const paths: Json = {}
+  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
+    const kept = Object.fromEntries(Object.entries<Json>(item).filter(([, op]) => audienceOf(op) !== 'operator'))
+    if (Object.keys(kept).length > 0) paths[path] = kept
+  }
+  const { adminToken: _operatorScheme, ...schemes } = document.components?.securitySchemes ?? {}
+  return {
+    ...document,
+    info: { ...document.info, description: String(document.info?.description ?? '').replace(/; operator routes take [^.]*\./, '.') },
+    paths,
+    components: { ...document.components, securitySchemes: schemes },
+    tags: (document.tags ?? []).filter((tag: Json) => tag.name !== 'operator'),
+  }
+}
+
 export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(swagger, {
     // Shared schemas keep their own names in components (ErrorBody, not def-0).
@@ -134,7 +155,16 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
     transformObject: (documentObject) => enrichDocument((documentObject as { openapiObject: Json }).openapiObject),
   })
   // "Try it out" keeps the API key across reloads.
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: true, displayOperationId: true } })
+  const production = ctx.config.appEnv === 'production'
+  const shown = (document: Json) => (production ? resellerDocument(document) : document)
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { persistAuthorization: true, displayOperationId: true },
+    transformSpecification: (document) => shown(document as Json),
+  })
+  // In production the operator API is documented only to the operator (the console links it too).
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => shown(app.swagger() as Json))
+  app.get('/api/admin/openapi.json', { schema: { hide: true }, onRequest: adminAuth(ctx) }, async () => app.swagger())
   // Someone who opens the base URL finds the docs instead of a bare 404.
   const links = {
     message: 'OK',

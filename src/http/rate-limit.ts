@@ -9,15 +9,12 @@ type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string
 export type CounterStore = {
   /** Adds one to the key's count in this window and answers the new count. */
   increment(key: string, log?: Log): Promise<number>
-  /** The key's count in this window. */
-  count(key: string, log?: Log): Promise<number>
   close(): Promise<void>
 }
 
-/** A limit per key and minute: hit() counts one and decides, check() only decides. */
+/** A limit per key and minute: hit() counts one and decides. */
 export type RateLimiter = {
   hit(key: string, log?: Log): Promise<RateDecision>
-  check(key: string, log?: Log): Promise<RateDecision>
 }
 
 const WINDOW_MS = 60_000
@@ -45,10 +42,6 @@ export function rateLimiter(store: CounterStore, name: string, limit: number): R
       const used = await store.increment(`${name}:${key}`, log)
       return decide(used <= limit, Date.now(), limit, used)
     },
-    async check(key, log) {
-      const used = await store.count(`${name}:${key}`, log)
-      return decide(used < limit, Date.now(), limit, used)
-    },
   }
 }
 
@@ -68,9 +61,6 @@ export function memoryCounterStore(): CounterStore {
       const count = (current().get(key) ?? 0) + 1
       counts.set(key, count)
       return count
-    },
-    async count(key) {
-      return current().get(key) ?? 0
     },
     async close() {},
   }
@@ -135,13 +125,6 @@ export function redisCounterStore(url: string): CounterStore {
         return count
       }
       return inRedis(run, () => fallback.increment(key), log)
-    },
-    count(key, log) {
-      return inRedis(
-        async () => Number((await redis.get(bucket(key))) ?? 0),
-        () => fallback.count(key),
-        log,
-      )
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect())

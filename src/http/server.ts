@@ -81,7 +81,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     authenticate: adminAuth(ctx),
   })
 
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const ok = await isDatabaseReachable(ctx.db)

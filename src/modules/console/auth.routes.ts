@@ -1,8 +1,7 @@
-import crypto from 'node:crypto'
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
+import { countFailedAuthentication, isAdminToken } from '../../http/auth.js'
 import { endSession, startSession } from './sessions.service.js'
 
 export const SESSION_COOKIE = 'console_session'
@@ -10,20 +9,14 @@ const SignInBody = Type.Object({ token: Type.String({ maxLength: 500 }), _csrf: 
 
 /** Sign-in with the admin token, exchanged for a session cookie; sign-out ends the session everywhere. */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const expected = Buffer.from(ctx.config.adminToken ?? '')
   const secure = ctx.config.appEnv === 'production'
-  const matches = (given: string) => {
-    const bytes = Buffer.from(given)
-    return expected.length > 0 && bytes.length === expected.length && crypto.timingSafeEqual(bytes, expected)
-  }
   return async (app) => {
     app.get('/console/sign-in', { schema: { hide: true } }, (_request, reply) => reply.page('sign-in.eta'))
     app.post('/console/sign-in', { schema: { hide: true, body: SignInBody } }, async (request, reply) => {
-      // Guesses count against the same per-address budget as unknown API keys.
-      const failures = await ctx.authFailures?.check(request.ip, request.log)
-      if (failures && !failures.allowed) throw new AppError('TOO_MANY_REQUESTS')
-      if (!matches(request.body.token)) {
-        await ctx.authFailures?.hit(request.ip, request.log)
+      // Guesses count against the same per-address budget as unknown API keys; the right token always signs in.
+      if (!isAdminToken(ctx, request.body.token)) {
+        const tooMany = await countFailedAuthentication(ctx, request)
+        if (tooMany) throw tooMany
         return reply.status(401).page('sign-in.eta', { failed: true })
       }
       const token = await startSession(ctx.db, ctx.config.consoleSessionHours)

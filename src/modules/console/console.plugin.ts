@@ -74,6 +74,8 @@ export function consolePlugin(ctx: AppContext) {
     app.get('/console/assets/console.css', { schema: { hide: true } }, (_request, reply) =>
       reply.type('text/css').header('cache-control', 'public, max-age=3600').send(css),
     )
+    // The whole OpenAPI document, operator API included: production shows the public one without it.
+    app.get('/console/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     await app.register(authRoutes(ctx))
     await app.register(overviewPages(ctx))
     await app.register(resellerPages(ctx))
