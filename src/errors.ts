@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   LINE_NOT_FOUND: 404,
   DELIVERY_NOT_FOUND: 404,
   NOT_FOUND: 404,
+  // A known path with another method; the Allow header lists the ones it takes.
+  METHOD_NOT_ALLOWED: 405,
   // The operator acted on something in a state that does not allow it (a sent line, a closed order).
   INVALID_STATE: 409,
   DUPLICATE: 409,

@@ -11,8 +11,18 @@ import { allWorkers } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
 import { createWebhookWorker } from './modules/webhooks/webhook-worker.js'
 
+/** A refusal to start that already says how to fix it. */
+class StartError extends Error {}
+
+const portTaken = (host: string, port: number) =>
+  `failed to start: ${host}:${port} is already in use (another copy of the service?); stop it, or set PORT to a free port (PORT=8081 npm start)`
+
 // In-flight requests and attempts get this long to finish after SIGTERM/SIGINT.
 const SHUTDOWN_DEADLINE_MS = 15_000
+
+const startedAt = Date.now()
+/** A line per step of the start with the seconds since it began, so a first start never looks hung. */
+const progress = (step: string) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${step}`)
 
 async function main() {
   let config = loadConfig()
@@ -23,16 +33,22 @@ async function main() {
     secrets = resolveDevSecrets(config)
     config = secrets.config
   }
-  const service = await openService(config)
+  const service = await openService(config, {}, progress)
   const { ctx } = service
   // WORKERS=only: a worker process for scale-out, beside API processes on the same PostgreSQL.
   const serveApi = config.workers !== 'only'
   // Only on an empty database, once however many processes start together.
-  const demo = serveApi && (config.seedDemo ?? config.appEnv === 'development') ? await seedDemo(ctx) : undefined
+  const seeding = serveApi && (config.seedDemo ?? config.appEnv === 'development')
+  if (seeding) progress('demo data (only into an empty database)')
+  const demo = seeding ? await seedDemo(ctx) : undefined
   if (demo) secrets?.save({ demoApiKey: demo.apiKey })
 
   const app = await buildApp(ctx)
-  if (serveApi) await app.listen({ port: config.port, host: config.host })
+  if (serveApi) progress(`opening the port ${config.host}:${config.port}`)
+  if (serveApi)
+    await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new StartError(portTaken(config.host, config.port)) : error
+    })
   if (serveApi && !config.databaseUrl && config.dataDir !== 'memory') recordServiceUrl(config.dataDir, config.publicUrl)
   const metrics = config.metricsPort === undefined ? undefined : metricsServer(app.metricsRegistry)
   await metrics?.listen({ port: config.metricsPort, host: config.metricsHost })
@@ -77,6 +93,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : `failed to start: ${(error as Error).message}`)
+  console.error(
+    error instanceof ConfigError || error instanceof StartError ? error.message : `failed to start: ${(error as Error).message}`,
+  )
   process.exit(1)
 })

@@ -14,9 +14,14 @@ export type ServiceOverrides = ContextOverrides & {
 /** The opened service: its context, the background work's logger, and the one way to shut it. */
 export type Service = { ctx: AppContext; log: Logger; close(): Promise<void> }
 
+/** Told each step of a start as it begins (main prints them: a first start migrates for a while). */
+export type Progress = (step: string) => void
+
 /** The one boot path (main, the CLI in-process, tests): database → migrations → context → APP_KEY check. */
-export async function openService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
-  const { database, release } = overrides.database ? { database: overrides.database, release: () => {} } : await openDatabase(config)
+export async function openService(config: Config, overrides: ServiceOverrides = {}, progress: Progress = () => {}): Promise<Service> {
+  const { database, release } = overrides.database
+    ? { database: overrides.database, release: () => {} }
+    : await openDatabase(config, progress)
   let webhookDatabase = database
   const closeDatabases = async () => {
     if (webhookDatabase !== database) await webhookDatabase.close()
@@ -72,8 +77,9 @@ const databaseTimeouts = (config: Config) => ({
 })
 
 /** The migrated database, and the release of the embedded one's lock. */
-async function openDatabase(config: Config): Promise<{ database: DatabaseHandle; release: () => void }> {
+async function openDatabase(config: Config, progress: Progress): Promise<{ database: DatabaseHandle; release: () => void }> {
   if (config.databaseUrl) {
+    progress('migrating PostgreSQL')
     // Migrations may wait for another process's or build an index: not under the request timeouts.
     const migrating = await openPostgres(config.databaseUrl, 2)
     await migrateToLatest(migrating.db).finally(() => migrating.close())
@@ -87,7 +93,9 @@ async function openDatabase(config: Config): Promise<{ database: DatabaseHandle;
   }
   const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)
   try {
+    progress(`opening the embedded database (${config.dataDir === 'memory' ? 'in memory' : path.join(config.dataDir, 'pglite')})`)
     const database = await openPGlite(config.dataDir === 'memory' ? {} : { dataDir: path.join(config.dataDir, 'pglite') })
+    progress('migrating it (a first start creates every table: up to a minute on a slow machine)')
     await migrateToLatest(database.db).catch(async (error: unknown) => {
       await database.close()
       throw error

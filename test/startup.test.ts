@@ -78,6 +78,9 @@ describe('npm start', () => {
     demoKey = (await first.waitFor(/demo API key: (rk_[\w-]+)/))[1]
     expect(first.output()).toContain(`listening on http://127.0.0.1:${first.port}`)
     expect(first.output()).toMatch(/admin token: +\S{16,}/)
+    // Each step of a first start is a line with the seconds since it began, so it never looks hung.
+    const steps = first.output().match(/^\[ *\d+\.\d s\] .+$/gm) ?? []
+    expect(steps.map((line) => line.replace(/^\[ *\d+\.\d s\] /, '').split(' ')[0])).toEqual(['opening', 'migrating', 'demo', 'opening'])
     const url = (p: string) => `http://127.0.0.1:${first.port}${p}`
 
     expect((await fetch(url('/readyz'))).status).toBe(200)
@@ -97,6 +100,13 @@ describe('npm start', () => {
     expect(output).toMatch(new RegExp(`embedded database in ${dataDir} is in use by process \\d+`))
     // The first one is unharmed.
     expect((await fetch(`http://127.0.0.1:${first.port}/readyz`)).status).toBe(200)
+  })
+
+  it('says to set PORT when the port is taken', async () => {
+    const { code, output } = await refusal({ PORT: String(first.port), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-port-')) })
+    expect(code, output).toBe(1)
+    expect(output).toContain(`127.0.0.1:${first.port} is already in use`)
+    expect(output).toContain('set PORT to a free port')
   })
 
   it('stops on SIGTERM, then refuses to reopen the data under another APP_KEY', async () => {

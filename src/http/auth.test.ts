@@ -41,7 +41,7 @@ describe('failed authentications per client address', () => {
     for (let i = 0; i < 3; i++) {
       const res = await balance(local, `rk_guess_${i}`, address)
       expect(res.statusCode).toBe(401)
-      expect(res.json()).toEqual({ message: 'INVALID_API_KEY' })
+      expect(res.json().message).toBe('INVALID_API_KEY')
     }
     for (const key of ['rk_guess_4', 'rk_guess_5']) expectTooMany(await balance(local, key, address), key)
     // Never authenticated before (not cached): it is still looked up and served.

@@ -13,6 +13,11 @@ declare module 'fastify' {
   }
 }
 
+const invalidKey = (sentence: string) => new AppError('INVALID_API_KEY', { fieldErrors: { 'X-APIKEY': [sentence] } })
+const MISSING_KEY = 'missing: send your API key in the X-APIKEY header'
+const KEY_IN_AUTHORIZATION = 'missing: send your API key in the X-APIKEY header, not in Authorization'
+const UNKNOWN_KEY = 'unknown or revoked: check the key, or ask your operator for a new one'
+
 const tooManyRequests = (decision: RateDecision) =>
   new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) } })
 
@@ -36,13 +41,14 @@ export function resellerAuth(ctx: AppContext) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = request.headers['x-apikey']
     // A missing header is a mistake, not a guess: it is not counted.
-    if (typeof key !== 'string' || key.length === 0) throw new AppError('INVALID_API_KEY')
-    if (key.length > 200) return refuseAuthentication(ctx, request, new AppError('INVALID_API_KEY'))
+    if (typeof key !== 'string' || key.length === 0)
+      throw invalidKey(request.headers.authorization ? KEY_IN_AUTHORIZATION : MISSING_KEY)
+    if (key.length > 200) return refuseAuthentication(ctx, request, invalidKey(UNKNOWN_KEY))
     const keyHash = sha256Hex(key)
     let account = ctx.authCache.get(keyHash)
     if (!account) {
       account = await findAccountByKeyHash(ctx.prepared, keyHash)
-      if (!account) return refuseAuthentication(ctx, request, new AppError('INVALID_API_KEY'))
+      if (!account) return refuseAuthentication(ctx, request, invalidKey(UNKNOWN_KEY))
       ctx.authCache.set(keyHash, account)
     }
     if (account.ip_allowlist.length > 0 && !isInRanges(request.ip, account.ip_allowlist)) throw new AppError('INVALID_IP')

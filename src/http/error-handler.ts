@@ -45,6 +45,14 @@ const FORMATS: Record<string, string> = {
   email: 'an email address',
 }
 
+// A pattern is said as the format it stands for, never as a regular expression (DESIGN §4).
+const PATTERNS: Record<string, string> = {
+  '^[1-9][0-9]{3}-(0[1-9]|1[0-2])$': 'must be YYYY-MM, a month such as 2026-11',
+  '^[a-z0-9][a-z0-9_-]{0,63}$': 'must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit',
+  '^https?://[^/?#\\s]+': 'must be an http:// or https:// URL with a host',
+  '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$': 'must be 1–32 letters, digits, - or _, starting with a letter or digit',
+}
+
 /** What to send instead, in words: the allowed values, the bound crossed, the expected type. */
 function sentenceOf(issue: AjvIssue): string {
   const p = issue.params
@@ -80,6 +88,8 @@ function sentenceOf(issue: AjvIssue): string {
       return `must be ${FORMATS[String(p.format)] ?? `in ${p.format} format`}`
     case 'additionalProperties':
       return 'is not a field of this request'
+    case 'pattern':
+      return PATTERNS[String(p.pattern)] ?? 'is not in the documented format'
     default:
       return issue.message ?? 'is invalid'
   }
@@ -103,7 +113,9 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
       return new AppError('PAYLOAD_TOO_LARGE')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE')
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', {
+        fieldErrors: { 'Content-Type': ['send the body as JSON with Content-Type: application/json'] },
+      })
   }
   if (error instanceof SyntaxError && error.statusCode === 400) return new AppError('INVALID_JSON')
   if (isDatabaseUnavailable(error) || (error.code && DATABASE_BUSY.has(error.code))) return new AppError('SERVICE_UNAVAILABLE')
@@ -111,6 +123,8 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
     return new AppError('VALIDATION_ERROR', { fieldErrors: { body: ['contains a value the service cannot store'] } })
   return new AppError('INTERNAL_ERROR')
 }
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -127,5 +141,15 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     if (appError.data !== undefined) body.data = appError.data
     return reply.status(appError.status).send(body)
   })
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'NOT_FOUND' }))
+  app.setNotFoundHandler((request, reply) => {
+    // A known path asked with another method is a 405 naming the methods it takes (DESIGN §4).
+    const url = request.url.split('?')[0]
+    const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url }) !== null)
+    if (allowed.length > 0)
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({ message: 'METHOD_NOT_ALLOWED', errors: { method: [`must be one of: ${allowed.join(', ')}`] } })
+    return reply.status(404).send({ message: 'NOT_FOUND' })
+  })
 }

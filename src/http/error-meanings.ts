@@ -32,6 +32,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_STATE: 'the resource is in a state that does not allow this',
   DUPLICATE: 'one with that key exists already',
   PAYLOAD_TOO_LARGE: 'the body is over 64 KiB',
+  METHOD_NOT_ALLOWED: 'the path exists but not with this method; the Allow header and `errors.method` list the ones it takes',
   UNSUPPORTED_MEDIA_TYPE: 'send the body as application/json',
   MAX_ACTIVE_LOCKS_REACHED: 'the account holds its maximum of active locks; release or use one',
   TOO_MANY_REQUESTS: 'over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends)',

@@ -116,12 +116,40 @@ describe('routes and failures', () => {
     for (const [method, url] of [
       ['GET', '/nope'],
       ['POST', '/api/v1/nope'],
-      ['DELETE', '/api/admin/v1/resellers'],
+      ['DELETE', '/api/admin/v1/nope'],
     ] as const) {
       const res = await app.inject({ method, url, headers: r.headers })
       expect(res.statusCode, url).toBe(404)
       expect(res.json()).toEqual({ message: 'NOT_FOUND' })
     }
+  })
+
+  it('answers a known path with another method 405 METHOD_NOT_ALLOWED, with Allow naming the methods it takes', async () => {
+    for (const [method, url, allow] of [
+      ['PATCH', '/api/v1/balance', 'GET, POST'],
+      ['DELETE', '/api/v1/trx/INV1', 'GET'],
+      ['PUT', '/api/v1/item/lock?x=1', 'GET, POST'],
+      ['DELETE', '/api/admin/v1/resellers', 'GET, POST'],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: r.headers })
+      expect(res.statusCode, url).toBe(405)
+      expect(res.headers.allow, url).toBe(allow)
+      expect(res.json()).toEqual({ message: 'METHOD_NOT_ALLOWED', errors: { method: [`must be one of: ${allow}`] } })
+    }
+  })
+
+  it('says to send JSON when a body comes form-encoded', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx',
+      headers: { ...r.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'ref_id=a',
+    })
+    expect(res.statusCode).toBe(415)
+    expect(res.json()).toEqual({
+      message: 'UNSUPPORTED_MEDIA_TYPE',
+      errors: { 'Content-Type': ['send the body as JSON with Content-Type: application/json'] },
+    })
   })
 
   it('answers 500 INTERNAL_ERROR without internals when the database handle is gone', async () => {

@@ -18,6 +18,7 @@ describe('validation messages say how to fix the request', () => {
     expect(await errorsOf('/trx?status=done', r)).toEqual({ status: ['must be one of: pending, paid, completed, canceled'] })
     expect(await errorsOf('/balance/mutations?direction=up', r)).toEqual({ direction: ['must be one of: credit, debit'] })
     expect(await errorsOf('/item/abc', r)).toEqual({ id: ['must be an integer'] })
+    expect(await errorsOf('/leaderboard/profile?month=2026-13', r)).toEqual({ month: ['must be YYYY-MM, a month such as 2026-11'] })
   })
 
   it('takes a bare date for updated_since, and says what it wants otherwise', async () => {

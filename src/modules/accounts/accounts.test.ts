@@ -24,16 +24,19 @@ async function patchAccount(target: App, id: number, body: object) {
 }
 
 describe('X-APIKEY', () => {
-  it('answers 401 INVALID_API_KEY for a missing, empty or unknown key', async () => {
-    for (const headers of [
-      {} as Record<string, string>,
-      { 'x-apikey': '' },
-      { 'x-apikey': 'rk_unknown' },
-      { 'x-apikey': 'x'.repeat(300) },
-    ]) {
+  it('answers 401 INVALID_API_KEY for a missing, empty or unknown key, saying which', async () => {
+    const missing = 'missing: send your API key in the X-APIKEY header'
+    const unknown = 'unknown or revoked: check the key, or ask your operator for a new one'
+    for (const [headers, sentence] of [
+      [{}, missing],
+      [{ 'x-apikey': '' }, missing],
+      [{ authorization: 'Bearer rk_somekey' }, `${missing}, not in Authorization`],
+      [{ 'x-apikey': 'rk_unknown' }, unknown],
+      [{ 'x-apikey': 'x'.repeat(300) }, unknown],
+    ] as [Record<string, string>, string][]) {
       const res = await balanceWith(app, headers)
       expect(res.statusCode).toBe(401)
-      expect(res.json()).toEqual({ message: 'INVALID_API_KEY' })
+      expect(res.json()).toEqual({ message: 'INVALID_API_KEY', errors: { 'X-APIKEY': [sentence] } })
     }
   })
 
@@ -52,7 +55,7 @@ describe('X-APIKEY', () => {
     expect((await balanceWith(app, { 'x-apikey': rotated.api_key })).json().data.balance).toBe(700)
     const old = await get(app, '/balance', r)
     expect(old.statusCode).toBe(401)
-    expect(old.json()).toEqual({ message: 'INVALID_API_KEY' })
+    expect(old.json().message).toBe('INVALID_API_KEY')
   })
 
   it('rotating an unknown account answers 404 ACCOUNT_NOT_FOUND', async () => {
