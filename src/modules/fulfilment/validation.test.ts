@@ -6,7 +6,7 @@ import { startUpstreams } from '../../../test/upstreams.js'
 // DESIGN §5b: account validation through the provider (Digiflazz inquiry-pln) or the validation source, cached.
 const up = await startUpstreams()
 afterAll(() => up.close())
-const { app } = await createTestApp({ VALIDATION_SOURCE_URL: `${up.base}/validation`, PROVIDER_TIMEOUT_MS: '400' })
+const { app } = await createTestApp({ VALIDATION_SOURCE_URL: `${up.base}/validation`, PROVIDER_TIMEOUT_MS: '3000' })
 await admin(app, 'POST', '/providers', {
   code: 'dgf-v',
   kind: 'digiflazz',

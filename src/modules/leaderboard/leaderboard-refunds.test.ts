@@ -7,7 +7,7 @@ import { assertInvariants } from '../../../test/invariants.js'
 import { startUpstreams } from '../../../test/upstreams.js'
 
 // Lines that end delivered with part of their money back, over the fake providers (simulator-steering.ts).
-const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '400' })
+const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
 const up = await startUpstreams()
 afterAll(() => up.close())
 

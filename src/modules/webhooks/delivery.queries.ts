@@ -47,16 +47,12 @@ const busyColumns = <K>(busy: Map<K, number>) => {
 const WEBHOOK_ID_SALT = sql`coalesce((SELECT value FROM app_meta WHERE key = 'webhook_id_salt'), '')`
 
 /**
- * Turns committed outbox rows into deliveries (one per event of the row) for accounts with
- * webhooks on and deletes the rows of the batch, in one statement (one transaction; SKIP LOCKED,
- * so several processes take disjoint batches). The delete counts the batch's completed orders on
- * the leaderboard, in the same statement (a trigger: leaderboard.sql). Deliveries that fit this
- * process's capacity are created already claimed, which spares a fresh event the claim's row
- * update and round trip; their orders' details come with them, which spares the batch a read.
- * `relayed` counts outbox rows, `created` deliveries.
- * The batch's rows are deleted by their ctid (a TID scan, locked by this statement so they cannot
- * move): a join on id let the planner, believing the outbox small (statistics taken when it was
- * empty), loop over the whole outbox per batch row: 2.3 s for a batch of 500 from a 10k backlog.
+ * Turns committed outbox rows into deliveries (one per event) for accounts with webhooks on and
+ * deletes the batch, in one statement (SKIP LOCKED: processes take disjoint batches); a trigger on
+ * the delete counts the batch on the leaderboard. Deliveries that fit this process's capacity are
+ * created already claimed, with their orders' details, sparing a fresh event a claim and a read.
+ * `relayed` counts outbox rows, `created` deliveries. Rows go by ctid: a join on id let stale
+ * statistics loop over the whole outbox per row.
  */
 export async function relayOutbox(
   db: Database,
@@ -112,9 +108,8 @@ export async function reclaimOutbox(db: Database): Promise<void> {
 }
 
 // Deliveries at their first attempt or in the fast retries (+1 to +8 s), and those in the slow tail
-// (failures ≥ 5: +1 min to +6 h), each under an index of its own (migration 0200). Accounts are
-// walked only for the first kind: a receiver dead for hours leaves its deliveries in the tail, and
-// thousands of such accounts cost every claim a probe each (5,000: 22 ms a claim, nothing due).
+// (failures ≥ 5: +1 min to +6 h), each under an index of its own (migration 0200). Only the first kind
+// is walked by account: receivers dead for hours must not cost every claim a probe per account.
 const FAST = sql`(status = 'pending' OR (status = 'retrying' AND failures < 5))`
 const SLOW = sql`status = 'retrying' AND failures >= 5`
 

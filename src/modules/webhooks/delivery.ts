@@ -5,9 +5,14 @@ import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
 import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'
 import { signRequest } from './signing.js'
-import type { AttemptOutcome, Transport } from './transport.js'
+import { failureText } from './attempt-failure.js'
+import type { Transport } from './transport.js'
 
-export type DeliveryDeps = { db: Database; vault: Vault; transport: Transport; clock: Clock }
+/** `production`: APP_ENV=production, where an attempt's error names only the kind of failure (attempt-failure.ts). */
+export type DeliveryDeps = { db: Database; vault: Vault; transport: Transport; clock: Clock; production: boolean }
+
+/** One attempt as recorded and shown: any 2xx is delivered; everything else carries an error. */
+export type AttemptOutcome = { statusCode: number | null; durationMs: number; error: string | null }
 
 /** Where and with which secret an account's callbacks go; absent when webhooks are off. */
 export type Receiver = { url: string; secret: string }
@@ -63,7 +68,8 @@ export async function send(
   at: Date,
 ): Promise<AttemptOutcome> {
   const request = signRequest({ ...message, webhookId, at, secret: receiver.secret })
-  return deps.transport.post(receiver.url, request)
+  const { statusCode, durationMs, failure } = await deps.transport.post(receiver.url, request)
+  return { statusCode, durationMs, error: failureText(failure, deps.production) }
 }
 
 /**

@@ -104,12 +104,23 @@ const isLoopbackAddress = (host: string) =>
 /** A URL host that is an IP literal, without brackets. */
 export const literalAddress = (host: string): string | undefined => (isIP(bare(host)) ? bare(host) : undefined)
 
+// Whitespace (Unicode's too), C0/DEL/C1 controls and invisible format characters (zero-width,
+// bidi, BOM): the URL parser drops or rewrites them, so the delivery would go elsewhere than shown.
+const UNSAFE_CHARACTER = /[\s\p{Z}\p{Cc}\p{Cf}]/u
+export const hasUnsafeCharacters = (url: string) => UNSAFE_CHARACTER.test(url)
+
+// Everything between "scheme:" (and its slashes) and the path: where a user:pass@ would be.
+const authorityOf = (raw: string) => raw.replace(/^[a-z][a-z0-9+.-]*:[/]*/i, '').split(/[/?#]/, 1)[0]
+
 /**
  * DESIGN §8 URL rule: https always; http only for localhost/loopback outside production. In
- * production a literal non-public address or a localhost name is refused as well. Returns the
- * reason it is refused, or undefined.
+ * production a literal non-public address or a localhost name is refused as well. Nothing the
+ * parser would rewrite (whitespace, controls, backslashes) and no credentials. Returns the
+ * reason it is refused, as a sentence saying what to do, or undefined.
  */
 export function callbackUrlProblem(raw: string, production: boolean): string | undefined {
+  if (hasUnsafeCharacters(raw)) return 'must not contain spaces or control characters; percent-encode them (a space is %20)'
+  if (raw.includes('\\')) return 'must not contain backslashes; use / in the path, or percent-encode one as %5C'
   let url: URL
   try {
     url = new URL(raw)
@@ -123,7 +134,9 @@ export function callbackUrlProblem(raw: string, production: boolean): string | u
   } else if (url.protocol !== 'https:') {
     return 'must use https'
   }
-  if (url.username || url.password) return 'must not carry credentials'
+  // Even an empty "@" or ":@", which the parser drops: what is stored must be what is sent.
+  if (url.username || url.password || authorityOf(raw).includes('@'))
+    return 'must not contain a user name or password (user:pass@): they would be stored and sent in clear; verify our calls by their signature headers instead'
   const literal = literalAddress(host)
   if (production && (isLoopbackName(host) || (literal && isNonPublicAddress(literal)))) return 'must reach a public address'
   return undefined

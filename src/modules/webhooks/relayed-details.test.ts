@@ -7,7 +7,7 @@ import { prepareMessages, type DeliveryDeps } from './delivery.js'
 import { relayOutbox } from './delivery.queries.js'
 
 const { app, ctx } = await createTestApp()
-const deps: DeliveryDeps = { db: ctx.webhookDb, vault: ctx.vault, transport: ctx.webhookTransport, clock: ctx.clock }
+const deps: DeliveryDeps = { db: ctx.webhookDb, vault: ctx.vault, transport: ctx.webhookTransport, clock: ctx.clock, production: false }
 
 describe("the relay's batches carry their orders' details", () => {
   it('once per order, building the same messages as a read of the orders would', async () => {

@@ -55,11 +55,14 @@ describe('SSRF guard in production', () => {
     try {
       for (const url of REFUSED) {
         const outcome = await transport.post(url, request)
-        expect(outcome, url).toMatchObject({ statusCode: null, error: expect.stringMatching(/https|public/) })
+        expect(outcome, url).toMatchObject({ statusCode: null, failure: { detail: expect.stringMatching(/https|public/) } })
       }
       // DNS says loopback: refused after resolution, before any connection.
       const rebound = await transport.post(`https://receiver.test:${receiver.port}/hook`, request)
-      expect(rebound).toMatchObject({ statusCode: null, error: 'receiver.test resolves to a non-public address' })
+      expect(rebound).toMatchObject({
+        statusCode: null,
+        failure: { kind: 'address not allowed', detail: 'receiver.test resolves to a non-public address' },
+      })
       expect(receiver.received).toHaveLength(0)
     } finally {
       transport.close()
@@ -67,7 +70,7 @@ describe('SSRF guard in production', () => {
     // The same resolver outside production reaches the receiver: the guard is what stopped it.
     const open = createTransport({ production: false, timeoutMs: 2_000, resolve: resolvingTo('127.0.0.1') })
     try {
-      expect(await open.post(`http://receiver.test:${receiver.port}/hook`, request)).toMatchObject({ statusCode: 200, error: null })
+      expect(await open.post(`http://receiver.test:${receiver.port}/hook`, request)).toMatchObject({ statusCode: 200, failure: null })
       expect(receiver.received).toHaveLength(1)
     } finally {
       open.close()
@@ -130,7 +133,10 @@ describe('transport', () => {
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 2_000 }))
     const transport = createTransport({ production: false, timeoutMs: 200 })
     try {
-      expect(await transport.post(receiver.url, request)).toMatchObject({ statusCode: null, error: 'timeout after 200 ms' })
+      expect(await transport.post(receiver.url, request)).toMatchObject({
+        statusCode: null,
+        failure: { kind: 'timeout', detail: 'timeout after 200 ms' },
+      })
     } finally {
       transport.close()
     }

@@ -1,12 +1,20 @@
 import { performance } from 'node:perf_hooks'
 import { Agent } from 'undici'
-import { guardedLookup, isNonPublicAddress, literalAddress, systemResolver, type Resolver } from './receiver-address.js'
+import { answerFailure, connectionFailure, failure, type AttemptFailure } from './attempt-failure.js'
+import {
+  guardedLookup,
+  hasUnsafeCharacters,
+  isNonPublicAddress,
+  literalAddress,
+  systemResolver,
+  type Resolver,
+} from './receiver-address.js'
 import type { SignedRequest } from './signing.js'
 
-/** One attempt as recorded: any 2xx is delivered; everything else carries an error. */
-export type AttemptOutcome = { statusCode: number | null; durationMs: number; error: string | null }
+/** One attempt as the transport saw it: any 2xx is delivered; everything else is a failure (attempt-failure.ts says how it is told). */
+export type SendOutcome = { statusCode: number | null; durationMs: number; failure: AttemptFailure | null }
 
-export type Transport = { post(url: string, request: SignedRequest): Promise<AttemptOutcome>; close(): void }
+export type Transport = { post(url: string, request: SignedRequest): Promise<SendOutcome>; close(): void }
 
 export type TransportOptions = {
   /** APP_ENV=production: https only, and no non-public address at connect time (SSRF). */
@@ -37,22 +45,26 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     async post(raw, request) {
       const started = performance.now()
-      const outcome = (statusCode: number | null, error: string | null): AttemptOutcome => ({
+      const outcome = (statusCode: number | null, failure: AttemptFailure | null): SendOutcome => ({
         statusCode,
         durationMs: Math.round(performance.now() - started),
-        error,
+        failure,
       })
+      // One stored before the URL rule refused them: the parser would drop the characters and send elsewhere.
+      if (hasUnsafeCharacters(raw))
+        return outcome(null, failure('invalid callback URL', 'callback URL contains whitespace or control characters'))
       let url: URL
       try {
         url = new URL(raw)
       } catch {
-        return outcome(null, 'invalid callback URL')
+        return outcome(null, failure('invalid callback URL'))
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') return outcome(null, 'callback URL must use https')
-      if (options.production && url.protocol !== 'https:') return outcome(null, 'callback URL must use https')
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') return outcome(null, failure('callback URL must use https'))
+      if (options.production && url.protocol !== 'https:') return outcome(null, failure('callback URL must use https'))
       // A literal address never goes through lookup, so it is checked here.
       const literal = literalAddress(url.hostname)
-      if (options.production && literal && isNonPublicAddress(literal)) return outcome(null, `${literal} is not a public address`)
+      if (options.production && literal && isNonPublicAddress(literal))
+        return outcome(null, failure('address not allowed', `${literal} is not a public address`))
       const deadline = new AbortController()
       let timedOut = false
       const timer = setTimeout(() => {
@@ -73,22 +85,14 @@ export function createTransport(options: TransportOptions): Transport {
           .dump({ limit: DRAIN_LIMIT })
           .catch(() => {})
           .finally(() => clearTimeout(timer))
-        return outcome(
-          code,
-          code >= 200 && code < 300 ? null : code >= 300 && code < 400 ? `redirect (${code}) not followed` : `HTTP ${code}`,
-        )
+        return outcome(code, answerFailure(code))
       } catch (error) {
         clearTimeout(timer)
-        return outcome(null, timedOut ? `timeout after ${options.timeoutMs} ms` : describe(error as Error))
+        return outcome(null, timedOut ? failure('timeout', `timeout after ${options.timeoutMs} ms`) : connectionFailure(error))
       }
     },
     close() {
       void agent.destroy()
     },
   }
-}
-
-function describe(error: Error & { code?: string; errors?: Error[] }): string {
-  const first = error.errors?.[0] ?? error
-  return (first.message || error.code || 'connection failed').slice(0, 300)
 }

@@ -50,7 +50,13 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const perHost = options.perHost ?? PER_HOST
   const pollMs = options.pollMs ?? 2_000
   const reclaimEvery = options.reclaimEvery ?? RECLAIM_EVERY
-  const deps: DeliveryDeps = { db: ctx.webhookDb, vault: ctx.vault, transport: ctx.webhookTransport, clock }
+  const deps: DeliveryDeps = {
+    db: ctx.webhookDb,
+    vault: ctx.vault,
+    transport: ctx.webhookTransport,
+    clock,
+    production: ctx.config.appEnv === 'production',
+  }
   const recorder = createAttemptRecorder(ctx.webhookDb)
   const secrets: SecretCache = new Map()
   const inFlight = new Map<number, number>()

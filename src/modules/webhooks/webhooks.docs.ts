@@ -50,7 +50,7 @@ export function webhookDocs(timeoutMs: number) {
       'POST /api/v1/webhook/test',
     ],
     callback_url:
-      'https:// always; http:// only for localhost outside production. In production private, loopback, link-local and metadata addresses are refused after DNS resolution, and redirects are never followed.',
+      'https:// always; http:// only for localhost outside production. No spaces or control characters (percent-encode them), no backslashes, no user:pass@. In production private, loopback, link-local and metadata addresses are refused after DNS resolution, and redirects are never followed.',
     events: [
       { event: 'order.paid', when: 'a purchase is paid (balance debited)' },
       { event: 'order.completed', when: 'every line is delivered (or delivered in part, the rest refunded)' },
@@ -128,6 +128,8 @@ export function webhookDocs(timeoutMs: number) {
       attempts: ATTEMPTS_PER_ROUND,
       after_last: 'the delivery is failed, kept, and can be redelivered: POST /api/v1/webhook/deliveries/{id}/retry',
       log: 'GET /api/v1/webhook/deliveries lists deliveries, newest first, with every attempt (time, status code, duration, error)',
+      errors:
+        'in production an attempt\'s error names the kind of failure only: "address not allowed", "could not connect", "connection closed", "certificate not accepted", "timeout", "HTTP 503", "redirect (302) not followed"',
     },
   }
 }

@@ -14,6 +14,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   const production = ctx.config.appEnv === 'production'
   const docs = webhookDocs(ctx.config.webhookTimeoutMs)
+  const testDeps = { vault: ctx.vault, webhookTransport: ctx.webhookTransport, clock: ctx.clock, production }
   return async (app) => {
     app.get(
       '/webhook',
@@ -66,7 +67,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: S.TestOutcome, ...errors(422, ...RESELLER_ERRORS) },
         },
       },
-      async (request) => ok(await sendTest(ctx.db, ctx, request.account.id)),
+      async (request) => ok(await sendTest(db, testDeps, request.account.id)),
     )
     app.get(
       '/webhook/docs',

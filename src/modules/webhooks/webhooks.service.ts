@@ -29,7 +29,8 @@ export async function updateSettings(db: Database, production: boolean, accountI
     const sentence = 'give callback_url, webhook_enabled or both'
     throw new AppError('VALIDATION_ERROR', { fieldErrors: { callback_url: [sentence], webhook_enabled: [sentence] } })
   }
-  const url = body.callback_url === undefined ? undefined : body.callback_url?.trim() || null
+  // Not trimmed: a URL with whitespace anywhere is refused whole rather than quietly rewritten.
+  const url = body.callback_url === undefined ? undefined : body.callback_url || null
   const problem = url ? callbackUrlProblem(url, production) : undefined
   if (problem) throw invalidField('callback_url', problem)
   await inTransaction(db, async (trx) => {
@@ -69,7 +70,11 @@ export async function generateSecret(db: Database, vault: Vault, accountId: numb
  * POST /v1/webhook/test: one webhook.test now (webhooks need not be enabled yet), answered with
  * its outcome and recorded as a delivery after the call, with no transaction open during it.
  */
-export async function sendTest(db: Database, deps: Pick<AppContext, 'vault' | 'webhookTransport' | 'clock'>, accountId: number) {
+export async function sendTest(
+  db: Database,
+  deps: Pick<AppContext, 'vault' | 'webhookTransport' | 'clock'> & { production: boolean },
+  accountId: number,
+) {
   const settings = await db
     .selectFrom('webhook_settings')
     .select(['callback_url', 'secret_enc'])
@@ -81,7 +86,7 @@ export async function sendTest(db: Database, deps: Pick<AppContext, 'vault' | 'w
   const at = deps.clock.now()
   const receiver = { url: settings.callback_url, secret: deps.vault.decrypt(settings.secret_enc) }
   const outcome = await send(
-    { db, vault: deps.vault, transport: deps.webhookTransport, clock: deps.clock },
+    { db, vault: deps.vault, transport: deps.webhookTransport, clock: deps.clock, production: deps.production },
     receiver,
     testMessage(webhookId, at),
     webhookId,
