@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js'
-import { recordServiceUrl } from './db/database.js'
+import { recordServiceUrl } from './db/data-dir.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { metricsServer } from './http/metrics.js'
 import { buildApp } from './http/server.js'

@@ -76,7 +76,7 @@ describe('npm run admin: finding the service, and its output', () => {
     expect(head).toMatch(/^id\s+name\s+/)
     expect(row).toMatch(/^1\s+First\s+/)
     const info = JSON.parse((await cli({ DATA_DIR: dataDir }, 'info')).stdout)
-    expect(info).toMatchObject({ running: true, url: server.base, docs: `${server.base}/api/docs` })
+    expect(info).toMatchObject({ message: 'OK', data: { running: true, url: server.base, docs: `${server.base}/api/docs` } })
     // A refusal is an error: its body on stderr, nothing on stdout, exit 1.
     const missing = await cli({ DATA_DIR: dataDir }, 'resellers:show', '999')
     expect(missing.code).toBe(1)

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { acquireDataDirLock, recordServiceUrl, runningServiceUrl } from './database.js'
+import { acquireDataDirLock, recordServiceUrl, runningServiceUrl } from './data-dir.js'
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-lock-'))
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))

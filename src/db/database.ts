@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
@@ -189,65 +187,6 @@ export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob
       await db.destroy()
       await pglite.close()
     },
-  }
-}
-
-/** Embedded PGlite belongs to one process: a lock file in DATA_DIR says which. */
-export function acquireDataDirLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true })
-  const file = lockFile(dataDir)
-  const holder = dataDirHolder(dataDir)
-  if (holder !== undefined)
-    throw new Error(`the embedded database in ${dataDir} is in use by process ${holder}; stop it or set DATABASE_URL`)
-  // A previous holder's URL goes first: until this process records its own, the CLI finds none, not a stale one.
-  fs.rmSync(urlFile(dataDir), { force: true })
-  fs.writeFileSync(file, String(process.pid))
-  return () => {
-    if (readLockHolder(file) !== process.pid) return
-    fs.rmSync(urlFile(dataDir), { force: true })
-    fs.rmSync(file, { force: true })
-  }
-}
-
-/** The live process other than this one that holds the embedded database, if any. */
-export function dataDirHolder(dataDir: string): number | undefined {
-  const pid = readLockHolder(lockFile(dataDir))
-  return pid !== undefined && pid !== process.pid && isAlive(pid) ? pid : undefined
-}
-
-const lockFile = (dataDir: string) => path.join(dataDir, 'service.lock')
-const urlFile = (dataDir: string) => path.join(dataDir, 'service.url')
-
-/** Beside the lock, where the holder listens: `npm run admin` finds the service there, whatever its PORT. */
-export function recordServiceUrl(dataDir: string, url: string): void {
-  fs.writeFileSync(urlFile(dataDir), `${url}\n`)
-}
-
-/** The URL the live holder of the embedded database recorded, if any. */
-export function runningServiceUrl(dataDir: string): string | undefined {
-  if (dataDirHolder(dataDir) === undefined) return undefined
-  try {
-    return fs.readFileSync(urlFile(dataDir), 'utf8').trim() || undefined
-  } catch {
-    return undefined
-  }
-}
-
-function readLockHolder(file: string): number | undefined {
-  try {
-    const pid = Number(fs.readFileSync(file, 'utf8').trim())
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
