@@ -55,8 +55,7 @@ export function growthSeedSql(p: { scale: number; filler: number; whale: number 
   // The accounts' list totals (post_ledger_entry and purchase() keep them for rows they add).
   out.push([
     'list counters',
-    // One aggregate pass per table: a count per account walked 30M rows by index, heap page by heap
-    // page (still under way after 15 minutes at scale 1).
+    // One aggregate pass per table: a count per account would walk every row by index, page by page.
     `UPDATE accounts a SET orders_count = coalesce(o.n, 0), ledger_count = coalesce(l.n, 0)
        FROM accounts x
        LEFT JOIN (SELECT account_id, count(*) AS n FROM orders GROUP BY account_id) o ON o.account_id = x.id

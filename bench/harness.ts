@@ -40,10 +40,10 @@ function buildOnce() {
 }
 
 // As npm start runs it: a 4 MB young-generation semi-space (V8's default grows to 16 MB) keeps RSS
-// under load ≈ 35 MB lower (npm run bench:memory).
+// under load lower (npm run bench:memory).
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4']
 // As npm run worker runs it: a worker process allocates a payload, a signature and a request per
-// event, and 16 MB semi-spaces cut its garbage collection from ≈ 19 % to ≈ 13 % of its CPU.
+// event, and 16 MB semi-spaces cut the share of its CPU spent collecting garbage.
 export const WORKER_NODE_FLAGS = ['--max-semi-space-size=16']
 
 // BENCH_CPU_PROF=<dir>: server processes write a V8 CPU profile there when they exit.

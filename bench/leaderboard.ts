@@ -1,7 +1,7 @@
 /**
  * The leaderboard part of npm run bench: GET /v1/leaderboard/profile for random bench accounts at
  * 64 connections, first with the month as the purchases left it (≈ 100 accounts), then with
- * 100,000 more accounts in the month (inserted here in SQL), the size the issue names. A read is the
+ * 100,000 more accounts in the month (inserted here in SQL), a busy month's size. A read is the
  * caller's own row by primary key plus a binary search in the process's snapshot of the month, so
  * its cost should not grow with the month or with the caller's rank; what does grow is the
  * snapshot's renewal (one index scan of the whole month, at most about once a second while reads

@@ -1,7 +1,6 @@
 /**
- * The webhook receiver of the bench, on a thread of its own: sharing the load generator's event
- * loop, it answered the worker in 35–60 ms (p50) at half rate instead of at once (that loop lagged
- * 82 ms at p99), which held the worker's slots and stamped arrivals late.
+ * The webhook receiver of the bench, on a thread of its own: on the load generator's busy event
+ * loop it answered late, which held the worker's slots and stamped arrivals late.
  */
 import { Worker } from 'node:worker_threads'
 

@@ -31,8 +31,7 @@ import { webhookBench } from './webhooks.js'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const ACCOUNTS = 100
 const ITEMS = 50
-// Stock for a quick machine: at 3,400 purchases/s a full run sold 150,000 licenses and the hot
-// item's 40,000 before its end, and refusals (cheap) stood in for purchases in the figures.
+// Stock for a quick machine: a phase that sells out measures refusals (cheap), not purchases.
 const LICENSES_PER_ITEM = Number(process.env.BENCH_LICENSES ?? 8000)
 const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 120000)
 // BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
@@ -165,8 +164,7 @@ type Reading = ReturnType<typeof referenceCeiling>
 
 /**
  * The two throughput phases, each between two readings of the reference and held to their mean:
- * the machine's speed drifts within minutes (one run read 2,090 tx/s before its purchase phases
- * and 2,997 after), and a reading next to the phase says more of it than one a minute away.
+ * the machine's speed drifts within minutes, and a reading next to the phase says more of it.
  */
 async function throughputPhases({ base, keys, items, hot, serverPid }: Seeded) {
   const spread = spreadOver(keys, items)
@@ -211,9 +209,8 @@ async function main() {
     const seeded = await seed(base)
     const { keys, items } = seeded
     console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`)
-    // A fresh process for the purchase figures: the seed's bulk license uploads (10,000 licenses a
-    // request) leave ≈ 80 MB of garbage in V8's heap for a while (RSS 190 MB), which is not the
-    // purchase load's memory.
+    // A fresh process for the purchase figures: the seed's bulk license uploads leave garbage in
+    // V8's heap for a while, which is not the purchase load's memory.
     server.kill('SIGTERM')
     await new Promise((resolve) => server.once('exit', resolve))
     server = await startServer(databaseUrl, port)
@@ -224,9 +221,8 @@ async function main() {
     const latency = await pacedLoad({ base, rate, seconds: SECONDS, request: () => purchaseRequest(spread) })
     const serverRss = rssMb(server.pid!)
     const reads = await readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid: server.pid })
-    // The machine's speed drifts in the minutes since the purchase phase (one session read 1,500 and
-    // 2,500 tx/s half an hour apart): the webhook phases run at half of what the service buys at the
-    // speed a reading taken just before them finds.
+    // The machine's speed drifts in the minutes since the purchase phase: the webhook phases run at
+    // half of what the service buys at the speed a reading taken just before them finds.
     console.log(`reference ceiling (pgbench, ${SECONDS}s) before the webhook phases …`)
     const webhookReading = referenceCeiling()
     const webhookRate = Math.max(1, Math.round((phases.purchase_ratio * webhookReading.reference_tps) / 2))

@@ -194,9 +194,8 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       })
     }
 
-    // At a quarter of the half-throughput purchase rate, then at that rate (issue 9's figure). The
-    // quarter rate's warm-up is a new worker's first sends: at the half rate, a cold worker (its code
-    // not yet compiled hot) ran 1.5–2 s late and left a backlog it took 5–8 s to work off.
+    // At a quarter of the half-throughput purchase rate, then at that rate. The quarter rate's warm-up
+    // takes a new worker's first sends (its code not yet compiled hot), so they do not weigh on the half rate.
     const latencyAtQuarterRate = await latencyAt(Math.max(1, Math.round(deps.rate / 4)))
     const latency = await latencyAt(deps.rate)
 

@@ -1,22 +1,12 @@
--- purchase(): the whole of POST /v1/trx in one round trip, in the order of checks of DESIGN §5.
--- Rows are locked items (ascending id) → stock lock → account (in post_ledger_entry). Any refusal
--- raises, so a refused purchase stores nothing and leaves its ref_id free. Cart lines arrive as
--- three parallel arrays (item ids, quantities, notes): no JSON to take apart on the hot path.
--- h2h and smm lines get their dispatch rows here too (DESIGN §5): one per provider request, each
--- with an upstream ref derived from the invoice and the line, so re-sending it is a status check.
--- An h2h line of quantity N is N requests (the SKU names one denomination), at most
--- h2h_requests_max() of them; an open-denomination h2h line and an smm line are one request each.
---
--- Item rows of auto and unlimited items are locked FOR SHARE, counters FOR UPDATE. Licenses are
--- claimed with SKIP LOCKED, exact on their own; stock locks are created under FOR UPDATE, so none
--- appears while a purchase is in flight. Only when an item has active reservations do its buyers
--- serialize, on a transaction advisory lock, to count stock net of them (measured: 1,374 → 1,931
--- purchases/s under pgbench against FOR UPDATE on every item row).
--- Exclusive row locks are FOR NO KEY UPDATE throughout: inserts that reference an account or an
--- item take FOR KEY SHARE on it, which FOR UPDATE would wait on and deadlock with.
--- Before its row lock, a buyer takes the item's gate (item_gate_lock_class) shared; whoever needs the
--- item row exclusively takes the gate exclusive first (hold_item_exclusively). Row share locks let
--- new sharers overtake a waiting FOR UPDATE forever under load; the gate's queue is fair.
+-- purchase(): POST /v1/trx in one round trip and one transaction, checks in the contract's order
+-- (ref_id → lock → items → stock → balance). Any refusal raises: a refused purchase stores nothing.
+-- Rows are locked items (ascending id) → stock lock → account (last, in post_ledger_entry): one
+-- global order, so no deadlock. auto and unlimited items take their gate (item_gate_lock_class)
+-- shared, then FOR SHARE, so their buyers do not queue on each other; whoever needs the row
+-- exclusively takes the gate first (hold_item_exclusively), a fair queue where share locks would
+-- starve it. Exclusive row locks are FOR NO KEY UPDATE: FOR UPDATE deadlocks with inserts' FOR KEY SHARE.
+-- h2h and smm lines get one dispatch row per provider request, its upstream ref derived from the
+-- invoice and line, so sending it again is a status check, never a second order.
 -- Provider requests one h2h line may make: bounds the rows a purchase writes.
 CREATE OR REPLACE FUNCTION h2h_requests_max() RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 100';
 
@@ -24,10 +14,8 @@ CREATE OR REPLACE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text
                                     p_notes text[], p_lock_token text, p_processes text[])
 RETURNS TABLE (order_id bigint, created_at timestamptz, amount bigint, refused text)
 LANGUAGE plpgsql
--- Generic plans, kept on keys (as the webhook worker's pool, KEYED_PLANS): left to choose, PostgreSQL
--- planned some statements here anew at every call, about a sixth of its CPU (bench:purchase-cost at 64
--- connections: 2,400 → 3,250 purchases/s, PostgreSQL 590 → 410 µs a purchase, spread or one hot item).
--- Every statement here finds its rows by key, and a plan made once on small tables keeps its index.
+-- Generic plans kept on keys (as the webhook pool's KEYED_PLANS): every statement here finds its rows
+-- by key, and left to choose, PostgreSQL planned some of them anew at every call.
 SET plan_cache_mode = force_generic_plan SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off
 AS $fn$
 DECLARE
@@ -212,14 +200,9 @@ BEGIN
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_claimed;
     IF v_process = 'auto' THEN
       -- sold_at is read after the item row locks gave this transaction its id: the catalog's delta cursor relies on it.
-      -- item_id bounded as a range, never `=`: with `=` the primary key's order also satisfies ORDER BY,
-      -- and on statistics taken before the sales (autovacuum lags, or one item holds most licenses)
-      -- the planner walked every sold license by primary key (805 → 391 purchases/s over 14,000 sales).
-      -- The claim starts past this connection's last claim of the item (a session setting, undone with
-      -- a refused purchase): a sold license's entry stays dead at the head of the item's available
-      -- index until a vacuum, and every claim walked them all (46,000 sold: 0.23 → 0.04 ms a claim).
-      -- Too few above the floor: a second pass from the head, so a license skipped while another
-      -- purchase held it still sells.
+      -- item_id as a range, never `=`: with `=` the planner may take the primary key and walk every sold license.
+      -- The claim starts past this connection's last claim of the item (undone with a refused purchase), over
+      -- the dead entries sold licenses leave until a vacuum; too few above it: a second pass from the head.
       v_floor_name := 'reseller.license_floor_' || p_items[i];
       v_floor := coalesce(nullif(current_setting(v_floor_name, true), '')::bigint, 0);
       v_claimed := 0;
@@ -265,9 +248,8 @@ BEGIN
   INSERT INTO outbox_events (account_id, events, order_id, leaderboard_counts)
   VALUES (p_account, CASE WHEN v_open = 0 THEN ARRAY['order.paid', 'order.completed'] ELSE ARRAY['order.paid'] END, v_order_id, v_open = 0);
 
-  -- The debit comes after every other write: all of an account's purchases queue on its row, so
-  -- it is locked for the shortest while (measured: ~0.85 ms of lock wait per purchase before, at
-  -- 16 buyers over 100 accounts). Refusals still follow the order of checks: stock came first.
+  -- The debit comes after every other write: all of an account's purchases queue on its row, so it is
+  -- held the shortest while. Refusals still follow the order of checks: stock came first.
   IF v_total > 0 AND NOT EXISTS (SELECT 1 FROM post_ledger_entry(p_account, 'debit', 'purchase', v_total, 'Purchase ' || p_invoice,
                                                  p_invoice, NULL, v_order_id, NULL, NULL)) THEN
     PERFORM raise_app('BALANCE_IS_INSUFFICIENT');
