@@ -2,7 +2,7 @@
 import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
-// The boundary rule (README "Architecture"): a module reaches another only through that module's
+// The boundary rule (docs/architecture.md): a module reaches another only through that module's
 // services, and routes reach even their own module's SQL only through its services.
 const queriesOfAnotherModule = {
   regex: String.raw`^\.\./.*\.queries(\.js)?$`,
