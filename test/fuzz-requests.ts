@@ -107,7 +107,11 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: pick(g, draft.op.method === 'DELETE' && empty.length && chance(g, 0.8) ? empty : world[resource]).id }
       }
       if (resource === 'channels') return { value: pick(g, world.channels) }
-      if (resource === 'topups') return { value: pick(g, world.topups).reference }
+      if (resource === 'topups') {
+        const review = world.topups.filter((t) => t.status === 'review')
+        const resolving = draft.op.path.endsWith('/resolve') && review.length && chance(g, 0.8)
+        return { value: pick(g, resolving ? review : world.topups).reference }
+      }
       if (resource === 'dispatches' && world.dispatches.length)
         return { value: pick(g, world.dispatches.filter((d) => d.status === 'review').concat(world.dispatches.slice(0, 1))).id }
       return undefined

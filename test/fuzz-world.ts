@@ -33,9 +33,9 @@ export type World = {
   lines: { id: number; order_id: number; order_process: string; status: string }[]
   locks: { token: string; account_id: number; item_id: number; quantity: number; status: string }[]
   sandboxes: { account_id: number; ref_id: string; invoice: string }[]
-  /** Top-up channel codes, and the newest top-ups (their gateway references). */
+  /** Top-up channel codes, and the newest top-ups (their gateway references), those in review first. */
   channels: string[]
-  topups: { account_id: number; reference: string; ref_id: string; invoice: string }[]
+  topups: { account_id: number; reference: string; ref_id: string; invoice: string; status: string }[]
   /** Upstream requests, those waiting for the operator's review first. */
   dispatches: { id: number; status: string }[]
   /** Webhook deliveries (each account's test callbacks to a port that refuses). */
@@ -155,14 +155,14 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   const channels = ['FZQRIS', 'FZVA']
   for (const code of channels) await admin(app, 'POST', '/channels', { code, name: code, type: 'qris', fee_flat: 500, fee_percent: 0.5 })
   for (const a of accounts) {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/balance',
-      headers: a.headers,
-      payload: { amount: 50_000, channel: channels[0] },
-    })
-    if (res.statusCode !== 200) throw new Error(`seed top-up: ${res.body}`)
+    for (const channel of channels) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: a.headers, payload: { amount: 50_000, channel } })
+      if (res.statusCode !== 200) throw new Error(`seed top-up: ${res.body}`)
+    }
   }
+  // As after a gateway's PAID with another total: top-ups only an operator can resolve.
+  await sql`UPDATE topups SET status = 'review', gateway_status = 'PAID', paid_total = 1, review_reason = 'fuzz seed'
+             WHERE channel = ${channels[1]}`.execute(db)
   for (const a of accounts) {
     await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: a.headers })
     for (const payload of [WEBHOOK, undefined]) {
@@ -224,7 +224,9 @@ export async function refresh(world: World, db: Database): Promise<void> {
     await sql<World['sandboxes'][number]>`SELECT account_id, ref_id, invoice FROM sandbox_orders ORDER BY id DESC LIMIT 200`.execute(db)
   ).rows
   world.topups = (
-    await sql<World['topups'][number]>`SELECT account_id, reference, ref_id, invoice FROM topups ORDER BY id DESC LIMIT 200`.execute(db)
+    await sql<
+      World['topups'][number]
+    >`SELECT account_id, reference, ref_id, invoice, status FROM topups ORDER BY status = 'review' DESC, id DESC LIMIT 200`.execute(db)
   ).rows
   world.dispatches = (
     await sql<World['dispatches'][number]>`SELECT id, status FROM dispatches ORDER BY status = 'review' DESC, id DESC LIMIT 100`.execute(db)

@@ -214,11 +214,17 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) => channelFields(f),
   },
   'channels:sync': { usage: '(imports the payment gateway’s channel list)', method: 'POST', path: () => '/channels/sync' },
-  'topups:list': { usage: '[--status pending|paid|expired|failed] [--account-id N]', method: 'GET', path: () => '/topups' },
+  'topups:list': { usage: '[--status pending|paid|expired|failed|review] [--account-id N]', method: 'GET', path: () => '/topups' },
   'topups:pay': {
     usage: 'REFERENCE (a simulator top-up)',
     method: 'POST',
     path: ([reference]) => `/topups/${encodeURIComponent(reference)}/pay`,
+  },
+  'topups:resolve': {
+    usage: 'REFERENCE --credit-amount N (the requested amount, another, or 0 for nothing) --reason TEXT (a top-up in review)',
+    method: 'POST',
+    path: ([reference]) => `/topups/${encodeURIComponent(reference)}/resolve`,
+    body: (f) => clean({ credit_amount: int(f, 'credit-amount'), reason: str(f.reason) }),
   },
   'dispatches:list': {
     usage: '[--status review|queued|sending|pending|completed|failed|void] (default review)',

@@ -119,5 +119,6 @@ export type TripayCallback = {
   reference: string
   merchant_ref: string
   status: 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUND'
-  total_amount?: number
+  /** What the payer paid (amount + fee), as sent: anything but the top-up's total is for an operator to review. */
+  total_amount?: unknown
 }

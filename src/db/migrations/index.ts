@@ -21,6 +21,7 @@ import * as webhookIdSalt from './20261126_0170_webhook-id-salt.js'
 import * as licenseFingerprints from './20261126_0180_license-fingerprints.js'
 import * as leaderboardOnRelay from './20261126_0190_leaderboard-on-relay.js'
 import * as webhookSlowTail from './20261126_0200_webhook-slow-tail.js'
+import * as topupReview from './20261127_0210_topup-review.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0180_license-fingerprints': licenseFingerprints,
   '20261126_0190_leaderboard-on-relay': leaderboardOnRelay,
   '20261126_0200_webhook-slow-tail': webhookSlowTail,
+  '20261127_0210_topup-review': topupReview,
 }

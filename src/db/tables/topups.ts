@@ -18,7 +18,9 @@ export interface PaymentChannelsTable {
   updated_at: Timestamp
 }
 
-export type TopupStatus = 'pending' | 'paid' | 'expired' | 'failed'
+/** `review`: the gateway reported another paid total; an operator credits it (paid) or not (failed). */
+export const TOPUP_STATUSES = ['pending', 'paid', 'expired', 'failed', 'review'] as const
+export type TopupStatus = (typeof TOPUP_STATUSES)[number]
 export type PaymentGateway = 'simulator' | 'tripay'
 
 export interface TopupsTable {
@@ -37,6 +39,13 @@ export interface TopupsTable {
   payment_url: string
   expires_at: Timestamp
   paid_at: Date | null
+  /** The paid total the gateway's PAID reported (NULL: none yet, or none usable); `review` when it is not `total`. */
+  paid_total: number | null
+  review_reason: string | null
+  /** What the operator credited on resolving; the ledger entry holds the same. */
+  credited_amount: number | null
+  resolution_reason: string | null
+  resolved_at: Date | null
   created_at: Generated<Date>
   updated_at: Timestamp
 }

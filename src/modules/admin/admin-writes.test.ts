@@ -58,7 +58,8 @@ describe('PATCH /resellers/{id}', () => {
   })
 
   it('stores max_active_locks: null as NULL, so the account locks again at the default cap', async () => {
-    const r = await createReseller(app)
+    // Locks are worth at most the balance (DESIGN §6): ten of a Rp 10,000 item.
+    const r = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 20)
     const lock = () =>
       app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload: { item_id: item.id, quantity: 1 } })

@@ -85,7 +85,7 @@ export const ADMIN_DOCS: OperationDocs = {
   'GET /api/admin/v1/overview': {
     operationId: 'adminOverview',
     description:
-      'The store at a glance: sales today and this month (in LEADERBOARD_TZ), balances held by resellers, and the queues waiting for an operator (manual lines to send, upstream requests pending or in review, failing webhook deliveries, pending top-ups, items low on stock).',
+      'The store at a glance: sales today and this month (in LEADERBOARD_TZ), balances held by resellers, and the queues waiting for an operator (manual lines to send, upstream requests pending or in review, failing webhook deliveries, pending top-ups, top-ups in review, items low on stock).',
     response: {
       message: 'OK',
       data: {
@@ -93,7 +93,15 @@ export const ADMIN_DOCS: OperationDocs = {
         sales_today: { count: 38, amount: 1245000 },
         sales_month: { count: 912, amount: 31870500 },
         balances_held: 48210000,
-        queues: { manual_lines: 2, upstream_pending: 3, upstream_review: 1, webhooks_failing: 4, topups_pending: 1, low_stock: 1 },
+        queues: {
+          manual_lines: 2,
+          upstream_pending: 3,
+          upstream_review: 1,
+          webhooks_failing: 4,
+          topups_pending: 1,
+          topups_review: 0,
+          low_stock: 1,
+        },
         webhooks_failing: [{ account_id: 12, name: 'Toko Maju', failing: 4 }],
         low_stock: [{ id: 31, name: 'Netflix 1 Month', product_name: 'Netflix Premium', available: 3 }],
       },

@@ -13,6 +13,7 @@ export const Overview = Type.Object({
     upstream_review: Type.Integer({ description: 'upstream requests waiting for an operator (dispatches in review)' }),
     webhooks_failing: Type.Integer({ description: 'webhook deliveries failing, over every account: failed (gave up) or retrying' }),
     topups_pending: Type.Integer({ description: 'top-ups waiting for payment, not expired' }),
+    topups_review: Type.Integer({ description: 'top-ups waiting for an operator: the gateway reported another paid total' }),
     low_stock: Type.Integer({ description: 'active items with fewer than 10 units for sale' }),
   }),
   webhooks_failing: Type.Array(Type.Object({ account_id: Type.Integer(), name: Type.String(), failing: Type.Integer() }), {

@@ -26,26 +26,28 @@ async function count(query: { executeTakeFirstOrThrow(): Promise<{ n: number | s
 /** The store at a glance (issue 15): sales, money held for resellers, and what waits for an operator. */
 export async function storeOverview(db: Database, timeZone: string) {
   const countAll = sql<number>`count(*)`.as('n')
-  const [today, month, held, manual, upstreamPending, upstreamReview, webhooksFailing, topupsPending, lowStock] = await Promise.all([
-    salesSince(db, timeZone, 'day'),
-    salesSince(db, timeZone, 'month'),
-    db
-      .selectFrom('accounts')
-      .select(sql<string>`coalesce(sum(balance), 0)::bigint`.as('n'))
-      .executeTakeFirstOrThrow(),
-    count(db.selectFrom('order_lines').select(countAll).where('order_process', '=', 'manual').where('status', '=', 'pending')),
-    count(db.selectFrom('dispatches').select(countAll).where('status', 'in', ['queued', 'sending', 'pending'])),
-    count(db.selectFrom('dispatches').select(countAll).where('status', '=', 'review')),
-    failingWebhooks(db),
-    count(
+  const [today, month, held, manual, upstreamPending, upstreamReview, webhooksFailing, topupsPending, topupsReview, lowStock] =
+    await Promise.all([
+      salesSince(db, timeZone, 'day'),
+      salesSince(db, timeZone, 'month'),
       db
-        .selectFrom('topups')
-        .select(countAll)
-        .where('status', '=', 'pending')
-        .where('expires_at', '>', sql<Date>`now()`),
-    ),
-    stock.lowStockItems(db, LOW_STOCK_BELOW),
-  ])
+        .selectFrom('accounts')
+        .select(sql<string>`coalesce(sum(balance), 0)::bigint`.as('n'))
+        .executeTakeFirstOrThrow(),
+      count(db.selectFrom('order_lines').select(countAll).where('order_process', '=', 'manual').where('status', '=', 'pending')),
+      count(db.selectFrom('dispatches').select(countAll).where('status', 'in', ['queued', 'sending', 'pending'])),
+      count(db.selectFrom('dispatches').select(countAll).where('status', '=', 'review')),
+      failingWebhooks(db),
+      count(
+        db
+          .selectFrom('topups')
+          .select(countAll)
+          .where('status', '=', 'pending')
+          .where('expires_at', '>', sql<Date>`now()`),
+      ),
+      count(db.selectFrom('topups').select(countAll).where('status', '=', 'review')),
+      stock.lowStockItems(db, LOW_STOCK_BELOW),
+    ])
   return {
     time_zone: timeZone,
     sales_today: today,
@@ -57,6 +59,7 @@ export async function storeOverview(db: Database, timeZone: string) {
       upstream_review: upstreamReview,
       webhooks_failing: webhooksFailing.total,
       topups_pending: topupsPending,
+      topups_review: topupsReview,
       low_stock: lowStock.length,
     },
     webhooks_failing: webhooksFailing.byAccount,

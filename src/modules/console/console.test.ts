@@ -205,6 +205,7 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/products/:id': { name: 'forged', category_id: 'CATEGORY' },
   '/console/products/:id/delete': {},
   '/console/topups/:reference/pay': {},
+  '/console/topups/:reference/resolve': { credit: 'requested', reason: 'forged' },
   '/console/channels': { code: 'FORGED', name: 'forged', type: 'qris' },
   '/console/channels/:code': { name: 'forged', type: 'va', fee_flat: '99999' },
   '/console/channels/:code/active': { active: 'false' },

@@ -2,9 +2,12 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
+import { AppError, invalidField } from '../../errors.js'
+import { TOPUP_STATUSES } from '../../db/schema.js'
 import { PageNumber, RowId, StringEnum } from '../../http/schemas.js'
+import { MAX_MONEY } from '../ledger/money.js'
 import { createChannelWithin, findChannel, listChannels, updateChannel } from '../topups/channels.service.js'
+import { resolveTopup } from '../topups/topup-review.service.js'
 import { ChannelBody, ChannelChangesBody, ChannelCodeParam, ReferenceParam } from '../topups/topups.schemas.js'
 import { listTopups, payTopup, syncChannels } from '../topups/topups.service.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
@@ -28,7 +31,7 @@ const decimal = (field: string, text: string | undefined) => {
   return Number(text)
 }
 
-/** Top-ups of every reseller (a simulator one can be marked paid) and the payment channels. */
+/** Top-ups of every reseller (a simulator one can be marked paid, one in review resolved) and the payment channels. */
 export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {
@@ -38,7 +41,7 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           hide,
           querystring: Type.Object({
-            status: Optional(StringEnum(['', 'pending', 'paid', 'expired', 'failed'])),
+            status: Optional(StringEnum(['', ...TOPUP_STATUSES])),
             account_id: Optional(RowId()),
             page: Optional(PageNumber),
             ...Done,
@@ -47,7 +50,11 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { status, account_id, page = 1 } = request.query
-        const { rows, total } = await listTopups(db, { page, per_page: PER_PAGE, status: status || undefined, account_id })
+        const [{ rows, total }, review] = await Promise.all([
+          listTopups(db, { page, per_page: PER_PAGE, status: status || undefined, account_id }),
+          // The operator's queue, above any list: a gateway reported another paid total.
+          listTopups(db, { page: 1, per_page: PER_PAGE, status: 'review', account_id }),
+        ])
         const simulator = ctx.config.paymentGateway === 'simulator'
         // Every filter travels with the page links.
         const link = (to: number) =>
@@ -57,6 +64,8 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply.page('topups.eta', {
           rows,
           total,
+          review: review.rows,
+          reviewTotal: review.total,
           page,
           next,
           previous,
@@ -71,6 +80,25 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       await payTopup(db, request.params.reference, 'operator')
       return reply.redirect('/console/topups?done=paid', 303)
     })
+    // The same decision as POST /topups/{reference}/resolve: the requested amount, another amount, or nothing.
+    app.post(
+      '/console/topups/:reference/resolve',
+      {
+        schema: {
+          hide,
+          params: ReferenceParam,
+          body: Form({ credit: StringEnum(['requested', 'other', 'nothing']), other_amount: Optional(Text(20)), reason: Text(500) }),
+        },
+      },
+      async (request, reply) => {
+        const { credit, other_amount, reason } = request.body
+        const other = credit === 'other' ? wholeNumber('other_amount', other_amount) : 0
+        if (other === undefined || other < 0 || other > MAX_MONEY)
+          throw invalidField('other_amount', `must be a whole number of Rupiah from 0 to ${MAX_MONEY}`)
+        await resolveTopup(db, request.params.reference, { credit_amount: credit === 'requested' ? 'requested' : other, reason })
+        return reply.redirect('/console/topups?done=resolved', 303)
+      },
+    )
     app.get('/console/channels', { schema: { hide, querystring: Type.Object(Done) } }, async (request, reply) =>
       reply.page('channels.eta', { channels: await listChannels(db), notice: noticeOf(request.query) }),
     )

@@ -79,7 +79,8 @@ async function readOrdersChunk(trx: Trx, accountId: number, afterId: number, chu
 export async function findLedgerAudit(trx: Trx, accountId: number, chunk = AUDIT_CHUNK): Promise<LedgerAuditRow | undefined> {
   const { rows } = await sql<Pick<LedgerAuditRow, 'balance' | 'orders_count' | 'ledger_count' | 'topups_paid'>>`
     SELECT a.balance, a.orders_count, a.ledger_count,
-           (SELECT coalesce(sum(amount), 0)::bigint FROM topups WHERE account_id = a.id AND status = 'paid') AS topups_paid
+           -- A top-up an operator resolved from review credited what they chose, not necessarily its amount.
+           (SELECT coalesce(sum(coalesce(credited_amount, amount)), 0)::bigint FROM topups WHERE account_id = a.id AND status = 'paid') AS topups_paid
       FROM accounts a WHERE a.id = ${accountId}`.execute(trx)
   if (!rows[0]) return undefined
   const books: LedgerAuditRow = {

@@ -13,7 +13,7 @@ export const LOCK_DOCS: OperationDocs = {
   'POST /api/v1/item/lock': {
     operationId: 'createLock',
     description:
-      'Reserves stock of one item for `lock_duration` seconds (60–600, default 600). Buy it with `POST /api/v1/trx` and `lock_token`, with exactly one cart line of the same item and quantity. Checks in order: item, unlimited stock (no lock needed), minimum order, your cap of active locks, stock.',
+      'Reserves stock of one item for `lock_duration` seconds (60–600, default 600). Buy it with `POST /api/v1/trx` and `lock_token`, with exactly one cart line of the same item and quantity. Checks in order: item, unlimited stock (no lock needed), minimum order, your cap of active locks, stock, balance. A lock is a promise to buy: your active locks, this one included, may be worth (current price × quantity) at most your balance, which is checked, not reserved.',
     returns: 'The lock',
     codes: [
       'ITEM_NOT_FOUND',
@@ -21,12 +21,18 @@ export const LOCK_DOCS: OperationDocs = {
       'MINIMUM_ORDER_NOT_MET',
       'INSUFFICIENT_STOCK',
       'MAX_ACTIVE_LOCKS_REACHED',
+      'BALANCE_IS_INSUFFICIENT',
       'PRODUCT_TEMPORARILY_UNAVAILABLE',
     ],
     request: { item_id: 7, quantity: 2, lock_duration: 600 },
     response: { success: true, data: lock },
     errorExamples: {
       MINIMUM_ORDER_NOT_MET: { message: 'MINIMUM_ORDER_NOT_MET', errors: { quantity: ['must be at least 2 (the minimum order)'] } },
+      BALANCE_IS_INSUFFICIENT: {
+        message: 'BALANCE_IS_INSUFFICIENT',
+        errors: { balance: ['is 82, less than 855000, the value of your active locks with this one: top up or release a lock'] },
+        data: { balance: 82, required: 855000 },
+      },
     },
   },
   'GET /api/v1/item/lock': {

@@ -18,9 +18,9 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           summary: 'Reserve stock for up to 10 minutes',
           description:
-            'Checks: ITEM_NOT_FOUND → LOCK_NOT_REQUIRED → MINIMUM_ORDER_NOT_MET → MAX_ACTIVE_LOCKS_REACHED → INSUFFICIENT_STOCK.',
+            'Checks: ITEM_NOT_FOUND → LOCK_NOT_REQUIRED → MINIMUM_ORDER_NOT_MET → MAX_ACTIVE_LOCKS_REACHED → INSUFFICIENT_STOCK → BALANCE_IS_INSUFFICIENT.',
           body: LockBody,
-          response: { 201: CreatedLock, ...errors(404, 422, ...RESELLER_ERRORS) },
+          response: { 201: CreatedLock, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
         },
       },
       async (request, reply) => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
-import { ADMIN_ERRORS, Ok, OkPage, PageNumber, RowId, StringEnum, errors } from '../../http/schemas.js'
+import { ADMIN_ERRORS, Ok, OkPage, PageNumber, RowId, errors } from '../../http/schemas.js'
 import { createChannelWithin, listChannels, operatorChannel, updateChannel } from './channels.service.js'
 import {
   ChannelBody,
@@ -12,7 +12,11 @@ import {
   OperatorTopup,
   PaidTopup,
   ReferenceParam,
+  ResolveTopupBody,
+  ResolvedTopup,
+  TopupStatusFilter,
 } from './topups.schemas.js'
+import { resolveTopup } from './topup-review.service.js'
 import { listTopups, payTopup, syncChannels } from './topups.service.js'
 
 const tags = ['operator']
@@ -21,11 +25,11 @@ const security = [{ adminToken: [] }]
 const TopupsQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  status: Type.Optional(StringEnum(['pending', 'paid', 'expired', 'failed'])),
+  status: Type.Optional(TopupStatusFilter),
   account_id: Type.Optional(RowId()),
 })
 
-/** The operator's side of top-ups (DESIGN §11): channels, the top-ups, and paying a simulator top-up. */
+/** The operator's side of top-ups (DESIGN §11): channels, the top-ups, paying a simulator top-up, resolving one in review. */
 export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {
@@ -118,6 +122,20 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { topup, credited } = await payTopup(db, request.params.reference, 'operator')
         return ok({ ...topup, credited })
       },
+    )
+    app.post(
+      '/topups/:reference/resolve',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Resolve a top-up in review: credit the requested amount, another amount, or nothing (0), once',
+          params: ReferenceParam,
+          body: ResolveTopupBody,
+          response: { 200: ResolvedTopup, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+        },
+      },
+      async (request) => ok(await resolveTopup(db, request.params.reference, request.body)),
     )
   }
 }

@@ -48,10 +48,10 @@ export const TOPUP_DOCS: OperationDocs = {
   'POST /api/v1/callbacks/tripay': {
     operationId: 'tripayCallback',
     description:
-      'Called by the Tripay payment gateway, not by resellers: `X-Callback-Signature` is the HMAC-SHA256 of the raw body under the merchant’s private key, `X-Callback-Event` is `payment_status`.',
+      'Called by the Tripay payment gateway, not by resellers: `X-Callback-Signature` is the HMAC-SHA256 of the raw body under the merchant’s private key, `X-Callback-Event` is `payment_status`. A `PAID` credits the balance once when `total_amount` is the top-up’s `total`; any other total, or none, credits nothing and leaves the top-up in `review` for an operator.',
     returns: 'Acknowledged',
     codes: ['INVALID_SIGNATURE', 'TOPUP_NOT_FOUND'],
-    request: { reference: 'T20261122ABCD1234', merchant_ref: 'TOP20261122H3K9P2QA', status: 'PAID' },
+    request: { reference: 'T20261122ABCD1234', merchant_ref: 'TOP20261122H3K9P2QA', status: 'PAID', total_amount: 101450 },
     response: { success: true },
   },
 }
@@ -85,7 +85,21 @@ const operatorTopup = {
   payment_url: `http://127.0.0.1:8080/sim/pay/${reference}`,
   expires_at: '2026-11-22T11:15:00.000Z',
   paid_at: null,
+  paid_total: null,
+  review_reason: null,
+  credited_amount: null,
+  resolution_reason: null,
+  resolved_at: null,
   created_at: '2026-11-22T10:15:00.000Z',
+}
+const reviewedTopup = {
+  ...operatorTopup,
+  reference: 'T0001000000057',
+  gateway: 'tripay',
+  payment_url: 'https://tripay.co.id/checkout/T0001000000057',
+  gateway_status: 'PAID',
+  paid_total: 1,
+  review_reason: "tripay reported PAID with total_amount 1; the top-up's total is 101450",
 }
 
 /** OpenAPI metadata of the operator's channel and top-up routes (merged by src/http/openapi-docs.ts). */
@@ -123,7 +137,8 @@ export const TOPUP_ADMIN_DOCS: OperationDocs = {
   },
   'GET /api/admin/v1/topups': {
     operationId: 'adminListTopups',
-    description: 'Top-ups of every account, newest first; filter by status.',
+    description:
+      'Top-ups of every account, newest first; filter by status (`review`: the gateway reported another paid total, waiting for `POST /api/admin/v1/topups/{reference}/resolve`).',
     response: { message: 'OK', data: [operatorTopup], meta: { page: 1, per_page: 50, total: 1, last_page: 1 } },
   },
   'POST /api/admin/v1/topups/{reference}/pay': {
@@ -133,6 +148,27 @@ export const TOPUP_ADMIN_DOCS: OperationDocs = {
     response: {
       message: 'OK',
       data: { ...operatorTopup, status: 'paid', paid_at: '2026-11-22T10:17:30.000Z', credited: true },
+    },
+  },
+  'POST /api/admin/v1/topups/{reference}/resolve': {
+    operationId: 'adminResolveTopup',
+    description:
+      'Settles a top-up in `review` (its gateway reported a paid total other than `total`, or none): `credit_amount` is credited once (the requested `amount`, another amount; the top-up turns `paid`), or 0 credits nothing (`failed`). `reason` is kept with the top-up and, for a credit, in the ledger entry. A top-up not in review is 409 INVALID_STATE.',
+    codes: ['TOPUP_NOT_FOUND', 'INVALID_STATE'],
+    request: { credit_amount: 100000, reason: 'bank statement shows 101,450 received; the gateway misreported' },
+    response: {
+      message: 'OK',
+      data: {
+        ...reviewedTopup,
+        status: 'paid',
+        paid_at: '2026-11-22T12:02:00.000Z',
+        credited_amount: 100000,
+        resolution_reason: 'bank statement shows 101,450 received; the gateway misreported',
+        resolved_at: '2026-11-22T12:02:00.000Z',
+      },
+    },
+    errorExamples: {
+      INVALID_STATE: { message: 'INVALID_STATE', errors: { reference: ['the top-up is paid, not in review'] } },
     },
   },
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox'
+import { TOPUP_STATUSES } from '../../db/schema.js'
 import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
 import { MAX_MONEY } from '../ledger/money.js'
 
@@ -91,13 +92,28 @@ export const OperatorTopup = Type.Object({
   amount: Type.Integer(),
   fee: Type.Integer(),
   total: Type.Integer(),
-  status: Type.String(),
+  status: StringEnum(TOPUP_STATUSES, { description: '`review`: the gateway reported another paid total; an operator resolves it' }),
   gateway_status: Nullable(Type.String()),
   payment_url: Type.String(),
   expires_at: Timestamp,
   paid_at: Nullable(Timestamp),
+  paid_total: Nullable(Type.Integer({ description: 'what the gateway’s PAID reported as paid (amount + fee); null if none usable' })),
+  review_reason: Nullable(Type.String({ description: 'why the top-up went to review' })),
+  credited_amount: Nullable(Type.Integer({ description: 'what an operator credited on resolving it (0: nothing)' })),
+  resolution_reason: Nullable(Type.String()),
+  resolved_at: Nullable(Timestamp),
   created_at: Timestamp,
 })
+export const TopupStatusFilter = StringEnum(TOPUP_STATUSES)
+export const ResolveTopupBody = Type.Object({
+  credit_amount: Type.Integer({
+    minimum: 0,
+    maximum: MAX_MONEY,
+    description: 'Rupiah to credit: the requested `amount`, another amount, or 0 for nothing (the top-up turns failed)',
+  }),
+  reason: Type.String({ minLength: 1, maxLength: 500, description: 'why; kept with the top-up and in the ledger entry' }),
+})
+export const ResolvedTopup = Ok(OperatorTopup)
 export const PaidTopup = Ok(
   Type.Composite([OperatorTopup, Type.Object({ credited: Type.Boolean({ description: 'false when it had already been paid' }) })]),
 )

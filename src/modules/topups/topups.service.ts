@@ -123,19 +123,26 @@ export type PaidBy = 'page' | 'operator' | 'tripay'
 /**
  * Marks a top-up paid and credits its amount: the conditional update and the ledger entry in one
  * transaction, so repeats and races credit once (the unique (topup_id) ledger index guards it twice).
- * The gateway's PAID counts even after local expiry: the money was received.
+ * The gateway's PAID (its paid total already matched: recordGatewayPaid) counts even after local
+ * expiry: the money was received. A top-up in review or resolved by an operator is theirs: the
+ * gateway's repeat is acknowledged and changes nothing.
  */
 export async function payTopup(db: Database, reference: string, by: PaidBy): Promise<{ topup: Topup; credited: boolean }> {
   const gateway = by === 'tripay' ? 'tripay' : 'simulator'
   return inTransaction(db, async (trx) => {
     let update = trx
       .updateTable('topups')
-      .set({ status: 'paid', paid_at: sql`now()`, updated_at: sql`now()`, ...(by === 'tripay' && { gateway_status: 'PAID' }) })
+      .set({
+        status: 'paid',
+        paid_at: sql`now()`,
+        updated_at: sql`now()`,
+        ...(by === 'tripay' && { gateway_status: 'PAID', paid_total: sql`total` }),
+      })
       .where('reference', '=', reference)
       .where('gateway', '=', gateway)
     update =
       by === 'tripay'
-        ? update.where('status', 'in', ['pending', 'expired', 'failed'])
+        ? update.where('status', 'in', ['pending', 'expired', 'failed']).where('resolved_at', 'is', null)
         : update.where('status', '=', 'pending').where(sql<boolean>`expires_at > now()`)
     const paid = await update.returningAll().executeTakeFirst()
     if (paid) {
@@ -151,7 +158,8 @@ export async function payTopup(db: Database, reference: string, by: PaidBy): Pro
     }
     const current = await trx.selectFrom('topups').selectAll().where('reference', '=', reference).executeTakeFirst()
     if (!current) throw new AppError('TOPUP_NOT_FOUND')
-    if (current.status === 'paid') return { topup: current, credited: false }
+    if (current.status === 'paid' || (by === 'tripay' && current.gateway === 'tripay')) return { topup: current, credited: false }
+    if (current.status === 'review') throw new AppError('INVALID_STATE', { detail: 'the top-up awaits an operator’s review' })
     if (current.gateway !== gateway)
       throw new AppError('INVALID_STATE', { detail: `a ${current.gateway} top-up is settled by its gateway` })
     if (current.status === 'failed') throw new AppError('INVALID_STATE', { detail: 'the top-up failed' })

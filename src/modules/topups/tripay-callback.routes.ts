@@ -4,13 +4,16 @@ import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
 import { errors } from '../../http/schemas.js'
 import { isTripayCallbackSigned, type TripayCallback } from '../../providers/tripay.js'
-import { findGatewayTopup, payTopup, recordGatewayStatus } from './topups.service.js'
+import { recordGatewayPaid } from './topup-review.service.js'
+import { findGatewayTopup, recordGatewayStatus } from './topups.service.js'
 
 const STATUSES = ['PAID', 'EXPIRED', 'FAILED', 'REFUND'] as const
 const CallbackBody = Type.Object({
   reference: Type.String({ minLength: 1, maxLength: 200 }),
   merchant_ref: Type.String({ minLength: 1, maxLength: 200 }),
   status: Type.String(),
+  // Any shape: a signed PAID with an unusable total goes to review rather than bouncing back to Tripay.
+  total_amount: Type.Optional(Type.Unknown()),
 })
 
 declare module 'fastify' {
@@ -23,6 +26,7 @@ declare module 'fastify' {
  * Tripay's payment_status callback (outside X-APIKEY auth). X-Callback-Signature signs the raw
  * body, so this route parses JSON itself and keeps the bytes: a re-serialised body would not match.
  * Answers {"success": true} once the status is recorded; a repeat changes nothing and answers the same.
+ * A PAID credits only when its total_amount is the top-up's total; else the top-up waits in review.
  */
 export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -63,8 +67,15 @@ export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
         if (!STATUSES.includes(body.status)) throw invalidField('status', `must be one of ${STATUSES.join(', ')}`)
         const topup = await findGatewayTopup(ctx.db, 'tripay', body.reference)
         if (topup.invoice !== body.merchant_ref) throw new AppError('TOPUP_NOT_FOUND')
-        if (body.status === 'PAID') await payTopup(ctx.db, topup.reference, 'tripay')
-        else {
+        if (body.status === 'PAID') {
+          // Another paid total than asked, or none, waits for an operator (DESIGN §7).
+          const { review } = await recordGatewayPaid(ctx.db, topup, body.total_amount)
+          if (review)
+            request.log.warn(
+              { invoice: topup.invoice, total: topup.total, total_amount: body.total_amount },
+              'tripay PAID another total: top-up in review',
+            )
+        } else {
           const row = await recordGatewayStatus(ctx.db, topup.reference, body.status)
           if (body.status === 'REFUND')
             request.log.warn({ invoice: row.invoice, status: row.status }, 'tripay refunded a top-up: the balance is left to the operator')

@@ -147,7 +147,9 @@ describe('the Tripay gateway', () => {
     const lapsed = (await topUp(r, { amount: 60_000, channel: 'QRIS2' })).json().data
     await sql`UPDATE topups SET expires_at = now() - interval '1 minute' WHERE reference = ${lapsed.reference}`.execute(ctx.db)
     for (const t of [expired, lapsed, expired])
-      expect((await signed({ reference: t.reference, merchant_ref: t.invoice, status: 'PAID' })).json()).toEqual({ success: true })
+      expect((await signed({ reference: t.reference, merchant_ref: t.invoice, status: 'PAID', total_amount: t.total })).json()).toEqual({
+        success: true,
+      })
     expect(await balanceOf(app, r)).toBe(90_000)
     expect(await credits(r.id)).toBe(2)
     // A refund after payment is recorded for the operator; the balance is theirs to adjust.
