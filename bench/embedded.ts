@@ -64,7 +64,7 @@ async function functionLoop(dataDir: string, seconds: number, accountIds: number
       const sold = await pglite!.query(PURCHASE, args).then(
         () => true,
         (error: { message?: string }) => {
-          if (error.message === 'INSUFFICIENT_STOCK') return false
+          if (error.message === 'OUT_OF_STOCK') return false
           throw error
         },
       )

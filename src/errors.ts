@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   REF_ID_ALREADY_EXIST: 422,
   MINIMUM_ORDER_NOT_MET: 422,
   INSUFFICIENT_STOCK: 422,
+  // A purchase or sandbox order over the stock (locks answer INSUFFICIENT_STOCK): the public docs' code.
+  OUT_OF_STOCK: 422,
   LOCK_NOT_REQUIRED: 422,
   LOCK_EXPIRED: 422,
   LOCK_MISMATCH: 422,

@@ -21,7 +21,7 @@ import { answerFields, assemble, fieldPath, type Draft } from './fuzz-draft.js'
 
 // Each takes a valid draft and breaks one thing about it, saying what the contract then decides where it can.
 
-/** A method the path does not have: the unknown-route 404 in the house shape. */
+/** A method the path does not have: 405 naming the methods it takes, in the house shape. */
 export function wrongMethod(g: Gen, d: Draft, ops: Operation[]): SentRequest {
   // A route with a parameter may own this path too (GET /item/{id} answers GET /item/validate).
   const owns = (o: Operation) =>
@@ -31,7 +31,7 @@ export function wrongMethod(g: Gen, d: Draft, ops: Operation[]): SentRequest {
   const req = assemble(d, 'method:wrong')
   req.method = pick(g, free)
   req.rerouted = true
-  req.expect = { statuses: [404], codes: ['NOT_FOUND'] }
+  req.expect = { statuses: [405], codes: ['METHOD_NOT_ALLOWED'] }
   return req
 }
 

@@ -86,9 +86,12 @@ function checkError(req: SentRequest, status: number, body: Record<string, unkno
     if (isObject(errors) && 'body' in errors && ((!req.op.body && !req.rerouted) || sentJsonObject(req)))
       fail('errors name the body, not the field at fault', JSON.stringify(errors).slice(0, 200))
   }
-  if (body.data !== undefined && code !== 'REF_ID_ALREADY_EXIST') fail('data on an error other than REF_ID_ALREADY_EXIST', code)
+  // `data` only where a code carries the numbers to fix it (DESIGN §4).
+  if (body.data !== undefined && !CODES_WITH_DATA.has(code)) fail('data on an error whose code carries none', code)
   if (text.includes(HUGE_MARK) || text.length > 16_384) fail('error echoes a huge input back', `${text.length} chars`)
 }
+
+const CODES_WITH_DATA = new Set(['REF_ID_ALREADY_EXIST', 'BALANCE_IS_INSUFFICIENT', 'OUT_OF_STOCK', 'LOCK_MISMATCH'])
 
 function sentJsonObject(req: SentRequest): boolean {
   if (req.headers['content-type'] !== 'application/json' || req.payload === undefined) return false

@@ -45,7 +45,7 @@ describe('the license claim starts past its connection’s last claim of the ite
       await session.run('floor_set', 'SELECT set_config($1, $2, false)', [`reseller.license_floor_${item.id}`, String(ids[1])])
       expect(await soldTo((await buy(1)).order_id)).toEqual([ids[2]])
       // A refusal (more than is left) sells nothing and leaves the floor where it was.
-      await expect(buy(2, 3)).rejects.toMatchObject({ code: 'INSUFFICIENT_STOCK' })
+      await expect(buy(2, 3)).rejects.toMatchObject({ code: 'OUT_OF_STOCK' })
       const [floor] = await session.run<{ floor: string }>('floor_get', 'SELECT current_setting($1) AS floor', [
         `reseller.license_floor_${item.id}`,
       ])
@@ -53,7 +53,7 @@ describe('the license claim starts past its connection’s last claim of the ite
       // None above the floor now: the ones below it, oldest first.
       expect(await soldTo((await buy(3)).order_id)).toEqual([ids[0]])
       expect(await soldTo((await buy(4)).order_id)).toEqual([ids[1]])
-      await expect(buy(5)).rejects.toMatchObject({ code: 'INSUFFICIENT_STOCK' })
+      await expect(buy(5)).rejects.toMatchObject({ code: 'OUT_OF_STOCK' })
       const { rows } = await sql<{ status: string; n: number }>`
         SELECT status, count(*)::int AS n FROM licenses WHERE item_id = ${item.id} GROUP BY status`.execute(ctx.db)
       expect(rows).toEqual([{ status: 'sold', n: 3 }])

@@ -19,6 +19,7 @@ export const repeatables: readonly Repeatable[] = [
   file('modules/ledger/ledger.sql'),
   file('modules/locks/locks.sql'),
   file('modules/leaderboard/leaderboard.sql'),
+  file('modules/orders/cart-line.sql'),
   file('modules/orders/purchase.sql'),
   file('modules/webhooks/webhooks.sql'),
 ]

@@ -41,8 +41,7 @@ export function resellerAuth(ctx: AppContext) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = request.headers['x-apikey']
     // A missing header is a mistake, not a guess: it is not counted.
-    if (typeof key !== 'string' || key.length === 0)
-      throw invalidKey(request.headers.authorization ? KEY_IN_AUTHORIZATION : MISSING_KEY)
+    if (typeof key !== 'string' || key.length === 0) throw invalidKey(request.headers.authorization ? KEY_IN_AUTHORIZATION : MISSING_KEY)
     if (key.length > 200) return refuseAuthentication(ctx, request, invalidKey(UNKNOWN_KEY))
     const keyHash = sha256Hex(key)
     let account = ctx.authCache.get(keyHash)

@@ -14,6 +14,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   REQUIRED_FIELD_MISSING: 'the item needs a field this request lacks (`errors` names it, e.g. `carts.0.note`)',
   REF_ID_ALREADY_EXIST: 'the ref_id was used before; `data` is the existing transaction (repeat-safe)',
   MINIMUM_ORDER_NOT_MET: "the quantity is below the item's min_order (`errors` names the field and the minimum)",
+  OUT_OF_STOCK: 'a cart line wants more than is in stock; `errors` names the line, `data` the item_id and what is available',
   INSUFFICIENT_STOCK: 'not enough stock (stock locked by others counts as taken)',
   LOCK_NOT_REQUIRED: 'the item has unlimited stock: no lock needed',
   LOCK_EXPIRED: 'the lock passed its expires_at; its stock is no longer reserved',

@@ -13,7 +13,7 @@ type Body = Record<string, unknown>
 export function digiflazzSimulator(credentials: { username: string; apiKey: string } = SIMULATOR_CREDENTIALS) {
   const transactions = new Map<string, SimTransaction>()
   /** Every transaction request received, in order: tests count upstream orders and checks here. */
-  const requests: { ref_id: string; customer_no: string; buyer_sku_code: string }[] = []
+  const requests: { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number }[] = []
   const signedBy = (body: Body, salt: unknown) =>
     body.username === credentials.username && body.sign === digiflazzSign(credentials.username, credentials.apiKey, String(salt))
 
@@ -43,7 +43,11 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       }
       if (!signedBy(body, ref_id))
         return reply.status(400).send({ data: { ref_id, rc: '41', status: 'Gagal', message: 'Signature Anda salah' } })
-      requests.push({ ref_id, customer_no, buyer_sku_code })
+      // An open denomination's nominal, when sent, is a positive whole number of units.
+      const { qty } = body
+      if (qty !== undefined && !(typeof qty === 'number' && Number.isSafeInteger(qty) && qty > 0))
+        return reply.status(400).send({ data: { ref_id, rc: '40', status: 'Gagal', message: 'Nominal tidak valid' } })
+      requests.push({ ref_id, customer_no, buyer_sku_code, ...(qty !== undefined && { qty }) })
       let t = transactions.get(ref_id)
       if (!t) transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering: steeringOf(customer_no), looks: 0 }))
       return { data: answer(t) }

@@ -49,7 +49,7 @@ export function readTransaction(reply: UpstreamReply): H2hOutcome {
 /** Places the order, or, for a ref_id already sent, asks its status: the same request either way. */
 export async function sendTransaction(
   account: ProviderAccount,
-  req: { sku: string; customerNo: string; refId: string },
+  req: { sku: string; customerNo: string; refId: string; qty?: number },
   timeoutMs: number,
 ): Promise<H2hOutcome> {
   const body = {
@@ -57,6 +57,8 @@ export async function sendTransaction(
     buyer_sku_code: req.sku,
     customer_no: req.customerNo,
     ref_id: req.refId,
+    // An open denomination's nominal (what the line was charged for); absent for fixed products.
+    ...(req.qty !== undefined && { qty: req.qty }),
     sign: digiflazzSign(account.username, account.apiKey, req.refId),
   }
   return readTransaction(await postUpstream(`${account.baseUrl}/transaction`, { json: body }, timeoutMs))

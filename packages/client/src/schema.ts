@@ -143,7 +143,7 @@ export interface paths {
     put?: never
     /**
      * A test order: checked, stored, never charged or delivered
-     * @description Runs every check of a purchase except the balance and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.
+     * @description Runs every check of a purchase except the balance (the item, its minimum, the stock, the `ref_id`, and the note rules of its line: `note` as in a purchase's cart line) and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.
      */
     post: operations['createSandboxOrder']
     delete?: never
@@ -167,7 +167,7 @@ export interface paths {
     put?: never
     /**
      * Reserve stock for up to 10 minutes
-     * @description Reserves stock of one item for `lock_duration` seconds (60–600, default 600). Buy it with `POST /api/v1/trx` and `lock_token`, with exactly one cart line of the same item and quantity. Checks in order: item, unlimited stock (no lock needed), minimum order, your cap of active locks, stock.
+     * @description Reserves stock of one item for `lock_duration` seconds (60–600, default 600). Buy it with `POST /api/v1/trx` and `lock_token`, with exactly one cart line of the same item and quantity. Checks in order: item, unlimited stock (no lock needed), minimum order, your cap of active locks, stock, balance. A lock is a promise to buy: your active locks, this one included, may be worth (current price × quantity) at most your balance, which is checked, not reserved.
      */
     post: operations['createLock']
     delete?: never
@@ -709,7 +709,7 @@ export interface paths {
     }
     /**
      * Sales today and this month, balances held, and the queues waiting for an operator
-     * @description The store at a glance: sales today and this month (in LEADERBOARD_TZ), balances held by resellers, and the queues waiting for an operator (manual lines to send, upstream requests pending or in review, failing webhook deliveries, pending top-ups, items low on stock).
+     * @description The store at a glance: sales today and this month (in LEADERBOARD_TZ), balances held by resellers, and the queues waiting for an operator (manual lines to send, upstream requests pending or in review, failing webhook deliveries, pending top-ups, top-ups in review, items low on stock).
      */
     get: operations['adminOverview']
     put?: never
@@ -833,7 +833,7 @@ export interface paths {
     }
     /**
      * Top-ups of every account, newest first
-     * @description Top-ups of every account, newest first; filter by status.
+     * @description Top-ups of every account, newest first; filter by status (`review`: the gateway reported another paid total, waiting for `POST /api/admin/v1/topups/{reference}/resolve`).
      */
     get: operations['adminListTopups']
     put?: never
@@ -858,6 +858,26 @@ export interface paths {
      * @description Marks a simulator top-up paid, as its pay page does; the balance is credited once.
      */
     post: operations['adminPayTopup']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/topups/{reference}/resolve': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Resolve a top-up in review: credit the requested amount, another amount, or nothing (0), once
+     * @description Settles a top-up in `review` (its gateway reported a paid total other than `total`, or none): `credit_amount` is credited once (the requested `amount`, another amount; the top-up turns `paid`), or 0 credits nothing (`failed`). `reason` is kept with the top-up and, for a credit, in the ledger entry. A top-up not in review is 409 INVALID_STATE.
+     */
+    post: operations['adminResolveTopup']
     delete?: never
     options?: never
     head?: never
@@ -1143,7 +1163,7 @@ export interface paths {
     put?: never
     /**
      * Tripay payment_status callback (signed with X-Callback-Signature)
-     * @description Called by the Tripay payment gateway, not by resellers: `X-Callback-Signature` is the HMAC-SHA256 of the raw body under the merchant’s private key, `X-Callback-Event` is `payment_status`.
+     * @description Called by the Tripay payment gateway, not by resellers: `X-Callback-Signature` is the HMAC-SHA256 of the raw body under the merchant’s private key, `X-Callback-Event` is `payment_status`. A `PAID` credits the balance once when `total_amount` is the top-up’s `total`; any other total, or none, credits nothing and leaves the top-up in `review` for an operator.
      */
     post: operations['tripayCallback']
     delete?: never
@@ -1754,11 +1774,17 @@ export interface operations {
                     min_qty: number | null
                     max_qty: number | null
                     step_qty: number | null
+                    /** @description open denomination: provider units the price buys */
+                    price_unit?: number
+                    qty_label?: string | null
                   }
                   required_fields: {
                     key: string
                     label: string
                     required: boolean
+                    min?: number
+                    max?: number
+                    step?: number
                   }[]
                   validation: {
                     available: boolean
@@ -1947,11 +1973,17 @@ export interface operations {
                 min_qty: number | null
                 max_qty: number | null
                 step_qty: number | null
+                /** @description open denomination: provider units the price buys */
+                price_unit?: number
+                qty_label?: string | null
               }
               required_fields: {
                 key: string
                 label: string
                 required: boolean
+                min?: number
+                max?: number
+                step?: number
               }[]
               validation: {
                 available: boolean
@@ -2237,8 +2269,14 @@ export interface operations {
           carts: {
             item_id: number
             quantity: number
-            /** @description plain target (≤ 50) or, for smm/open denomination, a JSON object as a string */
-            note?: string
+            note?:
+              | (
+                  | string
+                  | {
+                      [key: string]: unknown
+                    }
+                )
+              | null
           }[]
           lock_token?: string | null
         }
@@ -2289,6 +2327,8 @@ export interface operations {
       }
       /**
        * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
        *
        *     `BALANCE_IS_INSUFFICIENT`: the balance is lower than the cost; nothing was stored
        *
@@ -2354,7 +2394,7 @@ export interface operations {
        *
        *     `MINIMUM_ORDER_NOT_MET`: the quantity is below the item's min_order (`errors` names the field and the minimum)
        *
-       *     `INSUFFICIENT_STOCK`: not enough stock (stock locked by others counts as taken)
+       *     `OUT_OF_STOCK`: a cart line wants more than is in stock; `errors` names the line, `data` the item_id and what is available
        *
        *     `LOCK_EXPIRED`: the lock passed its expires_at; its stock is no longer reserved
        *
@@ -2664,7 +2704,8 @@ export interface operations {
          * @example {
          *       "ref_id": "sandbox-17",
          *       "item_id": 7,
-         *       "quantity": 1
+         *       "quantity": 1,
+         *       "note": "081234567890"
          *     }
          */
         'application/json': {
@@ -2672,6 +2713,14 @@ export interface operations {
           ref_id: string
           item_id: number
           quantity: number
+          note?:
+            | (
+                | string
+                | {
+                    [key: string]: unknown
+                  }
+              )
+            | null
         }
       }
     }
@@ -2712,6 +2761,17 @@ export interface operations {
               status: 'sandbox'
             }
           }
+        }
+      }
+      /** @description `SMM_ORDER_REQUIRES_JSON_NOTE`: an smm or open-denomination line needs `note` as a JSON object in a string (`errors` names the line) */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /**
@@ -2758,7 +2818,9 @@ export interface operations {
        *
        *     `MINIMUM_ORDER_NOT_MET`: the quantity is below the item's min_order (`errors` names the field and the minimum)
        *
-       *     `INSUFFICIENT_STOCK`: not enough stock (stock locked by others counts as taken)
+       *     `REQUIRED_FIELD_MISSING`: the item needs a field this request lacks (`errors` names it, e.g. `carts.0.note`)
+       *
+       *     `OUT_OF_STOCK`: a cart line wants more than is in stock; `errors` names the line, `data` the item_id and what is available
        */
       422: {
         headers: {
@@ -3007,6 +3069,23 @@ export interface operations {
               expires_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       *
+       *     `BALANCE_IS_INSUFFICIENT`: the balance is lower than the cost; nothing was stored
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /**
@@ -3883,7 +3962,11 @@ export interface operations {
           }
         }
       }
-      /** @description `INVALID_JSON`: the body is not valid JSON */
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
       400: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
@@ -5588,6 +5671,8 @@ export interface operations {
       /**
        * @description `INVALID_JSON`: the body is not valid JSON
        *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       *
        *     `BALANCE_IS_INSUFFICIENT`: the balance is lower than the cost; nothing was stored
        */
       400: {
@@ -5801,11 +5886,17 @@ export interface operations {
                 min_qty: number | null
                 max_qty: number | null
                 step_qty: number | null
+                /** @description open denomination: provider units the price buys */
+                price_unit?: number
+                qty_label?: string | null
               }
               required_fields: {
                 key: string
                 label: string
                 required: boolean
+                min?: number
+                max?: number
+                step?: number
               }[]
               validation: {
                 available: boolean
@@ -5921,6 +6012,10 @@ export interface operations {
             min_qty?: number
             max_qty?: number
             step_qty?: number
+            /** @description provider units the price buys (open denomination) */
+            price_unit?: number
+            /** @description what a provider unit is called */
+            qty_label?: string
             validation?: boolean
             requires_zone_id?: boolean
           }
@@ -6014,11 +6109,17 @@ export interface operations {
                 min_qty: number | null
                 max_qty: number | null
                 step_qty: number | null
+                /** @description open denomination: provider units the price buys */
+                price_unit?: number
+                qty_label?: string | null
               }
               required_fields: {
                 key: string
                 label: string
                 required: boolean
+                min?: number
+                max?: number
+                step?: number
               }[]
               validation: {
                 available: boolean
@@ -6184,11 +6285,17 @@ export interface operations {
                 min_qty: number | null
                 max_qty: number | null
                 step_qty: number | null
+                /** @description open denomination: provider units the price buys */
+                price_unit?: number
+                qty_label?: string | null
               }
               required_fields: {
                 key: string
                 label: string
                 required: boolean
+                min?: number
+                max?: number
+                step?: number
               }[]
               validation: {
                 available: boolean
@@ -6296,6 +6403,10 @@ export interface operations {
             min_qty?: number
             max_qty?: number
             step_qty?: number
+            /** @description provider units the price buys (open denomination) */
+            price_unit?: number
+            /** @description what a provider unit is called */
+            qty_label?: string
             validation?: boolean
             requires_zone_id?: boolean
           }
@@ -6380,11 +6491,17 @@ export interface operations {
                 min_qty: number | null
                 max_qty: number | null
                 step_qty: number | null
+                /** @description open denomination: provider units the price buys */
+                price_unit?: number
+                qty_label?: string | null
               }
               required_fields: {
                 key: string
                 label: string
                 required: boolean
+                min?: number
+                max?: number
+                step?: number
               }[]
               validation: {
                 available: boolean
@@ -7545,6 +7662,7 @@ export interface operations {
            *           "upstream_review": 1,
            *           "webhooks_failing": 4,
            *           "topups_pending": 1,
+           *           "topups_review": 0,
            *           "low_stock": 1
            *         },
            *         "webhooks_failing": [
@@ -7594,6 +7712,8 @@ export interface operations {
                 webhooks_failing: number
                 /** @description top-ups waiting for payment, not expired */
                 topups_pending: number
+                /** @description top-ups waiting for an operator: the gateway reported another paid total */
+                topups_review: number
                 /** @description active items with fewer than 10 units for sale */
                 low_stock: number
               }
@@ -8385,7 +8505,7 @@ export interface operations {
       query?: {
         page?: number
         per_page?: number
-        status?: 'pending' | 'paid' | 'expired' | 'failed'
+        status?: 'pending' | 'paid' | 'expired' | 'failed' | 'review'
         account_id?: number
       }
       header?: never
@@ -8422,6 +8542,11 @@ export interface operations {
            *           "payment_url": "http://127.0.0.1:8080/sim/pay/SIM5F0C2A9B7E41D3C8A06B2F19",
            *           "expires_at": "2026-11-22T11:15:00.000Z",
            *           "paid_at": null,
+           *           "paid_total": null,
+           *           "review_reason": null,
+           *           "credited_amount": null,
+           *           "resolution_reason": null,
+           *           "resolved_at": null,
            *           "created_at": "2026-11-22T10:15:00.000Z"
            *         }
            *       ],
@@ -8447,12 +8572,21 @@ export interface operations {
               amount: number
               fee: number
               total: number
-              status: string
+              /**
+               * @description `review`: the gateway reported another paid total; an operator resolves it
+               * @enum {string}
+               */
+              status: 'pending' | 'paid' | 'expired' | 'failed' | 'review'
               gateway_status: string | null
               payment_url: string
               /** Format: date-time */
               expires_at: string
               paid_at: string | null
+              paid_total: number | null
+              review_reason: string | null
+              credited_amount: number | null
+              resolution_reason: string | null
+              resolved_at: string | null
               /** Format: date-time */
               created_at: string
             }[]
@@ -8549,6 +8683,11 @@ export interface operations {
            *         "payment_url": "http://127.0.0.1:8080/sim/pay/SIM5F0C2A9B7E41D3C8A06B2F19",
            *         "expires_at": "2026-11-22T11:15:00.000Z",
            *         "paid_at": "2026-11-22T10:17:30.000Z",
+           *         "paid_total": null,
+           *         "review_reason": null,
+           *         "credited_amount": null,
+           *         "resolution_reason": null,
+           *         "resolved_at": null,
            *         "created_at": "2026-11-22T10:15:00.000Z",
            *         "credited": true
            *       }
@@ -8568,12 +8707,21 @@ export interface operations {
               amount: number
               fee: number
               total: number
-              status: string
+              /**
+               * @description `review`: the gateway reported another paid total; an operator resolves it
+               * @enum {string}
+               */
+              status: 'pending' | 'paid' | 'expired' | 'failed' | 'review'
               gateway_status: string | null
               payment_url: string
               /** Format: date-time */
               expires_at: string
               paid_at: string | null
+              paid_total: number | null
+              review_reason: string | null
+              credited_amount: number | null
+              resolution_reason: string | null
+              resolved_at: string | null
               /** Format: date-time */
               created_at: string
               /** @description false when it had already been paid */
@@ -8609,6 +8757,171 @@ export interface operations {
        *
        *     `INVALID_STATE`: the resource is in a state that does not allow this
        */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminResolveTopup: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        reference: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "credit_amount": 100000,
+         *       "reason": "bank statement shows 101,450 received; the gateway misreported"
+         *     }
+         */
+        'application/json': {
+          /** @description Rupiah to credit: the requested `amount`, another amount, or 0 for nothing (the top-up turns failed) */
+          credit_amount: number
+          /** @description why; kept with the top-up and in the ledger entry */
+          reason: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 57,
+           *         "account_id": 12,
+           *         "ref_id": "topup-2026-11-22-1",
+           *         "invoice": "TOP20261122H3K9P2QA",
+           *         "reference": "T0001000000057",
+           *         "gateway": "tripay",
+           *         "channel": "QRIS",
+           *         "amount": 100000,
+           *         "fee": 1450,
+           *         "total": 101450,
+           *         "status": "paid",
+           *         "gateway_status": "PAID",
+           *         "payment_url": "https://tripay.co.id/checkout/T0001000000057",
+           *         "expires_at": "2026-11-22T11:15:00.000Z",
+           *         "paid_at": "2026-11-22T12:02:00.000Z",
+           *         "paid_total": 1,
+           *         "review_reason": "tripay reported PAID with total_amount 1; the top-up's total is 101450",
+           *         "credited_amount": 100000,
+           *         "resolution_reason": "bank statement shows 101,450 received; the gateway misreported",
+           *         "resolved_at": "2026-11-22T12:02:00.000Z",
+           *         "created_at": "2026-11-22T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              ref_id: string
+              invoice: string
+              reference: string
+              gateway: string
+              channel: string
+              amount: number
+              fee: number
+              total: number
+              /**
+               * @description `review`: the gateway reported another paid total; an operator resolves it
+               * @enum {string}
+               */
+              status: 'pending' | 'paid' | 'expired' | 'failed' | 'review'
+              gateway_status: string | null
+              payment_url: string
+              /** Format: date-time */
+              expires_at: string
+              paid_at: string | null
+              paid_total: number | null
+              review_reason: string | null
+              credited_amount: number | null
+              resolution_reason: string | null
+              resolved_at: string | null
+              /** Format: date-time */
+              created_at: string
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOPUP_NOT_FOUND`: no such top-up */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
       409: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
@@ -10965,13 +11278,15 @@ export interface operations {
          * @example {
          *       "reference": "T20261122ABCD1234",
          *       "merchant_ref": "TOP20261122H3K9P2QA",
-         *       "status": "PAID"
+         *       "status": "PAID",
+         *       "total_amount": 101450
          *     }
          */
         'application/json': {
           reference: string
           merchant_ref: string
           status: string
+          total_amount?: unknown
         }
       }
     }
@@ -10995,7 +11310,11 @@ export interface operations {
           }
         }
       }
-      /** @description `INVALID_JSON`: the body is not valid JSON */
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
       400: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */

@@ -36,6 +36,10 @@ export type ProviderMeta = {
   min_qty?: number
   max_qty?: number
   step_qty?: number
+  /** How many provider units `price` buys (DANA at Rp 1,010 per 1,000: 1000); an open denomination costs ceil(price × provider_qty / price_unit). */
+  price_unit?: number
+  /** What a provider unit is called, for a reseller's form ("Saldo DANA (Rp)"). */
+  qty_label?: string
   validation?: boolean
   requires_zone_id?: boolean
 }

@@ -59,6 +59,10 @@ const ProviderMetaBody = Type.Object({
   min_qty: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   max_qty: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   step_qty: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  price_unit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'provider units the price buys (open denomination)' }),
+  ),
+  qty_label: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: 'what a provider unit is called' })),
   validation: Type.Optional(Type.Boolean()),
   requires_zone_id: Type.Optional(Type.Boolean()),
 })

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js'
-import type { RequiredField } from '../../db/schema.js'
+import type { ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { ok, paginate } from '../../http/envelope.js'
 import type { CatalogEntry, CatalogSnapshot } from './catalog-snapshot.js'
@@ -13,8 +13,22 @@ const DEFAULT_FIELDS: Record<string, RequiredField[]> = {
   smm: [{ key: 'note', label: 'Target link or username', required: true }],
 }
 
+/** An open denomination's form: the target, and the nominal within its bounds (as check_cart_line() enforces them). */
+const openDenomFields = (meta: ProviderMeta): Variant['required_fields'] => [
+  ...DEFAULT_FIELDS.h2h,
+  {
+    key: 'provider_qty',
+    label: meta.qty_label ?? 'Nominal',
+    required: true,
+    min: meta.min_qty ?? 1,
+    max: meta.max_qty ?? 999_999_999,
+    step: meta.step_qty ?? 1,
+  },
+]
+
 export function toVariant(row: VariantRow): Variant {
   const meta = row.provider_meta ?? {}
+  const openDenom = row.order_process === 'h2h' && meta.open_denom === true
   const validates = row.order_process === 'h2h' && row.provider_kind === 'digiflazz' && meta.validation === true
   const requiresZone = meta.requires_zone_id === true
   return {
@@ -30,12 +44,13 @@ export function toVariant(row: VariantRow): Variant {
     status: row.active && row.provider_active !== false ? 'on' : 'off',
     h2h_provider: row.provider,
     provider_meta: {
-      open_denom: meta.open_denom === true,
+      open_denom: openDenom,
       min_qty: meta.min_qty ?? null,
       max_qty: meta.max_qty ?? null,
       step_qty: meta.step_qty ?? null,
+      ...(openDenom && { price_unit: meta.price_unit ?? 1, qty_label: meta.qty_label ?? null }),
     },
-    required_fields: row.required_fields ?? DEFAULT_FIELDS[row.order_process],
+    required_fields: row.required_fields ?? (openDenom ? openDenomFields(meta) : DEFAULT_FIELDS[row.order_process]),
     validation: {
       available: validates,
       requires_zone_id: requiresZone,

@@ -72,6 +72,8 @@ const providerMetaJson = (m: ProviderMeta) =>
     min_qty: m.min_qty,
     max_qty: m.max_qty,
     step_qty: m.step_qty,
+    price_unit: m.price_unit,
+    qty_label: m.qty_label,
     validation: m.validation,
     requires_zone_id: m.requires_zone_id,
   })

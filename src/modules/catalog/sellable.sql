@@ -10,7 +10,9 @@ DECLARE
   v_item items%ROWTYPE;
 BEGIN
   SELECT * INTO v_item FROM items WHERE id = p_item;
-  IF NOT FOUND OR NOT v_item.active THEN PERFORM raise_app('ITEM_NOT_FOUND', concat_ws('.', p_field, 'item_id')); END IF;
+  IF NOT FOUND OR NOT v_item.active THEN
+    PERFORM raise_app('ITEM_NOT_FOUND', concat_ws('.', p_field, 'item_id'), 'no active item has this id: see GET /api/v1/item');
+  END IF;
   -- Nested, not one condition: for an item without a provider that one folded to false, so
   -- PostgreSQL planned it anew at every purchase (pg_stat_statements: as many plans as calls).
   IF v_item.provider IS NULL THEN

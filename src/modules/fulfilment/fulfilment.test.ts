@@ -111,7 +111,7 @@ describe('h2h over the Digiflazz protocol', () => {
     expect(await balanceOf(app, r)).toBe(40_000)
   })
 
-  it('quantity N is N requests, each its own ref_id; one open-denomination line is one request', async () => {
+  it('quantity N is N requests, each its own ref_id', async () => {
     const r = await createReseller(app, { balance: 100_000 })
     const order = await bought(r, 'h2h-three', [{ item_id: h2h.id, quantity: 3, note: '0812777771' }])
     await dispatch()
@@ -122,21 +122,86 @@ describe('h2h over the Digiflazz protocol', () => {
     expect(body.data.status).toBe('completed')
     expect(order.amount).toBe(30_000)
 
-    const open = await createItem(app, {
-      order_process: 'h2h',
-      price: 1_000,
-      unlimited_stock: true,
-      provider: 'dgf',
-      provider_code: 'dana',
-      provider_meta: { open_denom: true },
-    })
-    await bought(r, 'h2h-open', [{ item_id: open.id, quantity: 25, note: JSON.stringify({ target: '0812555551', provider_qty: 25 }) }])
-    await dispatch()
-    expect((await trx(r, 'h2h-open')).h2h_results).toHaveLength(1)
-    expect(up.digiflazz.requests.filter((q) => q.customer_no === '0812555551')).toHaveLength(1)
     expect((await buy(app, r, 'h2h-many', [{ item_id: h2h.id, quantity: 101, note: '0812' }])).json()).toMatchObject({
       message: 'VALIDATION_ERROR',
       errors: { 'carts.0.quantity': [expect.any(String)] },
+    })
+  })
+
+  describe('open denomination (DANA at Rp 1,010 per 1,000)', () => {
+    const dana = createItem(app, {
+      order_process: 'h2h',
+      price: 1_010,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'dana',
+      provider_meta: { open_denom: true, min_qty: 10_000, max_qty: 1_000_000, step_qty: 1_000, price_unit: 1_000, qty_label: 'Saldo DANA' },
+    })
+    const note = (provider_qty: unknown, target = '0812555551') => JSON.stringify({ target, provider_qty })
+
+    it('charges ceil(price × provider_qty / price_unit) and sends that nominal upstream as qty, in one request', async () => {
+      const item = await dana
+      const r = await createReseller(app, { balance: 100_000 })
+      const order = await bought(r, 'dana-ok', [{ item_id: item.id, quantity: 1, note: note(50_000) }])
+      expect(order.amount).toBe(50_500)
+      expect(await balanceOf(app, r)).toBe(49_500)
+      await dispatch()
+      const body = await trx(r, 'dana-ok')
+      expect(body.data.status).toBe('completed')
+      expect(body.h2h_results).toHaveLength(1)
+      expect(body.data.items[0]).toMatchObject({ quantity: 1, price: 50_500, subtotal: 50_500 })
+      expect(up.digiflazz.requests.filter((q) => q.customer_no === '0812555551')).toEqual([
+        { ref_id: expect.any(String), customer_no: '0812555551', buyer_sku_code: 'dana', qty: 50_000 },
+      ])
+      // A note sent as a JSON object is the same note (the public docs type it string|json).
+      const asObject = await bought(r, 'dana-object', [
+        { item_id: item.id, quantity: 1, note: { target: '0812555561', provider_qty: 10_000 } as never },
+      ])
+      expect(asObject.amount).toBe(10_100)
+    })
+
+    it('refuses a nominal off its bounds or grid, a missing one, and a quantity other than 1, with the bounds in words; nothing is charged', async () => {
+      const item = await dana
+      const r = await createReseller(app, { balance: 100_000 })
+      const bounds = 'an integer from 10000 to 1000000, in steps of 1000 from 10000'
+      for (const [label, cart, field, sentence] of [
+        ['below the minimum', { quantity: 1, note: note(999) }, 'carts.0.note', `provider_qty must be ${bounds}`],
+        ['off the grid', { quantity: 1, note: note(10_500) }, 'carts.0.note', `provider_qty must be ${bounds}`],
+        ['above the maximum', { quantity: 1, note: note(1_001_000) }, 'carts.0.note', `provider_qty must be ${bounds}`],
+        ['as text', { quantity: 1, note: note('50000') }, 'carts.0.note', `provider_qty must be ${bounds}`],
+        [
+          'missing',
+          { quantity: 1, note: JSON.stringify({ target: '0812555551' }) },
+          'carts.0.note',
+          expect.stringContaining('provider_qty'),
+        ],
+        ['a plain note', { quantity: 1, note: '0812555551' }, 'carts.0.note', expect.stringContaining('provider_qty')],
+        ['quantity 2', { quantity: 2, note: note(10_000) }, 'carts.0.quantity', expect.stringContaining('must be 1')],
+      ] as const) {
+        const res = await buy(app, r, `dana-bad-${label}`, [{ item_id: item.id, ...cart }])
+        expect([res.statusCode, res.json()], label).toEqual([422, { message: 'VALIDATION_ERROR', errors: { [field]: [sentence] } }])
+        // The sandbox runs the same rules (DESIGN §10).
+        const sandbox = await app.inject({
+          method: 'POST',
+          url: '/api/v1/order/sandbox',
+          headers: r.headers,
+          payload: { ref_id: `dana-sbx-${label}`, item_id: item.id, ...cart },
+        })
+        expect([sandbox.statusCode, sandbox.json().errors?.[field.replace('carts.0.', '')]], `sandbox ${label}`).toEqual([422, [sentence]])
+      }
+      expect(await balanceOf(app, r)).toBe(100_000)
+    })
+
+    it('a failed request refunds what was charged, once', async () => {
+      const item = await dana
+      const r = await createReseller(app, { balance: 100_000 })
+      const order = await bought(r, 'dana-fail', [{ item_id: item.id, quantity: 1, note: note(20_000, '0812555552') }])
+      expect(order.amount).toBe(20_200)
+      await dispatch()
+      await poll()
+      expect((await trx(r, 'dana-fail')).data.status).toBe('canceled')
+      expect(await refundsOf(order.id)).toEqual([{ amount: 20_200, order_line_id: expect.any(Number) }])
+      expect(await balanceOf(app, r)).toBe(100_000)
     })
   })
 

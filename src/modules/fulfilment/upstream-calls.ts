@@ -35,7 +35,8 @@ export async function sendH2h(
     await notePending(db, d, 'provider has no credentials: waiting for the operator')
     return 'pending'
   }
-  const outcome = await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref }, s.timeoutMs)
+  const qty = typeof d.options?.qty === 'number' ? d.options.qty : undefined
+  const outcome = await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref, qty }, s.timeoutMs)
   if (outcome.status === 'pending') {
     await notePending(db, d, outcome.message)
   } else {

@@ -7,6 +7,8 @@ import { assertInvariants } from '../../../test/invariants.js'
 import { sweepExpiredLocks } from './locks.service.js'
 
 const { app, ctx } = await createTestApp()
+// Locks are worth at most the balance (DESIGN §6): enough for every lock these tests take.
+const FUNDED = { balance: 1_000_000 }
 
 const lock = (r: Reseller, payload: object) => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload })
 // Clients often send a JSON content type on every call: a body-less DELETE must still work.
@@ -19,7 +21,7 @@ const backdate = (token: string) =>
 
 describe('POST /v1/item/lock', () => {
   it('reserves stock: 201, the token, and the catalog shows the rest', async () => {
-    const r = await createReseller(app)
+    const r = await createReseller(app, FUNDED)
     const item = await createAutoItem(app, 5)
     const res = await lock(r, { item_id: item.id, quantity: 2 })
     expect(res.statusCode).toBe(201)
@@ -34,7 +36,7 @@ describe('POST /v1/item/lock', () => {
   })
 
   it('answers each refusal in the order of DESIGN §6', async () => {
-    const r = await createReseller(app)
+    const r = await createReseller(app, FUNDED)
     await admin(app, 'PATCH', `/resellers/${r.id}`, { max_active_locks: 1 })
     const auto = await createAutoItem(app, 3, { min_order: 2 })
     const unlimited = await createItem(app, { order_process: 'manual', unlimited_stock: true, min_order: 5 })
@@ -60,7 +62,7 @@ describe('POST /v1/item/lock', () => {
   })
 
   it('holds no stock that a purchase could not take: provider off, over max_order', async () => {
-    const r = await createReseller(app)
+    const r = await createReseller(app, FUNDED)
     await admin(app, 'POST', '/providers', { code: 'lock-prov', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
     const item = await createAutoItem(app, 5, { provider: 'lock-prov', provider_code: 'x', max_order: 2 })
     const tooMany = await lock(r, { item_id: item.id, quantity: 3 })
@@ -74,19 +76,19 @@ describe('POST /v1/item/lock', () => {
   })
 
   it('uses the default cap of 10 per account', async () => {
-    const r = await createReseller(app)
+    const r = await createReseller(app, FUNDED)
     const item = await createAutoItem(app, 20)
     for (let i = 0; i < 10; i++) expect((await lock(r, { item_id: item.id, quantity: 1 })).statusCode).toBe(201)
     expect(outcome(await lock(r, { item_id: item.id, quantity: 1 }))).toEqual([429, 'MAX_ACTIVE_LOCKS_REACHED'])
-    const other = await createReseller(app)
+    const other = await createReseller(app, FUNDED)
     expect((await lock(other, { item_id: item.id, quantity: 1 })).statusCode).toBe(201)
   })
 })
 
 describe('GET and DELETE /v1/item/lock', () => {
   it("lists the caller's active locks with remaining time and releases them", async () => {
-    const r = await createReseller(app)
-    const other = await createReseller(app)
+    const r = await createReseller(app, FUNDED)
+    const other = await createReseller(app, FUNDED)
     const item = await createItem(app, { order_process: 'manual', stock: 4 })
     const token = (await lock(r, { item_id: item.id, quantity: 3, lock_duration: 120 })).json().data.lock_token
     await lock(other, { item_id: item.id, quantity: 1 })
@@ -134,8 +136,8 @@ describe('POST /v1/trx with lock_token', () => {
     const extra = await createAutoItem(app, 5, { price: 500 })
     const token = (await lock(a, { item_id: item.id, quantity: 3 })).json().data.lock_token
     expect((await buy(app, b, 'b-1', [{ item_id: item.id, quantity: 2 }])).statusCode).toBe(200)
-    expect(outcome(await buy(app, b, 'b-2', [{ item_id: item.id, quantity: 1 }]))).toEqual([422, 'INSUFFICIENT_STOCK'])
-    expect(outcome(await buy(app, a, 'a-0', [{ item_id: item.id, quantity: 1 }]))).toEqual([422, 'INSUFFICIENT_STOCK'])
+    expect(outcome(await buy(app, b, 'b-2', [{ item_id: item.id, quantity: 1 }]))).toEqual([422, 'OUT_OF_STOCK'])
+    expect(outcome(await buy(app, a, 'a-0', [{ item_id: item.id, quantity: 1 }]))).toEqual([422, 'OUT_OF_STOCK'])
     const res = await buy(
       app,
       a,
@@ -181,6 +183,13 @@ describe('POST /v1/trx with lock_token', () => {
     ]
     for (const [carts, lockToken, who, expected] of cases)
       expect(outcome(await buy(app, who, 'lock-case', carts as never, { lock_token: lockToken }))).toEqual(expected)
+    // A mismatch says what the lock holds.
+    const mismatch = await buy(app, a, 'lock-case', [{ item_id: item.id, quantity: 3 }], { lock_token: token })
+    expect(mismatch.json()).toEqual({
+      message: 'LOCK_MISMATCH',
+      errors: { carts: [`must have exactly one line with item_id ${item.id} and quantity 2, as the lock holds`] },
+      data: { item_id: item.id, quantity: 2 },
+    })
     expect((await buy(app, a, 'taken', [{ item_id: other.id, quantity: 1 }])).statusCode).toBe(200)
     expect(outcome(await buy(app, a, 'taken', [{ item_id: item.id, quantity: 3 }], { lock_token: 'LCK-nope' }))).toEqual([
       422,
@@ -230,7 +239,14 @@ describe('concurrency', () => {
     const unexpected = race
       .map(({ res }) => outcome(res))
       .filter(
-        ([status, code]) => !(status === 200 || status === 201 || code === 'INSUFFICIENT_STOCK' || code === 'MAX_ACTIVE_LOCKS_REACHED'),
+        ([status, code]) =>
+          !(
+            status === 200 ||
+            status === 201 ||
+            code === 'INSUFFICIENT_STOCK' ||
+            code === 'OUT_OF_STOCK' ||
+            code === 'MAX_ACTIVE_LOCKS_REACHED'
+          ),
       )
     expect(unexpected).toEqual([])
     for (const [item, total] of [
@@ -255,7 +271,7 @@ describe('concurrency', () => {
   })
 
   it('holds the per-account cap under concurrent lock requests', async () => {
-    const r = await createReseller(app)
+    const r = await createReseller(app, FUNDED)
     await admin(app, 'PATCH', `/resellers/${r.id}`, { max_active_locks: 3 })
     const item = await createAutoItem(app, 50)
     const results = await Promise.all(Array.from({ length: 12 }, () => lock(r, { item_id: item.id, quantity: 1 })))

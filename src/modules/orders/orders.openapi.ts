@@ -48,7 +48,7 @@ export const ORDER_DOCS: OperationDocs = {
       'REF_ID_ALREADY_EXIST',
       'REQUIRED_FIELD_MISSING',
       'MINIMUM_ORDER_NOT_MET',
-      'INSUFFICIENT_STOCK',
+      'OUT_OF_STOCK',
       'LOCK_EXPIRED',
       'LOCK_MISMATCH',
       'LOCK_ALREADY_USED',
@@ -66,6 +66,25 @@ export const ORDER_DOCS: OperationDocs = {
       REQUIRED_FIELD_MISSING: {
         message: 'REQUIRED_FIELD_MISSING',
         errors: { 'carts.0.note': ['the target number, account or link is required'] },
+      },
+      OUT_OF_STOCK: {
+        message: 'OUT_OF_STOCK',
+        errors: { 'carts.1.quantity': ['only 2 available'] },
+        data: { item_id: 7, available: 2 },
+      },
+      BALANCE_IS_INSUFFICIENT: {
+        message: 'BALANCE_IS_INSUFFICIENT',
+        errors: { balance: ['is 12000, less than 45000, the cost of this order: top up at least 33000'] },
+        data: { balance: 12000, required: 45000 },
+      },
+      LOCK_MISMATCH: {
+        message: 'LOCK_MISMATCH',
+        errors: { carts: ['must have exactly one line with item_id 7 and quantity 2, as the lock holds'] },
+        data: { item_id: 7, quantity: 2 },
+      },
+      ITEM_NOT_FOUND: {
+        message: 'ITEM_NOT_FOUND',
+        errors: { 'carts.1.item_id': ['no active item has this id: see GET /api/v1/item'] },
       },
     },
   },
@@ -90,10 +109,18 @@ export const ORDER_DOCS: OperationDocs = {
   'POST /api/v1/order/sandbox': {
     operationId: 'createSandboxOrder',
     description:
-      'Runs every check of a purchase except the balance and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.',
+      "Runs every check of a purchase except the balance (the item, its minimum, the stock, the `ref_id`, and the note rules of its line: `note` as in a purchase's cart line) and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.",
     returns: 'The sandbox order',
-    codes: ['ITEM_NOT_FOUND', 'REF_ID_ALREADY_EXIST', 'MINIMUM_ORDER_NOT_MET', 'INSUFFICIENT_STOCK', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
-    request: { ref_id: 'sandbox-17', item_id: 7, quantity: 1 },
+    codes: [
+      'ITEM_NOT_FOUND',
+      'REF_ID_ALREADY_EXIST',
+      'MINIMUM_ORDER_NOT_MET',
+      'REQUIRED_FIELD_MISSING',
+      'SMM_ORDER_REQUIRES_JSON_NOTE',
+      'OUT_OF_STOCK',
+      'PRODUCT_TEMPORARILY_UNAVAILABLE',
+    ],
+    request: { ref_id: 'sandbox-17', item_id: 7, quantity: 1, note: '081234567890' },
     response: { message: 'OK', data: { id: 12, ref_id: 'sandbox-17', invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } },
   },
 }

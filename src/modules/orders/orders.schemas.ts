@@ -6,12 +6,19 @@ import { TopupExtras } from '../topups/topups.schemas.js'
 
 export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
 
+// The public docs type the note string|json: an object is taken as its JSON text.
+const Note = Type.Union(
+  [
+    Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' }),
+    Type.Object({}, { additionalProperties: true, description: 'the same JSON object, sent as an object' }),
+  ],
+  { description: 'the target: a number, account id or link; or for smm/open denomination a JSON object' },
+)
+
 export const CartLine = Type.Object({
   item_id: RowId(),
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-  note: Type.Optional(
-    Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' }),
-  ),
+  note: Type.Optional(Nullable(Note)),
 })
 
 export const PurchaseBody = Type.Object({
@@ -106,7 +113,12 @@ export const OrderList = OkCursorPage(OrderSummary)
 // Longer than any ref_id is simply not found, not a validation error.
 export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 2000 }) })
 
-export const SandboxBody = Type.Object({ ref_id: RefId, item_id: RowId(), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) })
+export const SandboxBody = Type.Object({
+  ref_id: RefId,
+  item_id: RowId(),
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  note: Type.Optional(Nullable(Note)),
+})
 export const SandboxOrder = Ok(
   Type.Object({ id: Type.Integer(), ref_id: Type.String(), invoice: Type.String(), status: Type.Literal('sandbox') }),
 )

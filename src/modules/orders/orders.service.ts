@@ -8,6 +8,7 @@ import type { DetailByRef } from './order-detail.js'
 import { listOrders } from './orders.queries.js'
 import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
+import { noteText } from './cart-line.js'
 import { callPurchase } from './purchase.js'
 import { refuseBlankRefId } from './ref-id.js'
 
@@ -33,13 +34,14 @@ export async function createPurchase(
   body: PurchaseBody,
 ): Promise<OrderSummary> {
   refuseBlankRefId(body.ref_id)
+  const carts = body.carts.map((c, i) => ({ item_id: c.item_id, quantity: c.quantity, note: noteText(c.note, `carts.${i}.note`) }))
   const attempt = async () => {
     const invoice = newInvoice('INV')
     const result = await callPurchase(deps.prepared, {
       accountId,
       refId: body.ref_id,
       invoice,
-      carts: body.carts,
+      carts,
       lockToken: body.lock_token || null,
       processes: deps.fulfillable,
     })

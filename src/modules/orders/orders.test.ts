@@ -72,7 +72,16 @@ describe('POST /v1/trx', () => {
     const smm = await createItem(app, { order_process: 'smm', unlimited_stock: true, provider: 'h2h-on', provider_code: '1' })
     const cases: [string, object[], number, string, Record<string, string[]>?][] = [
       ['missing item', [{ item_id: 999_999, quantity: 1 }], 404, 'ITEM_NOT_FOUND'],
-      ['inactive item', [{ item_id: inactive.id, quantity: 1 }], 404, 'ITEM_NOT_FOUND'],
+      [
+        'inactive item on the second line',
+        [
+          { item_id: auto.id, quantity: 1 },
+          { item_id: inactive.id, quantity: 1 },
+        ],
+        404,
+        'ITEM_NOT_FOUND',
+        { 'carts.1.item_id': ['no active item has this id: see GET /api/v1/item'] },
+      ],
       [
         'below minimum',
         [{ item_id: bulk.id, quantity: 2 }],
@@ -110,7 +119,7 @@ describe('POST /v1/trx', () => {
         'VALIDATION_ERROR',
         { 'carts.0.note': ['must be at most 50 characters'] },
       ],
-      ['more than stock', [{ item_id: auto.id, quantity: 3 }], 422, 'INSUFFICIENT_STOCK'],
+      ['more than stock', [{ item_id: auto.id, quantity: 3 }], 422, 'OUT_OF_STOCK', { 'carts.0.quantity': ['only 2 available'] }],
       [
         'over two lines of one item',
         [
@@ -118,7 +127,8 @@ describe('POST /v1/trx', () => {
           { item_id: auto.id, quantity: 2 },
         ],
         422,
-        'INSUFFICIENT_STOCK',
+        'OUT_OF_STOCK',
+        { 'carts.1.quantity': ['only 2 available'] },
       ],
       [
         'a zero quantity on any line',
@@ -134,11 +144,19 @@ describe('POST /v1/trx', () => {
     for (const [label, carts, status, code, fieldErrors] of cases) {
       const res = await buy(app, r, 'free-ref', carts as never)
       expect([label, res.statusCode, res.json().message]).toEqual([label, status, code])
-      if (fieldErrors) expect(res.json().errors).toEqual(fieldErrors)
+      if (fieldErrors) expect(res.json().errors, label).toEqual(fieldErrors)
+      if (code === 'OUT_OF_STOCK') expect(res.json().data).toEqual({ item_id: auto.id, available: 2 })
     }
     await admin(app, 'POST', `/resellers/${r.id}/balance`, { amount: -15_000, reason: 'test' })
     const poor = await buy(app, r, 'free-ref', [{ item_id: auto.id, quantity: 2 }])
-    expect([poor.statusCode, poor.json().message]).toEqual([400, 'BALANCE_IS_INSUFFICIENT'])
+    expect([poor.statusCode, poor.json()]).toEqual([
+      400,
+      {
+        message: 'BALANCE_IS_INSUFFICIENT',
+        errors: { balance: ['is 15000, less than 20000, the cost of this order: top up at least 5000'] },
+        data: { balance: 15_000, required: 20_000 },
+      },
+    ])
     expect(await balanceOf(app, r)).toBe(15_000)
     expect(await stockOf(app, r, auto.id)).toBe(2)
     const ok = await buy(app, r, 'free-ref', [{ item_id: auto.id, quantity: 1 }])

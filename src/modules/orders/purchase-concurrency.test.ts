@@ -60,7 +60,7 @@ describe('concurrency', () => {
     const responses = await Promise.all(requests)
     const outcomes = responses.map((r) => `${r.statusCode} ${r.json().message}`)
     expect(
-      outcomes.filter((o) => !['200 OK', '400 BALANCE_IS_INSUFFICIENT', '422 INSUFFICIENT_STOCK', '422 REF_ID_ALREADY_EXIST'].includes(o)),
+      outcomes.filter((o) => !['200 OK', '400 BALANCE_IS_INSUFFICIENT', '422 OUT_OF_STOCK', '422 REF_ID_ALREADY_EXIST'].includes(o)),
     ).toEqual([])
     const succeeded = responses.filter((r) => r.statusCode === 200).length
     const ids = resellers.map((r) => r.id)

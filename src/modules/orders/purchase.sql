@@ -24,8 +24,7 @@ DECLARE
   v_lock stock_locks%ROWTYPE;
   v_order_id bigint;
   v_created timestamptz;
-  v_note text;
-  v_json jsonb;
+  v_line record;
   v_item items%ROWTYPE;
   v_stock record;
   v_total bigint;
@@ -43,9 +42,11 @@ DECLARE
   v_shared bigint[] := '{}';
   v_targets text[] := '{}';
   v_options jsonb[] := '{}';
-  v_requests integer[] := '{}';
+  v_units integer[] := '{}';
+  v_costs bigint[] := '{}';
   v_kind_ok boolean;
-  v_open_denom boolean;
+  v_first integer;
+  v_balance bigint;
   v_floor_name text;
   v_floor bigint;
   v_top bigint;
@@ -68,7 +69,8 @@ BEGIN
     PERFORM refuse_unusable_lock(v_lock.status, v_lock.expires_at);
     IF (SELECT count(*) FROM unnest(p_items) u WHERE u = v_lock.item_id) <> 1
        OR NOT EXISTS (SELECT 1 FROM unnest(p_items, p_qtys) u(item, qty) WHERE u.item = v_lock.item_id AND u.qty = v_lock.quantity) THEN
-      PERFORM raise_app('LOCK_MISMATCH');
+      PERFORM raise_app('LOCK_MISMATCH', 'carts', 'must have exactly one line with item_id ' || v_lock.item_id || ' and quantity '
+                        || v_lock.quantity || ', as the lock holds', jsonb_build_object('item_id', v_lock.item_id, 'quantity', v_lock.quantity));
     END IF;
   END IF;
 
@@ -95,31 +97,11 @@ BEGIN
     v_item_total := CASE WHEN n = 1 THEN p_qtys[i]
                          ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END;
     v_item := refuse_unsellable(p_items[i], p_qtys[i], v_item_total, NULL, v_field);
-    -- The note is checked trimmed and stored as checked.
-    v_note := nullif(btrim(p_notes[i]), '');
-    v_notes := array_append(v_notes, v_note);
-    v_json := NULL;
-    v_open_denom := v_item.order_process = 'h2h' AND coalesce((v_item.provider_meta->>'open_denom')::boolean, false);
-    IF v_note IS NULL AND v_item.order_process IN ('h2h', 'smm') THEN
-      PERFORM raise_app('REQUIRED_FIELD_MISSING', v_field || '.note', 'the target number, account or link is required');
-    END IF;
-    IF v_note IS NOT NULL AND left(v_note, 1) = '{'
-       AND (v_item.order_process = 'smm' OR (v_item.order_process = 'h2h' AND coalesce((v_item.provider_meta->>'open_denom')::boolean, false))) THEN
-      BEGIN
-        v_json := v_note::jsonb;
-      EXCEPTION WHEN others THEN
-        v_json := NULL;
-      END;
-      IF v_json IS NULL OR jsonb_typeof(v_json) <> 'object' OR jsonb_typeof(v_json->'target') IS DISTINCT FROM 'string'
-         OR btrim(v_json->>'target') = '' THEN
-        IF v_item.order_process = 'smm' THEN PERFORM raise_app('SMM_ORDER_REQUIRES_JSON_NOTE', v_field || '.note'); END IF;
-        PERFORM raise_app('VALIDATION_ERROR', v_field || '.note', 'must be a JSON object with a target');
-      END IF;
-      IF length(v_json->>'target') > 50 THEN
-        PERFORM raise_app('VALIDATION_ERROR', v_field || '.note', 'target must be at most 50 characters');
-      END IF;
-    ELSIF length(v_note) > 50 THEN
-      PERFORM raise_app('VALIDATION_ERROR', v_field || '.note', 'must be at most 50 characters');
+    -- The note is checked trimmed and stored as checked; an open denomination is priced by its size.
+    SELECT * INTO v_line FROM check_cart_line(v_field, v_item, p_qtys[i], p_notes[i]);
+    v_notes := array_append(v_notes, v_line.note);
+    IF v_line.cost > money_max() THEN
+      PERFORM raise_app('VALIDATION_ERROR', v_field || '.note', 'the line would cost more than ' || money_max());
     END IF;
     IF NOT v_item.order_process = ANY (p_processes) THEN
       PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
@@ -131,24 +113,17 @@ BEGIN
       IF v_kind_ok IS NOT TRUE OR coalesce(btrim(v_item.provider_code), '') = '' THEN
         PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
       END IF;
-      IF v_item.order_process = 'h2h' AND NOT v_open_denom AND p_qtys[i] > h2h_requests_max() THEN
+      IF v_item.order_process = 'h2h' AND v_line.provider_qty IS NULL AND p_qtys[i] > h2h_requests_max() THEN
         PERFORM raise_app('VALIDATION_ERROR', v_field || '.quantity', 'must be at most ' || h2h_requests_max() || ' for an h2h item (one provider request each)');
       END IF;
     END IF;
-    v_targets := array_append(v_targets, CASE
-      WHEN v_json IS NULL THEN v_note
-      WHEN v_item.order_process = 'h2h' THEN btrim(v_json->>'target') || coalesce(btrim(v_json->>'zone_id'), '')
-      ELSE btrim(v_json->>'target') END);
-    v_options := array_append(v_options, CASE WHEN v_item.order_process = 'smm' AND v_json IS NOT NULL
-      THEN jsonb_strip_nulls(jsonb_build_object('comments', v_json->>'comment_smm', 'opt', v_json->>'opt_smm')) ELSE '{}'::jsonb END);
-    -- Requests, and for an open denomination the quantity the provider is asked for (provider_qty).
-    v_requests := array_append(v_requests, CASE
-      WHEN v_item.order_process = 'h2h' AND NOT v_open_denom THEN p_qtys[i]
-      WHEN v_open_denom AND jsonb_typeof(v_json->'provider_qty') = 'number' AND (v_json->>'provider_qty') ~ '^[1-9][0-9]{0,8}$'
-        THEN -(v_json->>'provider_qty')::integer
-      ELSE 1 END);
+    v_targets := array_append(v_targets, v_line.target);
+    v_options := array_append(v_options, v_line.options);
+    -- An open denomination's provider units; NULL: one request per unit of quantity (h2h) or one order (smm).
+    v_units := array_append(v_units, v_line.provider_qty);
+    v_costs := array_append(v_costs, v_line.cost::bigint);
     IF v_item.order_process <> 'auto' THEN v_open := v_open + 1; END IF;
-    v_sum := v_sum + v_item.price::numeric * p_qtys[i];
+    v_sum := v_sum + v_line.cost;
   END LOOP;
   IF v_sum > money_max() THEN PERFORM raise_app('VALIDATION_ERROR', 'carts', 'the order would cost more than ' || money_max()); END IF;
   v_total := v_sum;
@@ -169,7 +144,7 @@ BEGIN
       PERFORM pg_advisory_xact_lock(item_count_lock_class(), item_lock_key(v_stock.id));
       v_reserved := item_reserved(v_stock.id, v_lock.id);
     END IF;
-    -- Nothing reserved: the claim below refuses INSUFFICIENT_STOCK itself, still before the debit.
+    -- Nothing reserved: the claim below refuses OUT_OF_STOCK itself, still before the debit.
     CONTINUE WHEN v_stock.order_process = 'auto' AND v_reserved = 0;
     IF v_stock.order_process = 'auto' THEN
       -- Counting stops at what is needed: a hot item may hold hundreds of thousands of licenses.
@@ -180,7 +155,12 @@ BEGIN
     ELSE
       v_have := v_stock.stock;
     END IF;
-    IF v_have - v_reserved < v_stock.wanted THEN PERFORM raise_app('INSUFFICIENT_STOCK'); END IF;
+    IF v_have - v_reserved < v_stock.wanted THEN
+      v_first := array_position(p_items, v_stock.id) - 1;
+      PERFORM raise_app('OUT_OF_STOCK', 'carts.' || v_first || '.quantity',
+                        'only ' || greatest(v_have - v_reserved, 0) || ' available' || CASE WHEN v_stock.wanted > p_qtys[v_first + 1] THEN ' for all lines of this item' ELSE '' END,
+                        jsonb_build_object('item_id', v_stock.id, 'available', greatest(v_have - v_reserved, 0)));
+    END IF;
   END LOOP;
 
   -- An order of auto lines only is delivered in this same transaction: it is born completed.
@@ -192,7 +172,7 @@ BEGIN
   FOR i IN 1 .. n LOOP
     INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity,
                              unit_price, subtotal, note, status, stock_taken, delivered_at)
-    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], it.price, it.price * p_qtys[i], v_notes[i],
+    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], v_costs[i] / p_qtys[i], v_costs[i], v_notes[i],
            CASE WHEN it.order_process = 'auto' THEN 'delivered' ELSE 'pending' END,
            CASE WHEN it.order_process <> 'auto' AND NOT it.unlimited_stock THEN p_qtys[i] ELSE 0 END,
            CASE WHEN it.order_process = 'auto' THEN now() END
@@ -220,19 +200,26 @@ BEGIN
         EXIT WHEN v_claimed = p_qtys[i] OR v_floor = 0;
         v_floor := 0;
       END LOOP;
-      IF v_claimed < p_qtys[i] THEN PERFORM raise_app('INSUFFICIENT_STOCK'); END IF;
+      IF v_claimed < p_qtys[i] THEN
+        -- What this purchase could have had: this line's claim and the item's earlier lines.
+        v_have := v_claimed + coalesce((SELECT sum(u.qty) FROM unnest(p_items[1:i - 1], p_qtys[1:i - 1]) u(item, qty) WHERE u.item = p_items[i]), 0);
+        PERFORM raise_app('OUT_OF_STOCK', 'carts.' || (i - 1) || '.quantity', 'only ' || v_have || ' available',
+                          jsonb_build_object('item_id', p_items[i], 'available', v_have));
+      END IF;
       PERFORM set_config(v_floor_name, v_top::text, false);
     ELSIF v_claimed > 0 THEN
       UPDATE items SET stock = stock - v_claimed, updated_at = clock_timestamp() WHERE id = p_items[i];
     END IF;
     IF v_process IN ('h2h', 'smm') THEN
-      -- v_requests[i] < 0: one open-denomination request for -v_requests[i] provider units.
+      -- h2h: one request per unit of quantity, each at the unit price, or one open-denomination request for
+      -- its provider units at the line's cost; smm: one panel order for the whole line.
       INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount)
-      SELECT v_order_id, v_line_id, s, it.provider, pr.kind, p_invoice || '-' || i || '-' || (s + 1), it.provider_code, v_targets[i], v_options[i],
-             CASE WHEN v_process = 'h2h' AND v_requests[i] > 0 THEN 1 WHEN v_requests[i] < 0 THEN -v_requests[i] ELSE p_qtys[i] END,
-             -- One request per unit carries the unit price; a single request carries the whole line.
-             CASE WHEN v_process = 'h2h' AND v_requests[i] = p_qtys[i] THEN it.price ELSE it.price * p_qtys[i] END
-        FROM items it JOIN providers pr ON pr.code = it.provider, generate_series(0, greatest(v_requests[i], 1) - 1) s
+      SELECT v_order_id, v_line_id, s, it.provider, pr.kind, p_invoice || '-' || i || '-' || (s + 1), it.provider_code, v_targets[i],
+             CASE WHEN v_units[i] IS NOT NULL THEN jsonb_build_object('qty', v_units[i]) ELSE v_options[i] END,
+             CASE WHEN v_units[i] IS NOT NULL THEN v_units[i] WHEN v_process = 'h2h' THEN 1 ELSE p_qtys[i] END,
+             CASE WHEN v_process = 'h2h' AND v_units[i] IS NULL THEN v_costs[i] / p_qtys[i] ELSE v_costs[i] END
+        FROM items it JOIN providers pr ON pr.code = it.provider,
+             generate_series(0, CASE WHEN v_process = 'h2h' AND v_units[i] IS NULL THEN p_qtys[i] ELSE 1 END - 1) s
        WHERE it.id = p_items[i];
     END IF;
   END LOOP;
@@ -252,7 +239,9 @@ BEGIN
   -- held the shortest while. Refusals still follow the order of checks: stock came first.
   IF v_total > 0 AND NOT EXISTS (SELECT 1 FROM post_ledger_entry(p_account, 'debit', 'purchase', v_total, 'Purchase ' || p_invoice,
                                                  p_invoice, NULL, v_order_id, NULL, NULL)) THEN
-    PERFORM raise_app('BALANCE_IS_INSUFFICIENT');
+    SELECT balance INTO v_balance FROM accounts WHERE id = p_account;
+    PERFORM raise_app('BALANCE_IS_INSUFFICIENT', 'balance', 'is ' || v_balance || ', less than ' || v_total || ', the cost of this order: top up at least '
+                      || (v_total - v_balance), jsonb_build_object('balance', v_balance, 'required', v_total));
   END IF;
   -- A free order posts no debit, so nothing else counts it among the account's orders.
   IF v_total = 0 THEN UPDATE accounts SET orders_count = orders_count + 1 WHERE id = p_account; END IF;

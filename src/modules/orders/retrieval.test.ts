@@ -68,16 +68,27 @@ describe('GET /v1/trx and sandbox', () => {
     expect((await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })).json().message).toBe(
       'REF_ID_ALREADY_EXIST',
     )
-    expect((await sandbox('/order/sandbox', { ref_id: 'sb-2', item_id: auto.id, quantity: 2 })).json().message).toBe('INSUFFICIENT_STOCK')
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-2', item_id: auto.id, quantity: 2 })).json()).toEqual({
+      message: 'OUT_OF_STOCK',
+      errors: { quantity: ['only 1 available'] },
+      data: { item_id: auto.id, available: 1 },
+    })
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-3', item_id: 999_999, quantity: 1 })).json().message).toBe('ITEM_NOT_FOUND')
     const unlimited = await createItem(app, { order_process: 'manual', unlimited_stock: true })
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-4', item_id: unlimited.id, quantity: 1000 })).statusCode).toBe(200)
     await admin(app, 'POST', '/providers', { code: 'sb-h2h', kind: 'digiflazz', base_url: 'http://127.0.0.1:9/v1' })
     const h2h = await createItem(app, { order_process: 'h2h', unlimited_stock: true, provider: 'sb-h2h', provider_code: 'x' })
-    expect((await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1 })).statusCode).toBe(200)
+    // The line's note rules, as a purchase runs them: an h2h item needs its target.
+    const noTarget = await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1 })
+    expect([noTarget.statusCode, noTarget.json()]).toEqual([
+      422,
+      { message: 'REQUIRED_FIELD_MISSING', errors: { note: ['the target number, account or link is required'] } },
+    ])
+    expect((await buy(app, r, 'sb-5', [{ item_id: h2h.id, quantity: 1 }])).json().message).toBe('REQUIRED_FIELD_MISSING')
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-5', item_id: h2h.id, quantity: 1, note: '0812' })).statusCode).toBe(200)
     // like a real purchase: a switched-off provider's item is not sold
     await admin(app, 'PATCH', '/providers/sb-h2h', { active: false })
-    expect((await sandbox('/order/sandbox', { ref_id: 'sb-6', item_id: h2h.id, quantity: 1 })).json().message).toBe(
+    expect((await sandbox('/order/sandbox', { ref_id: 'sb-6', item_id: h2h.id, quantity: 1, note: '0812' })).json().message).toBe(
       'PRODUCT_TEMPORARILY_UNAVAILABLE',
     )
     expect(await balanceOf(app, r)).toBe(10_000)

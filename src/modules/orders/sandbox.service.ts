@@ -1,11 +1,12 @@
 import type { Database } from '../../db/database.js'
-import { AppError } from '../../errors.js'
+import { AppError, invalidField } from '../../errors.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
 import * as stock from '../catalog/stock.service.js'
+import { checkCartLine, noteText, type NoteInput } from './cart-line.js'
 import { newInvoice } from './invoice.js'
 import { refuseBlankRefId } from './ref-id.js'
 
-type SandboxInput = { ref_id: string; item_id: number; quantity: number }
+type SandboxInput = { ref_id: string; item_id: number; quantity: number; note?: NoteInput }
 
 async function findSandbox(db: Database, accountId: number, ref: string) {
   return db
@@ -37,18 +38,25 @@ const refused = (s: { id: number; ref_id: string; invoice: string; amount: numbe
 
 /**
  * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, maximum,
- * line cost, stock); stores the order as `sandbox`, takes nothing, reserves nothing, sends nothing.
+ * the line's note rules and cost, stock); stores the order as `sandbox`, takes nothing, reserves
+ * nothing, sends nothing.
  */
 export async function createSandboxOrder(db: Database, fulfillable: readonly string[], accountId: number, input: SandboxInput) {
   refuseBlankRefId(input.ref_id)
   const existing = await findSandbox(db, accountId, input.ref_id)
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
   const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable)
+  const line = await checkCartLine(db, item.id, input.quantity, noteText(input.note, 'note'))
   const available = await stock.forSale(db, item.id)
   // NULL is unlimited stock.
-  if (available !== null && available < input.quantity) throw new AppError('INSUFFICIENT_STOCK')
-  // Exact: refuse_unsellable refused a line over money_max() (10^15 < 2^53), computed in numeric.
-  const amount = item.price * input.quantity
+  if (available !== null && available < input.quantity)
+    throw new AppError('OUT_OF_STOCK', {
+      fieldErrors: { quantity: [`only ${available} available`] },
+      data: { item_id: item.id, available },
+    })
+  // An open denomination costs by its size; the bound is a purchase's (money_max(), 10^15 < 2^53: exact).
+  if (line.cost > 1e15) throw invalidField('note', 'the line would cost more than 1000000000000000')
+  const amount = line.cost
   const row = await db
     .insertInto('sandbox_orders')
     .values({

@@ -1,0 +1,29 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
+import { invalidField } from '../../errors.js'
+
+/** A cart line's note as sent: text, or (as the public docs type it, string|json) a JSON object taken as its text. */
+export type NoteInput = string | Record<string, unknown> | null | undefined
+
+const NOTE_MAX = 1000
+
+/** The note as purchase() and the sandbox read it: an object becomes its JSON text, bounded like a string note. */
+export function noteText(note: NoteInput, field: string): string | null {
+  if (note === null || note === undefined) return null
+  if (typeof note === 'string') return note
+  const text = JSON.stringify(note)
+  if (text.length > NOTE_MAX) throw invalidField(field, `must be at most ${NOTE_MAX} characters as JSON text`)
+  return text
+}
+
+/** check_cart_line() (cart-line.sql) for a body of one item: the note rules, and what the line costs. */
+export async function checkCartLine(db: Database, itemId: number, quantity: number, note: string | null) {
+  const { rows } = await raisingAppErrors(
+    sql<{ note: string | null; cost: string | number }>`
+      SELECT c.note, c.cost FROM items i, check_cart_line(NULL, i, ${quantity}::integer, ${note}::text) c WHERE i.id = ${itemId}`.execute(
+      db,
+    ),
+  )
+  return { note: rows[0].note, cost: Number(rows[0].cost) }
+}
