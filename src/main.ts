@@ -1,3 +1,4 @@
+import net from 'node:net'
 import { ConfigError, loadConfig } from './config.js'
 import { recordServiceUrl } from './db/data-dir.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
@@ -13,6 +14,17 @@ import { createWebhookWorker } from './modules/webhooks/webhook-worker.js'
 
 /** A refusal to start that already says how to fix it. */
 class StartError extends Error {}
+
+/** Refuses at once when the port is taken, rather than after a first start's minute of migrating. */
+async function refuseTakenPort(host: string, port: number): Promise<void> {
+  const probe = net.createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new StartError(portTaken(host, port)) : error),
+    )
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()))
+  })
+}
 
 const portTaken = (host: string, port: number) =>
   `failed to start: ${host}:${port} is already in use (another copy of the service?); stop it, or set PORT to a free port (PORT=8081 npm start)`
@@ -33,6 +45,7 @@ async function main() {
     secrets = resolveDevSecrets(config)
     config = secrets.config
   }
+  if (config.workers !== 'only') await refuseTakenPort(config.host, config.port)
   const service = await openService(config, {}, progress)
   const { ctx } = service
   // WORKERS=only: a worker process for scale-out, beside API processes on the same PostgreSQL.

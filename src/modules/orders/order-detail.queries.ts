@@ -55,7 +55,9 @@ const ORDERS_BY_REFS = `SELECT r.n, row_to_json(o) AS "order", ${linesJson('o.id
 // No order by that ref: a top-up (the namespace is shared), else a sandbox order; the sandbox
 // is looked up only when no top-up matched.
 const OTHER_BY_REF = `WITH t AS MATERIALIZED (
-    SELECT id, ref_id, invoice, channel, amount, fee, total, payment_url, expires_at, paid_at, created_at, updated_at,
+    -- A top-up an operator resolved with another amount shows what was credited.
+    SELECT id, ref_id, invoice, channel, CASE WHEN status = 'paid' THEN coalesce(credited_amount, amount) ELSE amount END AS amount,
+           fee, total, payment_url, expires_at, paid_at, created_at, updated_at,
            CASE WHEN status = 'pending' AND expires_at <= now() THEN 'expired' ELSE status END AS status
       FROM ${byRef('topups')} f ORDER BY id LIMIT 1
   )

@@ -176,6 +176,8 @@ describe('POST /api/admin/v1/topups/{reference}/resolve', () => {
     const [entry] = await ctx.db.selectFrom('ledger_entries').selectAll().where('account_id', '=', r.id).execute()
     expect(entry).toMatchObject({ type: 'topup', direction: 'credit', amount: 50_000, invoice: t.invoice })
     expect(entry.description).toContain('only half arrived')
+    // The reseller reads what was credited.
+    expect((await get(app, `/trx/${t.invoice}`, r)).json().data).toMatchObject({ status: 'paid', price: 50_000 })
     const audit = await admin(app, 'GET', `/resellers/${r.id}/audit`)
     expect(audit.consistent).toBe(true)
     await assertInvariants(ctx.db)

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
+import { refuseAuthentication } from '../../http/auth.js'
 import { errors } from '../../http/schemas.js'
 import { isTripayCallbackSigned, type TripayCallback } from '../../providers/tripay.js'
 import { recordGatewayPaid } from './topup-review.service.js'
@@ -46,13 +47,10 @@ export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
         preValidation: async (request) => {
           const privateKey = ctx.config.tripay?.privateKey
           const signature = request.headers['x-callback-signature']
-          if (
-            !privateKey ||
-            !request.rawBody ||
-            !isTripayCallbackSigned(privateKey, request.rawBody, typeof signature === 'string' ? signature : undefined)
-          ) {
-            throw new AppError('INVALID_SIGNATURE')
-          }
+          if (!privateKey || !request.rawBody) throw new AppError('INVALID_SIGNATURE')
+          // A wrong signature is a guess at the private key: counted per address like every failed authentication.
+          if (!isTripayCallbackSigned(privateKey, request.rawBody, typeof signature === 'string' ? signature : undefined))
+            return refuseAuthentication(ctx, request, new AppError('INVALID_SIGNATURE'))
           if (request.headers['x-callback-event'] !== 'payment_status') throw invalidField('X-Callback-Event', 'must be payment_status')
         },
         schema: {

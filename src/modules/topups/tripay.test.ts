@@ -130,6 +130,33 @@ describe('the Tripay gateway', () => {
     })
     expect(await balanceOf(app, r)).toBe(0)
     expect((await get(app, `/trx/${topup.invoice}`, r)).json().data.status).toBe('pending')
+    // Forgeries count against the sender's address like any failed authentication; the gateway's own
+    // signed callback from that address is still taken.
+    const remoteAddress = '198.51.100.77'
+    const forged = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/callbacks/tripay',
+        remoteAddress,
+        headers: { 'content-type': 'application/json', 'x-callback-event': 'payment_status', 'x-callback-signature': forgedSignature },
+        payload: raw,
+      })
+    // Windows are fixed minutes: not across a boundary, which would reset the count mid-loop.
+    if (60_000 - (Date.now() % 60_000) < 3000) await new Promise((resolve) => setTimeout(resolve, 3100))
+    const statuses: number[] = []
+    for (let i = 0; i < ctx.config.authFailuresPerMinute + 2; i++) statuses.push((await forged()).statusCode)
+    expect(statuses.filter((s) => s === 401)).toHaveLength(ctx.config.authFailuresPerMinute)
+    expect(statuses.slice(-2)).toEqual([429, 429])
+    expect(await credits(r.id)).toBe(0)
+    const genuine = tripay.callback({ reference: topup.reference, merchant_ref: topup.invoice, status: 'EXPIRED' })
+    const taken = await app.inject({
+      method: 'POST',
+      url: '/api/v1/callbacks/tripay',
+      remoteAddress,
+      headers: { 'content-type': 'application/json', 'x-callback-event': 'payment_status', 'x-callback-signature': genuine.signature },
+      payload: genuine.raw,
+    })
+    expect(taken.json()).toEqual({ success: true })
   })
 
   it('retires on EXPIRED and FAILED without credit, yet credits a later PAID once (the money was received)', async () => {
