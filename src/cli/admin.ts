@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { loadConfig, withConfig, type Config } from '../config.js'
 import { dataDirHolder, runningServiceUrl } from '../db/data-dir.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
-import { COMMANDS, parseArgs } from './commands.js'
+import { COMMANDS, exampleOf, parseArgs } from './commands.js'
 import { printAndExit, render } from './output.js'
 
 type Call = { method: string; url: string; body?: object }
@@ -79,6 +79,7 @@ function help(): string {
     '  (-s keeps the "> pkg@version admin" header npm prints off stdout: it then carries the answer alone)',
     '',
     '  info   where the service is, its docs, the demo API key and admin token',
+    '  <command> --help   its usage and an example',
     ...lines,
   ].join('\n')
 }
@@ -91,6 +92,10 @@ async function main() {
   delete flags.table
   delete flags.url
   const command = COMMANDS[name]
+  if (command && flags.help === true) {
+    console.log(`usage: npm run -s admin -- ${name} ${command.usage}\nexample: npm run -s admin -- ${exampleOf(name, command)}`)
+    process.exit(0)
+  }
   if (!command && name !== 'info') {
     if (name !== 'help') console.error(`admin: unknown command '${name}'\n`)
     ;(name === 'help' ? console.log : console.error)(help())

@@ -1,6 +1,8 @@
 /** The admin CLI's commands: each is one operator API call (DESIGN §11). */
 export type Command = {
   usage: string
+  /** What `<command> --help` shows as a call to copy; made from `usage` when absent (exampleOf). */
+  example?: string
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   path: (args: string[]) => string
   body?: (flags: Flags, args: string[]) => object
@@ -103,6 +105,7 @@ export const COMMANDS: Record<string, Command> = {
   'resellers:rotate-key': { usage: 'ID', method: 'POST', path: ([id]) => `/resellers/${id}/api-keys` },
   'balance:adjust': {
     usage: 'ID --amount N --reason TEXT [--reference KEY]',
+    example: 'balance:adjust 1 --amount 250000 --reason "bank transfer 27/11" --reference TRF-20261127-01',
     method: 'POST',
     path: ([id]) => `/resellers/${id}/balance`,
     body: (f) => clean({ amount: int(f, 'amount'), reason: str(f.reason), reference: str(f.reference) }),
@@ -188,7 +191,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'transactions:show': { usage: 'ID', method: 'GET', path: ([id]) => `/transactions/${id}` },
   'transactions:send': {
-    usage: 'ID LINE_ID [--license TEXT] [--note TEXT]',
+    usage: "ID LINE_ID [--license TEXT] [--note TEXT]  (LINE_ID: a line's id in transactions:show ID, data.items[].id)",
+    example: 'transactions:send 12 31 --license "VOUCHER-ABCD-1234"',
     method: 'POST',
     path: ([id, line]) => `/transactions/${id}/items/${line}/send`,
     body: (f) => clean({ product_license: str(f.license), note: str(f.note) }),
@@ -270,6 +274,55 @@ export const COMMANDS: Record<string, Command> = {
 }
 
 /** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */
+// Placeholders of `usage` as they read in an example call.
+const SAMPLES: Record<string, string> = {
+  ID: '1',
+  ITEM_ID: '1',
+  ACCOUNT_ID: '1',
+  LINE_ID: '2',
+  DELIVERY_ID: '1',
+  CODE: 'dgf',
+  REFERENCE: 'SIM-REFERENCE',
+  NAME: '"Steam Wallet"',
+  N: '10',
+  X: '61500',
+  P: '"Steam Wallet"',
+  C: 'dgf',
+  TEXT: '"why, for the log"',
+  URL: 'https://example.com/x',
+  KEY: 'ref-1',
+  'LICENSE...': 'VOUCHER-0001 VOUCHER-0002',
+}
+
+// Calls worth showing whole: a made-up one would leave out what the command is for.
+const EXAMPLES: Record<string, string> = {
+  'resellers:update': 'resellers:update 1 --max-active-locks 20 --ip-allowlist 203.0.113.7,10.0.0.0/8',
+  'items:create':
+    'items:create --product-name "Steam Wallet" --name "Steam Wallet 60.000" --price 61500 --order-process auto --category Games',
+  'items:update': 'items:update 1 --price 62000 --active true',
+  'products:create': 'products:create --name "Steam Wallet" --category Games',
+  'products:update': 'products:update 1 --name "Steam Wallet IDR"',
+  'categories:update': 'categories:update 1 --name Games --icon https://example.com/games.png',
+  'providers:update': 'providers:update dgf --active false',
+  'channels:create': 'channels:create --code QRIS --name QRIS --type qris --fee-flat 750 --fee-percent 0.7',
+  'channels:update': 'channels:update QRIS --fee-percent 0.7 --active true',
+  'webhooks:update': 'webhooks:update 1 --callback-url https://shop.example/hook --enabled true',
+  'dispatches:resolve-placed': 'dispatches:resolve-placed 7 --sn 1234567890',
+  'topups:resolve': 'topups:resolve T0123456789 --credit-amount 100000 --reason "bank statement shows the full amount"',
+}
+
+/** An example call of a command: its own, or its usage with the optional parts left out and placeholders filled. */
+export function exampleOf(name: string, command: Command): string {
+  if (command.example ?? EXAMPLES[name]) return command.example ?? EXAMPLES[name]
+  const required = command.usage
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\([^)]*\)/g, '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((token) => (token.includes('|') && !token.startsWith('--') ? token.split('|')[0] : (SAMPLES[token] ?? token.split('|')[0])))
+  return [name, ...required].join(' ')
+}
+
 export function parseArgs(argv: string[]): { name: string; args: string[]; flags: Flags } {
   const [name = 'help', ...rest] = argv
   const args: string[] = []

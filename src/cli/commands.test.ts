@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest'
+import { COMMANDS, exampleOf, parseArgs } from './commands.js'
+
+describe('admin CLI help', () => {
+  it('gives every command an example that parses into a call with no placeholder left', () => {
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      const example = exampleOf(name, command)
+      // The shell's quoting, as a user's shell would undo it.
+      const argv = [...example.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2])
+      const { name: parsed, args, flags } = parseArgs(argv)
+      expect(parsed, example).toBe(name)
+      expect(() => command.body?.(flags, args), example).not.toThrow()
+      expect(command.path(args), example).not.toMatch(/undefined/)
+      expect(example, name).not.toMatch(/\.\.\.|\b(ID|CODE|TEXT|N|X|P|C|NAME|URL)\b/)
+    }
+  })
+})
