@@ -19,7 +19,7 @@ async function launch(): Promise<BrowserContext | undefined> {
       executablePath: EXECUTABLE,
       headless: true,
       timeout: 60_000,
-      viewport: { width: 1100, height: 900 },
+      viewport: { width: 1280, height: 800 },
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
     })
   } catch (error) {
@@ -98,11 +98,11 @@ describe('the operator console in a browser', () => {
       })
       await expect.poll(() => page.inputValue('#licenses')).toContain('STEAM-BBBB')
       await submit(page, '#add-licenses')
-      expect(await text(page, '#licenses-added')).toBe('2 licenses added, 1 duplicates skipped.')
+      expect(await text(page, '#licenses-added')).toBe('2 licenses added, 1 duplicate skipped.')
       expect(await text(page, '#stock')).toBe('2')
       await page.fill('#licenses', 'STEAM-CCCC\nSTEAM-AAAA\n')
       await submit(page, '#add-licenses')
-      expect(await text(page, '#licenses-added')).toBe('1 licenses added, 1 duplicates skipped.')
+      expect(await text(page, '#licenses-added')).toBe('1 license added, 1 duplicate skipped.')
       expect(await text(page, '#stock')).toBe('3')
       // And a manual item from the catalog's own form.
       const manualId = await createItemThroughForm(page, base, {
@@ -119,7 +119,7 @@ describe('the operator console in a browser', () => {
       expect((await buy(app, shop, 'web-1', [{ item_id: itemId, quantity: 1 }])).statusCode).toBe(200)
       await page.goto(`${base}/console`)
       expect(await text(page, '#sales-today b')).toBe('Rp 15.000')
-      expect(await text(page, '#sales-today')).toContain('1 orders')
+      expect(await page.locator('#sales-today').innerText()).toBe('Sales today\nRp 15.000\n1 order')
 
       // A manual line: queued on the overview, sent from the order page, the order completes.
       const manual = (await buy(app, shop, 'web-2', [{ item_id: manualId, quantity: 1, note: 'buyer@example.com' }])).json().data
@@ -128,7 +128,15 @@ describe('the operator console in a browser', () => {
       await shot(page, 'overview')
       await Promise.all([page.waitForLoadState('load'), page.click('#queue-manual')])
       await Promise.all([page.waitForLoadState('load'), page.click(`text=${manual.invoice}`)])
+      // The order names its reseller, and each label sits apart from its value.
+      expect(await text(page, '#order-reseller')).toBe('Toko Maju')
+      expect(await page.locator('.card').first().innerText()).toBe(`ref_id\nweb-2`)
       await shot(page, 'order')
+      if (SHOTS) {
+        await page.setViewportSize({ width: 390, height: 844 })
+        await shot(page, 'order-phone')
+        await page.setViewportSize({ width: 1280, height: 800 })
+      }
       await page.fill('form[action$="/send"] input[name=product_license]', 'netflix-login:secret')
       await submit(page, 'form[action$="/send"]')
       expect(await text(page, '#order-status')).toBe('completed')
@@ -144,6 +152,11 @@ describe('the operator console in a browser', () => {
       expect(await page.locator('#mutations').textContent()).toContain(`Refund ${second.invoice}: out of accounts`)
       expect(await text(page, '#balance')).toBe(`Rp ${(200_000 - 15_000 - 40_000).toLocaleString('id-ID')}`)
       await shot(page, 'reseller')
+      if (SHOTS) {
+        await page.setViewportSize({ width: 390, height: 844 })
+        await shot(page, 'reseller-phone')
+        await page.setViewportSize({ width: 1280, height: 800 })
+      }
       if (SHOTS) {
         await page.goto(`${base}/console/items`)
         await shot(page, 'catalog')

@@ -19,11 +19,12 @@ import { categoryPages } from './categories.pages.js'
 import { resellerActivityPages } from './reseller-activity.pages.js'
 import { topupPages } from './topups.pages.js'
 import { isSessionLive } from './sessions.service.js'
+import { ICON_HREF, ICON_SVG } from './icon.js'
 
 const here = (path: string) => new URL(path, import.meta.url)
 const htmx = fs.readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'))
 const css = fs.readFileSync(here('./assets/console.css'))
-const OPEN = new Set(['/console/sign-in', '/console/assets/htmx.min.js', '/console/assets/console.css'])
+const OPEN = new Set(['/console/sign-in', '/console/assets/htmx.min.js', '/console/assets/console.css', '/favicon.ico'])
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -34,7 +35,7 @@ declare module 'fastify' {
 
 /**
  * The operator console (issue 15) at /console: server-rendered pages over the same services as the
- * operator API. Everything but sign-in and two static assets needs a live session.
+ * operator API. Everything but sign-in, two static assets and the icon needs a live session.
  */
 export function consolePlugin(ctx: AppContext) {
   const production = ctx.config.appEnv === 'production'
@@ -56,7 +57,13 @@ export function consolePlugin(ctx: AppContext) {
     })
     app.decorateReply('page', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
       const csrfToken = this.generateCsrf()
-      return this.header('cache-control', 'no-store').view(template, { ...helpers, csrfToken, path: this.request.url, ...data })
+      return this.header('cache-control', 'no-store').view(template, {
+        ...helpers,
+        icon: ICON_HREF,
+        csrfToken,
+        path: this.request.url,
+        ...data,
+      })
     })
     app.setErrorHandler(consoleErrorHandler())
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -73,6 +80,10 @@ export function consolePlugin(ctx: AppContext) {
     )
     app.get('/console/assets/console.css', { schema: { hide: true } }, (_request, reply) =>
       reply.type('text/css').header('cache-control', 'public, max-age=3600').send(css),
+    )
+    // Browsers ask every site for /favicon.ico (the API docs, the pay page): an icon, not a logged 404.
+    app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(ICON_SVG),
     )
     // The whole OpenAPI document, operator API included: production shows the public one without it.
     app.get('/console/openapi.json', { schema: { hide: true } }, async () => app.swagger())

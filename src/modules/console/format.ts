@@ -1,10 +1,12 @@
-/** How the console shows money and time: Rupiah with Indonesian grouping, times on the operator's clock. */
+/** How the console shows money, time and counts: Rupiah with Indonesian grouping, times on the operator's clock. */
 export function viewHelpers(timeZone: string) {
   const clock = new Intl.DateTimeFormat('id-ID', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
   return {
     rp: (amount: number | string | null | undefined) =>
       amount === null || amount === undefined ? '—' : `Rp ${Number(amount).toLocaleString('id-ID')}`,
     time: (at: Date | string | null | undefined) => (at ? clock.format(new Date(at)) : '—'),
+    /** "1 order", "2 orders": a count with its noun in the right number. */
+    count: (n: number | string, one: string, many = `${one}s`) => `${n} ${Number(n) === 1 ? one : many}`,
     timeZone,
   }
 }

@@ -7,7 +7,9 @@ import { listDispatches, resolveDispatch } from '../fulfilment/review.service.js
 import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
 import { getOperatorOrder, listOperatorOrders } from '../orders/operator-orders.service.js'
 import { ORDER_STATUSES } from '../../db/schema.js'
+import * as accounts from '../accounts/accounts.service.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf } from './form.js'
+import { resellerNames } from './names.js'
 
 const hide = true
 // '' is the form's "any": a select or checkbox left alone.
@@ -35,13 +37,24 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       const kept = { ref: ref ?? '', status: status ?? '', awaiting: awaiting ?? '', account_id: account_id ? String(account_id) : '' }
       const given = Object.entries(kept).filter(([, v]) => v !== '')
       const next = meta.next_cursor ? `?${new URLSearchParams([...given, ['cursor', meta.next_cursor]])}` : undefined
-      return reply.page('orders.eta', { rows, meta, next, query: kept })
+      const [names, reseller] = await Promise.all([
+        resellerNames(
+          db,
+          rows.map((o) => o.account_id),
+        ),
+        account_id ? accounts.getAccount(db, account_id) : undefined,
+      ])
+      const filtered = given.some(([k]) => k !== 'account_id')
+      return reply.page('orders.eta', { rows, meta, next, query: kept, names, reseller, filtered })
     })
     app.get(
       '/console/orders/:id',
       { schema: { hide, params: IdParam, querystring: Type.Object({ done: Optional(Type.String({ maxLength: 20 })) }) } },
-      async (request, reply) =>
-        reply.page('order.eta', { order: await getOperatorOrder(db, vault, request.params.id), notice: noticeOf(request.query) }),
+      async (request, reply) => {
+        const order = await getOperatorOrder(db, vault, request.params.id)
+        const reseller = await accounts.getAccount(db, order.account_id)
+        return reply.page('order.eta', { order, reseller, notice: noticeOf(request.query) })
+      },
     )
     app.post(
       '/console/orders/:id/lines/:line/send',

@@ -1,14 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import type { Database } from '../../db/database.js'
+import * as accounts from '../accounts/accounts.service.js'
 import { storeOverview } from '../admin/overview.service.js'
+import { listOperatorItems } from '../catalog/catalog.service.js'
+import { listChannels } from '../topups/channels.service.js'
+
+/** A new store's first steps, each done or not: something to sell, a reseller, money to buy with. */
+async function firstSteps(db: Database, balancesHeld: number) {
+  const [items, resellers, channels] = await Promise.all([
+    listOperatorItems(db, { page: 1, perPage: 1 }).then((r) => Number(r.total)),
+    accounts.listAccounts(db, { page: 1, perPage: 1 }).then((r) => Number(r.total)),
+    listChannels(db).then((r) => r.length),
+  ])
+  const steps = { items: items > 0, resellers: resellers > 0, money: balancesHeld > 0 || channels > 0 }
+  return Object.values(steps).every(Boolean) ? undefined : steps
+}
 
 /** The overview: the same figures as GET /api/admin/v1/overview; htmx refreshes them in place. */
 export function overviewPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const hide = { schema: { hide: true } }
   return async (app) => {
-    app.get('/console', hide, async (_request, reply) =>
-      reply.page('overview.eta', { overview: await storeOverview(ctx.db, ctx.config.leaderboardTz) }),
-    )
+    app.get('/console', hide, async (_request, reply) => {
+      const overview = await storeOverview(ctx.db, ctx.config.leaderboardTz)
+      return reply.page('overview.eta', { overview, steps: await firstSteps(ctx.db, Number(overview.balances_held)) })
+    })
     app.get('/console/overview/figures', hide, async (_request, reply) =>
       reply.page('overview-figures.eta', { overview: await storeOverview(ctx.db, ctx.config.leaderboardTz) }),
     )

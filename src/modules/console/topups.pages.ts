@@ -10,7 +10,9 @@ import { createChannelWithin, findChannel, listChannels, updateChannel } from '.
 import { resolveTopup } from '../topups/topup-review.service.js'
 import { ChannelBody, ChannelChangesBody, ChannelCodeParam, ReferenceParam } from '../topups/topups.schemas.js'
 import { listTopups, payTopup, syncChannels } from '../topups/topups.service.js'
+import * as accounts from '../accounts/accounts.service.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
+import { resellerNames } from './names.js'
 
 const hide = true
 const PER_PAGE = 50
@@ -55,6 +57,13 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           // The operator's queue, above any list: a gateway reported another paid total.
           listTopups(db, { page: 1, per_page: PER_PAGE, status: 'review', account_id }),
         ])
+        const [names, reseller] = await Promise.all([
+          resellerNames(
+            db,
+            [...rows, ...review.rows].map((t) => t.account_id),
+          ),
+          account_id ? accounts.getAccount(db, account_id) : undefined,
+        ])
         const simulator = ctx.config.paymentGateway === 'simulator'
         // Every filter travels with the page links.
         const link = (to: number) =>
@@ -71,6 +80,8 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           previous,
           status: status ?? '',
           account_id,
+          names,
+          reseller,
           simulator,
           notice: noticeOf(request.query),
         })

@@ -7,6 +7,7 @@ import { createTestApp } from '../../../test/app.js'
 import { admin, createReseller } from '../../../test/factory.js'
 import { balanceOf } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
+import { viewHelpers } from '../console/format.js'
 
 // The simulator's pay page clicked in a real headless Chromium (Debian's, installed by .ci/run).
 const EXECUTABLE = '/usr/bin/chromium'
@@ -65,11 +66,17 @@ describe('the simulator pay page in a browser', () => {
     const page = await browser!.newPage()
     try {
       await page.goto(topup.payment_url)
-      const field = (name: string) => page.locator(`td[data-field="${name}"]`).textContent()
+      const field = (name: string) => page.locator(`[data-field="${name}"]`).innerText()
       expect(await field('amount')).toBe('Rp 125.000')
       expect(await field('fee')).toBe(`Rp ${(750 + 875).toLocaleString('id-ID')}`)
+      expect(await field('total-to-pay')).toBe(`Rp ${(125_000 + 750 + 875).toLocaleString('id-ID')}`)
       expect(await field('channel')).toBe('QRIS Nasional (QRIS)')
-      expect(await field('expires-at')).toBe(topup.expires_at)
+      // The expiry on the console's clock (LEADERBOARD_TZ, Asia/Jakarta by default), the instant kept for machines.
+      const jakarta = viewHelpers('Asia/Jakarta').time(topup.expires_at)
+      expect(await field('expires-at')).toBe(`${jakarta} Asia/Jakarta`)
+      expect(await page.locator('[data-field="expires-at"] time').getAttribute('datetime')).toBe(topup.expires_at)
+      expect(await page.locator('body').innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/)
+      expect(await page.locator('#pay').innerText()).toBe(`Pay Rp ${(125_000 + 750 + 875).toLocaleString('id-ID')}`)
       expect(await balanceOf(app, shop)).toBe(0)
       await Promise.all([page.waitForURL(topup.payment_url), page.click('#pay')])
       expect(await page.locator('#outcome').textContent()).toBe('Paid: the balance has been credited.')

@@ -24,7 +24,7 @@ export function payPageRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(payPageHtml(topup, channel?.name ?? topup.channel, confirmToken(topup.reference)))
+        .send(payPageHtml(topup, channel?.name ?? topup.channel, confirmToken(topup.reference), ctx.config.leaderboardTz))
     })
     app.post('/sim/pay/:reference', { schema: { hide: true, params: ReferenceParam } }, async (request, reply) => {
       const topup = await simulated(request.params.reference)

@@ -1,36 +1,67 @@
 import type { Topup } from '../../db/schema.js'
+import { viewHelpers } from '../console/format.js'
+import { ICON_HREF } from '../console/icon.js'
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-const rupiah = (n: number) => `Rp ${n.toLocaleString('id-ID')}`
 
-/** The simulator's hosted pay page: what is paid, where, until when, and a Pay button while it can be paid. */
-export function payPageHtml(t: Topup & { effective_status: string }, channelName: string, confirm: string): string {
+// The console's look (its colours, a card, Rupiah kept on one line), in one small page with no script.
+const STYLE = `*{box-sizing:border-box}
+body{margin:0;padding:2.5rem 1rem;font:15px/1.45 system-ui,sans-serif;color:#1d232a;background:#f4f6f8}
+main{max-width:26rem;margin:0 auto;background:#fff;border:1px solid #dde3e9;border-radius:6px;padding:1.2rem}
+.brand{margin:0;color:#5b6670;font-size:.85rem;text-transform:uppercase;letter-spacing:.04em}
+h1{margin:.2rem 0 1rem;font-size:1.6rem;white-space:nowrap}
+dl{margin:0}dl div{display:flex;justify-content:space-between;gap:1rem;padding:.45rem 0;border-bottom:1px solid #eef1f4}
+dt{color:#5b6670;white-space:nowrap}dd{margin:0;text-align:right;overflow-wrap:anywhere}dd.money{white-space:nowrap}
+dl .total{font-weight:700;border-bottom:0}dl .total dt{color:inherit}
+.muted{color:#5b6670;font-size:.85rem}
+.tag{display:inline-block;padding:0 .4rem;border-radius:3px;background:#e8edf2;font-size:.85rem}
+.tag.paid{background:#dff3e4}.tag.expired,.tag.failed{background:#fbe3e3}
+button{width:100%;margin-top:1rem;padding:.6rem;font:inherit;font-size:1.1rem;font-weight:600;color:#fff;background:#1f5f99;border:1px solid #1f5f99;border-radius:4px;cursor:pointer;white-space:nowrap}
+#outcome{margin:1rem 0 0;padding:.6rem .8rem;border-radius:6px;background:#e6f4ea;border:1px solid #9ccfa8}
+#outcome.closed{background:#fdecec;border-color:#e5a3a3}`
+
+/**
+ * The simulator's hosted pay page: what is paid, where, until when (on the console's clock,
+ * LEADERBOARD_TZ), and a Pay button while it can be paid.
+ */
+export function payPageHtml(t: Topup & { effective_status: string }, channelName: string, confirm: string, timeZone: string): string {
+  const { rp, time } = viewHelpers(timeZone)
   const payable = t.effective_status === 'pending'
-  const rows: [string, string][] = [
-    ['Invoice', t.invoice],
-    ['Channel', `${channelName} (${t.channel})`],
-    ['Amount', rupiah(t.amount)],
-    ['Fee', rupiah(t.fee)],
-    ['Total to pay', rupiah(t.total)],
-    ['Expires at', t.expires_at.toISOString()],
-    ['Status', t.effective_status],
+  const expiry = `<time datetime="${t.expires_at.toISOString()}">${escapeHtml(time(t.expires_at))}</time> <span class="muted">${escapeHtml(timeZone)}</span>`
+  // [label, field, html, class]: values escaped here, the expiry and status carry their own markup.
+  const rows: [string, string, string, string][] = [
+    ['Invoice', 'invoice', escapeHtml(t.invoice), ''],
+    ['Channel', 'channel', escapeHtml(`${channelName} (${t.channel})`), ''],
+    ['Amount', 'amount', escapeHtml(rp(t.amount)), 'money'],
+    ['Fee', 'fee', escapeHtml(rp(t.fee)), 'money'],
+    ['Total to pay', 'total-to-pay', escapeHtml(rp(t.total)), 'money'],
+    ['Expires at', 'expires-at', expiry, ''],
+    ['Status', 'status', `<span class="tag ${escapeHtml(t.effective_status)}">${escapeHtml(t.effective_status)}</span>`, ''],
   ]
   const action = payable
     ? `<form method="post" action="${escapeHtml(encodeURIComponent(t.reference))}">
   <input type="hidden" name="confirm" value="${escapeHtml(confirm)}">
-  <button type="submit" id="pay">Pay ${escapeHtml(rupiah(t.total))}</button>
+  <button type="submit" id="pay">Pay ${escapeHtml(rp(t.total))}</button>
 </form>`
-    : `<p id="outcome">${t.status === 'paid' ? 'Paid: the balance has been credited.' : 'This payment link can no longer be paid.'}</p>`
+    : t.status === 'paid'
+      ? '<p id="outcome">Paid: the balance has been credited.</p>'
+      : '<p id="outcome" class="closed">This payment link can no longer be paid.</p>'
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Pay ${escapeHtml(t.invoice)}</title>
-<style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto}th{text-align:left;padding-right:1rem}button{margin-top:1rem;font-size:1.2rem}</style></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Pay ${escapeHtml(t.invoice)}</title>
+<link rel="icon" href="${ICON_HREF}">
+<style>${STYLE}</style></head>
 <body>
-<h1>Payment simulator</h1>
-<table>
-${rows.map(([k, v]) => `<tr><th>${k}</th><td data-field="${k.toLowerCase().replaceAll(' ', '-')}">${escapeHtml(v)}</td></tr>`).join('\n')}
-</table>
+<main>
+<p class="brand">Payment simulator</p>
+<h1>${escapeHtml(rp(t.total))}</h1>
+<dl>
+${rows.map(([label, field, html, cls]) => `<div${field === 'total-to-pay' ? ' class="total"' : ''}><dt>${label}</dt><dd data-field="${field}"${cls ? ` class="${cls}"` : ''}>${html}</dd></div>`).join('\n')}
+</dl>
 ${action}
+<p class="muted">A test gateway: no money moves. Paying credits the reseller’s balance with the amount.</p>
+</main>
 </body>
 </html>
 `
