@@ -23,9 +23,10 @@ import {
 } from './harness.js'
 import { embeddedBench } from './embedded.js'
 import { pacedLoad } from './paced.js'
-import { summarize, type BenchReport } from './summary.js'
+import { summarize, upstreamRows, type BenchReport } from './summary.js'
 import { leaderboardBench } from './leaderboard.js'
 import { readsBench } from './reads.js'
+import { upstreamBench } from './upstream.js'
 import { webhookBench } from './webhooks.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
@@ -36,7 +37,8 @@ const LICENSES_PER_ITEM = Number(process.env.BENCH_LICENSES ?? 8000)
 const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 120000)
 // BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
 // BENCH_ONLY=reads runs the read routes alone; BENCH_ONLY=purchases the purchase phases and the reference;
-// BENCH_ONLY=embedded the embedded database's phase.
+// BENCH_ONLY=embedded the embedded database's phase; BENCH_ONLY=upstream the upstream dispatch phases at
+// half and a quarter of BENCH_RATE, on a database with only what they seed themselves.
 const ONLY = process.env.BENCH_ONLY
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
 
@@ -124,14 +126,14 @@ async function load(base: string, { connections, pick, pid }: { connections: num
 type Seeded = { base: string; databaseUrl: string; port: number; serverPid?: number } & Awaited<ReturnType<typeof seed>>
 
 /** One part of the bench alone, on a fresh seeded database: for iterating on it (the figures of run.ts otherwise). */
-async function only(part: (s: Seeded) => Promise<unknown>) {
+async function only(part: (s: Seeded) => Promise<unknown>, seeding: (base: string) => ReturnType<typeof seed> = seed) {
   const databaseUrl = await recreateDatabase()
   const port = await freePort()
   const server = await startServer(databaseUrl, port)
   const base = `http://127.0.0.1:${port}`
   try {
     console.log('seeding …')
-    await part({ base, databaseUrl, port, serverPid: server.pid, ...(await seed(base)) })
+    await part({ base, databaseUrl, port, serverPid: server.pid, ...(await seeding(base)) })
   } finally {
     server.kill('SIGTERM')
   }
@@ -159,6 +161,22 @@ async function webhooksOnly({ base, databaseUrl, port, keys, items, serverPid }:
   })
   console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, webhooks }, null, 2))
 }
+
+/** The upstream phases at BENCH_RATE: they seed their own provider, item and accounts. */
+async function upstreamOnly({ base, databaseUrl, port }: Seeded) {
+  const upstream = await upstreamBench({
+    base,
+    databaseUrl,
+    purchaseRate: FIXED_RATE,
+    seconds: SECONDS,
+    startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
+    admin: (m, u, b) => api(base, m, u, b),
+  })
+  const summary = upstreamRows(upstream)
+  console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, purchase_rate: FIXED_RATE, upstream }, null, 2))
+  console.table(summary)
+}
+const seedNothing = async () => ({ keys: [], items: [], hot: 0 })
 
 type Reading = ReturnType<typeof referenceCeiling>
 
@@ -198,6 +216,7 @@ async function main() {
   if (ONLY === 'purchases') return only(purchasesOnly)
   if (ONLY === 'webhooks') return only(webhooksOnly)
   if (ONLY === 'reads') return only(readsOnly)
+  if (ONLY === 'upstream') return only(upstreamOnly, seedNothing)
   if (ONLY === 'embedded') return console.log(JSON.stringify(await embeddedBench(SECONDS), null, 2))
   const databaseUrl = await recreateDatabase()
   const port = await freePort()
@@ -237,6 +256,15 @@ async function main() {
       serverPid: server.pid!,
       burst: () => load(base, { connections: 64, pick: spread }),
     })
+    // h2h dispatch at half and a quarter of the purchase rate the machine showed, with accounts of its own (no webhooks).
+    const upstream = await upstreamBench({
+      base,
+      databaseUrl,
+      purchaseRate: phases.purchase.req_per_s,
+      seconds: SECONDS,
+      startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
+      admin: (m, u, b) => api(base, m, u, b),
+    })
     // Last: it adds 100,000 accounts to the database.
     const leaderboard = await leaderboardBench({ base, databaseUrl, keys, seconds: SECONDS })
     // The embedded phase gets the machine to itself: the server gone, PostgreSQL's dirty pages written.
@@ -256,6 +284,7 @@ async function main() {
       purchase_ratio: phases.purchase_ratio,
       hot_item_ratio: phases.hot_item_ratio,
       webhooks: { rate_from: { purchase_ratio: phases.purchase_ratio, reading: webhookReading }, ...webhooks },
+      upstream,
       leaderboard,
       reads,
       embedded,

@@ -35,8 +35,46 @@ export type BenchReport = {
       warmup?: { seconds: number; commit_to_arrival_p99_ms: number }
     }
   }
+  /** Absent from reports before the upstream phase. */
+  upstream?: UpstreamReport
   leaderboard: Record<'profile' | 'profile_large' | 'top_ten_large', Load & { accounts_in_month?: number }>
   embedded: { http: Load & { peak_rss_mb: number }; loop: { calls_per_s: number }; ratio: number; idle_rss_mb: number }
+}
+
+type UpstreamRate = {
+  rate: number
+  purchases_refused: number
+  requests_expected: number
+  requests_arrived: number
+  backlog_at_end: number
+  all_sent_after_load_ms: number | null
+  answer_to_request_p50_ms: number
+  answer_to_request_p99_ms: number
+  answer_to_request_max_ms: number
+  sent_per_s_during_load: number
+  machine_busy_percent_during_load?: number
+}
+
+/** bench/upstream.ts: h2h dispatch against a fake provider answering in provider_delay_ms. */
+export type UpstreamReport = {
+  provider_delay_ms: number
+  provider_hosts: number
+  repeated_requests: number
+  drain: {
+    backlog_dispatches: number
+    purchases_refused: number
+    all_completed: boolean
+    left_not_completed: number
+    seconds: number | null
+    requests_per_s: number | null
+    peak_in_flight_at_provider: number
+    mean_in_flight_at_provider?: number | null
+    worker_cpu_ms_per_request: number | null
+    postgres_cpu_ms_per_request: number | null
+    machine_busy_percent?: number
+  }
+  half_rate: UpstreamRate
+  quarter_rate: UpstreamRate
 }
 
 const READ_TARGETS: Record<string, string> = {
@@ -55,6 +93,57 @@ const ratio = (a: number, b: number) => Number((a / b).toFixed(3))
 // A refused purchase (sold out, say) is cheap: a phase with refusals is no purchase figure.
 const refused = (load: { non_2xx?: number }) => (load.non_2xx ? `; ${n(load.non_2xx)} REFUSED, not a purchase figure` : '')
 const purchaseRatio = (load: Load, held: number) => (load.non_2xx ? null : held)
+
+/** The upstream phases' rows: also what BENCH_ONLY=upstream prints. */
+export function upstreamRows(u: UpstreamReport): SummaryRow[] {
+  const d = u.drain
+  const provider = `a ${u.provider_delay_ms} ms provider${u.provider_hosts > 1 ? ` on ${u.provider_hosts} hosts` : ''}`
+  const refusedPurchases = (k: number) => (k ? `; ${n(k)} purchases REFUSED` : '')
+  const repeats = u.repeated_requests ? `; ${n(u.repeated_requests)} requests REPEATED a ref_id` : ''
+  // The purchase's answer stands for its commit (just before it), as in the webhook rows.
+  const atRate = (x: UpstreamRate, delay: string) =>
+    `${n(x.sent_per_s_during_load)} sent/s; ${delay} p50 ${x.answer_to_request_p50_ms} ms, p99 ${x.answer_to_request_p99_ms} ms, max ${x.answer_to_request_max_ms} ms` +
+    (x.requests_arrived < x.requests_expected
+      ? ` (of the ${n(x.requests_arrived)} of ${n(x.requests_expected)} requests that arrived)`
+      : '') +
+    busy(x.machine_busy_percent_during_load) +
+    refusedPurchases(x.purchases_refused)
+  return [
+    {
+      figure: `upstream: backlog drain (${n(d.backlog_dispatches)} h2h requests, ${provider})`,
+      value:
+        (d.all_completed && d.requests_per_s !== null
+          ? `${n(d.requests_per_s)} requests/s (${d.seconds} s from the first request to the last completed)`
+          : `NOT DRAINED: ${n(d.left_not_completed)} left after ${d.seconds ?? '—'} s`) +
+        `; ${d.mean_in_flight_at_provider ?? '—'} in flight at the provider on average, at most ${d.peak_in_flight_at_provider}` +
+        (d.worker_cpu_ms_per_request === null
+          ? ''
+          : `; worker ${d.worker_cpu_ms_per_request} ms, PostgreSQL ${d.postgres_cpu_ms_per_request} ms of CPU per request`) +
+        busy(d.machine_busy_percent) +
+        refusedPurchases(d.purchases_refused) +
+        repeats,
+      ratio: null,
+      target: '≥ 500 requests/s',
+    },
+    {
+      figure: `upstream at half rate (${n(u.half_rate.rate)} h2h purchases/s)`,
+      value:
+        `${n(u.half_rate.backlog_at_end)} not yet sent when the load ended, ` +
+        (u.half_rate.all_sent_after_load_ms === null
+          ? 'NOT ALL SENT within 2 minutes'
+          : `all sent ${u.half_rate.all_sent_after_load_ms} ms after`) +
+        `; ${atRate(u.half_rate, 'answer → request')}`,
+      ratio: null,
+      target: 'keeps up: the backlog gone within 1 s of the load',
+    },
+    {
+      figure: `upstream at a quarter rate (${n(u.quarter_rate.rate)} h2h purchases/s)`,
+      value: atRate(u.quarter_rate, 'commit (answer) → request'),
+      ratio: null,
+      target: 'p99 < 50 ms',
+    },
+  ]
+}
 
 export function summarize(r: BenchReport): SummaryRow[] {
   const ref = r.reference.reference_tps
@@ -126,6 +215,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
       ratio: null,
       target: '',
     },
+    ...(r.upstream ? upstreamRows(r.upstream) : []),
     {
       figure: 'GET /api/v1/leaderboard/profile (≈ 100 accounts)',
       value: `${n(lb.profile.req_per_s)} req/s, p99 ${lb.profile.p99_ms} ms`,

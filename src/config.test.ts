@@ -32,14 +32,17 @@ describe('loadConfig', () => {
       maxActiveLocks: 10,
       leaderboardTz: 'Asia/Jakarta',
       consoleSessionHours: 12,
-      workers: true,
+      role: 'all',
       redisUrl: undefined,
       rateLimitPerMinute: 600,
       trustProxy: undefined,
       providerPollSeconds: 60,
       providerTimeoutMs: 20000,
+      upstreamConcurrency: 256,
+      upstreamPerHost: 64,
       validationSourceUrl: 'http://127.0.0.1:8080/sim/validation',
       webhookTimeoutMs: 10000,
+      webhookUserAgent: 'ResellerOrderingService-Webhooks/1.0',
       dbPoolMax: 16,
       dbPipelines: 8,
       dbConnectTimeoutMs: 3000,
@@ -69,7 +72,7 @@ describe('loadConfig', () => {
       port: 9090,
       host: '0.0.0.0',
       publicUrl: 'http://0.0.0.0:9090',
-      workers: false,
+      role: 'api',
       seedDemo: false,
       rateLimitPerMinute: 0,
     })
@@ -85,6 +88,7 @@ describe('loadConfig', () => {
       metricsHost: '10.0.0.5',
       dbQueryTimeoutMs: 9000,
     })
+    expect(loadConfig({ WEBHOOK_USER_AGENT: 'SekalipayWebhook/1.0' }).webhookUserAgent).toBe('SekalipayWebhook/1.0')
     // A trailing slash would double up in payment links.
     expect(loadConfig({ PUBLIC_URL: 'https://shop.example/' }).publicUrl).toBe('https://shop.example')
   })
@@ -101,6 +105,9 @@ describe('loadConfig', () => {
     [{ APP_ENV: 'prod' }, /^APP_ENV: expected one of development, production, test \(got "prod"\)$/],
     [{ WORKERS: 'maybe' }, /^WORKERS: expected one of true, false, only \(got "maybe"\)$/],
     [{ WORKERS: 'only' }, /^WORKERS: only needs DATABASE_URL/],
+    [{ ROLE: 'web' }, /^ROLE: expected one of all, api, worker, migrate \(got "web"\)$/],
+    [{ ROLE: 'worker' }, /^ROLE: worker needs DATABASE_URL/],
+    [{ ROLE: 'api', WORKERS: 'true' }, /^ROLE: api contradicts WORKERS=true \(deprecated: WORKERS=true means ROLE=all\); unset WORKERS$/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
     [{ DB_STATEMENT_TIMEOUT_MS: '50' }, /^DB_STATEMENT_TIMEOUT_MS: .*100.*"50"/],
     [
@@ -109,6 +116,8 @@ describe('loadConfig', () => {
     ],
     [{ METRICS_PORT: 'metrics' }, /^METRICS_PORT: .*integer.*"metrics"/],
     [{ AUTH_FAILURES_PER_MINUTE: '-5' }, /^AUTH_FAILURES_PER_MINUTE: .*0.*"-5"/],
+    // A header cannot carry a line break.
+    [{ WEBHOOK_USER_AGENT: 'Hook\r\nX-Evil: 1' }, /^WEBHOOK_USER_AGENT: /],
   ])('%j gives one line naming the variable', (env, line) => {
     const problems = problemsOf(env)
     expect(problems).toHaveLength(1)
@@ -140,6 +149,21 @@ describe('loadConfig', () => {
         VALIDATION_SOURCE_URL: 'https://ids.example/v1/',
       }).validationSourceUrl,
     ).toBe('https://ids.example/v1')
+  })
+
+  it('maps the deprecated WORKERS onto ROLE, and lets a production migration job run without the keys', () => {
+    const db = { DATABASE_URL: 'postgres://db/x' }
+    expect(
+      [loadConfig({}), loadConfig({ WORKERS: 'true' }), loadConfig({ WORKERS: 'false' }), loadConfig({ WORKERS: 'only', ...db })].map(
+        (c) => c.role,
+      ),
+    ).toEqual(['all', 'all', 'api', 'worker'])
+    expect(loadConfig({ ROLE: 'worker', WORKERS: 'only', ...db }).role).toBe('worker')
+    expect(loadConfig({ ROLE: 'migrate', APP_ENV: 'production', ...db }).role).toBe('migrate')
+    expect(problemsOf({ ROLE: 'worker', APP_ENV: 'production', ...db })).toEqual([
+      'APP_KEY: required in production',
+      'ADMIN_TOKEN: required in production',
+    ])
   })
 
   it('answers a frozen object', () => {

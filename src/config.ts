@@ -3,6 +3,9 @@ import { Value } from '@sinclair/typebox/value'
 import { isAddressOrCidr } from './ip-ranges.js'
 import { StringEnum } from './string-enum.js'
 
+/** The webhook User-Agent unless WEBHOOK_USER_AGENT names another (receivers written for SekaliPay may expect its own). */
+export const DEFAULT_WEBHOOK_USER_AGENT = 'ResellerOrderingService-Webhooks/1.0'
+
 /** Pipelined connections per process (DB_PIPELINES); the test helpers open as many as production does. */
 export const DEFAULT_DB_PIPELINES = 8
 
@@ -26,14 +29,20 @@ const Env = Type.Object({
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
   CONSOLE_SESSION_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 12 }),
-  WORKERS: StringEnum(['true', 'false', 'only'], { default: 'true' }),
+  ROLE: Type.Optional(StringEnum(['all', 'api', 'worker', 'migrate'])),
+  // Deprecated: ROLE says it (true → all, false → api, only → worker); kept for existing setups.
+  WORKERS: Type.Optional(StringEnum(['true', 'false', 'only'])),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   PROVIDER_POLL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
+  UPSTREAM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
+  UPSTREAM_PER_HOST: Type.Integer({ minimum: 1, maximum: 10000, default: 64 }),
   VALIDATION_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
+  // Printable ASCII only: anything else cannot travel in a header.
+  WEBHOOK_USER_AGENT: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x20-\\x7E]+$', default: DEFAULT_WEBHOOK_USER_AGENT }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 16, default: 16 }),
   DB_PIPELINES: Type.Integer({ minimum: 0, maximum: 16, default: DEFAULT_DB_PIPELINES }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 3000 }),
@@ -60,8 +69,8 @@ type Derived = {
   publicUrl: string
   /** Set (all of it) when paymentGateway is tripay. */
   tripay: { baseUrl: string; apiKey: string; privateKey: string; merchantCode: string } | undefined
-  /** Background workers in this process; `only`: workers and no API (scale-out, `npm run worker`). */
-  workers: boolean | 'only'
+  /** What this process runs: `all` (API and workers), `api`, `worker` (scale-out) or `migrate` (then exits). */
+  role: Role
   trustProxy: string[] | undefined
   /** Where game-account ids are checked (§5b); the simulator outside production unless set. */
   validationSourceUrl: string | undefined
@@ -69,10 +78,17 @@ type Derived = {
   metricsHost: string
 }
 
-type Copied = Omit<CamelKeys<Env>, keyof Derived | `tripay${string}`>
+type Copied = Omit<CamelKeys<Env>, keyof Derived | 'workers' | `tripay${string}`>
 
 /** The configuration: the Env schema's values, camel-cased (optional where the variable is), plus the derived ones. */
 export type Config = Readonly<Copied & Derived>
+
+export type Role = 'all' | 'api' | 'worker' | 'migrate'
+const ROLE_OF_WORKERS: Record<string, Role> = { true: 'all', false: 'api', only: 'worker' }
+
+/** Whether a role serves HTTP, and whether it runs the background workers. */
+export const servesApi = (role: Role) => role === 'all' || role === 'api'
+export const runsWorkers = (role: Role) => role === 'all' || role === 'worker'
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -113,12 +129,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const queryTimeoutMs = env.DB_QUERY_TIMEOUT_MS ?? env.DB_STATEMENT_TIMEOUT_MS + 1000
   if (queryTimeoutMs <= env.DB_STATEMENT_TIMEOUT_MS)
     problems.push(`DB_QUERY_TIMEOUT_MS: must be longer than DB_STATEMENT_TIMEOUT_MS (${env.DB_STATEMENT_TIMEOUT_MS})`)
-  if (env.WORKERS === 'only' && !env.DATABASE_URL)
-    problems.push('WORKERS: only needs DATABASE_URL (the embedded database belongs to one process)')
+  const aliased = env.WORKERS === undefined ? undefined : ROLE_OF_WORKERS[env.WORKERS]
+  const role: Role = env.ROLE ?? aliased ?? 'all'
+  if (env.ROLE && aliased && env.ROLE !== aliased)
+    problems.push(
+      `ROLE: ${env.ROLE} contradicts WORKERS=${env.WORKERS} (deprecated: WORKERS=${env.WORKERS} means ROLE=${aliased}); unset WORKERS`,
+    )
+  else if (role === 'worker' && !env.DATABASE_URL)
+    problems.push(`${env.ROLE ? 'ROLE: worker' : 'WORKERS: only'} needs DATABASE_URL (the embedded database belongs to one process)`)
   if (env.APP_ENV === 'production') {
     if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
-    if (!env.APP_KEY) problems.push('APP_KEY: required in production')
-    if (!env.ADMIN_TOKEN) problems.push('ADMIN_TOKEN: required in production')
+    // A migration job needs the database only: the keys stay with the processes that use them.
+    if (!env.APP_KEY && role !== 'migrate') problems.push('APP_KEY: required in production')
+    if (!env.ADMIN_TOKEN && role !== 'migrate') problems.push('ADMIN_TOKEN: required in production')
   }
   if (env.PAYMENT_GATEWAY === 'tripay') {
     for (const key of ['TRIPAY_API_KEY', 'TRIPAY_PRIVATE_KEY', 'TRIPAY_MERCHANT_CODE'] as const)
@@ -150,17 +173,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
     consoleSessionHours: env.CONSOLE_SESSION_HOURS,
-    workers: env.WORKERS === 'only' ? 'only' : env.WORKERS === 'true',
+    role,
     redisUrl: env.REDIS_URL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     trustProxy: env.TRUST_PROXY?.split(',').map((s) => s.trim()),
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
+    upstreamConcurrency: env.UPSTREAM_CONCURRENCY,
+    upstreamPerHost: env.UPSTREAM_PER_HOST,
     validationSourceUrl: (env.VALIDATION_SOURCE_URL ?? (env.APP_ENV === 'production' ? undefined : `${publicUrl}/sim/validation`))?.replace(
       /\/+$/,
       '',
     ),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    webhookUserAgent: env.WEBHOOK_USER_AGENT,
     dbPoolMax: env.DB_POOL_MAX,
     dbPipelines: env.DB_PIPELINES,
     dbConnectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,

@@ -76,6 +76,11 @@ export class AppError extends Error {
   }
 }
 
+/** REF_ID_ALREADY_EXIST (DESIGN §4): the docs' `errors` on ref_id, and the existing transaction in `data`. */
+export function refIdAlreadyExists(data: unknown): AppError {
+  return new AppError('REF_ID_ALREADY_EXIST', { fieldErrors: { ref_id: ['The ref id has already been used.'] }, data })
+}
+
 /** A 422 VALIDATION_ERROR naming one field. */
 export function invalidField(path: string, sentence: string): AppError {
   return new AppError('VALIDATION_ERROR', { fieldErrors: { [path]: [sentence] } })

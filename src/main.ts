@@ -1,5 +1,5 @@
 import net from 'node:net'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadConfig, runsWorkers, servesApi } from './config.js'
 import { recordServiceUrl } from './db/data-dir.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { metricsServer } from './http/metrics.js'
@@ -7,8 +7,8 @@ import { buildApp } from './http/server.js'
 import { watchAccountChanges } from './modules/accounts/account-changes.js'
 import { watchCatalogChanges } from './modules/catalog/catalog-snapshot.js'
 import { seedDemo } from './modules/admin/demo.js'
-import { openService } from './service.js'
-import { allWorkers } from './workers/index.js'
+import { migrateDatabase, openService } from './service.js'
+import { allWorkers, startUpstreamWorker } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
 import { createWebhookWorker } from './modules/webhooks/webhook-worker.js'
 
@@ -32,12 +32,32 @@ const portTaken = (host: string, port: number) =>
 // In-flight requests and attempts get this long to finish after SIGTERM/SIGINT.
 const SHUTDOWN_DEADLINE_MS = 15_000
 
+/**
+ * Stops accepting and waits for the requests in flight. A keep-alive socket is closed once its
+ * request is answered (Fastify closes only those idle when close begins: a client's pooled socket
+ * kept an answered process alive until the deadline); a request racing in gets 503, Connection: close.
+ */
+async function drainHttp(app: { close(): Promise<unknown>; server: { closeIdleConnections(): void } }): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100)
+  try {
+    await app.close()
+  } finally {
+    clearInterval(sweep)
+  }
+}
+
 const startedAt = Date.now()
 /** A line per step of the start with the seconds since it began, so a first start never looks hung. */
 const progress = (step: string) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${step}`)
 
 async function main() {
   let config = loadConfig()
+  if (config.role === 'migrate') {
+    // A deploy step before the new processes start; they migrate too, under the same advisory locks.
+    await migrateDatabase(config, progress)
+    progress('migrated: exiting (ROLE=migrate)')
+    process.exit(0)
+  }
   // A token the operator set is theirs to know; only a generated one is printed.
   const printAdminToken = !config.adminToken
   let secrets: DevSecretStore | undefined
@@ -45,11 +65,12 @@ async function main() {
     secrets = resolveDevSecrets(config)
     config = secrets.config
   }
-  if (config.workers !== 'only') await refuseTakenPort(config.host, config.port)
+  // ROLE=api serves HTTP and leaves the background work to ROLE=worker processes on the same PostgreSQL.
+  const serveApi = servesApi(config.role)
+  const background = runsWorkers(config.role)
+  if (serveApi) await refuseTakenPort(config.host, config.port)
   const service = await openService(config, {}, progress)
   const { ctx } = service
-  // WORKERS=only: a worker process for scale-out, beside API processes on the same PostgreSQL.
-  const serveApi = config.workers !== 'only'
   // Only on an empty database, once however many processes start together.
   const seeding = serveApi && (config.seedDemo ?? config.appEnv === 'development')
   if (seeding) progress('demo data (only into an empty database)')
@@ -65,8 +86,9 @@ async function main() {
   if (serveApi && !config.databaseUrl && config.dataDir !== 'memory') recordServiceUrl(config.dataDir, config.publicUrl)
   const metrics = config.metricsPort === undefined ? undefined : metricsServer(app.metricsRegistry)
   await metrics?.listen({ port: config.metricsPort, host: config.metricsHost })
-  const workers = config.workers ? startWorkers(allWorkers(ctx), service.log) : undefined
-  const webhooks = config.workers ? await createWebhookWorker(ctx).start(service.log) : undefined
+  const workers = background ? startWorkers(allWorkers(ctx), service.log) : undefined
+  const webhooks = background ? await createWebhookWorker(ctx).start(service.log) : undefined
+  const upstream = background ? await startUpstreamWorker(ctx, service.log) : undefined
   const stopWatching = serveApi ? await watchAccountChanges(ctx) : async () => {}
   const stopWatchingCatalog = serveApi ? await watchCatalogChanges(ctx) : async () => {}
   const banner = [
@@ -76,29 +98,29 @@ async function main() {
     `  console:      ${config.publicUrl}/console (sign in with the admin token)`,
     `  database:     ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`,
   ]
+  if (!background) banner.push('  role:         api (no background workers: run ROLE=worker processes beside it)')
   if (metrics) banner.push(`  metrics:      http://${config.metricsHost}:${config.metricsPort}/metrics`)
   if (secrets?.secrets.demoApiKey) banner.push(`  demo API key: ${secrets.secrets.demoApiKey}`)
   if (secrets && printAdminToken) banner.push(`  admin token:  ${config.adminToken}`)
-  console.log(serveApi ? banner.join('\n') : 'Reseller Ordering Service workers running (WORKERS=only: no API), database: PostgreSQL')
+  console.log(serveApi ? banner.join('\n') : 'Reseller Ordering Service workers running (ROLE=worker: no API), database: PostgreSQL')
 
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    app.log.info({ signal }, 'shutting down')
+    console.log(`stopping on ${signal}: no new connections or claims; finishing requests in flight, handing back claimed work`)
     // A step that never ends (a peer that keeps its connection, a lost database) must not keep the
     // process alive: bench runs found API processes still up a quarter of an hour after SIGTERM.
     setTimeout(() => {
       app.log.error({ signal }, `still shutting down after ${SHUTDOWN_DEADLINE_MS} ms: exiting`)
       process.exit(1)
     }, SHUTDOWN_DEADLINE_MS).unref()
-    await app.close()
-    await metrics?.close()
-    await workers?.stop()
-    await webhooks?.stop()
+    // The API drains its requests while the workers hand back their claims: one deadline for both.
+    await Promise.all([drainHttp(app), metrics?.close(), workers?.stop(), webhooks?.stop(), upstream?.stop()])
     await stopWatching()
     await stopWatchingCatalog()
     await service.close()
+    console.log('stopped')
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))

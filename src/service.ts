@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { pino, type Logger } from 'pino'
-import type { Config } from './config.js'
+import { runsWorkers, type Config } from './config.js'
 import { checkAppKey, createContext, type AppContext, type ContextOverrides } from './context.js'
 import { acquireDataDirLock } from './db/data-dir.js'
 import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
@@ -39,7 +39,7 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
     await closeDatabases()
     throw error
   }
-  // Workers log on their own, not through an HTTP app (a WORKERS=only process has none).
+  // Workers log on their own, not through an HTTP app (a ROLE=worker process has none).
   const log = pino({ level: config.logLevel, name: 'workers' })
   let closed = false
   return {
@@ -60,7 +60,7 @@ const WEBHOOK_POOL_MAX = 4
 
 /** On PostgreSQL the webhook worker's own small pool, where its prepared statements keep keyed plans; else the one database. */
 async function openWebhookDatabase(config: Config, database: DatabaseHandle): Promise<DatabaseHandle> {
-  if (!config.databaseUrl || !config.workers) return database
+  if (!config.databaseUrl || !runsWorkers(config.role)) return database
   return openPostgres(config.databaseUrl, WEBHOOK_POOL_MAX, { timeouts: databaseTimeouts(config), settings: WEBHOOK_POOL_SETTINGS })
 }
 
@@ -77,13 +77,25 @@ const databaseTimeouts = (config: Config) => ({
   idleInTransactionMs: config.dbIdleInTransactionTimeoutMs,
 })
 
+/** ROLE=migrate, a deploy step: the versioned migrations and the changed database functions, then nothing stays open. */
+export async function migrateDatabase(config: Config, progress: Progress = () => {}): Promise<void> {
+  if (config.databaseUrl) return migratePostgres(config.databaseUrl, progress)
+  const { database, release } = await openDatabase(config, progress)
+  await database.close()
+  release()
+}
+
+async function migratePostgres(url: string, progress: Progress): Promise<void> {
+  progress('migrating PostgreSQL')
+  // Migrations may wait for another process's or build an index: not under the request timeouts.
+  const migrating = await openPostgres(url, 2)
+  await migrateToLatest(migrating.db).finally(() => migrating.close())
+}
+
 /** The migrated database, and the release of the embedded one's lock. */
 async function openDatabase(config: Config, progress: Progress): Promise<{ database: DatabaseHandle; release: () => void }> {
   if (config.databaseUrl) {
-    progress('migrating PostgreSQL')
-    // Migrations may wait for another process's or build an index: not under the request timeouts.
-    const migrating = await openPostgres(config.databaseUrl, 2)
-    await migrateToLatest(migrating.db).finally(() => migrating.close())
+    await migratePostgres(config.databaseUrl, progress)
     return {
       database: await openPostgres(config.databaseUrl, config.dbPoolMax, {
         timeouts: databaseTimeouts(config),

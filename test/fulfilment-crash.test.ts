@@ -102,7 +102,7 @@ describe.skipIf(!onPostgres)('SIGKILL between dispatch and result (PostgreSQL, r
     expect(review).toHaveLength(1)
     expect(review[0]).toMatchObject({ kind: 'smm_panel', provider: 'crash-smm', upstream_order_id: null })
     const settledH2h = await eventually('the h2h request settled', trx, (body) => body.h2h_results[0]?.dispatch_status === 'completed')
-    expect(settledH2h.data.items.map((i: any) => i.status)).toEqual(['delivered', 'processing'])
+    expect(settledH2h.data.items.map((i: any) => i.status)).toEqual(['completed', 'processing'])
     const [ref] = up.digiflazz.requests.filter((q) => q.customer_no === '081277777771').map((q) => q.ref_id)
     expect(up.digiflazz.requests.filter((q) => q.customer_no === '081277777771')).toEqual([
       { ref_id: ref, customer_no: '081277777771', buyer_sku_code: 'ml86' },

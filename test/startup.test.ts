@@ -49,7 +49,8 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const waitFor = async (pattern: RegExp, ms = 60_000) => {
+  // Generous: a first start migrates, and a busy machine may take minutes; the bound only ends a hung run.
+  const waitFor = async (pattern: RegExp, ms = 180_000) => {
     const deadline = Date.now() + ms
     for (;;) {
       const match = output.match(pattern)
@@ -65,11 +66,11 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
 /** A process that must refuse to start: its exit code and everything it printed. */
 async function refusal(env: Record<string, string> = {}) {
   const service = await start(env)
-  const code = await Promise.race([service.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000))])
+  const code = await Promise.race([service.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 180_000))])
   return { code, output: service.output() }
 }
 
-describe('npm start', () => {
+describe('npm start', { timeout: 240_000 }, () => {
   let first: Service
   let demoKey: string
 

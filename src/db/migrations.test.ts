@@ -262,3 +262,24 @@ describe('migration 0160: one-column rules become domains', () => {
     ])
   })
 })
+
+describe('migration 0230: categories get slugs', () => {
+  it('fills existing categories from their names, a clash numbered in id order, and keeps them unique', async () => {
+    const handle = await emptyDatabase()
+    await migrateTo(handle, '20261127_0220_webhook-payload-once')
+    for (const name of ['Top Up & Café', 'top-up cafe', '***', 'Games'])
+      await sql`INSERT INTO categories (name) VALUES (${name})`.execute(handle.db)
+    await migrateToLatest(handle.db)
+    const { rows } = await sql<{ name: string; slug: string }>`SELECT name, slug FROM categories ORDER BY id`.execute(handle.db)
+    expect(rows).toEqual([
+      { name: 'Top Up & Café', slug: 'top-up-cafe' },
+      { name: 'top-up cafe', slug: 'top-up-cafe-2' },
+      { name: '***', slug: 'category' },
+      { name: 'Games', slug: 'games' },
+    ])
+    await expect(sql`UPDATE categories SET slug = 'games' WHERE name = '***'`.execute(handle.db)).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'categories_slug_key',
+    })
+  })
+})

@@ -15,7 +15,7 @@ const PENDING = ['pending', 'processing']
 const FAILED = ['gagal', 'failed']
 
 /**
- * Reads an answer of POST /transaction. rc 00 is success, 03 and 99 pending, any other rc final;
+ * Reads an answer of POST /transaction. rc 00 is success, 03, 99 and 49 pending, any other rc final;
  * the status word (Sukses/Pending/Gagal or Success/Processing/Failed) must not contradict it.
  * A timeout, a 5xx, a body without data, or an rc/status pair that disagrees is not final.
  */
@@ -29,6 +29,9 @@ export function readTransaction(reply: UpstreamReply): H2hOutcome {
   const sn = text(data?.sn) || null
   if (!data || (rc === undefined && word === undefined))
     return { status: 'pending', sn: null, message: `unreadable answer (HTTP ${reply.status})` }
+  // rc 49: the ref_id is already known upstream. Never a failure: the provider may be filling that
+  // order, and refunding it would give the goods away; it stays pending and is checked again.
+  if (rc === '49') return { status: 'pending', sn: null, message: `ref already known upstream: ${message || 'rc 49'}` }
   const byRc = rc === undefined ? undefined : rc === '00' ? 'completed' : rc === '03' || rc === '99' ? 'pending' : 'failed'
   const byWord =
     word === undefined

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
 import { sweepExpiredLocks } from '../modules/locks/locks.service.js'
 import { expireTopups } from '../modules/topups/topups.service.js'
@@ -8,12 +9,18 @@ export function allWorkers(ctx: AppContext): Worker[] {
   return [
     { name: 'lock-sweeper', intervalMs: 5_000, runOnce: () => sweepExpiredLocks(ctx.db) },
     { name: 'topup-sweeper', intervalMs: 30_000, runOnce: () => expireTopups(ctx.db) },
-    // Queued upstream requests go out within a second; pending ones are due by their own next_attempt_at.
-    { name: 'upstream-dispatcher', intervalMs: 1_000, runOnce: () => ctx.fulfilment.dispatcher.runOnce() },
+    // Placed smm orders' status, in batches per panel; h2h re-checks are the upstream worker's, as they fall due.
     {
-      name: 'upstream-poller',
+      name: 'smm-status-poller',
       intervalMs: Math.min(ctx.config.providerPollSeconds, 5) * 1_000,
-      runOnce: () => ctx.fulfilment.poller.runOnce(),
+      runOnce: () => ctx.fulfilment.smmPoller.runOnce(),
     },
   ]
+}
+
+/** Queued upstream requests and h2h re-checks, many in flight, woken at commit (fulfilment/upstream-worker.ts). */
+export function startUpstreamWorker(ctx: AppContext, log: FastifyBaseLogger) {
+  return ctx.fulfilment
+    .upstreamWorker(ctx.listen, { concurrency: ctx.config.upstreamConcurrency, perHost: ctx.config.upstreamPerHost })
+    .start(log)
 }

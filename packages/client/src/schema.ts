@@ -57,7 +57,7 @@ export interface paths {
     }
     /**
      * The catalog: categories → products → variants; delta sync with updated_since
-     * @description The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` or search with `q`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).
+     * @description The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).
      */
     get: operations['listItems']
     put?: never
@@ -121,7 +121,7 @@ export interface paths {
     }
     /**
      * One transaction by ref_id or invoice
-     * @description One transaction of yours by `ref_id` or `invoice`, with its lines and licenses, and the upstream results (`h2h_results`, `smm_results`) both at the top level and inside `data`. A top-up or a sandbox order is found by its `ref_id` too. Poll this after a purchase, or rely on webhooks.
+     * @description One transaction of yours by `ref_id` or `invoice`, with its lines and licenses, and the upstream results (`h2h_results`, `smm_results`) both at the top level and inside `data`. A delivered line reads `completed`. A top-up or a sandbox order is found by its `ref_id` too: a top-up shows `price` (what the balance gains), `fees` (what the payer adds), `amount` = `price` + `fees`, `payment_link`, `qr_link` (QRIS channels) and `expired_at`, all null for a purchase. Poll this after a purchase, or rely on webhooks.
      */
     get: operations['getTransaction']
     put?: never
@@ -245,7 +245,7 @@ export interface paths {
     }
     /**
      * Products and variants that can be validated
-     * @description The products and variants whose customer id can be checked with `POST /api/v1/item/validate`, and the fields each needs.
+     * @description The products and variants whose customer id can be checked with `POST /api/v1/item/validate`, and the fields each needs. A product’s `validation` names the endpoint and what it asks for (`zone_id` when any of its variants needs one); `meta` counts the products and the items (variants) listed.
      */
     get: operations['listValidationServices']
     put?: never
@@ -371,7 +371,7 @@ export interface paths {
     put?: never
     /**
      * Redeliver: the schedule starts again, with the same webhook-id
-     * @description Sends a delivery again: its schedule starts over, with the same `webhook-id`, so your receiver can deduplicate.
+     * @description Sends a delivery again: its schedule starts over, with the same body under the same `webhook-id` (the event as it was built once), so your receiver can deduplicate.
      */
     post: operations['retryWebhookDelivery']
     delete?: never
@@ -1663,7 +1663,7 @@ export interface operations {
         per_page?: number | 'all'
         /** @description the previous answer's server_time, for delta sync */
         updated_since?: string
-        /** @description category id or name */
+        /** @description category slug, id or name */
         category?: string
         search?: string
       }
@@ -1694,6 +1694,7 @@ export interface operations {
            *         {
            *           "id": 1,
            *           "name": "Games",
+           *           "slug": "games",
            *           "icon": null,
            *           "products": [
            *             {
@@ -1724,7 +1725,8 @@ export interface operations {
            *                   "validation": {
            *                     "available": false,
            *                     "requires_zone_id": false,
-           *                     "fields": []
+           *                     "fields": [],
+           *                     "endpoint": null
            *                   },
            *                   "updated_at": "2026-11-22T09:00:00.000Z"
            *                 }
@@ -1749,6 +1751,8 @@ export interface operations {
             data: {
               id: number
               name: string
+              /** @description what `category` filters by, as the public docs do */
+              slug: string
               icon: string | null
               products: {
                 id: number
@@ -1790,6 +1794,7 @@ export interface operations {
                     available: boolean
                     requires_zone_id: boolean
                     fields: string[]
+                    endpoint: string | null
                   }
                   description: string
                   /** Format: date-time */
@@ -1941,7 +1946,8 @@ export interface operations {
            *         "validation": {
            *           "available": false,
            *           "requires_zone_id": false,
-           *           "fields": []
+           *           "fields": [],
+           *           "endpoint": null
            *         },
            *         "updated_at": "2026-11-22T09:00:00.000Z",
            *         "product_id": 3,
@@ -1989,6 +1995,7 @@ export interface operations {
                 available: boolean
                 requires_zone_id: boolean
                 fields: string[]
+                endpoint: string | null
               }
               description: string
               /** Format: date-time */
@@ -2283,7 +2290,7 @@ export interface operations {
       }
     }
     responses: {
-      /** @description The transaction, `paid` */
+      /** @description The transaction, `paid`, with `price`, `fees` (0) and `contact` (the account’s email, or null) */
       200: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
@@ -2304,8 +2311,11 @@ export interface operations {
            *         "id": 1042,
            *         "invoice": "INV20261122K7Q2M9XA",
            *         "ref_id": "shop-order-881",
-           *         "amount": 25000,
            *         "status": "paid",
+           *         "price": 25000,
+           *         "fees": 0,
+           *         "amount": 25000,
+           *         "contact": "shop@example.com",
            *         "created_at": "2026-11-22T10:15:00.000Z"
            *       }
            *     }
@@ -2317,8 +2327,13 @@ export interface operations {
               id: number
               invoice: string
               ref_id: string
-              amount: number
               status: string
+              price: number
+              /** @description 0 for a balance purchase */
+              fees: number
+              /** @description price + fees */
+              amount: number
+              contact: string | null
               /** Format: date-time */
               created_at: string
             }
@@ -2496,27 +2511,35 @@ export interface operations {
            *         "price": 25000,
            *         "fees": 0,
            *         "amount": 25000,
+           *         "note": null,
+           *         "payment_link": null,
+           *         "qr_link": null,
+           *         "expired_at": null,
            *         "created_at": "2026-11-22T10:15:00.000Z",
            *         "updated_at": "2026-11-22T10:15:00.012Z",
            *         "items": [
            *           {
            *             "variant_id": 7,
            *             "variant_name": "Voucher 25K",
+           *             "product_id": 3,
            *             "product_name": "Game Voucher",
            *             "quantity": 1,
+           *             "qty": 1,
            *             "price": 25000,
            *             "subtotal": 25000,
            *             "note": null,
            *             "target": null,
            *             "order_process": "auto",
-           *             "status": "delivered",
+           *             "status": "completed",
            *             "product_license": "ABCD-EFGH-IJKL",
            *             "licenses": [
            *               {
            *                 "product_license": "ABCD-EFGH-IJKL",
            *                 "note": null
            *               }
-           *             ]
+           *             ],
+           *             "seller_note": null,
+           *             "description": "Redeem in the game shop within 30 days."
            *           }
            *         ],
            *         "h2h_results": [],
@@ -2537,7 +2560,12 @@ export interface operations {
               status: string
               price: number
               fees: number | null
+              /** @description price + fees */
               amount: number
+              note: string | null
+              payment_link: string | null
+              qr_link: string | null
+              expired_at: string | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -2545,27 +2573,41 @@ export interface operations {
               items: {
                 variant_id: number
                 variant_name: string
+                product_id: number
                 product_name: string
                 quantity: number
+                /** @description the same as quantity (the public docs’ name) */
+                qty: number
                 /** @description unit price */
                 price: number
                 subtotal: number
                 note: string | null
                 target: string | null
                 order_process: string
+                /** @description pending, processing, completed (delivered: operators see the word delivered), sent, refunded or cancel_requested */
                 status: string
-                /** @description auto and delivered manual lines: all licenses, one per line */
-                product_license?: string
+                product_license: string | null
                 licenses?: {
                   product_license: string
                   note: string | null
                 }[]
+                seller_note: string | null
+                description: string | null
               }[]
               h2h_results: {
                 variant_id: number
                 sn: string
                 dispatch_status: string
                 log_message: string
+                h2h_provider: string | null
+                provider_meta: {
+                  open_denom: boolean
+                  min_qty: number | null
+                  max_qty: number | null
+                  step_qty: number | null
+                  price_unit?: number
+                  qty_label?: string | null
+                } | null
               }[]
               smm_results: {
                 variant_id: number
@@ -2573,8 +2615,11 @@ export interface operations {
                 status: string
                 start_count: number
                 remains: number
+                provider_status: string | null
                 delivered_count: number
                 refund_amount: number
+                /** @description true while a partial refund waits for an operator */
+                partial_refund_pending_manual: boolean
               }[]
               /** @enum {string} */
               type?: 'topup'
@@ -2589,6 +2634,15 @@ export interface operations {
               sn: string
               dispatch_status: string
               log_message: string
+              h2h_provider: string | null
+              provider_meta: {
+                open_denom: boolean
+                min_qty: number | null
+                max_qty: number | null
+                step_qty: number | null
+                price_unit?: number
+                qty_label?: string | null
+              } | null
             }[]
             smm_results: {
               variant_id: number
@@ -2596,8 +2650,11 @@ export interface operations {
               status: string
               start_count: number
               remains: number
+              provider_status: string | null
               delivered_count: number
               refund_amount: number
+              /** @description true while a partial refund waits for an operator */
+              partial_refund_pending_manual: boolean
             }[]
           }
         }
@@ -3671,6 +3728,15 @@ export interface operations {
            *           "product_id": 9,
            *           "product_name": "Mobile Legends Diamonds",
            *           "category": "Games",
+           *           "validation": {
+           *             "available": true,
+           *             "requires_zone_id": true,
+           *             "fields": [
+           *               "customer_id",
+           *               "zone_id"
+           *             ],
+           *             "endpoint": "/api/v1/item/validate"
+           *           },
            *           "variants": [
            *             {
            *               "item_id": 21,
@@ -3686,6 +3752,7 @@ export interface operations {
            *       ],
            *       "meta": {
            *         "total_products": 1,
+           *         "total_items": 1,
            *         "total_variants": 1
            *       }
            *     }
@@ -3697,6 +3764,15 @@ export interface operations {
               product_id: number
               product_name: string
               category: string
+              /** @description the product’s validation metadata */
+              validation: {
+                available: boolean
+                /** @description true when any of its variants needs zone_id */
+                requires_zone_id: boolean
+                fields: string[]
+                /** @description where to validate: POST with item_id, customer_id, zone_id */
+                endpoint: string
+              }
               variants: {
                 item_id: number
                 name: string
@@ -3706,6 +3782,9 @@ export interface operations {
             }[]
             meta: {
               total_products: number
+              /** @description the variants listed */
+              total_items: number
+              /** @description the same as total_items (its earlier name) */
               total_variants: number
             }
           }
@@ -5803,7 +5882,8 @@ export interface operations {
            *           "validation": {
            *             "available": false,
            *             "requires_zone_id": false,
-           *             "fields": []
+           *             "fields": [],
+           *             "endpoint": null
            *           },
            *           "description": "",
            *           "updated_at": "2026-11-22T10:15:00.000Z",
@@ -5844,7 +5924,8 @@ export interface operations {
            *             "fields": [
            *               "customer_id",
            *               "zone_id"
-           *             ]
+           *             ],
+           *             "endpoint": "/api/v1/item/validate"
            *           },
            *           "description": "",
            *           "updated_at": "2026-11-22T10:15:00.000Z",
@@ -5902,6 +5983,7 @@ export interface operations {
                 available: boolean
                 requires_zone_id: boolean
                 fields: string[]
+                endpoint: string | null
               }
               description: string
               /** Format: date-time */
@@ -6074,7 +6156,8 @@ export interface operations {
            *           "fields": [
            *             "customer_id",
            *             "zone_id"
-           *           ]
+           *           ],
+           *           "endpoint": "/api/v1/item/validate"
            *         },
            *         "description": "",
            *         "updated_at": "2026-11-22T10:15:00.000Z",
@@ -6125,6 +6208,7 @@ export interface operations {
                 available: boolean
                 requires_zone_id: boolean
                 fields: string[]
+                endpoint: string | null
               }
               description: string
               /** Format: date-time */
@@ -6250,7 +6334,8 @@ export interface operations {
            *         "validation": {
            *           "available": false,
            *           "requires_zone_id": false,
-           *           "fields": []
+           *           "fields": [],
+           *           "endpoint": null
            *         },
            *         "description": "",
            *         "updated_at": "2026-11-22T10:15:00.000Z",
@@ -6301,6 +6386,7 @@ export interface operations {
                 available: boolean
                 requires_zone_id: boolean
                 fields: string[]
+                endpoint: string | null
               }
               description: string
               /** Format: date-time */
@@ -6456,7 +6542,8 @@ export interface operations {
            *         "validation": {
            *           "available": false,
            *           "requires_zone_id": false,
-           *           "fields": []
+           *           "fields": [],
+           *           "endpoint": null
            *         },
            *         "description": "",
            *         "updated_at": "2026-11-22T11:00:00.000Z",
@@ -6507,6 +6594,7 @@ export interface operations {
                 available: boolean
                 requires_zone_id: boolean
                 fields: string[]
+                endpoint: string | null
               }
               description: string
               /** Format: date-time */
@@ -7209,6 +7297,10 @@ export interface operations {
            *         "price": 45000,
            *         "fees": 0,
            *         "amount": 45000,
+           *         "note": null,
+           *         "payment_link": null,
+           *         "qr_link": null,
+           *         "expired_at": null,
            *         "created_at": "2026-11-22T10:15:00.000Z",
            *         "updated_at": "2026-11-22T10:15:00.000Z",
            *         "h2h_results": [],
@@ -7220,14 +7312,19 @@ export interface operations {
            *             "id": 2087,
            *             "variant_id": 31,
            *             "variant_name": "Netflix 1 Month",
+           *             "product_id": 14,
            *             "product_name": "Netflix Premium",
            *             "quantity": 1,
+           *             "qty": 1,
            *             "price": 45000,
            *             "subtotal": 45000,
            *             "note": null,
            *             "target": null,
            *             "order_process": "manual",
-           *             "status": "pending"
+           *             "status": "pending",
+           *             "product_license": null,
+           *             "seller_note": null,
+           *             "description": null
            *           }
            *         ],
            *         "ledger_entries": [
@@ -7257,7 +7354,12 @@ export interface operations {
               status: string
               price: number
               fees: number | null
+              /** @description price + fees */
               amount: number
+              note: string | null
+              payment_link: string | null
+              qr_link: string | null
+              expired_at: string | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -7267,6 +7369,15 @@ export interface operations {
                 sn: string
                 dispatch_status: string
                 log_message: string
+                h2h_provider: string | null
+                provider_meta: {
+                  open_denom: boolean
+                  min_qty: number | null
+                  max_qty: number | null
+                  step_qty: number | null
+                  price_unit?: number
+                  qty_label?: string | null
+                } | null
               }[]
               smm_results: {
                 variant_id: number
@@ -7274,8 +7385,11 @@ export interface operations {
                 status: string
                 start_count: number
                 remains: number
+                provider_status: string | null
                 delivered_count: number
                 refund_amount: number
+                /** @description true while a partial refund waits for an operator */
+                partial_refund_pending_manual: boolean
               }[]
               /** @enum {string} */
               type?: 'topup'
@@ -7290,21 +7404,26 @@ export interface operations {
                 id: number
                 variant_id: number
                 variant_name: string
+                product_id: number
                 product_name: string
                 quantity: number
+                /** @description the same as quantity (the public docs’ name) */
+                qty: number
                 /** @description unit price */
                 price: number
                 subtotal: number
                 note: string | null
                 target: string | null
                 order_process: string
+                /** @description pending, processing, completed (delivered: operators see the word delivered), sent, refunded or cancel_requested */
                 status: string
-                /** @description auto and delivered manual lines: all licenses, one per line */
-                product_license?: string
+                product_license: string | null
                 licenses?: {
                   product_license: string
                   note: string | null
                 }[]
+                seller_note: string | null
+                description: string | null
               }[]
               ledger_entries: {
                 id: number
@@ -9884,6 +10003,7 @@ export interface operations {
            *         {
            *           "id": 3,
            *           "name": "Games",
+           *           "slug": "games",
            *           "icon": "https://cdn.example/icons/games.png",
            *           "product_count": 2,
            *           "item_count": 7,
@@ -9904,6 +10024,7 @@ export interface operations {
             data: {
               id: number
               name: string
+              slug: string | null
               icon: string | null
               product_count: number
               /** @description items under its products, on or off */
@@ -10002,6 +10123,7 @@ export interface operations {
            *       "data": {
            *         "id": 3,
            *         "name": "Games",
+           *         "slug": "games",
            *         "icon": "https://cdn.example/icons/games.png",
            *         "product_count": 0,
            *         "item_count": 0,
@@ -10015,6 +10137,7 @@ export interface operations {
             data: {
               id: number
               name: string
+              slug: string | null
               icon: string | null
               product_count: number
               /** @description items under its products, on or off */
@@ -10107,6 +10230,7 @@ export interface operations {
            *       "data": {
            *         "id": 3,
            *         "name": "Games",
+           *         "slug": "games",
            *         "icon": "https://cdn.example/icons/games.png",
            *         "product_count": 2,
            *         "item_count": 7,
@@ -10120,6 +10244,7 @@ export interface operations {
             data: {
               id: number
               name: string
+              slug: string | null
               icon: string | null
               product_count: number
               /** @description items under its products, on or off */
@@ -10333,6 +10458,7 @@ export interface operations {
            *       "data": {
            *         "id": 3,
            *         "name": "Game Vouchers",
+           *         "slug": "games",
            *         "icon": "https://cdn.example/icons/games.png",
            *         "product_count": 2,
            *         "item_count": 7,
@@ -10346,6 +10472,7 @@ export interface operations {
             data: {
               id: number
               name: string
+              slug: string | null
               icon: string | null
               product_count: number
               /** @description items under its products, on or off */

@@ -7,10 +7,13 @@ export type WebhookHeaders = Record<string, string | string[] | undefined> | Hea
 export class WebhookVerificationError extends Error {}
 
 type Transaction = operations['getTransaction']['responses'][200]['content']['application/json']['data']
-/** One line of the order, as `GET /api/v1/trx/{ref}` shows it. */
-export type WebhookOrderLine = Transaction['items'][number]
-/** `data` of every event: the order in its current state (as `GET /api/v1/trx/{ref}` shows it) and the event's id. */
-export type WebhookOrder = Omit<Transaction, 'type' | 'total' | 'payment_url' | 'expires_at' | 'paid_at'> & {
+/** An h2h line's latest provider request; `ref_id` is the reference the provider knows it by. */
+export type WebhookLineH2hResult = { sn: string; dispatch_status: string; dispatch_message: string; ref_id: string }
+/** One line of the order, as `GET /api/v1/trx/{ref}` shows it, and for an h2h line its latest request. */
+export type WebhookOrderLine = Transaction['items'][number] & { h2h_results?: WebhookLineH2hResult }
+/** `data` of every event: the order as of the event (as `GET /api/v1/trx/{ref}` shows it) and the event's id. */
+export type WebhookOrder = Omit<Transaction, 'type' | 'total' | 'payment_url' | 'expires_at' | 'paid_at' | 'items'> & {
+  items: WebhookOrderLine[]
   /** The same on every attempt (= the `webhook-id` header): deduplicate on it. */
   event_id: string
   payment_code: string
@@ -20,11 +23,19 @@ export type WebhookOrder = Omit<Transaction, 'type' | 'total' | 'payment_url' | 
 type Envelope<E extends string, D> = { event: E; timestamp: string; data: D }
 /**
  * What the service sends (the OpenAPI document does not describe callbacks, hence typed here); `event` tells
- * them apart. Each carries the order's current state: an `order.paid` delivered late may say `completed`.
+ * them apart. Each carries the order as of its event, built once: `order.paid` says `paid`, and every retry
+ * sends the same body.
  */
 export type WebhookEvent =
   | Envelope<'order.paid' | 'order.completed' | 'order.canceled', WebhookOrder>
-  | Envelope<'order.item.sent', WebhookOrder & { item: WebhookOrderLine & { status: 'sent' } }>
+  | Envelope<
+      'order.item.sent',
+      WebhookOrder & {
+        /** The order's status beside the line sent. */
+        transaction_status: string
+        item: WebhookOrderLine & { status: 'sent'; order_item_id: string; sent_at: string }
+      }
+    >
   | Envelope<'webhook.test', WebhookOrder & { status: 'test' }>
 
 function header(headers: WebhookHeaders, name: string): string | undefined {

@@ -6,6 +6,7 @@
 --   1923  demo_seed_lock_class(): one process seeds the demo, the others then find the database not empty
 --   1924  lock_ref_id(): a purchase or top-up claiming a ref_id holds it to commit (second key: a hash of account and ref_id)
 --   1925  outbox_bell_lock_class(): one committing transaction at a time rings NOTIFY outbox (webhooks/webhooks.sql, try-lock only)
+--   1926  dispatch_bell_lock_class(): one committing purchase at a time rings NOTIFY dispatch for the upstream worker (try-lock only)
 -- The second key of an item lock is item_lock_key(id).
 
 CREATE OR REPLACE FUNCTION item_count_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1920 $$;
@@ -21,6 +22,8 @@ CREATE OR REPLACE FUNCTION license_intake_lock_class() RETURNS integer LANGUAGE 
 CREATE OR REPLACE FUNCTION demo_seed_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1923 $$;
 
 CREATE OR REPLACE FUNCTION outbox_bell_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1925 $$;
+
+CREATE OR REPLACE FUNCTION dispatch_bell_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1926 $$;
 
 -- Whoever claims a ref_id holds this until commit, then looks for an order or top-up with it: a
 -- second claimant waits and then sees the first one's row (or a free ref_id if it rolled back).

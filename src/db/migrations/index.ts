@@ -22,6 +22,8 @@ import * as licenseFingerprints from './20261126_0180_license-fingerprints.js'
 import * as leaderboardOnRelay from './20261126_0190_leaderboard-on-relay.js'
 import * as webhookSlowTail from './20261126_0200_webhook-slow-tail.js'
 import * as topupReview from './20261127_0210_topup-review.js'
+import * as webhookPayloadOnce from './20261127_0220_webhook-payload-once.js'
+import * as categorySlugs from './20261127_0230_category-slugs.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -48,4 +50,6 @@ export const migrations: Record<string, Migration> = {
   '20261126_0190_leaderboard-on-relay': leaderboardOnRelay,
   '20261126_0200_webhook-slow-tail': webhookSlowTail,
   '20261127_0210_topup-review': topupReview,
+  '20261127_0220_webhook-payload-once': webhookPayloadOnce,
+  '20261127_0230_category-slugs': categorySlugs,
 }

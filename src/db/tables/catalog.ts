@@ -5,6 +5,8 @@ import type { Id, Timestamp } from './columns.js'
 export interface CategoriesTable {
   id: Id
   name: string
+  /** From the name (catalog/category-slug.ts), unique; null only if an older process inserted it (migration 0230). */
+  slug: string | null
   icon: string | null
   created_at: Generated<Date>
 }

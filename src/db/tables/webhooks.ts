@@ -29,6 +29,8 @@ export interface WebhookDeliveriesTable {
   delivered_at: Date | null
   /** Every attempt, oldest first (written as JSON text). */
   attempts: ColumnType<AttemptLogEntry[], string | undefined, string>
+  /** The event as built once by the relay (or the test send), sent alike on every attempt; NULL before migration 0220. */
+  payload: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>
 }
 
 /** One attempt as its delivery row logs it. */

@@ -3,6 +3,7 @@ import type { OperationDocs } from '../../http/openapi-docs.js'
 const category = {
   id: 3,
   name: 'Games',
+  slug: 'games',
   icon: 'https://cdn.example/icons/games.png',
   product_count: 2,
   item_count: 7,

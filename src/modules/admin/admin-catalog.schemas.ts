@@ -8,6 +8,7 @@ const Picture = (what: string) =>
 export const Category = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
+  slug: Nullable(Type.String({ description: 'from the name, unique: what GET /api/v1/item?category= also takes' })),
   icon: Nullable(Type.String()),
   product_count: Type.Integer(),
   item_count: Type.Integer({ description: 'items under its products, on or off' }),

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import type { Database, Trx } from '../../db/database.js'
 import { variantsQuery, type VariantRow } from './catalog.queries.js'
+import { slugOf } from './category-slug.js'
 import type { Variant } from './catalog.schemas.js'
 import { createSyncClock, snapshotXmin, type SyncClock } from './sync-clock.js'
 
@@ -11,7 +12,7 @@ export type CatalogEntry = {
   active: boolean
   /** ms since the epoch: compares with updated_since as the database would (both truncated to ms). */
   changedAt: number
-  category: { id: number; name: string; icon: string | null }
+  category: { id: number; name: string; slug: string; icon: string | null }
   product: { id: number; name: string; image: string | null }
   /** Lower-cased item name, product name and sku, for search. */
   names: string[]
@@ -52,7 +53,13 @@ export function toEntry(row: VariantRow, variant: Variant): CatalogEntry {
     variant,
     active: row.active,
     changedAt: row.changed_at.getTime(),
-    category: { id: row.category_id, name: row.category_name, icon: row.category_icon },
+    // A category an older process inserted mid-deploy has no stored slug yet (migration 0230).
+    category: {
+      id: row.category_id,
+      name: row.category_name,
+      slug: row.category_slug ?? slugOf(row.category_name),
+      icon: row.category_icon,
+    },
     product: { id: row.product_id, name: row.product_name, image: row.product_image },
     names: [row.name, row.product_name, row.sku].map((n) => n.toLowerCase()),
   }

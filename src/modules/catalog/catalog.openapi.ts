@@ -15,7 +15,7 @@ const variant = {
   h2h_provider: null,
   provider_meta: { open_denom: false, min_qty: null, max_qty: null, step_qty: null },
   required_fields: [],
-  validation: { available: false, requires_zone_id: false, fields: [] },
+  validation: { available: false, requires_zone_id: false, fields: [], endpoint: null },
   updated_at: '2026-11-22T09:00:00.000Z',
 }
 
@@ -24,11 +24,13 @@ export const CATALOG_DOCS: OperationDocs = {
   'GET /api/v1/item': {
     operationId: 'listItems',
     description:
-      'The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` or search with `q`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).',
+      'The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).',
     returns: 'The catalog, with `server_time` for the next delta sync',
     response: {
       message: 'OK',
-      data: [{ id: 1, name: 'Games', icon: null, products: [{ id: 3, name: 'Game Voucher', image: null, variants: [variant] }] }],
+      data: [
+        { id: 1, name: 'Games', slug: 'games', icon: null, products: [{ id: 3, name: 'Game Voucher', image: null, variants: [variant] }] },
+      ],
       meta: { total_items: 1, is_delta: false, page: 1, per_page: 100, last_page: 1 },
       server_time: '2026-11-22T10:15:00.000Z',
     },

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from 'k
 import type { Database, Trx } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
 
-/** `category`: an id or a name (any case); `search`: in item, product and SKU (operators). */
+/** `category`: an id, a name (any case) or a slug; `search`: in item, product and SKU (operators). */
 export type VariantFilter = { category?: string; search?: string; itemId?: number; activeOnly: boolean }
 
 type From = ExpressionBuilder<DB & { i: DB['items']; p: DB['products']; c: DB['categories'] }, 'i' | 'p' | 'c'>
@@ -10,9 +10,9 @@ type From = ExpressionBuilder<DB & { i: DB['items']; p: DB['products']; c: DB['c
 /** `%text%` for ILIKE, the text taken literally. */
 export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
 
-/** The category `c` named by a request: by id when it reads as one, else by name in any case. */
+/** The category `c` named by a request: by id when it reads as one, else by name in any case or by slug. */
 export function categoryIs(eb: ExpressionBuilder<DB & { c: DB['categories'] }, 'c'>, category: string) {
-  const byName = eb(eb.fn('lower', ['c.name']), '=', category.toLowerCase())
+  const byName = eb.or([eb(eb.fn('lower', ['c.name']), '=', category.toLowerCase()), eb('c.slug', '=', category.toLowerCase())])
   return /^\d{1,15}$/.test(category) ? eb.or([eb('c.id', '=', Number(category)), byName]) : byName
 }
 
@@ -59,6 +59,7 @@ export function variantsQuery(db: Database, f: VariantFilter) {
       'p.image as product_image',
       'c.id as category_id',
       'c.name as category_name',
+      'c.slug as category_slug',
       'c.icon as category_icon',
       'pr.active as provider_active',
       'pr.kind as provider_kind',

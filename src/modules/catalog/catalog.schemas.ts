@@ -31,7 +31,12 @@ export const Variant = Type.Object({
       step: Type.Optional(Type.Integer()),
     }),
   ),
-  validation: Type.Object({ available: Type.Boolean(), requires_zone_id: Type.Boolean(), fields: Type.Array(Type.String()) }),
+  validation: Type.Object({
+    available: Type.Boolean(),
+    requires_zone_id: Type.Boolean(),
+    fields: Type.Array(Type.String()),
+    endpoint: Nullable(Type.String({ description: 'where to validate (POST), when available' })),
+  }),
   description: Type.String(),
   updated_at: Timestamp,
 })
@@ -45,7 +50,7 @@ export const CatalogQuery = Type.Object({
       description: "the previous answer's server_time, for delta sync",
     }),
   ),
-  category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'category id or name' })),
+  category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'category slug, id or name' })),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 })
 export type CatalogQuery = Static<typeof CatalogQuery>
@@ -56,6 +61,7 @@ export const CatalogPage = Type.Object({
     Type.Object({
       id: Type.Integer(),
       name: Type.String(),
+      slug: Type.String({ description: 'what `category` filters by, as the public docs do' }),
       icon: Nullable(Type.String()),
       products: Type.Array(
         Type.Object({ id: Type.Integer(), name: Type.String(), image: Nullable(Type.String()), variants: Type.Array(Variant) }),

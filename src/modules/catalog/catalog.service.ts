@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js'
-import type { ProviderMeta, RequiredField } from '../../db/schema.js'
+import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { ok, paginate } from '../../http/envelope.js'
 import type { CatalogEntry, CatalogSnapshot } from './catalog-snapshot.js'
@@ -26,6 +26,22 @@ const openDenomFields = (meta: ProviderMeta): Variant['required_fields'] => [
   },
 ]
 
+/** Where a validation is asked for, as the catalog's and the validation services' `validation` name it. */
+export const VALIDATE_ENDPOINT = '/api/v1/item/validate'
+
+/** provider_meta as resellers see it: in the catalog, and in an order's h2h results. */
+export function publicProviderMeta(stored: ProviderMeta | null, orderProcess: OrderProcess): Variant['provider_meta'] {
+  const meta = stored ?? {}
+  const openDenom = orderProcess === 'h2h' && meta.open_denom === true
+  return {
+    open_denom: openDenom,
+    min_qty: meta.min_qty ?? null,
+    max_qty: meta.max_qty ?? null,
+    step_qty: meta.step_qty ?? null,
+    ...(openDenom && { price_unit: meta.price_unit ?? 1, qty_label: meta.qty_label ?? null }),
+  }
+}
+
 export function toVariant(row: VariantRow): Variant {
   const meta = row.provider_meta ?? {}
   const openDenom = row.order_process === 'h2h' && meta.open_denom === true
@@ -43,18 +59,13 @@ export function toVariant(row: VariantRow): Variant {
     order_process: row.order_process,
     status: row.active && row.provider_active !== false ? 'on' : 'off',
     h2h_provider: row.provider,
-    provider_meta: {
-      open_denom: openDenom,
-      min_qty: meta.min_qty ?? null,
-      max_qty: meta.max_qty ?? null,
-      step_qty: meta.step_qty ?? null,
-      ...(openDenom && { price_unit: meta.price_unit ?? 1, qty_label: meta.qty_label ?? null }),
-    },
+    provider_meta: publicProviderMeta(row.provider_meta, row.order_process),
     required_fields: row.required_fields ?? (openDenom ? openDenomFields(meta) : DEFAULT_FIELDS[row.order_process]),
     validation: {
       available: validates,
       requires_zone_id: requiresZone,
       fields: validates ? (requiresZone ? ['customer_id', 'zone_id'] : ['customer_id']) : [],
+      endpoint: validates ? VALIDATE_ENDPOINT : null,
     },
     description: row.description,
     updated_at: row.changed_at.toISOString(),
@@ -64,6 +75,7 @@ export function toVariant(row: VariantRow): Variant {
 type Category = {
   id: number
   name: string
+  slug: string
   icon: string | null
   products: { id: number; name: string; image: string | null; variants: Variant[] }[]
 }
@@ -92,11 +104,12 @@ function sinceOf(text: string | undefined): Date | undefined {
   return since.getTime() < 0 ? new Date(0) : since
 }
 
-// Category by id or case-insensitive name; search in item name, product name and sku, literally.
+// Category by id, case-insensitive name or slug (the public docs' filter); search in item name, product name and sku, literally.
 function matches(entry: CatalogEntry, q: CatalogQuery, since: Date | undefined): boolean {
   if (since ? entry.changedAt < since.getTime() : !entry.active) return false
   if (q.category !== undefined) {
-    const byName = entry.category.name.toLowerCase() === q.category.toLowerCase()
+    const wanted = q.category.toLowerCase()
+    const byName = entry.category.name.toLowerCase() === wanted || entry.category.slug === wanted
     if (!byName && !(/^\d{1,15}$/.test(q.category) && entry.category.id === Number(q.category))) return false
   }
   if (q.search) {

@@ -56,7 +56,8 @@ describe('GET /v1/item', () => {
     expect(body.server_time).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/)
     expect(body.meta).toEqual({ total_items: 4, is_delta: false, page: 1, per_page: 100, last_page: 1 })
     expect(body.data).toHaveLength(1)
-    expect(body.data[0]).toMatchObject({ id: expect.any(Number), name: cat, icon: null })
+    // The public docs filter by the category's slug: derived from its name.
+    expect(body.data[0]).toMatchObject({ id: expect.any(Number), name: cat, slug: `games-${unique}-${process.pid}`, icon: null })
     expect(body.data[0].products.map((p: any) => [p.name, p.image, p.variants.map((v: any) => v.name)])).toEqual([
       ['Steam Wallet', null, ['Steam 60k', 'Steam 120k']],
       ['PSN Card', null, ['PSN 100k', 'PSN open']],
@@ -76,7 +77,7 @@ describe('GET /v1/item', () => {
       h2h_provider: null,
       provider_meta: { open_denom: false, min_qty: null, max_qty: null, step_qty: null },
       required_fields: [],
-      validation: { available: false, requires_zone_id: false, fields: [] },
+      validation: { available: false, requires_zone_id: false, fields: [], endpoint: null },
       description: '',
       updated_at: expect.stringMatching(/Z$/),
     })
@@ -91,7 +92,8 @@ describe('GET /v1/item', () => {
         { key: 'note', label: expect.any(String), required: true },
         { key: 'provider_qty', label: 'Nominal', required: true, min: 10, max: 500, step: 5 },
       ],
-      validation: { available: true, requires_zone_id: true, fields: ['customer_id', 'zone_id'] },
+      // A variant's validation names where to ask.
+      validation: { available: true, requires_zone_id: true, fields: ['customer_id', 'zone_id'], endpoint: '/api/v1/item/validate' },
       description: 'any amount',
     })
   })
@@ -138,6 +140,10 @@ describe('GET /v1/item', () => {
     const byId = await catalog(`?category=${byName.data[0].id}`)
     expect(idsOf(byId)).toEqual([a.id, b.id])
     expect(idsOf(await catalog('?category=no-such-category'))).toEqual([])
+    // By slug, as the public docs filter.
+    const slug = byName.data[0].slug
+    expect(slug).toBe(`pulsa-operator-${unique - 1}-${process.pid}`)
+    expect(idsOf(await catalog(`?category=${slug}`))).toEqual([a.id, b.id])
 
     expect(idsOf(await catalog('?search=zephyr'))).toEqual([a.id])
     expect(idsOf(await catalog(`?search=${sku.toLowerCase()}`))).toEqual([a.id])
@@ -145,6 +151,24 @@ describe('GET /v1/item', () => {
     expect(idsOf(await catalog(`?search=quokka&category=${encodeURIComponent(cat)}`))).toEqual([a.id])
     // LIKE wildcards in a search are literal characters.
     expect(idsOf(await catalog('?search=%25'))).toEqual([])
+  })
+
+  it('gives each category a unique slug from its name, renewed on a rename', async () => {
+    const name = category('Top Up & Café')
+    const first = await admin(app, 'POST', '/categories', { name })
+    const base = `top-up-cafe-${unique}-${process.pid}`
+    expect(first.slug).toBe(base)
+    // Another name with the same slug gets the next free one; so does an item's new category.
+    expect((await admin(app, 'POST', '/categories', { name: `${name}!` })).slug).toBe(`${base}-2`)
+    const item = await createItem(app, { category: `${name}?`, product_name: 'Slugged' })
+    const listed = await catalog(`?category=${base}-3`)
+    expect(listed.data.map((c: any) => [c.name, c.slug])).toEqual([[`${name}?`, `${base}-3`]])
+    expect(idsOf(listed)).toEqual([item.id])
+    // A rename re-derives it: the old slug finds nothing, the new one the category's items.
+    const renamed = await admin(app, 'PATCH', `/categories/${listed.data[0].id}`, { name: `Vouchers ${unique}` })
+    expect(renamed.slug).toBe(`vouchers-${unique}`)
+    expect(idsOf(await catalog(`?category=${base}-3`))).toEqual([])
+    expect(idsOf(await catalog(`?category=vouchers-${unique}`))).toEqual([item.id])
   })
 
   it('reports stock: unsold licenses for auto (minus active locks), the counter for manual, null when unlimited', async () => {

@@ -25,7 +25,7 @@ export async function pageWithTotal<D, TB extends keyof D, O>(
 export function categoriesQuery(db: Database) {
   return db
     .selectFrom('categories as c')
-    .select(['c.id', 'c.name', 'c.icon', 'c.created_at'])
+    .select(['c.id', 'c.name', 'c.slug', 'c.icon', 'c.created_at'])
     .select([
       sql<number>`(SELECT count(*)::int FROM products p WHERE p.category_id = c.id)`.as('product_count'),
       sql<number>`(SELECT count(*)::int FROM items i JOIN products p ON p.id = i.product_id WHERE p.category_id = c.id)`.as('item_count'),
@@ -52,8 +52,8 @@ export async function stampItemsUnder(trx: Trx, under: { categoryId: number } | 
   await sql`UPDATE items SET updated_at = ${catalogChangeTime} WHERE product_id IN (${products})`.execute(trx)
 }
 
-/** Unique-index violations of these two tables, as the operator's DUPLICATE. */
+/** Unique-index violations of these two tables (a slug two names share, in a race), as the operator's DUPLICATE. */
 export function isNameClash(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string }
-  return e.code === '23505' && ['categories_name_key', 'products_category_id_name_key'].includes(e.constraint ?? '')
+  return e.code === '23505' && ['categories_name_key', 'categories_slug_key', 'products_category_id_name_key'].includes(e.constraint ?? '')
 }

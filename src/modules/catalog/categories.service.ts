@@ -1,6 +1,7 @@
 import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
+import { freeSlug } from './category-slug.js'
 import { categoriesQuery, isNameClash, pageWithTotal, stampItemsUnder } from './categories.queries.js'
 import { containing } from './catalog.queries.js'
 
@@ -41,24 +42,29 @@ export async function getCategory(db: Database, id: number) {
 /** A category before any item names it; a name already taken is DUPLICATE. */
 export async function createCategory(db: Database, input: CategoryInput) {
   const name = cleanName('name', input.name)
-  const row = await db
-    .insertInto('categories')
-    .values({ name, icon: cleanPicture(input.icon) ?? null })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .returning('id')
-    .executeTakeFirst()
+  const row = await guarded(
+    db
+      .insertInto('categories')
+      .values({ name, slug: await freeSlug(db, name), icon: cleanPicture(input.icon) ?? null })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('id')
+      .executeTakeFirst(),
+    `category ${name}`,
+  )
   if (!row) throw new AppError('DUPLICATE', { detail: `category ${name} exists` })
   return getCategory(db, row.id)
 }
 
-/** Renames or re-icons a category; its items carry the change into the next catalog delta. */
+/** Renames (and re-slugs) or re-icons a category; its items carry the change into the next catalog delta. */
 export async function updateCategory(db: Database, id: number, changes: CategoryChanges) {
   const name = changes.name === undefined ? undefined : cleanName('name', changes.name)
   const icon = cleanPicture(changes.icon)
   if (name === undefined && icon === undefined) return getCategory(db, id)
   await guarded(
     inTransaction(db, async (trx) => {
-      const row = await trx.updateTable('categories').set({ name, icon }).where('id', '=', id).returning('id').executeTakeFirst()
+      // The slug follows the name (the listing filters by either).
+      const slug = name === undefined ? undefined : await freeSlug(trx, name, id)
+      const row = await trx.updateTable('categories').set({ name, slug, icon }).where('id', '=', id).returning('id').executeTakeFirst()
       if (!row) throw new AppError('CATEGORY_NOT_FOUND')
       await stampItemsUnder(trx, { categoryId: id })
       await announceCatalogChange(trx)

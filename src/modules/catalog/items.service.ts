@@ -7,6 +7,7 @@ import { randomToken, type Vault } from '../../vault.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
 import { catalogChangeTime, holdItemExclusively, variantsQuery } from './catalog.queries.js'
 import { operatorItem } from './catalog.service.js'
+import { ensureCategory } from './category-slug.js'
 
 export type ItemInput = {
   product_name: string
@@ -28,11 +29,7 @@ export type ItemInput = {
 }
 
 async function productIdFor(trx: Trx, categoryName: string, productName: string): Promise<number> {
-  await trx
-    .insertInto('categories')
-    .values({ name: categoryName })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute()
+  await ensureCategory(trx, categoryName)
   const category = await trx.selectFrom('categories').select('id').where('name', '=', categoryName).executeTakeFirstOrThrow()
   await trx
     .insertInto('products')

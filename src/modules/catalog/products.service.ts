@@ -4,6 +4,7 @@ import { announceCatalogChange } from './catalog-snapshot.js'
 import { isNameClash, pageWithTotal, productsQuery, stampItemsUnder } from './categories.queries.js'
 import { categoryIs, containing } from './catalog.queries.js'
 import { cleanName, cleanPicture } from './categories.service.js'
+import { ensureCategory } from './category-slug.js'
 
 /** `category_id`, or `category` by name (created on first use; neither: Uncategorized), as items name theirs (DESIGN §11). */
 export type ProductInput = { name: string; image?: string | null; category_id?: number; category?: string }
@@ -25,11 +26,7 @@ async function holdCategory(trx: Trx, id: number): Promise<void> {
 }
 
 async function categoryIdByName(trx: Trx, name: string): Promise<number> {
-  await trx
-    .insertInto('categories')
-    .values({ name })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute()
+  await ensureCategory(trx, name)
   const row = await trx.selectFrom('categories').select('id').where('name', '=', name).forKeyShare().executeTakeFirstOrThrow()
   return row.id
 }

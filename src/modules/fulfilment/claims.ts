@@ -56,7 +56,7 @@ const H2H_REF_DAYS = 89
  * Pending h2h requests due for a re-check. One whose first send is older than the provider keeps
  * its ref_id goes to review instead (returned with status `review`, not to be sent).
  */
-export async function claimPendingH2h(db: Database, o: { limit: number; pollSeconds: number }): Promise<Dispatch[]> {
+export async function claimPendingH2h(db: Database, o: { limit: number; pollSeconds: number; leaseSeconds: number }): Promise<Dispatch[]> {
   const { rows } = await sql<Dispatch>`
     WITH picked AS (
       SELECT id FROM dispatches WHERE status = 'pending' AND kind = 'digiflazz' AND next_attempt_at <= now()
@@ -65,7 +65,9 @@ export async function claimPendingH2h(db: Database, o: { limit: number; pollSeco
        SET status = CASE WHEN d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer) THEN 'review' ELSE 'pending' END,
            message = CASE WHEN d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer)
                           THEN 'pending for 90 days: a re-check now would place a new order; ask the provider, then resolve' ELSE d.message END,
-           attempts = d.attempts + 1, updated_at = now(), next_attempt_at = now() + make_interval(secs => ${o.pollSeconds}::integer)
+           attempts = d.attempts + 1, updated_at = now(),
+           -- Past the call and its recording: not re-checked again while this check is out.
+           next_attempt_at = now() + make_interval(secs => greatest(${o.leaseSeconds}::integer, ${o.pollSeconds}::integer))
       FROM picked WHERE d.id = picked.id
     RETURNING d.*`.execute(db)
   return rows
@@ -82,4 +84,50 @@ export async function claimRunningSmm(db: Database, o: { limit: number; pollSeco
       FROM picked WHERE d.id = picked.id
     RETURNING d.*`.execute(db)
   return rows
+}
+
+/**
+ * The upstream worker's claim: due requests of the given providers (one host's), queued ones and
+ * pending h2h re-checks alike, at most `limit`. A claimed request's next_attempt_at moves past the
+ * call and its recording (`leaseSeconds`), so no process re-checks it while it is still out; the
+ * answer sets the next check (upstream-calls.ts). An smm `add` turns `sending` as in claimQueued.
+ */
+export async function claimDue(
+  db: Database,
+  o: { providers: string[]; limit: number; pollSeconds: number; leaseSeconds: number },
+): Promise<Dispatch[]> {
+  return inTransaction(db, async (trx) => {
+    const { rows } = await sql<Dispatch>`
+      WITH picked AS (
+        SELECT d.id FROM dispatches d JOIN providers p ON p.code = d.provider
+         WHERE d.status IN ('queued', 'pending') AND d.next_attempt_at <= now() AND d.provider = ANY (${o.providers}::text[])
+           -- A switched-off provider gets no new requests, but what it has is still checked.
+           AND ((d.status = 'queued' AND p.active) OR (d.status = 'pending' AND d.kind = 'digiflazz'))
+         ORDER BY d.next_attempt_at, d.id LIMIT ${o.limit} FOR UPDATE OF d SKIP LOCKED)
+      UPDATE dispatches d
+         SET status = CASE WHEN d.status = 'queued' AND d.kind = 'smm_panel' THEN 'sending'
+                           WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer) THEN 'review'
+                           ELSE 'pending' END,
+             message = CASE WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer)
+                            THEN 'pending for 90 days: a re-check now would place a new order; ask the provider, then resolve' ELSE d.message END,
+             attempts = d.attempts + 1, first_sent_at = coalesce(d.first_sent_at, now()), updated_at = now(),
+             next_attempt_at = now() + make_interval(secs => CASE WHEN d.kind = 'smm_panel' THEN ${o.leaseSeconds}::integer
+                                                                 ELSE greatest(${o.leaseSeconds}::integer, ${o.pollSeconds}::integer) END)
+        FROM picked WHERE d.id = picked.id
+      RETURNING d.*`.execute(trx)
+    const lines = [...new Set(rows.filter((r) => r.attempts === 1).map((r) => r.order_line_id))]
+    if (lines.length > 0)
+      await trx.updateTable('order_lines').set({ status: 'processing' }).where('id', 'in', lines).where('status', '=', 'pending').execute()
+    return rows
+  })
+}
+
+/** When the upstream worker next has something to do (a queued request, an h2h re-check, an smm lease running out), if ever. */
+export async function earliestDispatchDue(db: Database): Promise<Date | null> {
+  const { rows } = await sql<{ due: Date | null }>`
+    SELECT d.next_attempt_at AS due FROM dispatches d JOIN providers p ON p.code = d.provider
+     WHERE d.status IN ('queued', 'sending', 'pending')
+       AND ((d.status = 'queued' AND p.active) OR d.status = 'sending' OR (d.status = 'pending' AND d.kind = 'digiflazz'))
+     ORDER BY d.next_attempt_at LIMIT 1`.execute(db)
+  return rows[0]?.due ?? null
 }

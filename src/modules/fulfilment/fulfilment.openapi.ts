@@ -13,7 +13,8 @@ export const VALIDATION_DOCS: OperationDocs = {
   },
   'GET /api/v1/validation/services': {
     operationId: 'listValidationServices',
-    description: 'The products and variants whose customer id can be checked with `POST /api/v1/item/validate`, and the fields each needs.',
+    description:
+      'The products and variants whose customer id can be checked with `POST /api/v1/item/validate`, and the fields each needs. A product’s `validation` names the endpoint and what it asks for (`zone_id` when any of its variants needs one); `meta` counts the products and the items (variants) listed.',
     returns: 'The validatable products',
     response: {
       message: 'OK',
@@ -22,10 +23,11 @@ export const VALIDATION_DOCS: OperationDocs = {
           product_id: 9,
           product_name: 'Mobile Legends Diamonds',
           category: 'Games',
+          validation: { available: true, requires_zone_id: true, fields: ['customer_id', 'zone_id'], endpoint: '/api/v1/item/validate' },
           variants: [{ item_id: 21, name: '86 Diamonds', requires_zone_id: true, fields: ['customer_id', 'zone_id'] }],
         },
       ],
-      meta: { total_products: 1, total_variants: 1 },
+      meta: { total_products: 1, total_items: 1, total_variants: 1 },
     },
   },
 }

@@ -57,15 +57,26 @@ describe('h2h over the Digiflazz protocol', () => {
     const r = await createReseller(app, { balance: 50_000 })
     const order = await bought(r, 'h2h-ok', [{ item_id: h2h.id, quantity: 1, note: '081234567891' }])
     expect((await trx(r, 'h2h-ok')).data.status).toBe('paid')
-    expect((await trx(r, 'h2h-ok')).h2h_results).toEqual([{ variant_id: h2h.id, sn: '', dispatch_status: 'pending', log_message: '' }])
+    // The provider's code and the item's provider_meta beside each request (the public docs' fields).
+    const provided = { h2h_provider: 'dgf', provider_meta: { open_denom: false, min_qty: null, max_qty: null, step_qty: null } }
+    expect((await trx(r, 'h2h-ok')).h2h_results).toEqual([
+      { variant_id: h2h.id, sn: '', dispatch_status: 'pending', log_message: '', ...provided },
+    ])
     await dispatch()
     const body = await trx(r, 'h2h-ok')
     expect(body.data.status).toBe('completed')
     expect(body.h2h_results).toEqual([
-      { variant_id: h2h.id, sn: expect.stringMatching(/^SN[0-9A-F]{16}$/), dispatch_status: 'completed', log_message: 'Transaksi Sukses' },
+      {
+        variant_id: h2h.id,
+        sn: expect.stringMatching(/^SN[0-9A-F]{16}$/),
+        dispatch_status: 'completed',
+        log_message: 'Transaksi Sukses',
+        ...provided,
+      },
     ])
     expect(body.data.h2h_results).toEqual(body.h2h_results)
-    expect(body.data.items[0]).toMatchObject({ order_process: 'h2h', status: 'delivered', target: '081234567891' })
+    // A delivered line reads completed, the public docs' word.
+    expect(body.data.items[0]).toMatchObject({ order_process: 'h2h', status: 'completed', target: '081234567891', product_license: null })
     expect(await balanceOf(app, r)).toBe(40_000)
     expect(await refundsOf(order.id)).toEqual([])
     expect(await events(order.id)).toEqual(['order.paid', 'order.completed'])
@@ -85,7 +96,14 @@ describe('h2h over the Digiflazz protocol', () => {
     const body = await trx(r, 'h2h-fail')
     expect(body.data.status).toBe('canceled')
     expect(body.h2h_results).toEqual([
-      { variant_id: h2h.id, sn: 'failed: Nomor tujuan salah', dispatch_status: 'failed', log_message: 'Nomor tujuan salah' },
+      {
+        variant_id: h2h.id,
+        sn: 'failed: Nomor tujuan salah',
+        dispatch_status: 'failed',
+        log_message: 'Nomor tujuan salah',
+        h2h_provider: 'dgf',
+        provider_meta: { open_denom: false, min_qty: null, max_qty: null, step_qty: null },
+      },
     ])
     expect(body.data.items[0].status).toBe('refunded')
     expect(await balanceOf(app, r)).toBe(50_000)
@@ -278,8 +296,10 @@ describe('smm over the SMM panel API v2', () => {
         status: 'Pending',
         start_count: 0,
         remains: 10,
+        provider_status: 'Pending',
         delivered_count: 0,
         refund_amount: 0,
+        partial_refund_pending_manual: false,
       },
     ])
     await poll()
@@ -292,8 +312,10 @@ describe('smm over the SMM panel API v2', () => {
         status: 'Completed',
         start_count: 1200,
         remains: 0,
+        provider_status: 'Completed',
         delivered_count: 10,
         refund_amount: 0,
+        partial_refund_pending_manual: false,
       },
     ])
     expect(body.data.smm_results).toEqual(body.smm_results)
@@ -312,9 +334,17 @@ describe('smm over the SMM panel API v2', () => {
     await poll()
     const body = await trx(r, 'smm-partial')
     // remains floor(7 × 0.4) = 2: floor(2331 × 2 / 7) = 666
-    expect(body.smm_results[0]).toMatchObject({ status: 'Partial', remains: 2, delivered_count: 5, refund_amount: 666 })
+    expect(body.smm_results[0]).toMatchObject({
+      status: 'Partial',
+      provider_status: 'Partial',
+      remains: 2,
+      delivered_count: 5,
+      refund_amount: 666,
+      // Refunded as the panel reported it: nothing waits for an operator.
+      partial_refund_pending_manual: false,
+    })
     expect(body.data.status).toBe('completed')
-    expect(body.data.items[0].status).toBe('delivered')
+    expect(body.data.items[0].status).toBe('completed')
     expect(await refundsOf(order.id)).toEqual([{ amount: 666, order_line_id: expect.any(Number) }])
     expect(await balanceOf(app, r)).toBe(50_000 - 2_331 + 666)
   })
@@ -354,7 +384,7 @@ describe('smm over the SMM panel API v2', () => {
     await poll()
     const body = await trx(r, 'cart-mixed')
     expect(body.data.status).toBe('completed')
-    expect(body.data.items.map((i: any) => i.status)).toEqual(['delivered', 'refunded', 'delivered'])
+    expect(body.data.items.map((i: any) => i.status)).toEqual(['completed', 'refunded', 'completed'])
     expect(body.h2h_results.map((h: any) => h.dispatch_status)).toEqual(['completed', 'failed'])
     expect(await refundsOf(order.id)).toEqual([{ amount: 10_000, order_line_id: body.data.items[1].id ?? expect.any(Number) }])
     expect(await balanceOf(app, r)).toBe(100_000 - 23_330 + 10_000)
@@ -450,7 +480,7 @@ describe('operator cancel of upstream lines', () => {
     await poll()
     const body = await trx(r, 'cancel-sent')
     expect(body.data.status).toBe('completed')
-    expect(body.data.items.map((i: any) => i.status)).toEqual(['delivered', 'refunded'])
+    expect(body.data.items.map((i: any) => i.status)).toEqual(['completed', 'refunded'])
     expect(up.smm.adds.filter((a) => a.link === 'https://x/c1')).toEqual([])
   })
 })

@@ -6,6 +6,8 @@ import { claimPendingH2h, claimQueued, claimRunningSmm, sendingToReview } from '
 import type { LineDispatcher } from './dispatch.js'
 import { eachLimited, loadProviderAccount } from './provider-accounts.js'
 import { checkSmm, sendH2h, sendSmm, type CallSettings } from './upstream-calls.js'
+import { createUpstreamWorker, type UpstreamWorkerOptions } from './upstream-worker.js'
+import type { Listen } from '../../db/notifications.js'
 
 export type FulfilmentSettings = { providerPollSeconds: number; providerTimeoutMs: number; dbStatementTimeoutMs: number }
 
@@ -44,21 +46,35 @@ export function createFulfilment(db: Database, vault: Vault, settings: Fulfilmen
     },
   }
 
+  /** Placed smm orders' status, asked in batches of ≤ 100 per panel. */
+  const checkRunningSmm = async () => {
+    const smm = await claimRunningSmm(db, { limit: 1000, pollSeconds: call.pollSeconds })
+    const accounts = await accountsFor(smm)
+    const batches: Dispatch[][] = []
+    for (const code of accounts.keys()) {
+      const mine = smm.filter((d) => d.provider === code)
+      for (let i = 0; i < mine.length; i += 100) batches.push(mine.slice(i, i + 100))
+    }
+    await eachLimited(batches, PARALLEL_CALLS, (batch) => checkSmm(db, accounts.get(batch[0].provider), batch, call))
+    return smm.length
+  }
+
   const poller = {
     async runOnce(): Promise<number> {
-      const h2h = (await claimPendingH2h(db, { limit: 200, pollSeconds: call.pollSeconds })).filter((d) => d.status === 'pending')
+      const h2h = (await claimPendingH2h(db, { limit: 200, pollSeconds: call.pollSeconds, leaseSeconds })).filter(
+        (d) => d.status === 'pending',
+      )
       await send(h2h)
-      const smm = await claimRunningSmm(db, { limit: 1000, pollSeconds: call.pollSeconds })
-      const accounts = await accountsFor(smm)
-      const batches: Dispatch[][] = []
-      for (const code of accounts.keys()) {
-        const mine = smm.filter((d) => d.provider === code)
-        for (let i = 0; i < mine.length; i += 100) batches.push(mine.slice(i, i + 100))
-      }
-      await eachLimited(batches, PARALLEL_CALLS, (batch) => checkSmm(db, accounts.get(batch[0].provider), batch, call))
-      return h2h.length + smm.length
+      return h2h.length + (await checkRunningSmm())
     },
   }
+
+  /** What a worker process runs: smm status checks on an interval (h2h re-checks are the upstream worker's). */
+  const smmPoller = { runOnce: checkRunningSmm }
+
+  /** Queued requests and h2h re-checks, many in flight, woken at commit (upstream-worker.ts). */
+  const upstreamWorker = (listen: Listen, options: UpstreamWorkerOptions) =>
+    createUpstreamWorker({ db, vault, listen, call, leaseSeconds }, options)
 
   /** The LineDispatcher seam: sends one line's queued requests now (the worker would, within a second). */
   const lineDispatcher = (process: 'h2h' | 'smm'): LineDispatcher => ({
@@ -68,6 +84,6 @@ export function createFulfilment(db: Database, vault: Vault, settings: Fulfilmen
     },
   })
 
-  return { dispatcher, poller, lineDispatchers: [lineDispatcher('h2h'), lineDispatcher('smm')] }
+  return { dispatcher, poller, smmPoller, upstreamWorker, lineDispatchers: [lineDispatcher('h2h'), lineDispatcher('smm')] }
 }
 export type Fulfilment = ReturnType<typeof createFulfilment>

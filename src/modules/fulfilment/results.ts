@@ -1,20 +1,40 @@
-import type { Dispatch } from '../../db/schema.js'
+import type { Dispatch, ProviderMeta } from '../../db/schema.js'
+import { publicProviderMeta } from '../catalog/catalog.service.js'
 
 export type ResultRow = Pick<
   Dispatch,
   'kind' | 'status' | 'sn' | 'message' | 'upstream_order_id' | 'upstream_status' | 'start_count' | 'remains' | 'quantity' | 'refund_amount'
-> & { variant_id: number }
+> & {
+  variant_id: number
+  line_id: number
+  /** The reference the provider knows the request by. */
+  upstream_ref: string
+  /** The provider's code. */
+  provider: string
+  /** The item's provider_meta now. */
+  provider_meta: ProviderMeta | null
+}
 
 /** h2h: pending until a final answer; a request an operator cancel voided never reached the provider. */
-function h2hResult(r: ResultRow) {
+function h2hOutcome(r: ResultRow) {
   const failed = r.status === 'failed' || r.status === 'void'
-  const dispatch_status = r.status === 'completed' ? 'completed' : failed ? 'failed' : 'pending'
   const reason = r.status === 'void' ? 'canceled before it was sent' : r.message || 'failed'
   return {
-    variant_id: r.variant_id,
     sn: r.status === 'completed' ? (r.sn ?? '') : failed ? `failed: ${reason}` : '',
+    dispatch_status: r.status === 'completed' ? 'completed' : failed ? 'failed' : 'pending',
+    message: r.status === 'void' ? reason : (r.message ?? ''),
+  }
+}
+
+function h2hResult(r: ResultRow) {
+  const { sn, dispatch_status, message } = h2hOutcome(r)
+  return {
+    variant_id: r.variant_id,
+    sn,
     dispatch_status,
-    log_message: r.status === 'void' ? reason : (r.message ?? ''),
+    log_message: message,
+    h2h_provider: r.provider,
+    provider_meta: publicProviderMeta(r.provider_meta, 'h2h'),
   }
 }
 
@@ -27,8 +47,11 @@ function smmResult(r: ResultRow) {
     status,
     start_count: r.start_count ?? 0,
     remains,
+    provider_status: r.upstream_status,
     delivered_count: r.status === 'completed' ? r.quantity - Math.min(remains, r.quantity) : 0,
     refund_amount: r.refund_amount,
+    // A panel's Partial is refunded when it is reported (settlement.ts): no partial refund ever waits for an operator.
+    partial_refund_pending_manual: false,
   }
 }
 
@@ -38,4 +61,18 @@ export function upstreamResultsOf(rows: ResultRow[]) {
     h2h_results: rows.filter((r) => r.kind === 'digiflazz').map(h2hResult),
     smm_results: rows.filter((r) => r.kind === 'smm_panel').map(smmResult),
   }
+}
+
+/** The webhook docs' per-line `h2h_results`: the line's latest provider request, `ref_id` the reference the provider knows. */
+export type LineH2hResult = { sn: string; dispatch_status: string; dispatch_message: string; ref_id: string }
+
+/** Each h2h line's latest request, by line id (requests come in line order, then sequence). */
+export function latestH2hByLine(rows: ResultRow[]): Map<number, LineH2hResult> {
+  const latest = new Map<number, LineH2hResult>()
+  for (const r of rows) {
+    if (r.kind !== 'digiflazz') continue
+    const { sn, dispatch_status, message } = h2hOutcome(r)
+    latest.set(r.line_id, { sn, dispatch_status, dispatch_message: message, ref_id: r.upstream_ref })
+  }
+  return latest
 }

@@ -8,17 +8,27 @@ import { recordFinal } from './settlement.js'
 
 export type CallSettings = { timeoutMs: number; pollSeconds: number }
 
-/** Not final: the request stays pending with what was heard, re-checked after the poll interval. */
+/**
+ * Not final: the request stays pending with what was heard, re-checked after the poll interval
+ * from now (the claim had moved it past the call), a tenth of it at random later so that
+ * requests sent together are not all checked together.
+ */
 async function notePending(
   db: Database,
   d: Dispatch,
   message: string,
-  from: 'pending' | 'sending' = 'pending',
+  pollSeconds: number,
   extra: { upstream_status?: string; start_count?: number | null; remains?: number | null } = {},
 ) {
+  const from = 'pending'
   await db
     .updateTable('dispatches')
-    .set({ message: message.slice(0, 500), ...extra, updated_at: sql`now()` })
+    .set({
+      message: message.slice(0, 500),
+      ...extra,
+      updated_at: sql`now()`,
+      next_attempt_at: sql`now() + make_interval(secs => ${pollSeconds}::integer * (1 + random() / 10))`,
+    })
     .where('id', '=', d.id)
     .where('status', '=', from)
     .execute()
@@ -32,13 +42,13 @@ export async function sendH2h(
   s: CallSettings,
 ): Promise<H2hOutcome['status']> {
   if (!account) {
-    await notePending(db, d, 'provider has no credentials: waiting for the operator')
+    await notePending(db, d, 'provider has no credentials: waiting for the operator', s.pollSeconds)
     return 'pending'
   }
   const qty = typeof d.options?.qty === 'number' ? d.options.qty : undefined
   const outcome = await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref, qty }, s.timeoutMs)
   if (outcome.status === 'pending') {
-    await notePending(db, d, outcome.message)
+    await notePending(db, d, outcome.message, s.pollSeconds)
   } else {
     const failed = outcome.status === 'failed'
     await recordFinal(db, d, { status: outcome.status, refund: failed ? 'full' : 'none', message: outcome.message, sn: outcome.sn }, [
@@ -121,7 +131,7 @@ export async function checkSmm(db: Database, account: ProviderAccount | undefine
   for (const d of batch) {
     const state: SmmOrderState | undefined = states?.get(d.upstream_order_id!)
     if (!state) {
-      await notePending(db, d, account ? 'panel gave no usable answer to status' : 'provider has no credentials')
+      await notePending(db, d, account ? 'panel gave no usable answer to status' : 'provider has no credentials', s.pollSeconds)
       continue
     }
     const seen = { upstreamStatus: state.status, startCount: state.startCount }
@@ -143,13 +153,13 @@ export async function checkSmm(db: Database, account: ProviderAccount | undefine
     } else if (state.state === 'canceled') {
       await recordFinal(db, d, { status: 'failed', refund: 'full', message: state.message, ...seen, remains: d.quantity }, ['pending'])
     } else if (state.state === 'running') {
-      await notePending(db, d, state.message, 'pending', {
+      await notePending(db, d, state.message, s.pollSeconds, {
         upstream_status: state.status,
         start_count: state.startCount,
         remains: state.remains,
       })
     } else {
-      await notePending(db, d, state.message)
+      await notePending(db, d, state.message, s.pollSeconds)
     }
   }
 }

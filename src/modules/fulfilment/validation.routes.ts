@@ -24,12 +24,25 @@ const Services = Type.Object({
       product_id: Type.Integer(),
       product_name: Type.String(),
       category: Type.String(),
+      validation: Type.Object(
+        {
+          available: Type.Boolean(),
+          requires_zone_id: Type.Boolean({ description: 'true when any of its variants needs zone_id' }),
+          fields: Type.Array(Type.String()),
+          endpoint: Type.String({ description: 'where to validate: POST with item_id, customer_id, zone_id' }),
+        },
+        { description: 'the product’s validation metadata' },
+      ),
       variants: Type.Array(
         Type.Object({ item_id: Type.Integer(), name: Type.String(), requires_zone_id: Type.Boolean(), fields: Type.Array(Type.String()) }),
       ),
     }),
   ),
-  meta: Type.Object({ total_products: Type.Integer(), total_variants: Type.Integer() }),
+  meta: Type.Object({
+    total_products: Type.Integer(),
+    total_items: Type.Integer({ description: 'the variants listed' }),
+    total_variants: Type.Integer({ description: 'the same as total_items (its earlier name)' }),
+  }),
 })
 
 /** Account validation before buying (DESIGN §5b). */

@@ -6,6 +6,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { inquirePln } from '../../providers/digiflazz.js'
 import { isRecord, text } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
+import { VALIDATE_ENDPOINT } from '../catalog/catalog.service.js'
 import { loadProviderAccount } from './provider-accounts.js'
 
 export type AccountCheck = { display_name: string; account_name: string; region: string }
@@ -14,6 +15,14 @@ type Found = AccountCheck | { notFound: string }
 // Game and meter names change rarely; a few minutes spares the upstream repeated checks of one id.
 const CACHE_MS = 5 * 60_000
 const CACHE_ENTRIES = 10_000
+
+type ValidationMeta = { available: true; requires_zone_id: boolean; fields: string[]; endpoint: string }
+const validationMeta = (zone: boolean): ValidationMeta => ({
+  available: true,
+  requires_zone_id: zone,
+  fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'],
+  endpoint: VALIDATE_ENDPOINT,
+})
 
 /** An item validates when it is an h2h item of a Digiflazz provider marked `validation` (as the catalog shows it). */
 export const validates = (processName: string, kind: string | null, meta: ProviderMeta | null) =>
@@ -118,21 +127,29 @@ export function createAccountValidation(
         product_id: number
         product_name: string
         category: string
+        validation: ValidationMeta
         variants: { item_id: number; name: string; requires_zone_id: boolean; fields: string[] }[]
       }[] = []
       for (const r of rows) {
         let product = products.at(-1)
-        if (product?.product_id !== r.product_id)
-          products.push((product = { product_id: r.product_id, product_name: r.product_name, category: r.category, variants: [] }))
+        if (product?.product_id !== r.product_id) {
+          product = {
+            product_id: r.product_id,
+            product_name: r.product_name,
+            category: r.category,
+            validation: validationMeta(false),
+            variants: [],
+          }
+          products.push(product)
+        }
         const zone = r.provider_meta.requires_zone_id === true
-        product.variants.push({
-          item_id: r.item_id,
-          name: r.name,
-          requires_zone_id: zone,
-          fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'],
-        })
+        const { requires_zone_id, fields } = validationMeta(zone)
+        product.variants.push({ item_id: r.item_id, name: r.name, requires_zone_id, fields })
+        // The product's: a zone is asked for when any of its variants needs one.
+        if (zone) product.validation = validationMeta(true)
       }
-      return { data: products, meta: { total_products: products.length, total_variants: rows.length } }
+      // total_variants: the name before the public docs' total_items, kept for existing clients.
+      return { data: products, meta: { total_products: products.length, total_items: rows.length, total_variants: rows.length } }
     },
   }
 }

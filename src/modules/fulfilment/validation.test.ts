@@ -91,10 +91,23 @@ describe('POST /v1/item/validate', () => {
 describe('GET /v1/validation/services', () => {
   it('lists the products and variants that validate, by search', async () => {
     const all = (await app.inject({ method: 'GET', url: '/api/v1/validation/services', headers: r.headers })).json()
-    expect(all.meta).toEqual({ total_products: 2, total_variants: 2 })
-    expect(all.data.find((p: any) => p.product_name === 'Mobile Legends').variants).toEqual([
-      { item_id: game.id, name: '86 Diamonds', requires_zone_id: true, fields: ['customer_id', 'zone_id'] },
-    ])
+    // The public docs' meta (total_items) beside the earlier total_variants.
+    expect(all.meta).toEqual({ total_products: 2, total_items: 2, total_variants: 2 })
+    const ml = all.data.find((p: any) => p.product_name === 'Mobile Legends')
+    expect(ml.variants).toEqual([{ item_id: game.id, name: '86 Diamonds', requires_zone_id: true, fields: ['customer_id', 'zone_id'] }])
+    // Each product's validation metadata names the endpoint.
+    expect(ml.validation).toEqual({
+      available: true,
+      requires_zone_id: true,
+      fields: ['customer_id', 'zone_id'],
+      endpoint: '/api/v1/item/validate',
+    })
+    expect(all.data.find((p: any) => p.variants[0].item_id === pln.id).validation).toEqual({
+      available: true,
+      requires_zone_id: false,
+      fields: ['customer_id'],
+      endpoint: '/api/v1/item/validate',
+    })
     const found = (await app.inject({ method: 'GET', url: '/api/v1/validation/services?search=pln', headers: r.headers })).json()
     expect(found.data.map((p: any) => p.variants[0].item_id)).toEqual([pln.id])
     expect((await app.inject({ method: 'GET', url: '/api/v1/validation/services?search=%25', headers: r.headers })).json().data).toEqual([])

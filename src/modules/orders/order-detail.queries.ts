@@ -17,7 +17,11 @@ export type LineRow = {
   status: LineStatus
   delivery_enc: string | null
   delivery_note: string | null
+  delivered_at: string | null
   licenses: string[] | null
+  /** The item's now (the public docs list them on a line): its product and its description ('' is none). */
+  product_id: number
+  description: string
 }
 
 // The lines (licenses inside, in id order) and the upstream requests of the order whose id is `orderId`
@@ -25,15 +29,17 @@ export type LineRow = {
 const linesJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'id', l.id, 'item_id', l.item_id, 'variant_name', l.variant_name, 'product_name', l.product_name, 'quantity', l.quantity,
     'unit_price', l.unit_price, 'subtotal', l.subtotal, 'note', l.note, 'order_process', l.order_process, 'status', l.status,
-    'delivery_enc', l.delivery_enc, 'delivery_note', l.delivery_note,
+    'delivery_enc', l.delivery_enc, 'delivery_note', l.delivery_note, 'delivered_at', l.delivered_at,
+    'product_id', i.product_id, 'description', i.description,
     'licenses', CASE WHEN l.order_process = 'auto'
                      THEN (SELECT json_agg(x.content_enc ORDER BY x.id) FROM licenses x WHERE x.order_line_id = l.id) END)
-    ORDER BY l.position) FROM order_lines l WHERE l.order_id = ${orderId})`
+    ORDER BY l.position) FROM order_lines l JOIN items i ON i.id = l.item_id WHERE l.order_id = ${orderId})`
 const requestsJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'kind', d.kind, 'status', d.status, 'sn', d.sn, 'message', d.message, 'upstream_order_id', d.upstream_order_id,
     'upstream_status', d.upstream_status, 'start_count', d.start_count, 'remains', d.remains, 'quantity', d.quantity,
-    'refund_amount', d.refund_amount, 'variant_id', l.item_id) ORDER BY l.position, d.seq)
-    FROM dispatches d JOIN order_lines l ON l.id = d.order_line_id WHERE d.order_id = ${orderId})`
+    'refund_amount', d.refund_amount, 'variant_id', l.item_id, 'line_id', d.order_line_id, 'upstream_ref', d.upstream_ref,
+    'provider', d.provider, 'provider_meta', i.provider_meta) ORDER BY l.position, d.seq)
+    FROM dispatches d JOIN order_lines l ON l.id = d.order_line_id JOIN items i ON i.id = l.item_id WHERE d.order_id = ${orderId})`
 
 const BY_ID = `SELECT ${linesJson('$1')} AS lines, ${requestsJson('$1')} AS requests`
 
@@ -58,13 +64,14 @@ const OTHER_BY_REF = `WITH t AS MATERIALIZED (
     -- A top-up an operator resolved with another amount shows what was credited.
     SELECT id, ref_id, invoice, channel, CASE WHEN status = 'paid' THEN coalesce(credited_amount, amount) ELSE amount END AS amount,
            fee, total, payment_url, expires_at, paid_at, created_at, updated_at,
-           CASE WHEN status = 'pending' AND expires_at <= now() THEN 'expired' ELSE status END AS status
+           CASE WHEN status = 'pending' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
+           (SELECT c.type FROM payment_channels c WHERE c.code = f.channel) AS channel_type
       FROM ${byRef('topups')} f ORDER BY id LIMIT 1
   )
   SELECT (SELECT row_to_json(t) FROM t) AS topup,
          (SELECT row_to_json(s) FROM (
             SELECT s.id, s.ref_id, s.invoice, s.item_id, s.quantity, s.price, s.amount, s.created_at,
-                   i.name AS variant_name, p.name AS product_name, i.order_process
+                   i.name AS variant_name, i.product_id, p.name AS product_name, i.order_process, i.description
               FROM ${byRef('sandbox_orders')} s JOIN items i ON i.id = s.item_id JOIN products p ON p.id = i.product_id
              WHERE NOT EXISTS (SELECT 1 FROM t) LIMIT 1) s) AS sandbox`
 
@@ -73,7 +80,18 @@ export type OrderHead = Pick<
   Order,
   'id' | 'ref_id' | 'invoice' | 'payment_method' | 'status' | 'price' | 'fees' | 'amount' | 'created_at' | 'updated_at'
 >
-type TopupRow = { id: number; ref_id: string; invoice: string; channel: string; status: string; amount: number; fee: number; total: number }
+type TopupRow = {
+  id: number
+  ref_id: string
+  invoice: string
+  channel: string
+  /** The channel's type (qris, va, …); null if the channel was deleted since. */
+  channel_type: string | null
+  status: string
+  amount: number
+  fee: number
+  total: number
+}
 export type TopupJson = TopupRow & {
   payment_url: string
   expires_at: string
@@ -83,8 +101,10 @@ export type TopupJson = TopupRow & {
 }
 export type SandboxJson = Json<Omit<Selectable<SandboxOrdersTable>, 'account_id'>> & {
   variant_name: string
+  product_id: number
   product_name: string
   order_process: string
+  description: string
 }
 type Contents = { lines: LineRow[] | null; requests: ResultRow[] | null }
 export type OtherByRefRow = { topup: TopupJson | null; sandbox: SandboxJson | null }

@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable, type Database, type PreparedStatement } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { upstreamResultsOf, type ResultRow } from '../fulfilment/results.js'
+import { latestH2hByLine, upstreamResultsOf, type LineH2hResult, type ResultRow } from '../fulfilment/results.js'
 import { batchedRead } from '../../db/batched-read.js'
 import {
   findOrdersByRefs,
@@ -26,22 +26,38 @@ export function targetOf(note: string | null): string | null {
   }
 }
 
-export type OrderLineView = OrderDetail['items'][number] & { id: number }
-export type OrderDetailView = OrderDetail & { items: OrderLineView[] }
+/**
+ * A line as resellers, operators and webhooks see it, with what only some of them show: its id
+ * (operators), when it was sent and its latest provider request (webhooks).
+ */
+export type OrderLineView = OrderDetail['items'][number] & { id: number; sent_at: Date | null; h2h?: LineH2hResult }
+export type OrderDetailView = Omit<OrderDetail, 'items'> & { items: OrderLineView[] }
 
-function lineView(line: LineRow, vault: Vault): OrderLineView {
+/**
+ * Who reads: resellers (the API and webhooks) see a delivered line as `completed`, the public docs'
+ * word; operators see the line's own state.
+ */
+type Audience = 'reseller' | 'operator'
+
+function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, audience: Audience): OrderLineView {
   const view: OrderLineView = {
     id: line.id,
     variant_id: line.item_id,
     variant_name: line.variant_name,
+    product_id: line.product_id,
     product_name: line.product_name,
     quantity: line.quantity,
+    qty: line.quantity,
     price: line.unit_price,
     subtotal: line.subtotal,
     note: line.note,
     target: targetOf(line.note),
     order_process: line.order_process,
-    status: line.status,
+    status: audience === 'reseller' && line.status === 'delivered' ? 'completed' : line.status,
+    product_license: null,
+    seller_note: line.delivery_note,
+    description: line.description || null,
+    sent_at: line.delivered_at === null ? null : new Date(line.delivered_at),
   }
   if (line.order_process === 'auto') {
     const licenses = (line.licenses ?? []).map((l) => vault.decrypt(l))
@@ -52,10 +68,19 @@ function lineView(line: LineRow, vault: Vault): OrderLineView {
     view.product_license = license
     view.licenses = [{ product_license: license, note: line.delivery_note }]
   }
+  const request = h2h.get(line.id)
+  if (request) view.h2h = request
   return view
 }
 
-function orderView(order: OrderHead, lines: LineRow[] | null, requests: ResultRow[] | null, vault: Vault): OrderDetailView {
+function orderView(
+  order: OrderHead,
+  lines: LineRow[] | null,
+  requests: ResultRow[] | null,
+  vault: Vault,
+  audience: Audience = 'reseller',
+): OrderDetailView {
+  const h2h = latestH2hByLine(requests ?? [])
   return {
     id: order.id,
     ref_id: order.ref_id,
@@ -65,9 +90,14 @@ function orderView(order: OrderHead, lines: LineRow[] | null, requests: ResultRo
     price: order.price,
     fees: order.fees,
     amount: order.amount,
+    // A balance purchase has no payment page, QR or expiry (DESIGN §5).
+    note: null,
+    payment_link: null,
+    qr_link: null,
+    expired_at: null,
     created_at: order.created_at,
     updated_at: order.updated_at,
-    items: (lines ?? []).map((line) => lineView(line, vault)),
+    items: (lines ?? []).map((line) => lineView(line, vault, h2h, audience)),
     ...upstreamResultsOf(requests ?? []),
   }
 }
@@ -81,10 +111,10 @@ export function orderDetailFromJson({ order: o, lines, requests }: OrderDetailJs
   return orderView({ ...o, created_at: date(o.created_at), updated_at: date(o.updated_at) }, lines, requests, vault)
 }
 
-/** The full current state of an order as resellers, operators and webhooks see it (DESIGN §5), in one statement. */
+/** The full current state of an order as operators see it (DESIGN §5), in one statement. */
 export async function loadOrderDetail(db: Database, vault: Vault, order: OrderHead): Promise<OrderDetailView> {
   const { lines, requests } = await findOrderContents(db, order.id)
-  return orderView(order, lines, requests, vault)
+  return orderView(order, lines, requests, vault, 'operator')
 }
 
 /** Many orders' full state in one statement, however many orders: the webhook worker's batches. */
@@ -103,7 +133,12 @@ function topupView(t: TopupJson): OrderDetail {
     status: t.status,
     price: t.amount,
     fees: t.fee,
-    amount: t.amount,
+    amount: t.amount + t.fee,
+    note: null,
+    payment_link: t.payment_url,
+    // No QR image is kept apart: a QRIS top-up's payment page is where its code is shown.
+    qr_link: t.channel_type === 'qris' ? t.payment_url : null,
+    expired_at: date(t.expires_at),
     created_at: date(t.created_at),
     updated_at: date(t.updated_at),
     items: [],
@@ -128,20 +163,29 @@ function sandboxView(s: SandboxJson): OrderDetail {
     price: s.price,
     fees: 0,
     amount: s.amount,
+    note: null,
+    payment_link: null,
+    qr_link: null,
+    expired_at: null,
     created_at: created,
     updated_at: created,
     items: [
       {
         variant_id: s.item_id,
         variant_name: s.variant_name,
+        product_id: s.product_id,
         product_name: s.product_name,
         quantity: s.quantity,
+        qty: s.quantity,
         price: s.price / s.quantity,
         subtotal: s.price,
         note: null,
         target: null,
         order_process: s.order_process,
         status: 'sandbox',
+        product_license: null,
+        seller_note: null,
+        description: s.description || null,
       },
     ],
     h2h_results: [],

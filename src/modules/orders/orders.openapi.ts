@@ -2,6 +2,17 @@ import type { OperationDocs } from '../../http/openapi-docs.js'
 
 const created = '2026-11-22T10:15:00.000Z'
 const purchase = { id: 1042, invoice: 'INV20261122K7Q2M9XA', ref_id: 'shop-order-881', amount: 25000, status: 'paid', created_at: created }
+const createdPurchase = {
+  id: 1042,
+  invoice: 'INV20261122K7Q2M9XA',
+  ref_id: 'shop-order-881',
+  status: 'paid',
+  price: 25000,
+  fees: 0,
+  amount: 25000,
+  contact: 'shop@example.com',
+  created_at: created,
+}
 const detail = {
   id: 1042,
   ref_id: 'shop-order-881',
@@ -11,27 +22,36 @@ const detail = {
   price: 25000,
   fees: 0,
   amount: 25000,
+  note: null,
+  payment_link: null,
+  qr_link: null,
+  expired_at: null,
   created_at: created,
   updated_at: '2026-11-22T10:15:00.012Z',
   items: [
     {
       variant_id: 7,
       variant_name: 'Voucher 25K',
+      product_id: 3,
       product_name: 'Game Voucher',
       quantity: 1,
+      qty: 1,
       price: 25000,
       subtotal: 25000,
       note: null,
       target: null,
       order_process: 'auto',
-      status: 'delivered',
+      status: 'completed',
       product_license: 'ABCD-EFGH-IJKL',
       licenses: [{ product_license: 'ABCD-EFGH-IJKL', note: null }],
+      seller_note: null,
+      description: 'Redeem in the game shop within 30 days.',
     },
   ],
   h2h_results: [],
   smm_results: [],
 }
+const refIdTaken = { message: 'REF_ID_ALREADY_EXIST', errors: { ref_id: ['The ref id has already been used.'] }, data: purchase }
 
 /** OpenAPI metadata of the reseller transaction routes (merged by src/http/openapi-docs.ts). */
 export const ORDER_DOCS: OperationDocs = {
@@ -39,7 +59,7 @@ export const ORDER_DOCS: OperationDocs = {
     operationId: 'createPurchase',
     description:
       'Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.',
-    returns: 'The transaction, `paid`',
+    returns: 'The transaction, `paid`, with `price`, `fees` (0) and `contact` (the account’s email, or null)',
     codes: [
       'BALANCE_IS_INSUFFICIENT',
       'SMM_ORDER_REQUIRES_JSON_NOTE',
@@ -56,9 +76,9 @@ export const ORDER_DOCS: OperationDocs = {
       'PRODUCT_TEMPORARILY_UNAVAILABLE',
     ],
     request: { ref_id: 'shop-order-881', carts: [{ item_id: 7, quantity: 1 }] },
-    response: { message: 'OK', data: purchase },
+    response: { message: 'OK', data: createdPurchase },
     errorExamples: {
-      REF_ID_ALREADY_EXIST: { message: 'REF_ID_ALREADY_EXIST', data: purchase },
+      REF_ID_ALREADY_EXIST: refIdTaken,
       MINIMUM_ORDER_NOT_MET: {
         message: 'MINIMUM_ORDER_NOT_MET',
         errors: { 'carts.0.quantity': ['must be at least 2 (the minimum order)'] },
@@ -91,7 +111,7 @@ export const ORDER_DOCS: OperationDocs = {
   'GET /api/v1/trx/{ref}': {
     operationId: 'getTransaction',
     description:
-      'One transaction of yours by `ref_id` or `invoice`, with its lines and licenses, and the upstream results (`h2h_results`, `smm_results`) both at the top level and inside `data`. A top-up or a sandbox order is found by its `ref_id` too. Poll this after a purchase, or rely on webhooks.',
+      'One transaction of yours by `ref_id` or `invoice`, with its lines and licenses, and the upstream results (`h2h_results`, `smm_results`) both at the top level and inside `data`. A delivered line reads `completed`. A top-up or a sandbox order is found by its `ref_id` too: a top-up shows `price` (what the balance gains), `fees` (what the payer adds), `amount` = `price` + `fees`, `payment_link`, `qr_link` (QRIS channels) and `expired_at`, all null for a purchase. Poll this after a purchase, or rely on webhooks.',
     returns: 'The transaction',
     codes: ['TRX_NOT_FOUND'],
     response: { message: 'OK', data: detail, h2h_results: [], smm_results: [] },
@@ -121,6 +141,7 @@ export const ORDER_DOCS: OperationDocs = {
       'PRODUCT_TEMPORARILY_UNAVAILABLE',
     ],
     request: { ref_id: 'sandbox-17', item_id: 7, quantity: 1, note: '081234567890' },
+    errorExamples: { REF_ID_ALREADY_EXIST: { ...refIdTaken, data: { ...purchase, invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } } },
     response: { message: 'OK', data: { id: 12, ref_id: 'sandbox-17', invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } },
   },
 }

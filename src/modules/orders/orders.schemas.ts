@@ -39,23 +39,42 @@ export const OrderSummary = Type.Object({
 })
 export type OrderSummary = Static<typeof OrderSummary>
 
-export const CreatedOrder = Ok(OrderSummary)
+// The public docs' create response: the summary with price, fees and contact, in the docs' order.
+export const CreatedOrderData = Type.Object({
+  id: Type.Integer(),
+  invoice: Type.String(),
+  ref_id: Type.String(),
+  status: Type.String(),
+  price: Type.Integer(),
+  fees: Type.Integer({ description: '0 for a balance purchase' }),
+  amount: Type.Integer({ description: 'price + fees' }),
+  contact: Nullable(Type.String({ description: 'the account’s email' })),
+  created_at: Timestamp,
+})
+export type CreatedOrderData = Static<typeof CreatedOrderData>
+export const CreatedOrder = Ok(CreatedOrderData)
 
 const License = Type.Object({ product_license: Type.String(), note: Nullable(Type.String()) })
 
 export const OrderItem = Type.Object({
   variant_id: Type.Integer(),
   variant_name: Type.String(),
+  product_id: Type.Integer(),
   product_name: Type.String(),
   quantity: Type.Integer(),
+  qty: Type.Integer({ description: 'the same as quantity (the public docs’ name)' }),
   price: Type.Integer({ description: 'unit price' }),
   subtotal: Type.Integer(),
   note: Nullable(Type.String()),
   target: Nullable(Type.String()),
   order_process: Type.String(),
-  status: Type.String(),
-  product_license: Type.Optional(Type.String({ description: 'auto and delivered manual lines: all licenses, one per line' })),
+  status: Type.String({
+    description: 'pending, processing, completed (delivered: operators see the word delivered), sent, refunded or cancel_requested',
+  }),
+  product_license: Nullable(Type.String({ description: 'auto and delivered manual lines: all licenses, one per line; else null' })),
   licenses: Type.Optional(Type.Array(License)),
+  seller_note: Nullable(Type.String({ description: 'the note the seller left delivering a manual line' })),
+  description: Nullable(Type.String({ description: 'the item’s description' })),
 })
 
 export const H2hResult = Type.Object({
@@ -63,6 +82,17 @@ export const H2hResult = Type.Object({
   sn: Type.String(),
   dispatch_status: Type.String(),
   log_message: Type.String(),
+  h2h_provider: Nullable(Type.String({ description: 'the provider’s code' })),
+  provider_meta: Nullable(
+    Type.Object({
+      open_denom: Type.Boolean(),
+      min_qty: Nullable(Type.Integer()),
+      max_qty: Nullable(Type.Integer()),
+      step_qty: Nullable(Type.Integer()),
+      price_unit: Type.Optional(Type.Integer()),
+      qty_label: Type.Optional(Nullable(Type.String())),
+    }),
+  ),
 })
 export const SmmResult = Type.Object({
   variant_id: Type.Integer(),
@@ -70,8 +100,10 @@ export const SmmResult = Type.Object({
   status: Type.String(),
   start_count: Type.Integer(),
   remains: Type.Integer(),
+  provider_status: Nullable(Type.String({ description: 'the panel’s own word' })),
   delivered_count: Type.Integer(),
   refund_amount: Type.Integer(),
+  partial_refund_pending_manual: Type.Boolean({ description: 'true while a partial refund waits for an operator' }),
 })
 
 export const OrderDetail = Type.Object({
@@ -82,7 +114,11 @@ export const OrderDetail = Type.Object({
   status: Type.String(),
   price: Type.Integer(),
   fees: Nullable(Type.Integer()),
-  amount: Type.Integer(),
+  amount: Type.Integer({ description: 'price + fees' }),
+  note: Nullable(Type.String()),
+  payment_link: Nullable(Type.String({ description: 'a top-up’s payment page; null for a purchase' })),
+  qr_link: Nullable(Type.String({ description: 'a QRIS top-up’s QR page; else null' })),
+  expired_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
   items: Type.Array(OrderItem),

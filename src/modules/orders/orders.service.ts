@@ -6,7 +6,7 @@ import type { PageWindow } from '../../http/paging.js'
 import * as topups from '../topups/topups.service.js'
 import type { DetailByRef } from './order-detail.js'
 import { listOrders } from './orders.queries.js'
-import type { OrderSummary, PurchaseBody } from './orders.schemas.js'
+import type { CreatedOrderData, PurchaseBody } from './orders.schemas.js'
 import { newInvoice } from './invoice.js'
 import { noteText } from './cart-line.js'
 import { callPurchase } from './purchase.js'
@@ -20,6 +20,7 @@ export {
   orderDetailJson,
   type DetailByRef,
   type OrderDetailJson,
+  type OrderDetailView,
   type OrderLineView,
 } from './order-detail.js'
 
@@ -32,7 +33,7 @@ export async function createPurchase(
   deps: Pick<AppContext, 'prepared' | 'fulfillable'>,
   accountId: number,
   body: PurchaseBody,
-): Promise<OrderSummary> {
+): Promise<CreatedOrderData> {
   refuseBlankRefId(body.ref_id)
   const carts = body.carts.map((c, i) => ({ item_id: c.item_id, quantity: c.quantity, note: noteText(c.note, `carts.${i}.note`) }))
   const attempt = async () => {
@@ -52,7 +53,18 @@ export async function createPurchase(
   const { result, invoice } = await retrying(attempt, invoiceTaken)
   // The ref_id may be a top-up's: the namespace is shared (DESIGN §7).
   if (result.refused === 'REF_ID_ALREADY_EXIST') throw await topups.refIdTaken(db, accountId, body.ref_id)
-  return { id: result.order_id, invoice, ref_id: body.ref_id, amount: result.amount, status: 'paid', created_at: result.created_at }
+  // A balance purchase has no fees: its price is its amount (DESIGN §5).
+  return {
+    id: result.order_id,
+    invoice,
+    ref_id: body.ref_id,
+    status: 'paid',
+    price: result.amount,
+    fees: 0,
+    amount: result.amount,
+    contact: result.contact,
+    created_at: result.created_at,
+  }
 }
 
 /** GET /v1/trx/{ref}: the caller's order, top-up or sandbox order by ref_id or invoice. */

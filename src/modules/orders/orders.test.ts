@@ -13,9 +13,10 @@ describe('POST /v1/trx', () => {
     const res = await buy(app, r, 'order:1', [{ item_id: item.id, quantity: 2 }])
     expect(res.statusCode).toBe(200)
     const created = res.json().data
-    expect(created).toMatchObject({ ref_id: 'order:1', amount: 25_000, status: 'paid' })
+    // The public docs' create response: price and fees beside the amount, contact the account's email (none here).
+    expect(created).toMatchObject({ ref_id: 'order:1', price: 25_000, fees: 0, amount: 25_000, contact: null, status: 'paid' })
     expect(created.invoice).toMatch(/^INV\d{8}[A-Z0-9]{8}$/)
-    expect(Object.keys(created).sort()).toEqual(['amount', 'created_at', 'id', 'invoice', 'ref_id', 'status'])
+    expect(Object.keys(created).sort()).toEqual(['amount', 'contact', 'created_at', 'fees', 'id', 'invoice', 'price', 'ref_id', 'status'])
     expect(await balanceOf(app, r)).toBe(75_000)
     expect(await stockOf(app, r, item.id)).toBe(1)
 
@@ -40,7 +41,7 @@ describe('POST /v1/trx', () => {
         price: 12_500,
         subtotal: 25_000,
         order_process: 'auto',
-        status: 'delivered',
+        status: 'completed',
       })
       expect(line.licenses).toHaveLength(2)
       expect(line.product_license).toBe(line.licenses.map((l: any) => l.product_license).join('\n'))
@@ -56,7 +57,12 @@ describe('POST /v1/trx', () => {
     const first = (await buy(app, r, 'same', [{ item_id: item.id, quantity: 1 }])).json().data
     const again = await buy(app, r, 'same', [{ item_id: item.id, quantity: 1 }])
     expect(again.statusCode).toBe(422)
-    expect(again.json()).toEqual({ message: 'REF_ID_ALREADY_EXIST', data: { ...first, status: 'completed' } })
+    const { price: _p, fees: _f, contact: _c, ...summary } = first
+    expect(again.json()).toEqual({
+      message: 'REF_ID_ALREADY_EXIST',
+      errors: { ref_id: ['The ref id has already been used.'] },
+      data: { ...summary, status: 'completed' },
+    })
     // another account may use the same ref_id
     const other = await createReseller(app, { balance: 10_000 })
     expect((await buy(app, other, 'same', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)

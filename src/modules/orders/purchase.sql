@@ -221,6 +221,9 @@ BEGIN
         FROM items it JOIN providers pr ON pr.code = it.provider,
              generate_series(0, CASE WHEN v_process = 'h2h' AND v_units[i] IS NULL THEN p_qtys[i] ELSE 1 END - 1) s
        WHERE it.id = p_items[i];
+      -- Wakes the upstream worker at commit. NOTIFY serializes its committers on one lock, so as with
+      -- the outbox bell one transaction at a time rings; the worker's follow-up passes find the rest.
+      IF pg_try_advisory_xact_lock(dispatch_bell_lock_class(), 0) THEN PERFORM pg_notify('dispatch', ''); END IF;
     END IF;
   END LOOP;
 

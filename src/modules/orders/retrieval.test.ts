@@ -65,9 +65,11 @@ describe('GET /v1/trx and sandbox', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json().data).toMatchObject({ ref_id: 'go-live', status: 'sandbox' })
     expect(res.json().data.invoice).toMatch(/^SBX/)
-    expect((await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })).json().message).toBe(
-      'REF_ID_ALREADY_EXIST',
-    )
+    expect((await sandbox('/order/sandbox', { ref_id: 'go-live', item_id: auto.id, quantity: 1 })).json()).toEqual({
+      message: 'REF_ID_ALREADY_EXIST',
+      errors: { ref_id: ['The ref id has already been used.'] },
+      data: { ...res.json().data, amount: 10_000, created_at: expect.any(String) },
+    })
     expect((await sandbox('/order/sandbox', { ref_id: 'sb-2', item_id: auto.id, quantity: 2 })).json()).toEqual({
       message: 'OUT_OF_STOCK',
       errors: { quantity: ['only 1 available'] },
@@ -141,5 +143,99 @@ describe('GET /v1/trx and sandbox', () => {
     expect(sent.filter((name) => name === 'trx_details').length).toBeLessThan(4)
     expect(sent.filter((name) => name === 'account_counters').length).toBeLessThan(3)
     expect(sent.filter((name) => name === 'trx_detail_other').length).toBe(6)
+  })
+})
+
+describe('the fields the public docs list (issue 41)', () => {
+  it('the create response carries price, fees and contact; retrieval the transaction’s and each line’s fields', async () => {
+    const account = await admin(app, 'POST', '/resellers', { name: 'Mail Shop', email: 'shop@example.com' })
+    await admin(app, 'POST', `/resellers/${account.id}/balance`, { amount: 100_000, reason: 'test funding' })
+    const r = { id: account.id, apiKey: account.api_key, headers: { 'x-apikey': account.api_key } }
+    const auto = await createAutoItem(app, 2, { price: 5_000, description: 'Redeem within 30 days.' })
+    const manual = await createItem(app, { order_process: 'manual', stock: 2, price: 3_000 })
+    const res = await buy(app, r, 'docs-fields', [
+      { item_id: auto.id, quantity: 2 },
+      { item_id: manual.id, quantity: 1, note: 'me@example.com' },
+    ])
+    expect(res.json().data).toMatchObject({ status: 'paid', price: 13_000, fees: 0, amount: 13_000, contact: 'shop@example.com' })
+
+    const read = async () => (await get(app, '/trx/docs-fields', r)).json().data
+    const order = await read()
+    // A balance purchase has no note, payment link, QR link or expiry.
+    expect(order).toMatchObject({ price: 13_000, fees: 0, amount: 13_000, note: null, payment_link: null, qr_link: null, expired_at: null })
+    expect(order.items[0]).toMatchObject({
+      product_id: auto.product_id,
+      quantity: 2,
+      qty: 2,
+      status: 'completed',
+      product_license: expect.stringContaining('\n'),
+      seller_note: null,
+      description: 'Redeem within 30 days.',
+    })
+    // Not auto: product_license null until sent; an item without a description shows null.
+    expect(order.items[1]).toMatchObject({ qty: 1, status: 'pending', product_license: null, seller_note: null, description: null })
+    expect(order.items[1]).not.toHaveProperty('licenses')
+
+    const line = (await admin(app, 'GET', `/transactions/${order.id}`)).items[1]
+    await admin(app, 'POST', `/transactions/${order.id}/items/${line.id}/send`, { product_license: 'CODE-9', note: 'enjoy' })
+    expect((await read()).items[1]).toMatchObject({ status: 'sent', product_license: 'CODE-9', seller_note: 'enjoy' })
+    // An account without an email has no contact.
+    const plain = await createReseller(app, { balance: 10_000 })
+    expect((await buy(app, plain, 'no-mail', [{ item_id: manual.id, quantity: 1 }])).json().data.contact).toBeNull()
+  })
+
+  it('a top-up read back: amount = price + fees, its payment link, the QR link on QRIS only, its expiry; its ref_id refused with errors', async () => {
+    await admin(app, 'POST', '/channels', {
+      code: 'QRISD',
+      name: 'QRIS',
+      type: 'qris',
+      fee_flat: 750,
+      fee_percent: 0.7,
+      max_amount: 5_000_000,
+    })
+    await admin(app, 'POST', '/channels', { code: 'BCAVAD', name: 'BCA VA', type: 'va', fee_flat: 4_000, max_amount: 5_000_000 })
+    const r = await createReseller(app, { balance: 10_000 })
+    const topUp = async (payload: object) =>
+      (await app.inject({ method: 'POST', url: '/api/v1/balance', headers: r.headers, payload })).json().data
+    const qris = await topUp({ amount: 50_000, channel: 'QRISD', ref_id: 'tu-qris' })
+    const va = await topUp({ amount: 20_000, channel: 'BCAVAD', ref_id: 'tu-va' })
+    expect((await get(app, '/trx/tu-qris', r)).json().data).toMatchObject({
+      type: 'topup',
+      price: 50_000,
+      fees: qris.fee,
+      amount: 50_000 + qris.fee,
+      total: qris.total,
+      note: null,
+      payment_link: qris.payment_url,
+      qr_link: qris.payment_url,
+      expired_at: qris.expires_at,
+      items: [],
+    })
+    expect((await get(app, '/trx/tu-va', r)).json().data).toMatchObject({
+      amount: 24_000,
+      payment_link: va.payment_url,
+      qr_link: null,
+      expired_at: va.expires_at,
+    })
+    const taken = { message: 'REF_ID_ALREADY_EXIST', errors: { ref_id: ['The ref id has already been used.'] } }
+    const item = await createAutoItem(app, 1, { price: 1_000 })
+    expect((await buy(app, r, 'tu-qris', [{ item_id: item.id, quantity: 1 }])).json()).toEqual({
+      ...taken,
+      data: {
+        id: expect.any(Number),
+        invoice: qris.invoice,
+        ref_id: 'tu-qris',
+        amount: 50_000,
+        status: 'pending',
+        created_at: expect.any(String),
+      },
+    })
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/v1/balance',
+      headers: r.headers,
+      payload: { amount: 10_000, channel: 'QRISD', ref_id: 'tu-va' },
+    })
+    expect(again.json()).toMatchObject({ ...taken, data: { ref_id: 'tu-va' } })
   })
 })

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js'
-import { AppError, invalidField } from '../../errors.js'
+import { AppError, invalidField, refIdAlreadyExists } from '../../errors.js'
 import { refuseUnsellable } from '../catalog/sellable.js'
 import * as stock from '../catalog/stock.service.js'
 import { checkCartLine, noteText, type NoteInput } from './cart-line.js'
@@ -32,9 +32,7 @@ async function findSandbox(db: Database, accountId: number, ref: string) {
 }
 
 const refused = (s: { id: number; ref_id: string; invoice: string; amount: number; created_at: Date }) =>
-  new AppError('REF_ID_ALREADY_EXIST', {
-    data: { id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at },
-  })
+  refIdAlreadyExists({ id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at })
 
 /**
  * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, maximum,

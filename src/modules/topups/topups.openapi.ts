@@ -44,6 +44,20 @@ export const TOPUP_DOCS: OperationDocs = {
         created_at: '2026-11-22T10:15:00.000Z',
       },
     },
+    errorExamples: {
+      REF_ID_ALREADY_EXIST: {
+        message: 'REF_ID_ALREADY_EXIST',
+        errors: { ref_id: ['The ref id has already been used.'] },
+        data: {
+          id: 31,
+          invoice: 'TOP20261122H3K9P2QA',
+          ref_id: 'topup-2026-11-22-1',
+          amount: 100000,
+          status: 'pending',
+          created_at: '2026-11-22T10:15:00.000Z',
+        },
+      },
+    },
   },
   'POST /api/v1/callbacks/tripay': {
     operationId: 'tripayCallback',

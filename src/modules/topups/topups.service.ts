@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { Topup, TopupStatus } from '../../db/schema.js'
-import { AppError, invalidField } from '../../errors.js'
+import { AppError, invalidField, refIdAlreadyExists } from '../../errors.js'
 import { creditBalance } from '../ledger/ledger.service.js'
 import { MAX_MONEY } from '../ledger/money.js'
 import { newInvoice } from '../orders/invoice.js'
@@ -20,7 +20,7 @@ export type TopupBody = { amount: number; channel: string; ref_id?: string }
 /** A ref_id the account already used, for a purchase or a top-up: 422 with that transaction (DESIGN §5). */
 export async function refIdTaken(db: Database, accountId: number, refId: string): Promise<AppError> {
   const data = (await refIds.findOrderSummary(db, accountId, refId)) ?? (await findTopupSummary(db, accountId, refId))
-  return new AppError('REF_ID_ALREADY_EXIST', { data })
+  return refIdAlreadyExists(data)
 }
 
 /**

@@ -85,8 +85,10 @@ describe('POST /v1/balance', () => {
           invoice: topup.invoice,
           payment_method: 'QRIS',
           status: 'pending',
-          amount: 50_000,
+          // The public docs: price the credited amount, fees what the payer adds, amount their sum.
+          price: 50_000,
           fees: 1_100,
+          amount: 51_100,
           total: 51_100,
           items: [],
           type: 'topup',
@@ -123,6 +125,7 @@ describe('the shared ref_id namespace', () => {
     expect(purchase.statusCode).toBe(422)
     expect(purchase.json()).toEqual({
       message: 'REF_ID_ALREADY_EXIST',
+      errors: { ref_id: ['The ref id has already been used.'] },
       data: {
         id: expect.any(Number),
         invoice: topup.invoice,

@@ -19,9 +19,15 @@ export type ClaimedDelivery = {
   secret_enc: string | null
   /** The callback URL's host[:port] (webhook_receiver_host()): what the per-host bound counts by. */
   receiver_host: string | null
-  /** The order's detail, read by the relay with the batch: on the first of its deliveries there. */
-  order_detail?: OrderDetailJson | null
+  /** The event as the relay built it (DESIGN §8: once, the same on every attempt); null if relayed before migration 0220. */
+  payload: StoredPayload | null
 }
+
+/**
+ * What a delivery stores of its event: its time and, for an order event, the order's detail as of
+ * the relay (licenses still encrypted; order.paid says `paid`); for webhook.test its placeholders.
+ */
+export type StoredPayload = { timestamp: string; order?: OrderDetailJson | null; test?: { ref_id: string; invoice: string } }
 
 /**
  * What this process can take on now: slots in all, per account and per receiver host (accounts
@@ -49,8 +55,10 @@ const WEBHOOK_ID_SALT = sql`coalesce((SELECT value FROM app_meta WHERE key = 'we
 /**
  * Turns committed outbox rows into deliveries (one per event) for accounts with webhooks on and
  * deletes the batch, in one statement (SKIP LOCKED: processes take disjoint batches); a trigger on
- * the delete counts the batch on the leaderboard. Deliveries that fit this process's capacity are
- * created already claimed, with their orders' details, sparing a fresh event a claim and a read.
+ * the delete counts the batch on the leaderboard. Each event's payload is built here, once: its
+ * order's detail, read once per outbox row, is stored on each delivery, with `paid` on order.paid
+ * whatever the order went on to (the next event carries the newer state). Deliveries that fit this
+ * process's capacity are created already claimed, sparing a fresh event a claim.
  * `relayed` counts outbox rows, `created` deliveries. Rows go by ctid: a join on id let stale
  * statistics loop over the whole outbox per row.
  */
@@ -63,11 +71,13 @@ export async function relayOutbox(
   const hosts = busyColumns(c.hostsBusy)
   const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`${sql.raw(PREPARED)}
     WITH batch AS (
-      SELECT ctid, id, account_id, events, order_id, order_line_id FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      SELECT ctid, id, account_id, events, order_id, order_line_id, created_at FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
     ), relayed AS (
       DELETE FROM outbox_events WHERE ctid = ANY (ARRAY(SELECT ctid FROM batch)) RETURNING id
     ), wanted AS (
-      SELECT b.id, e.n, e.event, b.account_id, b.order_id, b.order_line_id, webhook_receiver_host(s.callback_url) AS host,
+      SELECT b.id, e.n, e.event, b.account_id, b.order_id, b.order_line_id, b.created_at, webhook_receiver_host(s.callback_url) AS host,
+             -- The order's detail, read once per outbox row (CASE runs the subquery only there).
+             CASE WHEN e.n = 1 AND b.order_id IS NOT NULL THEN ${sql.raw(orderDetailJson('b.order_id'))}::jsonb END AS first_detail,
              row_number() OVER (PARTITION BY b.account_id ORDER BY b.id, e.n) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS room
         FROM batch b JOIN webhook_settings s ON s.account_id = b.account_id AND s.webhook_enabled
         CROSS JOIN LATERAL unnest(b.events) WITH ORDINALITY AS e(event, n)
@@ -77,16 +87,19 @@ export async function relayOutbox(
                OR sum(w.room::int) OVER (PARTITION BY w.host ORDER BY w.id, w.n) + coalesce(h.in_flight, 0) <= ${c.perHost}::int) AS fits
         FROM wanted w LEFT JOIN unnest(${hosts.keys}::text[], ${hosts.counts}::int[]) AS h(host, in_flight) ON h.host = w.host
     ), placed AS (
-      SELECT *, fits AND sum(fits::int) OVER (ORDER BY id, n) <= ${c.free}::int AS taken FROM hosted
+      SELECT *, fits AND sum(fits::int) OVER (ORDER BY id, n) <= ${c.free}::int AS taken,
+             first_value(first_detail) OVER (PARTITION BY id ORDER BY n) AS detail
+        FROM hosted
     ), created AS (
-      INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, webhook_id, claims, next_attempt_at)
-      SELECT account_id, id, event, order_id, order_line_id, 'evt_' || md5(${WEBHOOK_ID_SALT} || ':' || id || ':' || n),
-             CASE WHEN taken THEN 1 ELSE 0 END, CASE WHEN taken THEN ${c.leaseUntil}::timestamptz ELSE ${c.now}::timestamptz END
-        FROM placed ORDER BY id, n
-      RETURNING id, account_id, event, order_id, order_line_id, webhook_id, claims, failures
+      INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, webhook_id, claims, next_attempt_at, payload)
+      SELECT p.account_id, p.id, p.event, p.order_id, p.order_line_id, 'evt_' || md5(${WEBHOOK_ID_SALT} || ':' || p.id || ':' || p.n),
+             CASE WHEN p.taken THEN 1 ELSE 0 END, CASE WHEN p.taken THEN ${c.leaseUntil}::timestamptz ELSE ${c.now}::timestamptz END,
+             jsonb_build_object('timestamp', p.created_at, 'order',
+               CASE WHEN p.event = 'order.paid' THEN jsonb_set(p.detail, '{order,status}', '"paid"') ELSE p.detail END)
+        FROM placed p ORDER BY p.id, p.n
+      RETURNING id, account_id, event, order_id, order_line_id, webhook_id, claims, failures, payload
     )
-    SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host,
-           CASE WHEN d.id = min(d.id) OVER (PARTITION BY d.order_id) THEN ${sql.raw(orderDetailJson('d.order_id'))} END AS order_detail
+    SELECT n.relayed, n.created, d.*, s.webhook_enabled, s.callback_url, s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host
       FROM (SELECT (SELECT count(*) FROM relayed)::int AS relayed, (SELECT count(*) FROM created)::int AS created) n
       LEFT JOIN (created d JOIN webhook_settings s ON s.account_id = d.account_id) ON d.claims = 1
      ORDER BY d.id`.execute(db)
@@ -173,14 +186,33 @@ export async function claimDue(db: Database, q: Capacity): Promise<{ claimed: Cl
       UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = ${q.leaseUntil}
         FROM picked LEFT JOIN webhook_settings s ON s.account_id = picked.account_id
        WHERE d.id = picked.id
-      RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, s.webhook_enabled, s.callback_url,
-                s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host
+      RETURNING d.id, d.account_id, d.event, d.order_id, d.order_line_id, d.webhook_id, d.claims, d.failures, d.payload, s.webhook_enabled,
+                s.callback_url, s.secret_enc, webhook_receiver_host(s.callback_url) AS receiver_host
     )
     SELECT (SELECT coalesce(sum(due), 0) FROM waiting)::int AS wanted, u.* FROM (SELECT 1) one LEFT JOIN updated u ON true`.execute(db)
   return {
     claimed: rows.filter((r) => r.id !== null).map(({ wanted: _w, ...d }) => d),
     wanted: rows[0]?.wanted ?? 0,
   }
+}
+
+/**
+ * A stopping worker's claims, handed back: due now for any worker, rather than when the lease
+ * lapses. Each only while it is still that claim; the claim number moves on, so the abandoned
+ * attempt's record, should it still land, joins the log without moving the schedule.
+ */
+export async function releaseClaims(db: Database, claims: Map<number, number>): Promise<number> {
+  if (claims.size === 0) return 0
+  // 'due' wakes the other workers to claim at once, as a redelivery does.
+  const { rows } = await sql<{ released: number }>`
+    WITH released AS (
+      UPDATE webhook_deliveries d SET claims = d.claims + 1, next_attempt_at = now()
+        FROM unnest(${[...claims.keys()]}::bigint[], ${[...claims.values()]}::int[]) AS r(id, claim)
+       WHERE d.id = r.id AND d.claims = r.claim AND d.status IN ('pending', 'retrying')
+      RETURNING d.id
+    )
+    SELECT (SELECT count(*) FROM released)::int AS released, pg_notify('outbox', 'due')`.execute(db)
+  return rows[0].released
 }
 
 export type AttemptRecord = {

@@ -32,7 +32,7 @@ const xSignature = (call: Received, signed: string, secret: string) =>
   crypto.createHash('sha256').update(`${call.json.data.ref_id}:${call.json.data.invoice}:${signed}:${secret}`).digest('hex')
 
 describe('delivery from the outbox', () => {
-  it('sends order.paid and order.completed with the full current order, signed both ways', async () => {
+  it('sends order.paid and order.completed, each with the order as of its event, signed both ways', async () => {
     const receiver = await startReceiver()
     const r = await subscriber(receiver.url)
     const item = await createAutoItem(app, 3, { price: 12_500 })
@@ -43,11 +43,13 @@ describe('delivery from the outbox', () => {
     const retrieved = (await get(app, '/trx/wh-1', r)).json().data
     for (const call of receiver.received) {
       const { data } = call.json
+      // order.paid says what happened (paid), though the order was born completed.
+      const status = call.json.event === 'order.paid' ? 'paid' : 'completed'
       expect(data).toMatchObject({
         id: order.id,
         invoice: order.invoice,
         ref_id: 'wh-1',
-        status: 'completed',
+        status,
         price: 25_000,
         fees: 0,
         amount: 25_000,
@@ -55,12 +57,14 @@ describe('delivery from the outbox', () => {
         h2h_results: [],
         smm_results: [],
       })
+      // The reseller's view of the lines, with the product id the public docs' payload shows.
       expect(data.items).toEqual(retrieved.items)
+      expect(data.items[0]).toMatchObject({ product_id: item.product_id, status: 'completed', quantity: 2, qty: 2 })
       expect(data.items[0].licenses).toHaveLength(2)
       expect(data.items[0]).not.toHaveProperty('id')
       expect(call.headers['x-event']).toBe(call.json.event)
       expect(call.headers['webhook-id']).toBe(data.event_id)
-      expect(call.headers['x-signature']).toBe(xSignature(call, 'completed', r.secret))
+      expect(call.headers['x-signature']).toBe(xSignature(call, status, r.secret))
       expect(new Webhook(r.secret).verify(call.body, call.headers as Record<string, string>)).toEqual(call.json)
     }
     expect(new Set(receiver.received.map((c) => c.json.data.event_id)).size).toBe(2)

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { loadOrderDetails, orderDetailFromJson } from '../orders/orders.service.js'
+import { loadOrderDetails, orderDetailFromJson, type OrderDetailView } from '../orders/orders.service.js'
 import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
 import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'
@@ -8,8 +8,11 @@ import { signRequest } from './signing.js'
 import { failureText } from './attempt-failure.js'
 import type { Transport } from './transport.js'
 
-/** `production`: APP_ENV=production, where an attempt's error names only the kind of failure (attempt-failure.ts). */
-export type DeliveryDeps = { db: Database; vault: Vault; transport: Transport; clock: Clock; production: boolean }
+/**
+ * `production`: APP_ENV=production, where an attempt's error names only the kind of failure (attempt-failure.ts);
+ * `userAgent`: WEBHOOK_USER_AGENT (else the service's own).
+ */
+export type DeliveryDeps = { db: Database; vault: Vault; transport: Transport; clock: Clock; production: boolean; userAgent?: string }
 
 /** One attempt as recorded and shown: any 2xx is delivered; everything else carries an error. */
 export type AttemptOutcome = { statusCode: number | null; durationMs: number; error: string | null }
@@ -38,25 +41,30 @@ export function receiversOf(vault: Vault, claimed: ClaimedDelivery[], secrets: S
 }
 
 /**
- * The messages of a claimed batch (by delivery id), built now from each order's current state:
- * as the relay read it with the batch, else read here; an order's paid and completed events share one read of it.
+ * The messages of a claimed batch (by delivery id), each from the payload its delivery stores: the
+ * same body on every attempt (only the signatures' times move). Deliveries relayed before payloads
+ * were stored go out with their order's current state, read here in one statement.
  */
 export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery[], at: Date): Promise<Map<number, WebhookMessage>> {
-  const details = new Map(
-    batch.flatMap((d) =>
-      d.order_id !== null && d.order_detail ? [[d.order_id, orderDetailFromJson(d.order_detail, deps.vault)] as const] : [],
-    ),
-  )
-  // None unread (a relayed batch): loadOrderDetails answers an empty map without a statement.
-  const unread = [...new Set(batch.flatMap((d) => (d.order_id === null || details.has(d.order_id) ? [] : [d.order_id])))]
-  for (const [id, detail] of await loadOrderDetails(deps.db, deps.vault, unread)) details.set(id, detail)
+  // None unstored (every delivery since migration 0220): loadOrderDetails answers an empty map without a statement.
+  const unstored = [...new Set(batch.flatMap((d) => (d.payload || d.order_id === null ? [] : [d.order_id])))]
+  const current = await loadOrderDetails(deps.db, deps.vault, unstored)
   const messages = new Map<number, WebhookMessage>()
   for (const delivery of batch) {
-    const detail = delivery.order_id === null ? undefined : details.get(delivery.order_id)
-    if (delivery.event === 'webhook.test' || delivery.order_id === null) messages.set(delivery.id, testMessage(delivery.webhook_id, at))
-    else if (detail) messages.set(delivery.id, orderMessage(delivery.event, delivery.webhook_id, at, detail, delivery.order_line_id))
+    const message = messageOf(deps.vault, delivery, current, at)
+    if (message) messages.set(delivery.id, message)
   }
   return messages
+}
+
+function messageOf(vault: Vault, d: ClaimedDelivery, current: Map<number, OrderDetailView>, at: Date): WebhookMessage | undefined {
+  const stored = d.payload
+  if (stored?.order)
+    return orderMessage(d.event, d.webhook_id, new Date(stored.timestamp), orderDetailFromJson(stored.order, vault), d.order_line_id)
+  if (stored?.test) return testMessage(d.webhook_id, new Date(stored.timestamp), stored.test)
+  if (d.event === 'webhook.test' || d.order_id === null) return testMessage(d.webhook_id, at)
+  const detail = current.get(d.order_id)
+  return detail && orderMessage(d.event, d.webhook_id, at, detail, d.order_line_id)
 }
 
 /** Signs and sends one message; no transaction or row lock is held meanwhile. */
@@ -67,7 +75,7 @@ export async function send(
   webhookId: string,
   at: Date,
 ): Promise<AttemptOutcome> {
-  const request = signRequest({ ...message, webhookId, at, secret: receiver.secret })
+  const request = signRequest({ ...message, webhookId, at, secret: receiver.secret, userAgent: deps.userAgent })
   const { statusCode, durationMs, failure } = await deps.transport.post(receiver.url, request)
   return { statusCode, durationMs, error: failureText(failure, deps.production) }
 }

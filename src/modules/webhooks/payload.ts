@@ -1,6 +1,5 @@
 import crypto from 'node:crypto'
-import type { OrderLineView } from '../orders/orders.service.js'
-import type { OrderDetail } from '../orders/orders.schemas.js'
+import type { OrderDetailView, OrderLineView } from '../orders/orders.service.js'
 
 export const EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'webhook.test'] as const
 export type WebhookEvent = (typeof EVENTS)[number]
@@ -8,17 +7,19 @@ export type WebhookEvent = (typeof EVENTS)[number]
 /** DESIGN §8: a payload stays under 32 KB. */
 export const MAX_PAYLOAD_BYTES = 32 * 1024
 
-/** What loadOrderDetail answers: GET /v1/trx/{ref}'s data, lines with their ids. */
-type OrderDetailView = Omit<OrderDetail, 'items'> & { items: OrderLineView[] }
-type Line = Omit<OrderLineView, 'id'>
+type Line = Omit<OrderLineView, 'id' | 'sent_at' | 'h2h'> & { h2h_results?: OrderLineView['h2h'] }
 
 /** What a delivery sends: the exact body and what X-Signature covers. */
 export type WebhookMessage = { event: string; body: string; refId: string; invoice: string; signedStatus: string }
 
-// Receivers read the reseller's view of a line, which has no internal line id.
-const publicLine = ({ id: _id, ...line }: OrderLineView): Line => line
+// Receivers read the reseller's view of a line (no internal id) with, as the public docs' payload
+// shows it, an h2h line's latest provider request as `h2h_results`.
+const publicLine = ({ id: _id, sent_at: _sent, h2h, ...line }: OrderLineView): Line => (h2h ? { ...line, h2h_results: h2h } : line)
 
-/** An order event with the order's full current state (items as in GET /v1/trx/{ref}). */
+/**
+ * An order event with the order as of the event (items as in GET /v1/trx/{ref}); `at` is the
+ * event's time. order.item.sent adds the line sent, with the order's status beside it.
+ */
 export function orderMessage(event: string, eventId: string, at: Date, detail: OrderDetailView, lineId: number | null): WebhookMessage {
   const sentLine = event === 'order.item.sent' ? detail.items.find((l) => l.id === lineId) : undefined
   const data: Record<string, unknown> = {
@@ -32,21 +33,27 @@ export function orderMessage(event: string, eventId: string, at: Date, detail: O
     amount: detail.amount,
     payment_code: detail.payment_method,
     payment_method: detail.payment_method,
+    note: detail.note,
+    payment_link: detail.payment_link,
+    qr_link: detail.qr_link,
+    expired_at: detail.expired_at,
     created_at: detail.created_at,
     updated_at: detail.updated_at,
     items: detail.items.map(publicLine),
     h2h_results: detail.h2h_results,
     smm_results: detail.smm_results,
   }
-  if (sentLine) data.item = { ...publicLine(sentLine), status: 'sent' }
+  if (sentLine) {
+    data.transaction_status = detail.status
+    data.item = { order_item_id: String(sentLine.id), ...publicLine(sentLine), status: 'sent', sent_at: sentLine.sent_at }
+  }
   const signedStatus = event === 'order.item.sent' ? 'item.sent' : detail.status
   return { event, body: fit(event, at, data), refId: detail.ref_id, invoice: detail.invoice, signedStatus }
 }
 
-/** webhook.test: non-empty placeholders, since receivers look ref_id and invoice up. */
-export function testMessage(eventId: string, at: Date): WebhookMessage {
-  const refId = `TEST-${at.getTime()}`
-  const invoice = `TEST-${crypto.randomBytes(5).toString('hex').toUpperCase()}`
+/** webhook.test: non-empty placeholders, since receivers look ref_id and invoice up; stored ones on a redelivery. */
+export function testMessage(eventId: string, at: Date, placeholders = newTestPlaceholders(at)): WebhookMessage {
+  const { ref_id: refId, invoice } = placeholders
   const data = {
     event_id: eventId,
     id: 0,
@@ -65,6 +72,10 @@ export function testMessage(eventId: string, at: Date): WebhookMessage {
     smm_results: [],
   }
   return { event: 'webhook.test', body: fit('webhook.test', at, data), refId, invoice, signedStatus: 'test' }
+}
+
+export function newTestPlaceholders(at: Date): { ref_id: string; invoice: string } {
+  return { ref_id: `TEST-${at.getTime()}`, invoice: `TEST-${crypto.randomBytes(5).toString('hex').toUpperCase()}` }
 }
 
 /**

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { DEFAULT_WEBHOOK_USER_AGENT } from '../../config.js'
 
 const PREFIX = 'whsec_'
 
@@ -32,8 +33,6 @@ export function standardSignature(secret: string, webhookId: string, timestampSe
 
 export type SignedRequest = { body: string; headers: Record<string, string> }
 
-export const USER_AGENT = 'ResellerOrderingService-Webhooks/1.0'
-
 /** The exact bytes to send and every header that covers them. */
 export function signRequest(input: {
   event: string
@@ -44,13 +43,15 @@ export function signRequest(input: {
   at: Date
   body: string
   secret: string
+  /** WEBHOOK_USER_AGENT. */
+  userAgent?: string
 }): SignedRequest {
   const seconds = Math.floor(input.at.getTime() / 1000)
   return {
     body: input.body,
     headers: {
       'content-type': 'application/json',
-      'user-agent': USER_AGENT,
+      'user-agent': input.userAgent ?? DEFAULT_WEBHOOK_USER_AGENT,
       'x-event': input.event,
       'x-timestamp': input.at.toISOString(),
       'x-signature': legacySignature(input.refId, input.invoice, input.signedStatus, input.secret),

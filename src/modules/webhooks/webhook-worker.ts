@@ -2,7 +2,15 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { createAttemptRecorder } from './attempt-recorder.js'
 import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver, type SecretCache } from './delivery.js'
-import { claimDue, earliestDue, reclaimOutbox, relayOutbox, type Capacity, type ClaimedDelivery } from './delivery.queries.js'
+import {
+  claimDue,
+  earliestDue,
+  reclaimOutbox,
+  relayOutbox,
+  releaseClaims,
+  type Capacity,
+  type ClaimedDelivery,
+} from './delivery.queries.js'
 import type { WebhookMessage } from './payload.js'
 import { createWakeLoop } from './wake-loop.js'
 
@@ -17,6 +25,8 @@ export type WebhookWorkerOptions = {
   pollMs?: number
   /** Outbox rows relayed between two reclaims of their space (VACUUM). */
   reclaimEvery?: number
+  /** On stop, how long attempts in flight may still finish before their claims are handed back. */
+  stopGraceMs?: number
 }
 
 export type WebhookWorker = {
@@ -42,6 +52,8 @@ const LEASE_MARGIN_MS = 10_000
 const CLAIM_AT_LEAST_EVERY_MS = 250
 // Relayed outbox rows after which their space is reclaimed: a few index pages for the relay to walk.
 export const RECLAIM_EVERY = 2_000
+// Receivers answer in 50–500 ms: one still silent this long after a stop is left to another worker.
+export const STOP_GRACE_MS = 2_000
 
 export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptions = {}): WebhookWorker {
   const clock = ctx.clock
@@ -50,21 +62,27 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const perHost = options.perHost ?? PER_HOST
   const pollMs = options.pollMs ?? 2_000
   const reclaimEvery = options.reclaimEvery ?? RECLAIM_EVERY
+  const stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS
   const deps: DeliveryDeps = {
     db: ctx.webhookDb,
     vault: ctx.vault,
     transport: ctx.webhookTransport,
     clock,
     production: ctx.config.appEnv === 'production',
+    userAgent: ctx.config.webhookUserAgent,
   }
   const recorder = createAttemptRecorder(ctx.webhookDb)
   const secrets: SecretCache = new Map()
   const inFlight = new Map<number, number>()
   const inFlightByHost = new Map<string, number>()
   let inFlightTotal = 0
+  // Claimed and not yet answered (id → claim number): what a stop hands back; and what it did.
+  const unanswered = new Map<number, number>()
+  const handedBack = new Set<number>()
+  let stopping = false
   const sends = new Set<Promise<unknown>>()
   const preparing = new Set<Promise<unknown>>()
-  let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
+  let log: Pick<FastifyBaseLogger, 'error' | 'warn'> = { error: () => {}, warn: () => {} }
   let onSettled = () => {}
   let onRescheduled = () => {}
 
@@ -83,10 +101,12 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   }
 
   // A freed slot matters only where the lack of one held deliveries back: the account's, the host's or all.
-  const settled = ({ account_id: account, receiver_host: host }: ClaimedDelivery) => {
+  const settled = (delivery: ClaimedDelivery) => {
+    const { account_id: account, receiver_host: host } = delivery
     const held =
       inFlightTotal >= concurrency || inFlight.get(account)! >= perReceiver || (host !== null && inFlightByHost.get(host)! >= perHost)
     inFlightTotal--
+    unanswered.delete(delivery.id)
     count(inFlight, account, -1)
     if (host !== null) count(inFlightByHost, host, -1)
     if (held) onSettled()
@@ -102,7 +122,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       const attempt = attemptDelivery(deps, delivery, receivers.get(delivery.account_id), messages.get(delivery.id), at, sendBy)
         .finally(() => settled(delivery))
         .then(async (record) => {
-          if (!record) return
+          if (!record || handedBack.has(delivery.id)) return
           await recorder.record(record)
           // The loop may be asleep until later than this retry: let it look again.
           if (record.nextAttemptAt) onRescheduled()
@@ -122,7 +142,8 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
         claimed.filter((d) => receivers.has(d.account_id)),
         now,
       )
-      send(claimed, receivers, messages, now)
+      // Built after a stop began: left claimed, for the stop to hand back.
+      if (!stopping) send(claimed, receivers, messages, now)
     } catch (err) {
       log.error({ err }, 'webhook messages not built')
       claimed.forEach(settled)
@@ -149,6 +170,7 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
   const take = (claimed: ClaimedDelivery[]) => {
     inFlightTotal += claimed.length
     for (const d of claimed) {
+      unanswered.set(d.id, d.claims)
       count(inFlight, d.account_id, 1)
       if (d.receiver_host !== null) count(inFlightByHost, d.receiver_host, 1)
     }
@@ -236,11 +258,21 @@ export function createWebhookWorker(ctx: AppContext, options: WebhookWorkerOptio
       )
       wakes.wake(true, true)
       return {
+        /** No new claim; attempts in flight get a short grace, then what is unanswered is handed back. */
         async stop() {
+          stopping = true
           const stopped = wakes.stop()
           await stopListening()
           await stopped
-          await drained()
+          let graceOver: NodeJS.Timeout | undefined
+          await Promise.race([drained(), new Promise((resolve) => (graceOver = setTimeout(resolve, stopGraceMs)))])
+          clearTimeout(graceOver)
+          const left = new Map(unanswered)
+          left.forEach((_claim, id) => handedBack.add(id))
+          await releaseClaims(ctx.webhookDb, left).catch((err: unknown) =>
+            log.error({ err }, 'claims not handed back: they wait for their lease'),
+          )
+          if (left.size > 0) log.warn({ deliveries: left.size }, 'webhook attempts unanswered at stop: handed back to other workers')
         },
       }
     },

@@ -75,7 +75,8 @@ export const WEBHOOK_DOCS: OperationDocs = {
   },
   'POST /api/v1/webhook/deliveries/{id}/retry': {
     operationId: 'retryWebhookDelivery',
-    description: 'Sends a delivery again: its schedule starts over, with the same `webhook-id`, so your receiver can deduplicate.',
+    description:
+      'Sends a delivery again: its schedule starts over, with the same body under the same `webhook-id` (the event as it was built once), so your receiver can deduplicate.',
     returns: 'The delivery, queued',
     codes: ['DELIVERY_NOT_FOUND'],
     response: { message: 'OK', data: { ...delivery, status: 'pending', next_attempt_at: '2026-11-22T10:20:00.000Z', delivered_at: null } },

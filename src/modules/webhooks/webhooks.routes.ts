@@ -13,8 +13,14 @@ const security = [{ apiKey: [] }]
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   const production = ctx.config.appEnv === 'production'
-  const docs = webhookDocs(ctx.config.webhookTimeoutMs)
-  const testDeps = { vault: ctx.vault, webhookTransport: ctx.webhookTransport, clock: ctx.clock, production }
+  const docs = webhookDocs(ctx.config.webhookTimeoutMs, ctx.config.webhookUserAgent)
+  const testDeps = {
+    vault: ctx.vault,
+    webhookTransport: ctx.webhookTransport,
+    clock: ctx.clock,
+    production,
+    userAgent: ctx.config.webhookUserAgent,
+  }
   return async (app) => {
     app.get(
       '/webhook',

@@ -4,7 +4,8 @@ import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import type { Vault } from '../../vault.js'
 import { send } from './delivery.js'
-import { testMessage } from './payload.js'
+import type { StoredPayload } from './delivery.queries.js'
+import { newTestPlaceholders, testMessage } from './payload.js'
 import { callbackUrlProblem } from './receiver-address.js'
 import { systemClock, type Clock } from './schedule.js'
 import { newWebhookId, newWebhookSecret } from './signing.js'
@@ -72,7 +73,7 @@ export async function generateSecret(db: Database, vault: Vault, accountId: numb
  */
 export async function sendTest(
   db: Database,
-  deps: Pick<AppContext, 'vault' | 'webhookTransport' | 'clock'> & { production: boolean },
+  deps: Pick<AppContext, 'vault' | 'webhookTransport' | 'clock'> & { production: boolean; userAgent?: string },
   accountId: number,
 ) {
   const settings = await db
@@ -85,10 +86,12 @@ export async function sendTest(
   const webhookId = newWebhookId()
   const at = deps.clock.now()
   const receiver = { url: settings.callback_url, secret: deps.vault.decrypt(settings.secret_enc) }
+  // Stored with the delivery: a redelivery sends the same body (DESIGN §8).
+  const test = newTestPlaceholders(at)
   const outcome = await send(
-    { db, vault: deps.vault, transport: deps.webhookTransport, clock: deps.clock, production: deps.production },
+    { db, vault: deps.vault, transport: deps.webhookTransport, clock: deps.clock, production: deps.production, userAgent: deps.userAgent },
     receiver,
-    testMessage(webhookId, at),
+    testMessage(webhookId, at, test),
     webhookId,
     at,
   )
@@ -105,6 +108,7 @@ export async function sendTest(
       failures: delivered ? 0 : 1,
       delivered_at: delivered ? at : null,
       attempts: JSON.stringify([attempt]),
+      payload: JSON.stringify({ timestamp: at.toISOString(), test } satisfies StoredPayload),
     })
     .returning('id')
     .executeTakeFirstOrThrow()

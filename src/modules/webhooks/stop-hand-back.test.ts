@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../../test/app.js'
+import { createItem, createReseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
+import { startReceiver } from '../../../test/receiver.js'
+import { createWebhookWorker } from './webhook-worker.js'
+
+// A stopping worker hands back the deliveries it claimed and that are still unanswered (issue 42, item 5).
+const { app, ctx } = await createTestApp()
+const quiet = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {}, trace: () => {}, fatal: () => {}, level: 'silent' }
+
+describe('webhook worker stop', () => {
+  it('after its grace, an unanswered delivery is due at once for another worker; the late answer moves nothing', async () => {
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 1_500 }))
+    const r = await createReseller(app, { balance: 100_000 })
+    await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })
+    await app.inject({
+      method: 'PUT',
+      url: '/api/v1/webhook',
+      headers: r.headers,
+      payload: { callback_url: receiver.url, webhook_enabled: true },
+    })
+    const item = await createItem(app, { order_process: 'manual', unlimited_stock: true, price: 1_000 })
+    const first = await createWebhookWorker(ctx, { pollMs: 60_000, stopGraceMs: 200 }).start(quiet as never)
+    expect((await buy(app, r, 'stop-1', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    await receiver.waitFor(1)
+    const delivery = () => ctx.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', r.id).executeTakeFirstOrThrow()
+    const leased = await delivery()
+    expect(leased.claims).toBe(1)
+
+    const stopping = performance.now()
+    await first.stop()
+    expect(performance.now() - stopping).toBeLessThan(1_000)
+    const handedBack = await delivery()
+    expect(handedBack).toMatchObject({ status: 'pending', claims: 2 })
+    expect(handedBack.next_attempt_at!.getTime()).toBeLessThan(leased.next_attempt_at!.getTime())
+
+    receiver.answerWith(() => ({ status: 200 }))
+    expect(await createWebhookWorker(ctx).runOnce()).toMatchObject({ attempted: 1 })
+    // The first attempt's answer arrives after the hand-back: its record is dropped, the second one stands.
+    await new Promise((resolve) => setTimeout(resolve, 1_800))
+    const done = await delivery()
+    expect(done).toMatchObject({ status: 'delivered', claims: 3, failures: 0 })
+    expect(done.attempts).toHaveLength(1)
+    expect(new Set(receiver.received.map((c) => c.headers['webhook-id'])).size).toBe(1)
+  })
+})
