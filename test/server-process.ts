@@ -39,7 +39,7 @@ export async function startServerProcess(env: Record<string, string>, ready = 'l
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000)
     child.stdout!.on('data', () => output.includes(ready) && (clearTimeout(timer), resolve()))
     void exited.then((code) => (clearTimeout(timer), reject(new Error(`server exited with ${code}:\n${output}`))))
   })
