@@ -86,6 +86,23 @@ describe('GET /v1/webhook/docs', () => {
     ])
     expect(docs.retries.timeout_ms).toBe(10_000)
     expect(docs.body.examples['order.completed'].data.items[0].licenses[0]).toHaveProperty('product_license')
+    // The public docs' payload fields, and order.paid as of its event.
+    expect(docs.headers.find((h: { name: string }) => h.name === 'User-Agent').value).toBe('ResellerOrderingService-Webhooks/1.0')
+    expect(docs.body.examples['order.paid'].data.status).toBe('paid')
+    expect(docs.body.examples['order.completed'].data.items[1]).toMatchObject({
+      product_id: expect.any(Number),
+      status: 'completed',
+      h2h_results: {
+        sn: expect.any(String),
+        dispatch_status: 'completed',
+        dispatch_message: expect.any(String),
+        ref_id: expect.any(String),
+      },
+    })
+    expect(docs.body.examples['order.item.sent'].data).toMatchObject({
+      transaction_status: 'paid',
+      item: { order_item_id: expect.any(String), status: 'sent', sent_at: expect.any(String) },
+    })
   })
 })
 
