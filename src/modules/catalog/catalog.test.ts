@@ -171,6 +171,17 @@ describe('GET /v1/item', () => {
     expect(idsOf(await catalog(`?category=vouchers-${unique}`))).toEqual([item.id])
   })
 
+  it('creates one category when many items name the same new one at once', async () => {
+    const cat = category('Raced')
+    const items = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => createItem(app, { category: cat, product_name: 'Raced product', name: `Raced ${i}` })),
+    )
+    const listed = await catalog(`?category=${encodeURIComponent(cat)}`)
+    expect(listed.data).toHaveLength(1)
+    expect(listed.data[0].products).toHaveLength(1)
+    expect(idsOf(listed).sort()).toEqual(items.map((i) => i.id).sort())
+  })
+
   it('reports stock: unsold licenses for auto (minus active locks), the counter for manual, null when unlimited', async () => {
     const cat = category('Stock')
     const auto = await createAutoItem(app, 5, { category: cat })

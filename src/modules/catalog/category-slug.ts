@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js'
+import { AppError } from '../../errors.js'
 
 /** A category's slug from its name: ASCII letters and digits, lower case, dashes between (`Top Up & Games` → `top-up-games`). */
 export function slugOf(name: string): string {
@@ -27,12 +28,21 @@ export async function freeSlug(trx: Database, name: string, ownId?: number): Pro
   return slug
 }
 
-/** Creates the category named `name`, with its slug, unless it exists (items and products name theirs, DESIGN §11). */
+/**
+ * Creates the category named `name`, with its slug, unless it exists (items and products name theirs,
+ * DESIGN §11). Two requests naming one new category race on both unique indexes: the loser's insert
+ * does nothing and its next look finds the winner's row (or a slug taken meanwhile, and tries the next).
+ */
 export async function ensureCategory(trx: Database, name: string): Promise<void> {
-  if (await trx.selectFrom('categories').select('id').where('name', '=', name).executeTakeFirst()) return
-  await trx
-    .insertInto('categories')
-    .values({ name, slug: await freeSlug(trx, name) })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute()
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await trx.selectFrom('categories').select('id').where('name', '=', name).executeTakeFirst()) return
+    const inserted = await trx
+      .insertInto('categories')
+      .values({ name, slug: await freeSlug(trx, name) })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (inserted) return
+  }
+  throw new AppError('DUPLICATE', { detail: `the category ${name} is being created by another request; send this one again` })
 }
