@@ -205,7 +205,7 @@ export interface paths {
     }
     /**
      * Payment channels for top-ups
-     * @description The payment channels a top-up can use: `code` is what `POST /api/v1/balance` takes as `channel`; `fee` is what the channel adds to the minimum amount.
+     * @description The payment channels a top-up can use: `code` is what `POST /api/v1/balance` takes as `channel`; `fee` = `fee_flat` + `fee_percent` % of an amount, rounded up to the Rupiah, is what the payer adds. Send `?amount=` to see `fee` and `total` for the amount you mean to top up; without it they are for each channel’s `min_amount`. `amount` says which.
      */
     get: operations['listPaymentChannels']
     put?: never
@@ -3429,9 +3429,11 @@ export interface operations {
            *           "code": "QRIS",
            *           "name": "QRIS",
            *           "type": "qris",
-           *           "fee": 750,
+           *           "fee": 820,
            *           "fee_flat": 750,
            *           "fee_percent": 0.7,
+           *           "amount": 10000,
+           *           "total": 10820,
            *           "min_amount": 10000,
            *           "max_amount": 10000000,
            *           "status": "on"
@@ -3446,10 +3448,16 @@ export interface operations {
               code: string
               name: string
               type: string
-              /** @description Rupiah the payer adds: for `amount` when asked, else for min_amount */
+              /** @description Rupiah the payer adds to `amount`: fee_flat + fee_percent % of `amount`, rounded up */
               fee: number
+              /** @description Rupiah added to every top-up on this channel */
               fee_flat: number
+              /** @description percent of the amount added on top of fee_flat */
               fee_percent: number
+              /** @description the amount `fee` and `total` are for: `?amount=` when asked, else min_amount */
+              amount: number
+              /** @description what the payer pays for `amount`: amount + fee */
+              total: number
               min_amount: number
               max_amount: number
               /** @enum {string} */

@@ -33,17 +33,21 @@ export function operatorChannel(c: Channel) {
 }
 
 /**
- * What resellers see (DESIGN §7). Listed without an amount, `fee` is the fee of the requested
- * `amount`, or of the channel's minimum when none is asked; `fee_flat` and `fee_percent` give the rest.
+ * What resellers see (DESIGN §7). `fee` alone reads as the channel's fee for any amount, so the
+ * listing names the amount it priced (`?amount=`, else the minimum) and its total beside the rule.
  */
-export function resellerChannel(c: Channel, amount?: number) {
+export function resellerChannel(c: Channel, asked?: number) {
+  const amount = asked ?? c.min_amount
+  const fee = channelFee(c, amount)
   return {
     code: c.code,
     name: c.name,
     type: c.type,
-    fee: channelFee(c, amount ?? c.min_amount),
+    fee,
     fee_flat: c.fee_flat,
     fee_percent: c.fee_percent,
+    amount,
+    total: amount + fee,
     min_amount: c.min_amount,
     max_amount: c.max_amount,
     status: c.active ? ('on' as const) : ('off' as const),

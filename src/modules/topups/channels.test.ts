@@ -61,6 +61,8 @@ describe('payment channels', () => {
         fee: 4_000,
         fee_flat: 4_000,
         fee_percent: 0,
+        amount: 10_000,
+        total: 14_000,
         min_amount: 10_000,
         max_amount: 10_000_000,
         status: 'off',
@@ -72,13 +74,24 @@ describe('payment channels', () => {
         fee: 750 + 70,
         fee_flat: 750,
         fee_percent: 0.7,
+        amount: 10_000,
+        total: 10_820,
         min_amount: 10_000,
         max_amount: 10_000_000,
         status: 'on',
       },
     ])
     const priced = (await get(app, '/balance/channels?amount=100001', reseller)).json().data
-    expect(priced.find((c: { code: string }) => c.code === 'QRIS').fee).toBe(750 + 701)
+    expect(priced.find((c: { code: string }) => c.code === 'QRIS')).toMatchObject({ fee: 750 + 701, amount: 100_001, total: 101_452 })
+    // The listing prices an amount exactly as the top-up then charges it.
+    const topup = await app.inject({
+      method: 'POST',
+      url: '/api/v1/balance',
+      headers: reseller.headers,
+      payload: { amount: 100_001, channel: 'QRIS' },
+    })
+    expect(topup.statusCode, topup.body).toBe(200)
+    expect(topup.json().data).toMatchObject({ fee: 750 + 701, total: 101_452 })
   })
 
   it('round the percentage up to the Rupiah, exactly even at 10^15', () => {

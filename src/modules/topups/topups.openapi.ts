@@ -4,9 +4,11 @@ const channel = {
   code: 'QRIS',
   name: 'QRIS',
   type: 'qris',
-  fee: 750,
+  fee: 820,
   fee_flat: 750,
   fee_percent: 0.7,
+  amount: 10000,
+  total: 10820,
   min_amount: 10000,
   max_amount: 10000000,
   status: 'on',
@@ -17,7 +19,7 @@ export const TOPUP_DOCS: OperationDocs = {
   'GET /api/v1/balance/channels': {
     operationId: 'listPaymentChannels',
     description:
-      'The payment channels a top-up can use: `code` is what `POST /api/v1/balance` takes as `channel`; `fee` is what the channel adds to the minimum amount.',
+      'The payment channels a top-up can use: `code` is what `POST /api/v1/balance` takes as `channel`; `fee` = `fee_flat` + `fee_percent` % of an amount, rounded up to the Rupiah, is what the payer adds. Send `?amount=` to see `fee` and `total` for the amount you mean to top up; without it they are for each channel’s `min_amount`. `amount` says which.',
     returns: 'The channels',
     response: { message: 'OK', data: [channel] },
   },
