@@ -131,12 +131,28 @@ describe('loadConfig', () => {
     expect(message.split('\n')).toHaveLength(4)
   })
 
-  it('refuses production without DATABASE_URL, APP_KEY and ADMIN_TOKEN', () => {
-    expect(problemsOf({ APP_ENV: 'production' }).map((p) => p.split(':')[0])).toEqual(['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN'])
-    expect(problemsOf({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32) })).toEqual([
+  it('refuses production without DATABASE_URL, APP_KEY, ADMIN_TOKEN and a real payment gateway', () => {
+    expect(problemsOf({ APP_ENV: 'production' }).map((p) => p.split(':')[0])).toEqual([
+      'DATABASE_URL',
+      'APP_KEY',
+      'ADMIN_TOKEN',
+      'PAYMENT_GATEWAY',
+    ])
+    const tripay = { PAYMENT_GATEWAY: 'tripay', TRIPAY_API_KEY: 'a', TRIPAY_PRIVATE_KEY: 'p', TRIPAY_MERCHANT_CODE: 'T1' }
+    expect(problemsOf({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ...tripay })).toEqual([
       'ADMIN_TOKEN: required in production',
     ])
-    const ok = loadConfig({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ADMIN_TOKEN: 't'.repeat(16) })
+    // The simulator's pay page is not served in production, so its links would be dead.
+    expect(
+      problemsOf({ APP_ENV: 'production', DATABASE_URL: 'postgres://db/x', APP_KEY: 'k'.repeat(32), ADMIN_TOKEN: 't'.repeat(16) })[0],
+    ).toMatch(/^PAYMENT_GATEWAY: set tripay/)
+    const ok = loadConfig({
+      APP_ENV: 'production',
+      DATABASE_URL: 'postgres://db/x',
+      APP_KEY: 'k'.repeat(32),
+      ADMIN_TOKEN: 't'.repeat(16),
+      ...tripay,
+    })
     expect(ok.appEnv).toBe('production')
     // No simulators in production: game ids validate only against a source the operator names.
     expect(ok.validationSourceUrl).toBeUndefined()
@@ -146,6 +162,7 @@ describe('loadConfig', () => {
         DATABASE_URL: 'postgres://db/x',
         APP_KEY: 'k'.repeat(32),
         ADMIN_TOKEN: 't'.repeat(16),
+        ...tripay,
         VALIDATION_SOURCE_URL: 'https://ids.example/v1/',
       }).validationSourceUrl,
     ).toBe('https://ids.example/v1')

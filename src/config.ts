@@ -142,6 +142,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // A migration job needs the database only: the keys stay with the processes that use them.
     if (!env.APP_KEY && role !== 'migrate') problems.push('APP_KEY: required in production')
     if (!env.ADMIN_TOKEN && role !== 'migrate') problems.push('ADMIN_TOKEN: required in production')
+    // The simulator's pay page is not served in production: its payment links would not open.
+    if (env.PAYMENT_GATEWAY !== 'tripay' && servesApi(role))
+      problems.push(
+        'PAYMENT_GATEWAY: set tripay (with TRIPAY_API_KEY, TRIPAY_PRIVATE_KEY, TRIPAY_MERCHANT_CODE); the simulator is for development and tests',
+      )
   }
   if (env.PAYMENT_GATEWAY === 'tripay') {
     for (const key of ['TRIPAY_API_KEY', 'TRIPAY_PRIVATE_KEY', 'TRIPAY_MERCHANT_CODE'] as const)
