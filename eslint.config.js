@@ -2,11 +2,15 @@
 import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
-// The boundary rule (docs/architecture.md): a module reaches another only through that module's
-// services, and routes reach even their own module's SQL only through its services.
-const queriesOfAnotherModule = {
-  regex: String.raw`^\.\./.*\.queries(\.js)?$`,
-  message: "Another module's *.queries.ts: call that module's service (import * as x from '../x/x.service.js').",
+// The boundary rules (docs/architecture.md): a module is used by anything outside it only through its
+// public face, src/modules/<m>/index.ts; routes, workers and the CLI reach SQL only through services.
+const anotherModulesInsides = {
+  regex: String.raw`^\.\./[^./][^/]*/(?!index\.js$)`,
+  message: "Another module's own file: import that module's public face, '../<module>/index.js'.",
+}
+const aModulesInsides = {
+  regex: String.raw`(^|/)modules/[^/]+/(?!index\.js$)`,
+  message: "A module's own file: import its public face, 'src/modules/<module>/index.js'.",
 }
 const anyQueries = {
   regex: String.raw`\.queries(\.js)?$`,
@@ -30,15 +34,19 @@ export default defineConfig(
   },
   {
     files: ['src/modules/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [queriesOfAnotherModule] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [anotherModulesInsides] }] },
   },
   {
-    // The loop runners and the CLI, like routes, reach a module's SQL only through its services.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/modules/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [aModulesInsides] }] },
+  },
+  {
     files: ['src/workers/**/*.ts', 'src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [anyQueries] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [aModulesInsides, anyQueries] }] },
   },
   {
     files: ['src/modules/**/*.routes.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [queriesOfAnotherModule, anyQueries] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [anotherModulesInsides, anyQueries] }] },
   },
 )

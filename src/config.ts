@@ -37,8 +37,8 @@ const Env = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   PROVIDER_POLL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
-  UPSTREAM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
-  UPSTREAM_PER_HOST: Type.Integer({ minimum: 1, maximum: 10000, default: 64 }),
+  UPSTREAM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 512 }),
+  UPSTREAM_PER_HOST: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
   VALIDATION_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
   // Printable ASCII only: anything else cannot travel in a header.

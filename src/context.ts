@@ -3,19 +3,14 @@ import type { Config } from './config.js'
 import type { Database, DatabaseHandle, PreparedStatement } from './db/database.js'
 import { listen, type Listen } from './db/notifications.js'
 import { createKeptPages, type KeptPages } from './http/kept-pages.js'
-import { accountCountersReader, type AccountCountersReader } from './modules/accounts/account-counters.js'
-import { createAuthCache, type AuthCache } from './modules/accounts/auth-cache.js'
-import { createCatalogCache, type CatalogCache } from './modules/catalog/catalog-snapshot.js'
-import { toVariant } from './modules/catalog/catalog.service.js'
-import { fulfillableProcesses, type LineDispatcher } from './modules/fulfilment/dispatch.js'
-import { createFulfilment, type Fulfilment } from './modules/fulfilment/fulfilment.js'
-import { detailByRefReader, type DetailByRef } from './modules/orders/orders.service.js'
-import { createLeaderboardCache, type LeaderboardCache } from './modules/leaderboard/leaderboard-snapshot.js'
+import { type AccountCountersReader, accountCountersReader, type AuthCache, createAuthCache } from './modules/accounts/index.js'
+import { type CatalogCache, createCatalogCache, toVariant } from './modules/catalog/index.js'
+import { createFulfilment, fulfillableProcesses, type Fulfilment, type LineDispatcher } from './modules/fulfilment/index.js'
+import { type DetailByRef, detailByRefReader } from './modules/orders/index.js'
+import { createLeaderboardCache, type LeaderboardCache } from './modules/leaderboard/index.js'
 import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, type RateLimiter } from './http/rate-limit.js'
-import type { PaymentGateway } from './modules/topups/gateway.js'
-import { createPaymentGateway } from './modules/topups/gateways.js'
-import { systemClock, type Clock } from './modules/webhooks/schedule.js'
-import { createTransport, type Transport } from './modules/webhooks/transport.js'
+import { createPaymentGateway, type PaymentGateway } from './modules/topups/index.js'
+import { type Clock, createTransport, systemClock, type Transport } from './modules/webhooks/index.js'
 import { createVault, type Vault } from './vault.js'
 
 /** Everything a request or a worker needs, wired by hand in one place. */
@@ -50,7 +45,7 @@ export type AppContext = {
   /** Each month's points per process, for ranks (at most a second old; a sale touches no shared row). */
   leaderboard: LeaderboardCache
   dispatchers: LineDispatcher[]
-  /** Upstream h2h and smm requests: the dispatcher and poller workers. */
+  /** Upstream h2h and smm requests: the upstream worker (the one send path) and the smm status poller. */
   fulfilment: Fulfilment
   /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
   fulfillable: string[]
@@ -82,6 +77,7 @@ export function createContext(
     providerPollSeconds: config.providerPollSeconds,
     providerTimeoutMs: config.providerTimeoutMs,
     dbStatementTimeoutMs: config.dbStatementTimeoutMs,
+    upstream: { concurrency: config.upstreamConcurrency, perHost: config.upstreamPerHost },
   })
   const dispatchers = overrides.dispatchers ?? fulfilment.lineDispatchers
   const webhookTransport =

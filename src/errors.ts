@@ -48,11 +48,22 @@ export const ERROR_CODES = {
   TOPUP_EXPIRED: 409,
   INVALID_SIGNATURE: 401,
   DISPATCH_NOT_FOUND: 404,
-  // The operator console: a form without its session's CSRF token changes nothing.
+  // The operator console and the reseller dashboard: a form without its CSRF token changes nothing.
   INVALID_CSRF_TOKEN: 403,
   // Categories and products managed on their own (the operator API's catalog routes).
   CATEGORY_NOT_FOUND: 404,
   PRODUCT_NOT_FOUND: 404,
+  // The reseller dashboard (DESIGN §13): a user of another account or none; an invite link used or lapsed; a page for the owner only.
+  USER_NOT_FOUND: 404,
+  INVITE_NOT_FOUND: 404,
+  OWNER_ONLY: 403,
+  // Postpaid bills (DESIGN §5c): no bill to pay now; the bill came to more than max_amount; an inquiry
+  // of another account or none, one past its 15 minutes, one already paid.
+  BILL_NOT_AVAILABLE: 422,
+  BILL_AMOUNT_CHANGED: 422,
+  INQUIRY_NOT_FOUND: 404,
+  INQUIRY_EXPIRED: 422,
+  INQUIRY_ALREADY_USED: 422,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -4,13 +4,13 @@ import { recordServiceUrl } from './db/data-dir.js'
 import { resolveDevSecrets, type DevSecretStore } from './dev-secrets.js'
 import { metricsServer } from './http/metrics.js'
 import { buildApp } from './http/server.js'
-import { watchAccountChanges } from './modules/accounts/account-changes.js'
-import { watchCatalogChanges } from './modules/catalog/catalog-snapshot.js'
-import { seedDemo } from './modules/admin/demo.js'
+import { watchAccountChanges } from './modules/accounts/index.js'
+import { watchCatalogChanges } from './modules/catalog/index.js'
+import { seedDemo } from './modules/admin/index.js'
 import { migrateDatabase, openService } from './service.js'
 import { allWorkers, startUpstreamWorker } from './workers/index.js'
 import { startWorkers } from './workers/runner.js'
-import { createWebhookWorker } from './modules/webhooks/webhook-worker.js'
+import { createWebhookWorker } from './modules/webhooks/index.js'
 
 /** A refusal to start that already says how to fix it. */
 class StartError extends Error {}

@@ -5,7 +5,7 @@ import { checkAppKey, createContext, type AppContext, type ContextOverrides } fr
 import { acquireDataDirLock } from './db/data-dir.js'
 import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
-import { recordLeaderboardZone } from './modules/leaderboard/leaderboard.service.js'
+import { recordLeaderboardZone } from './modules/leaderboard/index.js'
 
 export type ServiceOverrides = ContextOverrides & {
   /** An open, migrated database (tests: a clone of the template); closed with the service. */

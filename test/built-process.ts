@@ -57,11 +57,19 @@ export async function startCommand(argv: string[], env: Record<string, string>, 
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   running.push(child)
+  return { child, port, base: `http://127.0.0.1:${port}`, ...watchOutput(child) }
+}
+
+/**
+ * What a started process printed, its exit, and a wait for a line it prints. Generous by default: a
+ * first start migrates and a busy machine may take minutes; the bound only ends a hung run.
+ */
+export function watchOutput(child: ChildProcess) {
   let output = ''
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()))
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const waitFor = async (pattern: RegExp, ms = 60_000) => {
+  const waitFor = async (pattern: RegExp, ms = 180_000) => {
     const deadline = Date.now() + ms
     for (;;) {
       const match = output.match(pattern)
@@ -71,7 +79,7 @@ export async function startCommand(argv: string[], env: Record<string, string>, 
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
-  return { child, port, base: `http://127.0.0.1:${port}`, output: () => output, exited, waitFor }
+  return { output: () => output, exited, waitFor }
 }
 
 /** The exit code, or 'timeout' if the process is still running after `ms`. */

@@ -262,7 +262,9 @@ describe.skipIf(!onPostgres)('the Dockerfile run without a container engine (Pos
     expect(fs.existsSync(path.join(app, 'src'))).toBe(false)
 
     await adminQuery(`CREATE DATABASE ${database}`)
-    const image = { ...envOf(runtime), DATABASE_URL: databaseUrlFor(database), APP_KEY, ADMIN_TOKEN, HOST: '127.0.0.1' }
+    // Production serves top-ups through Tripay only; these keys are never used (no top-up is made).
+    const tripay = { PAYMENT_GATEWAY: 'tripay', TRIPAY_API_KEY: 'k', TRIPAY_PRIVATE_KEY: 'p', TRIPAY_MERCHANT_CODE: 'T1' }
+    const image = { ...envOf(runtime), DATABASE_URL: databaseUrlFor(database), APP_KEY, ADMIN_TOKEN, HOST: '127.0.0.1', ...tripay }
     const run = async (env: Record<string, string>) => {
       const p = await startCommand(command, { ...image, ...env }, app)
       processes.push(p)

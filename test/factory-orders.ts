@@ -1,6 +1,6 @@
 import type { AppContext } from '../src/context.js'
 import type { App } from '../src/http/server.js'
-import { createWebhookWorker } from '../src/modules/webhooks/webhook-worker.js'
+import { createWebhookWorker } from '../src/modules/webhooks/index.js'
 import type { Reseller } from './factory.js'
 
 export type Cart = { item_id: number; quantity: number; note?: string }

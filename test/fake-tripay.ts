@@ -126,3 +126,15 @@ export async function startFakeTripay(): Promise<FakeTripay> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
+
+/** The service's settings for talking to `tripay`, as an operator would set them. */
+export function tripayEnv(tripay: FakeTripay): Record<string, string> {
+  return {
+    PAYMENT_GATEWAY: 'tripay',
+    PUBLIC_URL: 'https://shop.example',
+    TRIPAY_BASE_URL: tripay.baseUrl,
+    TRIPAY_API_KEY: TRIPAY.apiKey,
+    TRIPAY_PRIVATE_KEY: TRIPAY.privateKey,
+    TRIPAY_MERCHANT_CODE: TRIPAY.merchantCode,
+  }
+}

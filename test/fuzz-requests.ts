@@ -80,6 +80,10 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: draft.chosen.account }
       }
       if (resource === 'deliveries' && world.deliveries.length) return { value: pick(g, own(world.deliveries)).id }
+      if (resource === 'users' && world.users.length) {
+        const theirs = world.users.filter((u) => u.account_id === draft.chosen.account)
+        return { value: pick(g, theirs.length && chance(g, 0.9) ? theirs : world.users).id }
+      }
       if (resource === 'webhook-deliveries' && world.deliveries.length) {
         const theirs = world.deliveries.filter((d) => d.account_id === draft.chosen.account)
         return { value: pick(g, theirs.length && chance(g, 0.9) ? theirs : world.deliveries).id }
@@ -131,9 +135,14 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       }
     }
     if (isObject(schema.properties) && 'item_id' in schema.properties && 'customer_id' in schema.properties) {
-      const validating = world.items.filter((i) => (i.restore.provider_meta as { validation?: boolean } | undefined)?.validation)
-      const it = validating.length && chance(g, 0.8) ? pick(g, validating) : item()
-      return { value: { item_id: it.id, customer_id: it.note ?? '0812' }, partial: true }
+      // A bill's routes aim at postpaid items (paying mostly without an inquiry: it asks one), a validation at items that validate.
+      const meta = (i: World['items'][number]) => (i.restore.provider_meta ?? {}) as { validation?: boolean; postpaid?: boolean }
+      const bill = draft.op.path.includes('/tagihan')
+      const aimed = world.items.filter((i) => (bill ? meta(i).postpaid : meta(i).validation))
+      const it = aimed.length && chance(g, 0.8) ? pick(g, aimed) : item()
+      const value: Record<string, unknown> = { item_id: it.id, customer_id: it.note ?? '0812' }
+      if ('inquiry_id' in schema.properties && chance(g, 0.8)) value.inquiry_id = null
+      return { value, partial: true }
     }
     if (isObject(schema.properties) && 'item_id' in schema.properties && 'quantity' in schema.properties) {
       const it = item()

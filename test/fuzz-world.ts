@@ -40,6 +40,8 @@ export type World = {
   dispatches: { id: number; status: string }[]
   /** Webhook deliveries (each account's test callbacks to a port that refuses). */
   deliveries: { id: number; account_id: number }[]
+  /** Dashboard users (each account's invited owner and staff), for the operator's removals to reach. */
+  users: { id: number; account_id: number }[]
   /** Categories and products, the newest first; empty ones can be deleted. */
   categories: { id: number; empty: boolean }[]
   products: { id: number; empty: boolean }[]
@@ -95,6 +97,19 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       '123456781',
     ],
     [{ order_process: 'manual', price: 100, stock: 50, active: false }, 0],
+    // A postpaid bill (paid through /trx/tagihan); the simulator has a bill for this customer.
+    [
+      {
+        order_process: 'h2h',
+        price: 2_500,
+        unlimited_stock: true,
+        provider: 'fz-h2h',
+        provider_code: 'pln',
+        provider_meta: { postpaid: true },
+      },
+      0,
+      '530000000001',
+    ],
   ]
   const items: SeedItem[] = []
   for (const [body, licenses, note] of specs) {
@@ -175,6 +190,10 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       if (res.statusCode !== 200) throw new Error(`seed webhook: ${res.body}`)
     }
   }
+  for (const a of accounts) {
+    for (const role of ['owner', 'staff'])
+      await admin(app, 'POST', `/resellers/${a.id}/users`, { email: `${role}-${a.id}@fuzz.example`, role })
+  }
   // Empty ones, for the operator's deletes to reach.
   const spare = await admin(app, 'POST', '/categories', { name: 'Fuzz Spare' })
   for (const name of ['Spare 1', 'Spare 2', 'Spare 3']) await admin(app, 'POST', '/products', { name, category_id: spare.id })
@@ -198,6 +217,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     topups: [],
     dispatches: [],
     deliveries: [],
+    users: [],
     categories: [],
     products: [],
     accountIds: [],
@@ -234,6 +254,7 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.deliveries = (
     await sql<World['deliveries'][number]>`SELECT id, account_id FROM webhook_deliveries ORDER BY id DESC LIMIT 200`.execute(db)
   ).rows
+  world.users = (await sql<World['users'][number]>`SELECT id, account_id FROM reseller_users ORDER BY id DESC LIMIT 200`.execute(db)).rows
   type Row = { id: number; empty: boolean }
   const emptyIf = (table: string, child: string, key: string) =>
     sql<Row>`SELECT id, NOT EXISTS (SELECT 1 FROM ${sql.table(child)} c WHERE c.${sql.ref(key)} = t.id) AS empty

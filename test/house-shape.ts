@@ -91,7 +91,14 @@ function checkError(req: SentRequest, status: number, body: Record<string, unkno
   if (text.includes(HUGE_MARK) || text.length > 16_384) fail('error echoes a huge input back', `${text.length} chars`)
 }
 
-const CODES_WITH_DATA = new Set(['REF_ID_ALREADY_EXIST', 'BALANCE_IS_INSUFFICIENT', 'OUT_OF_STOCK', 'LOCK_MISMATCH'])
+const CODES_WITH_DATA = new Set([
+  'REF_ID_ALREADY_EXIST',
+  'BALANCE_IS_INSUFFICIENT',
+  'OUT_OF_STOCK',
+  'LOCK_MISMATCH',
+  'BILL_AMOUNT_CHANGED',
+  'INQUIRY_ALREADY_USED',
+])
 
 function sentJsonObject(req: SentRequest): boolean {
   if (req.headers['content-type'] !== 'application/json' || req.payload === undefined) return false

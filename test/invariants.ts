@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { expect } from 'vitest'
 import type { Database } from '../src/db/database.js'
-import { auditLedger } from '../src/modules/ledger/ledger.service.js'
+import { auditLedger } from '../src/modules/ledger/index.js'
 
 /**
  * The invariants of DESIGN §5, asserted after every concurrent run: balances equal their ledgers

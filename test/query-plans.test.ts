@@ -4,12 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { growthSeedSql } from '../bench/growth-seed.js'
 import { PREPARED } from '../src/db/database.js'
 import type { DB } from '../src/db/schema.js'
-import { COUNT_CAP, pageWindow } from '../src/http/paging.js'
-import { listMutations } from '../src/modules/ledger/ledger.queries.js'
-import { relayOutbox } from '../src/modules/webhooks/delivery.queries.js'
+import { COUNT_CAP } from '../src/db/keyset-paging.js'
+import { pageWindow } from '../src/http/paging.js'
+import { listMutations } from '../src/modules/ledger/index.js'
+import { relayOutbox } from '../src/modules/webhooks/index.js'
 import { idleCapacity } from './webhook-capacity.js'
-import { detailByRefReader } from '../src/modules/orders/order-detail.js'
-import { listOrders } from '../src/modules/orders/orders.queries.js'
+import { detailByRefReader, listPurchases } from '../src/modules/orders/index.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createAutoItem, createReseller, get } from './factory.js'
@@ -95,7 +95,7 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     ['a status filter', { page: 1, status: 'paid' as const }],
   ])('lists the whale’s orders (%s) by index, reading at most the cap', async (_, q) => {
     const w = pageWindow({ page: q.page, per_page: 20 })
-    const plans = await plansOf((db) => listOrders(db, { accountId: whale.id, status: 'status' in q ? q.status : undefined }, w))
+    const plans = await plansOf((db) => listPurchases(db, whale.id, 'status' in q ? q.status : undefined, w))
     expectIndexedAndBounded(plans)
     // The plan checked includes the one the named prepared statement settles on.
     expect(plans.some((p) => p.sql.startsWith('(prepared)'))).toBe(true)
@@ -118,7 +118,7 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
       ctx.db,
     )
     const cursor = Buffer.from(`${rows[0]!.id}.600`).toString('base64url')
-    const plans = await plansOf((db) => listOrders(db, { accountId: whale.id }, pageWindow({ page: 1, per_page: 20, cursor })))
+    const plans = await plansOf((db) => listPurchases(db, whale.id, undefined, pageWindow({ page: 1, per_page: 20, cursor })))
     expectIndexedAndBounded(plans)
     expect(plans.map((p) => p.sql).filter((s) => / offset /i.test(s))).toEqual([])
     const deep = await get(app, `/balance/mutations?per_page=20&page=${COUNT_CAP / 20 + 1}`, whale)

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../src/errors.js'
-import { NODE, PHP, PYTHON } from '../src/modules/webhooks/verification-code.js'
+import { NODE, PHP, PYTHON } from '../src/modules/webhooks/index.js'
 
 // The README's "Five minutes with curl", run as written against `npm start`'s service: each bash
 // block in order, each answer compared with the block that follows it. "…" in an expected value

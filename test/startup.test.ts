@@ -4,6 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { watchOutput } from './built-process.js'
 
 // `npm start` as a user runs it: the build, then its entry point in its own process, embedded database, no configuration.
 const root = path.resolve(import.meta.dirname, '..')
@@ -45,22 +46,7 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.push(child)
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  // Generous: a first start migrates, and a busy machine may take minutes; the bound only ends a hung run.
-  const waitFor = async (pattern: RegExp, ms = 180_000) => {
-    const deadline = Date.now() + ms
-    for (;;) {
-      const match = output.match(pattern)
-      if (match) return match
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before ${pattern}:\n${output}`)
-      if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
-  return { child, port, output: () => output, exited, waitFor }
+  return { child, port, ...watchOutput(child) }
 }
 
 /** A process that must refuse to start: its exit code and everything it printed. */

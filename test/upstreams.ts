@@ -1,6 +1,8 @@
 import Fastify from 'fastify'
 import type net from 'node:net'
 import { upstreamSimulators, type UpstreamSimulators } from '../src/providers/simulators.js'
+import type { App } from '../src/http/server.js'
+import { admin } from './factory.js'
 
 export type Upstreams = UpstreamSimulators & {
   base: string
@@ -11,13 +13,17 @@ export type Upstreams = UpstreamSimulators & {
   close(): Promise<void>
 }
 
-/** The service's own upstream simulators, served by a real listener on 127.0.0.1 (a fake provider). */
-export async function startUpstreams(): Promise<Upstreams> {
+/**
+ * The service's own upstream simulators, served by a real listener on 127.0.0.1 (a fake provider);
+ * with `delayMs`, each request is taken that long after it arrived (a provider that takes its time).
+ */
+export async function startUpstreams(options: { delayMs?: number } = {}): Promise<Upstreams> {
   const sims = upstreamSimulators()
   // Keep-alive sockets of the service's HTTP client must not hold close() open.
   const app = Fastify({ forceCloseConnections: true })
   const holding = new Set<() => void>()
   const state = { hang: false, held: 0 }
+  if (options.delayMs) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, options.delayMs)))
   app.addHook('onRequest', async (request) => {
     if (!state.hang) return
     state.held++
@@ -47,4 +53,17 @@ export async function startUpstreams(): Promise<Upstreams> {
     },
   }
   return upstreams
+}
+
+/** The simulators as the operator's providers: `dgf` (Digiflazz) and, unless left out, `panel` (SMM panel v2). */
+export async function addSimulatedProviders(app: App, up: Upstreams, options: { panel?: boolean } = {}): Promise<void> {
+  await admin(app, 'POST', '/providers', {
+    code: 'dgf',
+    kind: 'digiflazz',
+    base_url: `${up.base}/digiflazz/v1`,
+    username: 'demo',
+    api_key: 'demo-key',
+  })
+  if (options.panel !== false)
+    await admin(app, 'POST', '/providers', { code: 'panel', kind: 'smm_panel', base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' })
 }

@@ -103,6 +103,20 @@ export const COMMANDS: Record<string, Command> = {
       }),
   },
   'resellers:rotate-key': { usage: 'ID', method: 'POST', path: ([id]) => `/resellers/${id}/api-keys` },
+  'resellers:users': { usage: 'ID (who signs in to its dashboard)', method: 'GET', path: ([id]) => `/resellers/${id}/users` },
+  'resellers:invite': {
+    usage: 'ID --email EMAIL [--role owner|staff]',
+    example: 'resellers:invite 1 --email owner@tokomaju.example --role owner',
+    method: 'POST',
+    path: ([id]) => `/resellers/${id}/users`,
+    body: (f) => ({ email: str(f.email), role: str(f.role) ?? 'owner' }),
+  },
+  'resellers:remove-user': {
+    usage: 'ID USER_ID (ends every session of theirs)',
+    example: 'resellers:remove-user 1 3',
+    method: 'DELETE',
+    path: ([id, user]) => `/resellers/${id}/users/${user}`,
+  },
   'balance:adjust': {
     usage: 'ID --amount N --reason TEXT [--reference KEY]',
     example: 'balance:adjust 1 --amount 250000 --reason "bank transfer 27/11" --reference TRF-20261127-01',

@@ -19,7 +19,10 @@ export const repeatables: readonly Repeatable[] = [
   file('modules/ledger/ledger.sql'),
   file('modules/locks/locks.sql'),
   file('modules/leaderboard/leaderboard.sql'),
+  file('modules/bills/bills.sql'),
   file('modules/orders/cart-line.sql'),
   file('modules/orders/purchase.sql'),
+  file('modules/orders/settlement.sql'),
+  file('modules/fulfilment/settlement.sql'),
   file('modules/webhooks/webhooks.sql'),
 ]

@@ -12,6 +12,8 @@ import type {
 import type { DispatchesTable, OrderLinesTable, OrdersTable, OutboxEventsTable, RefIdsTable, SandboxOrdersTable } from './tables/orders.js'
 import type { PaymentChannelsTable, TopupsTable } from './tables/topups.js'
 import type { ConsoleSessionsTable } from './tables/console.js'
+import type { BillInquiriesTable } from './tables/bills.js'
+import type { ResellerSessionsTable, ResellerUsersTable } from './tables/dashboard.js'
 import type { LeaderboardMonthsTable } from './tables/leaderboard.js'
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
 
@@ -23,6 +25,8 @@ export * from './tables/topups.js'
 export * from './tables/webhooks.js'
 export * from './tables/leaderboard.js'
 export * from './tables/console.js'
+export * from './tables/bills.js'
+export * from './tables/dashboard.js'
 
 export interface DB {
   console_sessions: ConsoleSessionsTable
@@ -48,6 +52,9 @@ export interface DB {
   webhook_settings: WebhookSettingsTable
   webhook_deliveries: WebhookDeliveriesTable
   leaderboard_months: LeaderboardMonthsTable
+  bill_inquiries: BillInquiriesTable
+  reseller_users: ResellerUsersTable
+  reseller_sessions: ResellerSessionsTable
 }
 
 export type Account = Selectable<AccountsTable>

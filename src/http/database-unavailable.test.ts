@@ -3,8 +3,8 @@ import { createTestApp } from '../../test/app.js'
 import { onPostgres } from '../../test/database.js'
 import { createReseller, get } from '../../test/factory.js'
 import type { PreparedStatement } from '../db/database.js'
-import { accountCountersReader } from '../modules/accounts/account-counters.js'
-import { detailByRefReader } from '../modules/orders/order-detail.js'
+import { accountCountersReader } from '../modules/accounts/index.js'
+import { detailByRefReader } from '../modules/orders/index.js'
 
 // Apps are made at the top: createTestApp closes them in an afterAll, which only a file's top level registers.
 const { app, ctx } = await createTestApp()

@@ -8,7 +8,7 @@ export function ok(data: unknown, meta?: unknown) {
   return meta === undefined ? { message: 'OK' as const, data } : { message: 'OK' as const, data, meta }
 }
 
-/** The page meta of every list: numbered pages over `total` rows (keyset lists add their cursor to it, paging.ts). */
+/** The page meta of every list: numbered pages over `total` rows (keyset lists add their cursor to it, db/keyset-paging.ts). */
 export function paginate(w: { page: number; per_page: number }, total: number): Static<typeof PageMeta> {
   return { page: w.page, per_page: w.per_page, total, last_page: Math.max(1, Math.ceil(total / w.per_page)) }
 }

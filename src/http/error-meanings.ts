@@ -44,8 +44,17 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   CHANNEL_NOT_FOUND: 'no active payment channel has that code',
   TOPUP_EXPIRED: 'the payment link has expired',
   INVALID_SIGNATURE: 'the callback signature does not match',
-  INVALID_CSRF_TOKEN: "the console form was sent without its session's CSRF token",
+  INVALID_CSRF_TOKEN: 'a console or dashboard form was sent without its CSRF token; reload the page and send it again',
   DISPATCH_NOT_FOUND: 'no such upstream request',
   CATEGORY_NOT_FOUND: 'no such category',
   PRODUCT_NOT_FOUND: 'no such product',
+  USER_NOT_FOUND: 'no dashboard user of that account has that id',
+  INVITE_NOT_FOUND: 'the invite link is unknown, already used or past its 72 hours; ask for a new one',
+  OWNER_ONLY: "only the account's owner may do this in the dashboard",
+  BILL_NOT_AVAILABLE: 'the provider has no bill to pay for this customer now (paid already, or not yet issued); ask again later',
+  BILL_AMOUNT_CHANGED:
+    'the bill comes to more than your max_amount; `data` has the new amount and its inquiry_id: pay that inquiry if it suits',
+  INQUIRY_NOT_FOUND: 'no bill inquiry of yours has that inquiry_id; ask one with POST /api/v1/trx/tagihan/inquiry',
+  INQUIRY_EXPIRED: 'the inquiry passed its expires_at (15 minutes); ask a new one, the bill may have changed',
+  INQUIRY_ALREADY_USED: 'the inquiry paid a bill already (`data.ref_id` is that transaction); a new bill needs a new inquiry',
 }

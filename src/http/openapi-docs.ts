@@ -1,16 +1,15 @@
 import type { ErrorCode } from '../errors.js'
-import { ADMIN_CATALOG_DOCS } from '../modules/admin/admin-catalog.openapi.js'
-import { ADMIN_WEBHOOK_DOCS } from '../modules/admin/admin-webhooks.openapi.js'
-import { ADMIN_ORDER_DOCS } from '../modules/admin/admin-orders.openapi.js'
-import { ADMIN_DOCS } from '../modules/admin/admin.openapi.js'
-import { CATALOG_DOCS } from '../modules/catalog/catalog.openapi.js'
-import { FULFILMENT_ADMIN_DOCS, VALIDATION_DOCS } from '../modules/fulfilment/fulfilment.openapi.js'
-import { LEADERBOARD_DOCS } from '../modules/leaderboard/leaderboard.openapi.js'
-import { LEDGER_DOCS } from '../modules/ledger/ledger.openapi.js'
-import { LOCK_DOCS } from '../modules/locks/locks.openapi.js'
-import { ORDER_DOCS } from '../modules/orders/orders.openapi.js'
-import { TOPUP_ADMIN_DOCS, TOPUP_DOCS } from '../modules/topups/topups.openapi.js'
-import { WEBHOOK_DOCS } from '../modules/webhooks/webhooks.openapi.js'
+import { ADMIN_CATALOG_DOCS, ADMIN_DOCS, ADMIN_ORDER_DOCS } from '../modules/admin/index.js'
+import { BILL_DOCS } from '../modules/bills/index.js'
+import { CATALOG_DOCS } from '../modules/catalog/index.js'
+import { DASHBOARD_USER_ADMIN_DOCS } from '../modules/dashboard/index.js'
+import { FULFILMENT_ADMIN_DOCS, VALIDATION_DOCS } from '../modules/fulfilment/index.js'
+import { LEADERBOARD_DOCS } from '../modules/leaderboard/index.js'
+import { LEDGER_DOCS } from '../modules/ledger/index.js'
+import { LOCK_DOCS } from '../modules/locks/index.js'
+import { ORDER_DOCS } from '../modules/orders/index.js'
+import { TOPUP_ADMIN_DOCS, TOPUP_DOCS } from '../modules/topups/index.js'
+import { ADMIN_WEBHOOK_DOCS, WEBHOOK_DOCS } from '../modules/webhooks/index.js'
 
 /** What the OpenAPI document says of one operation beyond its schemas; kept beside the module, out of the route files. */
 export type OperationDoc = {
@@ -31,6 +30,7 @@ export const OPERATION_DOCS: OperationDocs = {
   ...LEDGER_DOCS,
   ...CATALOG_DOCS,
   ...ORDER_DOCS,
+  ...BILL_DOCS,
   ...LOCK_DOCS,
   ...TOPUP_DOCS,
   ...VALIDATION_DOCS,
@@ -42,6 +42,7 @@ export const OPERATION_DOCS: OperationDocs = {
   ...ADMIN_ORDER_DOCS,
   ...TOPUP_ADMIN_DOCS,
   ...FULFILMENT_ADMIN_DOCS,
+  ...DASHBOARD_USER_ADMIN_DOCS,
 }
 
 export const TAGS = [

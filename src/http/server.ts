@@ -4,26 +4,19 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
-import { adminCatalogRoutes } from '../modules/admin/admin-catalog.routes.js'
-import { adminOrderRoutes } from '../modules/admin/admin-orders.routes.js'
-import { adminRoutes } from '../modules/admin/admin.routes.js'
-import { adminWebhookSettingsRoutes } from '../modules/admin/admin-webhooks.routes.js'
-import { operatorViewRoutes } from '../modules/admin/operator-views.routes.js'
-import { catalogRoutes } from '../modules/catalog/catalog.routes.js'
-import { leaderboardRoutes } from '../modules/leaderboard/leaderboard.routes.js'
-import { consolePlugin } from '../modules/console/console.plugin.js'
-import { ledgerRoutes } from '../modules/ledger/ledger.routes.js'
-import { lockRoutes } from '../modules/locks/locks.routes.js'
-import { orderRoutes } from '../modules/orders/orders.routes.js'
-import { payPageRoutes } from '../modules/topups/pay-page.routes.js'
-import { topupAdminRoutes } from '../modules/topups/topups-admin.routes.js'
-import { topupRoutes } from '../modules/topups/topups.routes.js'
-import { tripayCallbackRoutes } from '../modules/topups/tripay-callback.routes.js'
-import { fulfilmentAdminRoutes } from '../modules/fulfilment/fulfilment.routes.js'
-import { validationRoutes } from '../modules/fulfilment/validation.routes.js'
+import { adminCatalogRoutes, adminOrderRoutes, adminRoutes, operatorViewRoutes } from '../modules/admin/index.js'
+import { billRoutes } from '../modules/bills/index.js'
+import { catalogRoutes } from '../modules/catalog/index.js'
+import { leaderboardRoutes } from '../modules/leaderboard/index.js'
+import { consolePlugin } from '../modules/console/index.js'
+import { dashboardPlugin, dashboardUserAdminRoutes } from '../modules/dashboard/index.js'
+import { ledgerRoutes } from '../modules/ledger/index.js'
+import { lockRoutes } from '../modules/locks/index.js'
+import { orderRoutes } from '../modules/orders/index.js'
+import { payPageRoutes, topupAdminRoutes, topupRoutes, tripayCallbackRoutes } from '../modules/topups/index.js'
+import { fulfilmentAdminRoutes, validationRoutes } from '../modules/fulfilment/index.js'
 import { upstreamSimulators } from '../providers/simulators.js'
-import { adminWebhookRoutes } from '../modules/webhooks/webhooks-admin.routes.js'
-import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js'
+import { adminWebhookRoutes, storeWebhookDeliveryRoutes, webhookRoutes } from '../modules/webhooks/index.js'
 import { adminAuth, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
@@ -93,6 +86,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(ledgerRoutes(ctx))
       await reseller.register(catalogRoutes(ctx))
       await reseller.register(orderRoutes(ctx))
+      await reseller.register(billRoutes(ctx))
       await reseller.register(lockRoutes(ctx))
       await reseller.register(topupRoutes(ctx))
       await reseller.register(validationRoutes(ctx))
@@ -111,12 +105,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(fulfilmentAdminRoutes(ctx))
       await admin.register(adminWebhookRoutes(ctx))
       await admin.register(adminCatalogRoutes(ctx))
-      await admin.register(adminWebhookSettingsRoutes(ctx))
+      await admin.register(storeWebhookDeliveryRoutes(ctx))
+      await admin.register(dashboardUserAdminRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )
   // The operator console: its own scope (form bodies, cookies, CSRF, HTML errors) around the same services.
   await app.register(consolePlugin(ctx))
+  // The reseller dashboard (DESIGN §13): its own scope, cookies and sessions, over the same services.
+  await app.register(dashboardPlugin(ctx))
   // The payment gateway's side: its signed callback, and outside production the simulator's pay page.
   await app.register(tripayCallbackRoutes(ctx))
   if (ctx.config.appEnv !== 'production') await app.register(payPageRoutes(ctx))

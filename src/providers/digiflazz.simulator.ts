@@ -1,19 +1,21 @@
 import crypto from 'node:crypto'
 import type { FastifyPluginAsync } from 'fastify'
 import { digiflazzSign } from './digiflazz.js'
+import { POSTPAID_COMMANDS, postpaidBills, type PostpaidCommand } from './digiflazz-postpaid.simulator.js'
 import { SIMULATOR_CREDENTIALS, steeringOf, type Steering } from './simulator-steering.js'
 
 type SimTransaction = { ref_id: string; customer_no: string; buyer_sku_code: string; steering: Steering; looks: number }
 type Body = Record<string, unknown>
 
 /**
- * A Digiflazz-compatible buyer API (POST /transaction, POST /inquiry-pln) for the demo and tests,
- * in memory. A ref_id it has seen is answered with that transaction's state, never a new one.
+ * A Digiflazz-compatible buyer API (POST /transaction, its postpaid `commands` included, POST
+ * /inquiry-pln) for the demo and tests, in memory. A ref_id it has seen is answered with that transaction's state, never a new one.
  */
 export function digiflazzSimulator(credentials: { username: string; apiKey: string } = SIMULATOR_CREDENTIALS) {
   const transactions = new Map<string, SimTransaction>()
   /** Every transaction request received, in order: tests count upstream orders and checks here. */
-  const requests: { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number }[] = []
+  const requests: { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number; commands?: string }[] = []
+  const postpaid = postpaidBills()
   const signedBy = (body: Body, salt: unknown) =>
     body.username === credentials.username && body.sign === digiflazzSign(credentials.username, credentials.apiKey, String(salt))
 
@@ -43,6 +45,10 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       }
       if (!signedBy(body, ref_id))
         return reply.status(400).send({ data: { ref_id, rc: '41', status: 'Gagal', message: 'Signature Anda salah' } })
+      if (typeof body.commands === 'string' && POSTPAID_COMMANDS.includes(body.commands)) {
+        requests.push({ ref_id, customer_no, buyer_sku_code, commands: body.commands })
+        return { data: postpaid.answer(body.commands as PostpaidCommand, { ref_id, customer_no, buyer_sku_code }) }
+      }
       // An open denomination's nominal, when sent, is a positive whole number of units.
       const { qty } = body
       if (qty !== undefined && !(typeof qty === 'number' && Number.isSafeInteger(qty) && qty > 0))
@@ -70,6 +76,6 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       }
     })
   }
-  return { plugin, transactions, requests }
+  return { plugin, transactions, requests, bills: postpaid.bills }
 }
 export type DigiflazzSimulator = ReturnType<typeof digiflazzSimulator>

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import type { ChannelType } from '../db/schema.js'
-import { GatewayError, type GatewayChannel, type PaymentGateway } from '../modules/topups/gateway.js'
+import { type GatewayChannel, GatewayError, type PaymentGateway } from '../modules/topups/index.js'
 
 export type TripaySettings = { baseUrl: string; apiKey: string; privateKey: string; merchantCode: string }
 

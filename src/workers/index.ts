@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
-import { sweepExpiredLocks } from '../modules/locks/locks.service.js'
-import { expireTopups } from '../modules/topups/topups.service.js'
+import { sweepExpiredLocks } from '../modules/locks/index.js'
+import { expireTopups } from '../modules/topups/index.js'
 import type { Worker } from './runner.js'
 
 /** The interval workers, wired to the context; the webhook worker (NOTIFY-woken) starts beside them in main.ts. */
@@ -20,7 +20,5 @@ export function allWorkers(ctx: AppContext): Worker[] {
 
 /** Queued upstream requests and h2h re-checks, many in flight, woken at commit (fulfilment/upstream-worker.ts). */
 export function startUpstreamWorker(ctx: AppContext, log: FastifyBaseLogger) {
-  return ctx.fulfilment
-    .upstreamWorker(ctx.listen, { concurrency: ctx.config.upstreamConcurrency, perHost: ctx.config.upstreamPerHost })
-    .start(log)
+  return ctx.fulfilment.upstream.start(ctx.listen, log)
 }

@@ -152,6 +152,46 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/v1/trx/tagihan/inquiry': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Ask for a postpaid bill (PLN, BPJS, PDAM, …) before paying it
+     * @description Asks the provider for a customer’s bill of a postpaid item (`postpaid: true` in the catalog: PLN postpaid, BPJS, PDAM, phone bills) and keeps it for you for 15 minutes. `amount` is what paying it will take from your balance: the bills, their late fees (`penalty`) and the item’s price per bill as admin fee. Nothing is charged. Pay it with `POST /api/v1/trx/tagihan` and its `inquiry_id`.
+     */
+    post: operations['inquireBill']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/trx/tagihan': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Pay a postpaid bill with the balance
+     * @description Pays a postpaid bill with the balance, as one purchase: the `ref_id` rules of `POST /api/v1/trx` (a reused one answers `REF_ID_ALREADY_EXIST` with the existing transaction, so a retry never pays twice), one debit with its ledger entry, `order.paid`, then the payment goes to the provider. With `inquiry_id` it pays that inquiry (yours, unpaid, within its 15 minutes, for this `item_id` and `customer_id`); without, it asks for the bill now. `max_amount` refuses a bill that comes to more (`BILL_AMOUNT_CHANGED`, with the new amount and its `inquiry_id` in `data`). The answer is the transaction, `paid`; it turns `completed` with the payment reference as `sn` in `h2h_results`, or `canceled` and refunded in full if the provider refuses the payment. `GET /api/v1/trx/{ref}` shows the line’s `customer_name`, `period` and `bill`.
+     */
+    post: operations['payBill']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/v1/item/lock': {
     parameters: {
       query?: never
@@ -1152,6 +1192,50 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/resellers/{id}/users': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The account’s dashboard users
+     * @description The account’s dashboard users; `invited` until the invite link set a password.
+     */
+    get: operations['adminListDashboardUsers']
+    put?: never
+    /**
+     * Invite a person to the account’s dashboard (the invite link is shown once)
+     * @description Invites a person to the reseller’s dashboard. `invite_url` sets the password once and lapses after 72 hours; no mail leaves the service, so hand the link over yourself. Inviting a pending email again issues a new link (the old one stops).
+     */
+    post: operations['adminInviteDashboardUser']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/resellers/{id}/users/{user}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Remove a dashboard user: signed out everywhere at once
+     * @description Removes a dashboard user of the account; every session of theirs ends at once.
+     */
+    delete: operations['adminRemoveDashboardUser']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/v1/callbacks/tripay': {
     parameters: {
       query?: never
@@ -1721,6 +1805,7 @@ export interface operations {
            *                     "max_qty": null,
            *                     "step_qty": null
            *                   },
+           *                   "postpaid": false,
            *                   "required_fields": [],
            *                   "validation": {
            *                     "available": false,
@@ -1782,6 +1867,8 @@ export interface operations {
                     price_unit?: number
                     qty_label?: string | null
                   }
+                  /** @description a postpaid bill: price is the admin fee per bill; ask and pay it through /api/v1/trx/tagihan */
+                  postpaid: boolean
                   required_fields: {
                     key: string
                     label: string
@@ -1942,6 +2029,7 @@ export interface operations {
            *           "max_qty": null,
            *           "step_qty": null
            *         },
+           *         "postpaid": false,
            *         "required_fields": [],
            *         "validation": {
            *           "available": false,
@@ -1983,6 +2071,8 @@ export interface operations {
                 price_unit?: number
                 qty_label?: string | null
               }
+              /** @description a postpaid bill: price is the admin fee per bill; ask and pay it through /api/v1/trx/tagihan */
+              postpaid: boolean
               required_fields: {
                 key: string
                 label: string
@@ -2593,6 +2683,26 @@ export interface operations {
                 }[]
                 seller_note: string | null
                 description: string | null
+                /** @description a postpaid bill’s line: the customer the bill is for */
+                customer_name?: string
+                /** @description a postpaid bill’s line: the periods paid, comma-separated */
+                period?: string
+                /** @description a postpaid bill’s line: the bill as its inquiry found it */
+                bill?: {
+                  customer_id: string
+                  bill_count: number
+                  bill_amount: number
+                  admin_fee: number
+                  penalty: number
+                  /** @description bill_amount + penalty + admin_fee: the line’s subtotal */
+                  amount: number
+                  details: {
+                    period: string
+                    bill_amount: number
+                    admin: number
+                    penalty: number
+                  }[]
+                }
               }[]
               h2h_results: {
                 variant_id: number
@@ -2878,6 +2988,410 @@ export interface operations {
        *     `REQUIRED_FIELD_MISSING`: the item needs a field this request lacks (`errors` names it, e.g. `carts.0.note`)
        *
        *     `OUT_OF_STOCK`: a cart line wants more than is in stock; `errors` names the line, `data` the item_id and what is available
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
+       *
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  inquireBill: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "item_id": 12,
+         *       "customer_id": "530000000001"
+         *     }
+         */
+        'application/json': {
+          /** @description a postpaid item (`postpaid: true` in the catalog) */
+          item_id: number
+          /** @description the customer number on the bill (ID pelanggan) */
+          customer_id: string
+        }
+      }
+    }
+    responses: {
+      /** @description The bill, itemised by period, with its `inquiry_id` and `expires_at` */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "inquiry_id": 318,
+           *         "item_id": 12,
+           *         "customer_id": "530000000001",
+           *         "customer_name": "PELANGGAN 0001",
+           *         "period": "202610",
+           *         "bill_count": 1,
+           *         "bill_amount": 150000,
+           *         "admin_fee": 2500,
+           *         "penalty": 0,
+           *         "amount": 152500,
+           *         "expires_at": "2026-11-22T10:30:00.000Z",
+           *         "details": [
+           *           {
+           *             "period": "202610",
+           *             "bill_amount": 150000,
+           *             "admin": 2500,
+           *             "penalty": 0
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** @description pay it with POST /api/v1/trx/tagihan within 15 minutes */
+              inquiry_id: number
+              item_id: number
+              customer_id: string
+              customer_name: string
+              /** @description the periods billed, comma-separated */
+              period: string
+              /** @description how many periods (bills) are due */
+              bill_count: number
+              /** @description the bills together */
+              bill_amount: number
+              /** @description the item’s price per bill, times bill_count */
+              admin_fee: number
+              /** @description the late fees together */
+              penalty: number
+              /** @description what your balance is charged: bill_amount + penalty + admin_fee */
+              amount: number
+              /** Format: date-time */
+              expires_at: string
+              details: {
+                /** @description the period billed (YYYYMM at most providers) */
+                period: string
+                /** @description the bill itself */
+                bill_amount: number
+                /** @description our admin fee for this period: the item’s price */
+                admin: number
+                /** @description the late fee */
+                penalty: number
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ITEM_NOT_FOUND`: no such item, or it is inactive */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `BILL_NOT_AVAILABLE`: the provider has no bill to pay for this customer now (paid already, or not yet issued); ask again later
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
+       *
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  payBill: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "ref_id": "shop-bill-77",
+         *       "item_id": 12,
+         *       "customer_id": "530000000001",
+         *       "inquiry_id": 318,
+         *       "max_amount": 152500
+         *     }
+         */
+        'application/json': {
+          /** @description your unique reference */
+          ref_id: string
+          item_id: number
+          /** @description the customer number on the bill (ID pelanggan) */
+          customer_id: string
+          inquiry_id?: number | null
+          max_amount?: number | null
+        }
+      }
+    }
+    responses: {
+      /** @description The transaction, `paid`, as `POST /api/v1/trx` answers */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 1043,
+           *         "invoice": "INV20261122P3LN7QZA",
+           *         "ref_id": "shop-bill-77",
+           *         "status": "paid",
+           *         "price": 152500,
+           *         "fees": 0,
+           *         "amount": 152500,
+           *         "contact": "shop@example.com",
+           *         "created_at": "2026-11-22T10:16:02.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              invoice: string
+              ref_id: string
+              status: string
+              price: number
+              /** @description 0 for a balance purchase */
+              fees: number
+              /** @description price + fees */
+              amount: number
+              contact: string | null
+              /** Format: date-time */
+              created_at: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       *
+       *     `BALANCE_IS_INSUFFICIENT`: the balance is lower than the cost; nothing was stored
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `ITEM_NOT_FOUND`: no such item, or it is inactive
+       *
+       *     `INQUIRY_NOT_FOUND`: no bill inquiry of yours has that inquiry_id; ask one with POST /api/v1/trx/tagihan/inquiry
+       */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `REF_ID_ALREADY_EXIST`: the ref_id was used before; `data` is the existing transaction (repeat-safe)
+       *
+       *     `BILL_NOT_AVAILABLE`: the provider has no bill to pay for this customer now (paid already, or not yet issued); ask again later
+       *
+       *     `BILL_AMOUNT_CHANGED`: the bill comes to more than your max_amount; `data` has the new amount and its inquiry_id: pay that inquiry if it suits
+       *
+       *     `INQUIRY_EXPIRED`: the inquiry passed its expires_at (15 minutes); ask a new one, the bill may have changed
+       *
+       *     `INQUIRY_ALREADY_USED`: the inquiry paid a bill already (`data.ref_id` is that transaction); a new bill needs a new inquiry
        */
       422: {
         headers: {
@@ -5886,6 +6400,7 @@ export interface operations {
            *             "max_qty": null,
            *             "step_qty": null
            *           },
+           *           "postpaid": false,
            *           "required_fields": [],
            *           "validation": {
            *             "available": false,
@@ -5919,6 +6434,7 @@ export interface operations {
            *             "max_qty": null,
            *             "step_qty": null
            *           },
+           *           "postpaid": false,
            *           "required_fields": [
            *             {
            *               "key": "note",
@@ -5979,6 +6495,8 @@ export interface operations {
                 price_unit?: number
                 qty_label?: string | null
               }
+              /** @description a postpaid bill: price is the admin fee per bill; ask and pay it through /api/v1/trx/tagihan */
+              postpaid: boolean
               required_fields: {
                 key: string
                 label: string
@@ -6108,6 +6626,8 @@ export interface operations {
             qty_label?: string
             validation?: boolean
             requires_zone_id?: boolean
+            /** @description an h2h postpaid bill (DESIGN §5c): price is the admin fee per bill */
+            postpaid?: boolean
           }
           required_fields?:
             | {
@@ -6151,6 +6671,7 @@ export interface operations {
            *           "max_qty": null,
            *           "step_qty": null
            *         },
+           *         "postpaid": false,
            *         "required_fields": [
            *           {
            *             "key": "note",
@@ -6204,6 +6725,8 @@ export interface operations {
                 price_unit?: number
                 qty_label?: string | null
               }
+              /** @description a postpaid bill: price is the admin fee per bill; ask and pay it through /api/v1/trx/tagihan */
+              postpaid: boolean
               required_fields: {
                 key: string
                 label: string
@@ -6338,6 +6861,7 @@ export interface operations {
            *           "max_qty": null,
            *           "step_qty": null
            *         },
+           *         "postpaid": false,
            *         "required_fields": [],
            *         "validation": {
            *           "available": false,
@@ -6382,6 +6906,8 @@ export interface operations {
                 price_unit?: number
                 qty_label?: string | null
               }
+              /** @description a postpaid bill: price is the admin fee per bill; ask and pay it through /api/v1/trx/tagihan */
+              postpaid: boolean
               required_fields: {
                 key: string
                 label: string
@@ -6503,6 +7029,8 @@ export interface operations {
             qty_label?: string
             validation?: boolean
             requires_zone_id?: boolean
+            /** @description an h2h postpaid bill (DESIGN §5c): price is the admin fee per bill */
+            postpaid?: boolean
           }
           required_fields?:
             | {
@@ -6546,6 +7074,7 @@ export interface operations {
            *           "max_qty": null,
            *           "step_qty": null
            *         },
+           *         "postpaid": false,
            *         "required_fields": [],
            *         "validation": {
            *           "available": false,
@@ -6590,6 +7119,8 @@ export interface operations {
                 price_unit?: number
                 qty_label?: string | null
               }
+              /** @description a postpaid bill: price is the admin fee per bill; ask and pay it through /api/v1/trx/tagihan */
+              postpaid: boolean
               required_fields: {
                 key: string
                 label: string
@@ -7432,6 +7963,26 @@ export interface operations {
                 }[]
                 seller_note: string | null
                 description: string | null
+                /** @description a postpaid bill’s line: the customer the bill is for */
+                customer_name?: string
+                /** @description a postpaid bill’s line: the periods paid, comma-separated */
+                period?: string
+                /** @description a postpaid bill’s line: the bill as its inquiry found it */
+                bill?: {
+                  customer_id: string
+                  bill_count: number
+                  bill_amount: number
+                  admin_fee: number
+                  penalty: number
+                  /** @description bill_amount + penalty + admin_fee: the line’s subtotal */
+                  amount: number
+                  details: {
+                    period: string
+                    bill_amount: number
+                    admin: number
+                    penalty: number
+                  }[]
+                }
               }[]
               ledger_entries: {
                 id: number
@@ -11356,6 +11907,347 @@ export interface operations {
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListDashboardUsers: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 3,
+           *           "email": "owner@tokomaju.example",
+           *           "role": "owner",
+           *           "status": "active",
+           *           "invite_expires_at": null,
+           *           "created_at": "2026-11-27T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              /** @enum {string} */
+              role: 'owner' | 'staff'
+              /** @enum {string} */
+              status: 'invited' | 'active'
+              invite_expires_at: string | null
+              /** Format: date-time */
+              created_at: string
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `NOT_FOUND`: no such route or resource */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminInviteDashboardUser: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "owner@tokomaju.example",
+         *       "role": "owner"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description the person’s email: what they sign in with
+           */
+          email: string
+          /**
+           * @description `owner` manages keys, the allow-list, webhooks and users; `staff` sees money and orders
+           * @enum {string}
+           */
+          role: 'owner' | 'staff'
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 3,
+           *         "email": "owner@tokomaju.example",
+           *         "role": "owner",
+           *         "invite_url": "https://api.example/dashboard/invite/3q2-bVn0h8Yt1l8w1tJ0kq9s8Zb7lQy6mX5nVb4cR2E",
+           *         "invite_expires_at": "2026-11-30T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              /** @enum {string} */
+              role: 'owner' | 'staff'
+              /** @description opens the page that sets the password; works once, for 72 hours */
+              invite_url: string
+              /** Format: date-time */
+              invite_expires_at: string
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ACCOUNT_NOT_FOUND`: no such account */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `DUPLICATE`: one with that key exists already */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRemoveDashboardUser: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+        user: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 3,
+           *         "removed": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              /** @enum {boolean} */
+              removed: true
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `USER_NOT_FOUND`: no dashboard user of that account has that id */
+      404: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string

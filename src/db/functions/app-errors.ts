@@ -9,6 +9,8 @@ const NAMES_FIELD = new Set<ErrorCode>([
   'MINIMUM_ORDER_NOT_MET',
   'ITEM_NOT_FOUND',
   'SMM_ORDER_REQUIRES_JSON_NOTE',
+  'INQUIRY_NOT_FOUND',
+  'INQUIRY_EXPIRED',
 ])
 
 /** A refusal raised in SQL by raise_app() (SQLSTATE RS422, app-errors.sql) as the AppError it stands for. */

@@ -24,6 +24,8 @@ import * as webhookSlowTail from './20261126_0200_webhook-slow-tail.js'
 import * as topupReview from './20261127_0210_topup-review.js'
 import * as webhookPayloadOnce from './20261127_0220_webhook-payload-once.js'
 import * as categorySlugs from './20261127_0230_category-slugs.js'
+import * as dashboardUsers from './20261127_0240_dashboard-users.js'
+import * as billInquiries from './20261127_0250_bill-inquiries.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -52,4 +54,6 @@ export const migrations: Record<string, Migration> = {
   '20261127_0210_topup-review': topupReview,
   '20261127_0220_webhook-payload-once': webhookPayloadOnce,
   '20261127_0230_category-slugs': categorySlugs,
+  '20261127_0240_dashboard-users': dashboardUsers,
+  '20261127_0250_bill-inquiries': billInquiries,
 }

@@ -44,6 +44,8 @@ export type ProviderMeta = {
   qty_label?: string
   validation?: boolean
   requires_zone_id?: boolean
+  /** A postpaid bill (DESIGN §5c): price is the admin fee per bill, paid through POST /v1/trx/tagihan. */
+  postpaid?: boolean
 }
 export type RequiredField = { key: string; label: string; required: boolean }
 

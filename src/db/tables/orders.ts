@@ -86,8 +86,8 @@ export interface DispatchesTable {
   upstream_ref: string
   provider_code: string
   target: string
-  /** smm: the panel's comments and option; h2h open denomination: qty, the nominal sent upstream. */
-  options: ColumnType<{ comments?: string; opt?: string; qty?: number }, string | undefined, string>
+  /** smm: the panel's comments and option; h2h open denomination: qty, the nominal sent upstream; a postpaid bill: postpaid. */
+  options: ColumnType<{ comments?: string; opt?: string; qty?: number; postpaid?: boolean }, string | undefined, string>
   quantity: number
   amount: number
   status: Generated<DispatchStatus>

@@ -3,7 +3,7 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { isAddressOrCidr } from '../../ip-ranges.js'
 import { randomToken, sha256Hex } from '../../vault.js'
-import { postLedgerEntry } from '../ledger/ledger.service.js'
+import { postLedgerEntry } from '../ledger/index.js'
 import { announceAccountChange } from './account-changes.js'
 import { findAccount } from './accounts.queries.js'
 

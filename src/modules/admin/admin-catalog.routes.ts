@@ -2,8 +2,8 @@ import { ok, paginate } from '../../http/envelope.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ADMIN_ERRORS, IdParam, errors } from '../../http/schemas.js'
-import * as categories from '../catalog/categories.service.js'
-import * as products from '../catalog/products.service.js'
+import * as categories from '../catalog/index.js'
+import * as products from '../catalog/index.js'
 import * as S from './admin-catalog.schemas.js'
 
 const tags = ['operator']

@@ -4,9 +4,8 @@ import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
 import { CursorQuery, OkCursorPage, pageWindow } from '../../http/paging.js'
 import { ADMIN_ERRORS, IdParam, Nullable, Ok, RowId, StringEnum, errors, Timestamp } from '../../http/schemas.js'
-import { getOperatorOrder, listOperatorOrders } from '../orders/operator-orders.service.js'
-import { ListQuery, OrderDetail, OrderItem, OrderSummary } from '../orders/orders.schemas.js'
-import { cancelOrder, sendManualLine } from '../orders/operator.service.js'
+import { cancelOrder } from '../fulfilment/index.js'
+import { getOperatorOrder, listOperatorOrders, ListQuery, OrderDetail, OrderItem, OrderSummary, sendManualLine } from '../orders/index.js'
 
 const tags = ['operator']
 const security = [{ adminToken: [] }]

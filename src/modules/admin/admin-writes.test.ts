@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { balanceOf } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
-import { MAX_MONEY } from '../ledger/money.js'
+import { MAX_MONEY } from '../ledger/index.js'
 
 // Operator writes name their columns (DESIGN §3, §11): whatever else a body carries is never stored.
 const { app, ctx } = await createTestApp()

@@ -3,9 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors } from '../../http/schemas.js'
-import { adjustBalance, createAccount, getAccount, listAccounts, rotateApiKey, updateAccount } from '../accounts/accounts.service.js'
-import { addLicenses, createItem, getAdminItem, updateItem } from '../catalog/items.service.js'
-import { createProvider, listProviders, updateProvider } from '../catalog/providers.service.js'
+import { adjustBalance, createAccount, getAccount, listAccounts, rotateApiKey, updateAccount } from '../accounts/index.js'
+import { addLicenses, createItem, createProvider, getAdminItem, listProviders, updateItem, updateProvider } from '../catalog/index.js'
 import * as S from './admin.schemas.js'
 
 const tags = ['operator']

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
-import { Variant } from '../catalog/catalog.schemas.js'
-import { MAX_MONEY } from '../ledger/money.js'
+import { Variant } from '../catalog/index.js'
+import { MAX_MONEY } from '../ledger/index.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 191 })
 
@@ -65,6 +65,7 @@ const ProviderMetaBody = Type.Object({
   qty_label: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: 'what a provider unit is called' })),
   validation: Type.Optional(Type.Boolean()),
   requires_zone_id: Type.Optional(Type.Boolean()),
+  postpaid: Type.Optional(Type.Boolean({ description: 'an h2h postpaid bill (DESIGN §5c): price is the admin fee per bill' })),
 })
 const ItemFields = {
   sku: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

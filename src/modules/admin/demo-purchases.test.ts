@@ -16,17 +16,28 @@ it('buys every demo item with the demo key, and each order completes over the si
   const variants = catalog.data.flatMap((c: any) => c.products.flatMap((p: any) => p.variants))
   const notes: Record<string, string | undefined> = { h2h: '081234567891', smm: 'https://instagram.com/demo' }
   for (const v of variants) {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/trx',
-      headers,
-      payload: { ref_id: `demo-${v.sku}`, carts: [{ item_id: v.id, quantity: 1, note: notes[v.order_process] }] },
-    })
+    // A postpaid bill is paid through /trx/tagihan, for a simulator customer who has one.
+    const res = await app.inject(
+      v.postpaid
+        ? {
+            method: 'POST',
+            url: '/api/v1/trx/tagihan',
+            headers,
+            payload: { ref_id: `demo-${v.sku}`, item_id: v.id, customer_id: '530000000001' },
+          }
+        : {
+            method: 'POST',
+            url: '/api/v1/trx',
+            headers,
+            payload: { ref_id: `demo-${v.sku}`, carts: [{ item_id: v.id, quantity: 1, note: notes[v.order_process] }] },
+          },
+    )
     expect([v.sku, res.statusCode, res.json().message]).toEqual([v.sku, 200, 'OK'])
   }
-  await ctx.fulfilment.dispatcher.runOnce()
+  await ctx.fulfilment.upstream.runOnce()
   await sql`UPDATE dispatches SET next_attempt_at = now() WHERE status = 'pending'`.execute(ctx.db)
-  await ctx.fulfilment.poller.runOnce()
+  await ctx.fulfilment.upstream.runOnce()
+  await ctx.fulfilment.smmPoller.runOnce()
   for (const v of variants) {
     const body = (await app.inject({ method: 'GET', url: `/api/v1/trx/demo-${v.sku}`, headers })).json()
     // The manual item waits for the operator, as it should.

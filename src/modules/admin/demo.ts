@@ -2,10 +2,9 @@ import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { inTransaction, type Trx } from '../../db/database.js'
 import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
-import { adjustBalanceWithin, createAccountWithin } from '../accounts/accounts.service.js'
-import { addLicensesWithin, createItemWithin } from '../catalog/items.service.js'
-import { createProvider } from '../catalog/providers.service.js'
-import { createChannelWithin } from '../topups/channels.service.js'
+import { adjustBalanceWithin, createAccountWithin } from '../accounts/index.js'
+import { addLicensesWithin, createItemWithin, createProvider } from '../catalog/index.js'
+import { createChannelWithin } from '../topups/index.js'
 
 /** No accounts, items or providers yet: the only time the demo is seeded (an operator's data is never mixed with it). */
 async function isEmpty(trx: Trx): Promise<boolean> {
@@ -108,6 +107,20 @@ export async function seedDemo(ctx: AppContext): Promise<{ accountId: number; ap
       price: 45000,
       order_process: 'manual',
       stock: 20,
+    })
+    // A postpaid bill (DESIGN §5c): its price is the admin fee per bill; the simulator's PLN customers
+    // have bills (…2 a payment that fails, …3 one that settles later, …5 no bill).
+    await createItemWithin(trx, {
+      category: 'Tagihan',
+      product_name: 'PLN Pascabayar',
+      name: 'PLN Pascabayar',
+      sku: 'PLNPASCA',
+      price: 2500,
+      order_process: 'h2h',
+      unlimited_stock: true,
+      provider: 'sim-h2h',
+      provider_code: 'pln',
+      provider_meta: { postpaid: true },
     })
 
     // Top-up channels of each kind, with fees shaped like a gateway's (DESIGN §7).

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
-import * as stock from '../catalog/stock.service.js'
-import { failingWebhooks } from '../webhooks/operator-webhooks.service.js'
+import { lowStockItems } from '../catalog/index.js'
+import { failingWebhooks } from '../webhooks/index.js'
 
 /** Below this many units for sale (and not unlimited), an active item is low on stock. */
 export const LOW_STOCK_BELOW = 10
@@ -46,7 +46,7 @@ export async function storeOverview(db: Database, timeZone: string) {
           .where('expires_at', '>', sql<Date>`now()`),
       ),
       count(db.selectFrom('topups').select(countAll).where('status', '=', 'review')),
-      stock.lowStockItems(db, LOW_STOCK_BELOW),
+      lowStockItems(db, LOW_STOCK_BELOW),
     ])
   return {
     time_zone: timeZone,

@@ -14,6 +14,7 @@ const variant = {
   status: 'on',
   h2h_provider: null,
   provider_meta: { open_denom: false, min_qty: null, max_qty: null, step_qty: null },
+  postpaid: false,
   required_fields: [],
   validation: { available: false, requires_zone_id: false, fields: [], endpoint: null },
   updated_at: '2026-11-22T09:00:00.000Z',

@@ -21,6 +21,7 @@ export const Variant = Type.Object({
     price_unit: Type.Optional(Type.Integer({ description: 'open denomination: provider units the price buys' })),
     qty_label: Type.Optional(Nullable(Type.String({ description: 'open denomination: what a provider unit is called' }))),
   }),
+  postpaid: Type.Boolean({ description: 'a postpaid bill: price is the admin fee per bill; ask and pay it through /api/v1/trx/tagihan' }),
   required_fields: Type.Array(
     Type.Object({
       key: Type.String(),

@@ -26,6 +26,9 @@ const openDenomFields = (meta: ProviderMeta): Variant['required_fields'] => [
   },
 ]
 
+// A postpaid bill is asked for and paid by its customer number (POST /v1/trx/tagihan, DESIGN §5c).
+const POSTPAID_FIELDS: Variant['required_fields'] = [{ key: 'customer_id', label: 'Customer number (ID pelanggan)', required: true }]
+
 /** Where a validation is asked for, as the catalog's and the validation services' `validation` name it. */
 export const VALIDATE_ENDPOINT = '/api/v1/item/validate'
 
@@ -45,6 +48,7 @@ export function publicProviderMeta(stored: ProviderMeta | null, orderProcess: Or
 export function toVariant(row: VariantRow): Variant {
   const meta = row.provider_meta ?? {}
   const openDenom = row.order_process === 'h2h' && meta.open_denom === true
+  const postpaid = row.order_process === 'h2h' && meta.postpaid === true
   const validates = row.order_process === 'h2h' && row.provider_kind === 'digiflazz' && meta.validation === true
   const requiresZone = meta.requires_zone_id === true
   return {
@@ -60,7 +64,9 @@ export function toVariant(row: VariantRow): Variant {
     status: row.active && row.provider_active !== false ? 'on' : 'off',
     h2h_provider: row.provider,
     provider_meta: publicProviderMeta(row.provider_meta, row.order_process),
-    required_fields: row.required_fields ?? (openDenom ? openDenomFields(meta) : DEFAULT_FIELDS[row.order_process]),
+    postpaid,
+    required_fields:
+      row.required_fields ?? (postpaid ? POSTPAID_FIELDS : openDenom ? openDenomFields(meta) : DEFAULT_FIELDS[row.order_process]),
     validation: {
       available: validates,
       requires_zone_id: requiresZone,

@@ -76,6 +76,7 @@ describe('GET /v1/item', () => {
       status: 'on',
       h2h_provider: null,
       provider_meta: { open_denom: false, min_qty: null, max_qty: null, step_qty: null },
+      postpaid: false,
       required_fields: [],
       validation: { available: false, requires_zone_id: false, fields: [], endpoint: null },
       description: '',

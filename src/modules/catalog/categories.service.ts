@@ -2,7 +2,7 @@ import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
 import { freeSlug } from './category-slug.js'
-import { categoriesQuery, isNameClash, pageWithTotal, stampItemsUnder } from './categories.queries.js'
+import { categoriesQuery, isNameClash, pageWithTotal, stampItemsUnder } from './catalog-tree.queries.js'
 import { containing } from './catalog.queries.js'
 
 export type CategoryInput = { name: string; icon?: string | null }

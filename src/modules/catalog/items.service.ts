@@ -73,6 +73,7 @@ const providerMetaJson = (m: ProviderMeta) =>
     qty_label: m.qty_label,
     validation: m.validation,
     requires_zone_id: m.requires_zone_id,
+    postpaid: m.postpaid,
   })
 const requiredFieldsJson = (fields: RequiredField[] | null) =>
   fields ? JSON.stringify(fields.map((f) => ({ key: f.key, label: f.label, required: f.required }))) : null

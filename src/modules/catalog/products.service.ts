@@ -1,7 +1,7 @@
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
-import { isNameClash, pageWithTotal, productsQuery, stampItemsUnder } from './categories.queries.js'
+import { isNameClash, pageWithTotal, productsQuery, stampItemsUnder } from './catalog-tree.queries.js'
 import { categoryIs, containing } from './catalog.queries.js'
 import { cleanName, cleanPicture } from './categories.service.js'
 import { ensureCategory } from './category-slug.js'

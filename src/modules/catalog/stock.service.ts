@@ -1,9 +1,13 @@
-import type { Database } from '../../db/database.js'
-import { findLowStockItems, findStockForSale } from './catalog.queries.js'
+import { sql } from 'kysely'
+import type { Database, Trx } from '../../db/database.js'
+import { findLowStockItems } from './catalog.queries.js'
 
-/** Units of an item for sale now: item_stock() less item_reserved() (stock.sql); null when unlimited. */
-export async function forSale(db: Database, itemId: number): Promise<number | null> {
-  return findStockForSale(db, itemId)
+/**
+ * Limited stock an order line took and did not deliver goes back to its item: with purchase() and
+ * the operator's item changes, the only writer of items.stock (return_item_stock() in stock.sql).
+ */
+export async function returnStock(trx: Trx, itemId: number, quantity: number): Promise<void> {
+  if (quantity > 0) await sql`SELECT return_item_stock(${itemId}, ${quantity})`.execute(trx)
 }
 
 /** Active items with limited stock under `below` units for sale now, fewest first (at most 100). */

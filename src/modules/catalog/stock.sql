@@ -23,3 +23,8 @@ BEGIN
   RETURN FOUND;
 END
 $$;
+
+-- Limited stock an order line took and did not use goes back to its item (the line was refunded).
+CREATE OR REPLACE FUNCTION return_item_stock(p_item bigint, p_qty bigint) RETURNS void LANGUAGE sql AS $$
+  UPDATE items SET stock = stock + p_qty, updated_at = clock_timestamp() WHERE id = p_item AND p_qty > 0
+$$;

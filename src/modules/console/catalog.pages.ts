@@ -2,11 +2,18 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { IdParam, PageNumber, StringEnum } from '../../http/schemas.js'
-import { listOperatorItems } from '../catalog/catalog.service.js'
-import { listCategories } from '../catalog/categories.service.js'
-import { addLicenses, createItem, getAdminItem, updateItem } from '../catalog/items.service.js'
-import { createProvider, listProviders, updateProvider } from '../catalog/providers.service.js'
-import { hasBalance, providerBalance } from '../fulfilment/provider-balance.service.js'
+import {
+  addLicenses,
+  createItem,
+  createProvider,
+  getAdminItem,
+  listCategories,
+  listOperatorItems,
+  listProviders,
+  updateItem,
+  updateProvider,
+} from '../catalog/index.js'
+import { hasBalance, providerBalance } from '../fulfilment/index.js'
 import { Form, Optional, Text, blankToUndefined, checked, noticeOf, wholeNumber } from './form.js'
 
 const hide = true

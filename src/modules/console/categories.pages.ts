@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { IdParam, PageNumber } from '../../http/schemas.js'
-import * as categories from '../catalog/categories.service.js'
-import * as products from '../catalog/products.service.js'
+import * as categories from '../catalog/index.js'
+import * as products from '../catalog/index.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
 
 const hide = true

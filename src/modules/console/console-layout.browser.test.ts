@@ -1,9 +1,9 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
+import { launchChromium } from '../../../test/browser.js'
 import { admin, createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
@@ -11,31 +11,10 @@ import { freePort } from '../../../test/server-process.js'
 // Every console page at a desktop and a phone size, empty and then with a store in it: what a
 // person would notice (sideways scrolling, labels run into values, cut placeholders, raw ISO times).
 // CONSOLE_SURVEY=<dir> also writes a screenshot of each page at each size there, to look at.
-const EXECUTABLE = '/usr/bin/chromium'
 const SHOTS = process.env.CONSOLE_SURVEY ? path.resolve(process.env.CONSOLE_SURVEY) : undefined
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'console-layout-'))
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } }
 
-async function launch(): Promise<BrowserContext | undefined> {
-  try {
-    return await chromium.launchPersistentContext(profile, {
-      executablePath: EXECUTABLE,
-      headless: true,
-      timeout: 60_000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    })
-  } catch (error) {
-    if (process.env.CI) throw error
-    console.warn(`console layout test skipped: Chromium cannot start at ${EXECUTABLE}: ${(error as Error).message.split('\n')[0]}`)
-    return undefined
-  }
-}
-
-const browser = await launch()
-afterAll(async () => {
-  await browser?.close()
-  fs.rmSync(profile, { recursive: true, force: true })
-})
+const browser = await launchChromium('console-layout')
 
 /**
  * Run in the page: what a person would notice. Kept free of imports and helpers outside its body,

@@ -1,39 +1,17 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
+import { launchChromium } from '../../../test/browser.js'
 import { buy } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
 
 // The console driven in a real headless Chromium (Debian's, installed by .ci/run).
 // CONSOLE_SCREENSHOTS=1 also writes docs/console/*.png for the README.
-const EXECUTABLE = '/usr/bin/chromium'
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs/console') : undefined
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'))
 
-async function launch(): Promise<BrowserContext | undefined> {
-  try {
-    return await chromium.launchPersistentContext(profile, {
-      executablePath: EXECUTABLE,
-      headless: true,
-      timeout: 60_000,
-      viewport: { width: 1280, height: 800 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    })
-  } catch (error) {
-    if (process.env.CI) throw error
-    console.warn(`console browser test skipped: Chromium cannot start at ${EXECUTABLE}: ${(error as Error).message.split('\n')[0]}`)
-    return undefined
-  }
-}
-
-const browser = await launch()
-afterAll(async () => {
-  await browser?.close()
-  fs.rmSync(profile, { recursive: true, force: true })
-})
+const browser = await launchChromium('console', { viewport: { width: 1280, height: 800 } })
 
 const shot = async (page: Page, name: string) => {
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })

@@ -8,7 +8,7 @@ import view from '@fastify/view'
 import { Eta } from 'eta'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { viewHelpers } from './format.js'
+import { viewHelpers } from '../../http/page-format.js'
 import { consoleErrorHandler } from './errors.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
 import { overviewPages } from './overview.pages.js'
@@ -18,8 +18,9 @@ import { catalogPages } from './catalog.pages.js'
 import { categoryPages } from './categories.pages.js'
 import { resellerActivityPages } from './reseller-activity.pages.js'
 import { topupPages } from './topups.pages.js'
+import { dashboardUserPages } from './dashboard-users.pages.js'
 import { isSessionLive } from './sessions.service.js'
-import { ICON_HREF, ICON_SVG } from './icon.js'
+import { ICON_HREF, ICON_SVG } from '../../http/icon.js'
 
 const here = (path: string) => new URL(path, import.meta.url)
 const htmx = fs.readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'))
@@ -95,5 +96,6 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(categoryPages(ctx))
     await app.register(resellerActivityPages(ctx))
     await app.register(topupPages(ctx))
+    await app.register(dashboardUserPages(ctx))
   }
 }

@@ -145,6 +145,7 @@ describe('operator console: forms change nothing without a session or with a wro
         .replace(/\/(\w+)\/:(id|code)/g, (_m, segment: string) => `/${segment}/${ids[segment]}`)
         .replace(':line', String(line))
         .replace(':delivery', String(delivery.id))
+        .replace(':user', '1')
         .replace(':reference', encodeURIComponent(reference))
     const routes = consolePostRoutes(app)
     expect(routes.length).toBeGreaterThan(25)
@@ -189,6 +190,8 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/resellers/:id/limits': { max_active_locks: '1', ip_allowlist: '10.0.0.1' },
   '/console/resellers/:id/webhook': { callback_url: 'https://forged.example/hook' },
   '/console/resellers/:id/deliveries/:delivery/retry': {},
+  '/console/resellers/:id/users': { email: 'forged@shop.example', role: 'owner' },
+  '/console/resellers/:id/users/:user/remove': {},
   '/console/orders/:id/lines/:line/send': { product_license: 'forged' },
   '/console/orders/:id/cancel': { reason: 'forged' },
   '/console/dispatches/:id/resolve': { outcome: 'failed', reason: 'forged' },

@@ -33,6 +33,7 @@ export const NOTICES: Record<string, string> = {
   category: 'Category saved.',
   product: 'Product saved.',
   deleted: 'Deleted.',
+  'user-removed': 'Dashboard user removed and signed out everywhere.',
   webhook: 'Webhook settings saved.',
 }
 export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js'
-import * as accounts from '../accounts/accounts.service.js'
+import * as accounts from '../accounts/index.js'
 
 /**
  * Resellers' names by id, for lists whose rows carry only account_id (orders, top-ups): the

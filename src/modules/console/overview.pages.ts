@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import type { Database } from '../../db/database.js'
-import * as accounts from '../accounts/accounts.service.js'
-import { storeOverview } from '../admin/overview.service.js'
-import { listOperatorItems } from '../catalog/catalog.service.js'
-import { listChannels } from '../topups/channels.service.js'
+import * as accounts from '../accounts/index.js'
+import { storeOverview } from '../admin/index.js'
+import { listOperatorItems } from '../catalog/index.js'
+import { listChannels } from '../topups/index.js'
 
 /** A new store's first steps, each done or not: something to sell, a reseller, money to buy with. */
 async function firstSteps(db: Database, balancesHeld: number) {

@@ -3,10 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { CursorQuery, pageWindow } from '../../http/paging.js'
 import { IdParam, PageNumber, StringEnum } from '../../http/schemas.js'
-import * as accounts from '../accounts/accounts.service.js'
-import * as ledger from '../ledger/ledger.service.js'
-import { storeDeliveries, updateAccountWebhook } from '../webhooks/operator-webhooks.service.js'
-import { accountDeliveries } from '../webhooks/webhooks.service.js'
+import * as accounts from '../accounts/index.js'
+import * as ledger from '../ledger/index.js'
+import { accountDeliveries, storeDeliveries, updateAccountWebhook } from '../webhooks/index.js'
 import { Form, Optional, Text, blankToUndefined, checked, noticeOf } from './form.js'
 
 const hide = true

@@ -3,10 +3,11 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { IdParam, PageNumber, RowId, StringEnum } from '../../http/schemas.js'
-import * as accounts from '../accounts/accounts.service.js'
-import * as ledger from '../ledger/ledger.service.js'
-import { listOperatorOrders } from '../orders/operator-orders.service.js'
-import { accountDeliveries, accountWebhook, redeliverForAccount } from '../webhooks/webhooks.service.js'
+import * as accounts from '../accounts/index.js'
+import * as ledger from '../ledger/index.js'
+import { listOperatorOrders } from '../orders/index.js'
+import { accountDeliveries, accountWebhook, redeliverForAccount } from '../webhooks/index.js'
+import { listUsers } from '../dashboard/index.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
 
 const hide = true
@@ -34,13 +35,14 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get('/console/resellers/:id', { schema: { hide, params: IdParam, querystring: Done } }, async (request, reply) => {
       const id = request.params.id
       const account = await accounts.getAccount(db, id)
-      const [orders, mutations, webhook, deliveries] = await Promise.all([
+      const [orders, mutations, webhook, deliveries, users] = await Promise.all([
         listOperatorOrders(db, { accountId: id }, pageWindow({ page: 1, per_page: 20 })),
         ledger.listMutations(db, id, {}, pageWindow({ page: 1, per_page: 20 })),
         accountWebhook(db, id),
         accountDeliveries(db, id, { page: 1, perPage: 20 }),
+        listUsers(db, id),
       ])
-      return reply.page('reseller.eta', { account, orders, mutations, webhook, deliveries, notice: noticeOf(request.query) })
+      return reply.page('reseller.eta', { account, orders, mutations, webhook, deliveries, users, notice: noticeOf(request.query) })
     })
     app.post(
       '/console/resellers/:id/balance',

@@ -5,12 +5,22 @@ import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
 import { TOPUP_STATUSES } from '../../db/schema.js'
 import { PageNumber, RowId, StringEnum } from '../../http/schemas.js'
-import { MAX_MONEY } from '../ledger/money.js'
-import { createChannelWithin, findChannel, listChannels, updateChannel } from '../topups/channels.service.js'
-import { resolveTopup } from '../topups/topup-review.service.js'
-import { ChannelBody, ChannelChangesBody, ChannelCodeParam, ReferenceParam } from '../topups/topups.schemas.js'
-import { listTopups, payTopup, syncChannels } from '../topups/topups.service.js'
-import * as accounts from '../accounts/accounts.service.js'
+import { MAX_MONEY } from '../ledger/index.js'
+import {
+  ChannelBody,
+  ChannelChangesBody,
+  ChannelCodeParam,
+  createChannelWithin,
+  findChannel,
+  listChannels,
+  listTopups,
+  payTopup,
+  ReferenceParam,
+  resolveTopup,
+  syncChannels,
+  updateChannel,
+} from '../topups/index.js'
+import * as accounts from '../accounts/index.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
 import { resellerNames } from './names.js'
 

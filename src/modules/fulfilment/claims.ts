@@ -1,43 +1,9 @@
 import { sql } from 'kysely'
-import { inTransaction, type Database } from '../../db/database.js'
+import { retrying, type Database } from '../../db/database.js'
 import type { Dispatch } from '../../db/schema.js'
 
 // A claim is a short transaction: rows are taken with SKIP LOCKED and leased by next_attempt_at,
 // so no other worker takes them, and the network call happens after COMMIT, under no row lock.
-
-/**
- * Queued requests of active providers (of one line, for the LineDispatcher seam). An h2h request
- * turns `pending` at once: its ref_id makes a repeat a status check, so a crash is harmless. An smm
- * `add` turns `sending` for `leaseSeconds`: past that without an answer it goes to review.
- */
-export async function claimQueued(
-  db: Database,
-  o: { limit: number; pollSeconds: number; leaseSeconds: number; lineId?: number },
-): Promise<Dispatch[]> {
-  return inTransaction(db, async (trx) => {
-    const { rows } = await sql<Dispatch>`
-      WITH picked AS (
-        SELECT d.id FROM dispatches d JOIN providers p ON p.code = d.provider
-         WHERE d.status = 'queued' AND d.next_attempt_at <= now() AND p.active
-           AND (${o.lineId ?? null}::bigint IS NULL OR d.order_line_id = ${o.lineId ?? null}::bigint)
-         ORDER BY d.next_attempt_at, d.id LIMIT ${o.limit} FOR UPDATE OF d SKIP LOCKED)
-      UPDATE dispatches d
-         SET status = CASE WHEN d.kind = 'smm_panel' THEN 'sending' ELSE 'pending' END,
-             attempts = d.attempts + 1, first_sent_at = coalesce(d.first_sent_at, now()), updated_at = now(),
-             next_attempt_at = now() + make_interval(secs => CASE WHEN d.kind = 'smm_panel' THEN ${o.leaseSeconds}::integer ELSE ${o.pollSeconds}::integer END)
-        FROM picked WHERE d.id = picked.id
-      RETURNING d.*`.execute(trx)
-    if (rows.length > 0) {
-      await trx
-        .updateTable('order_lines')
-        .set({ status: 'processing' })
-        .where('id', 'in', [...new Set(rows.map((r) => r.order_line_id))])
-        .where('status', '=', 'pending')
-        .execute()
-    }
-    return rows
-  })
-}
 
 /** smm adds whose answer was never recorded past their lease (a crash mid-call): operator review, never a second add. */
 export async function sendingToReview(db: Database): Promise<number> {
@@ -51,27 +17,6 @@ export async function sendingToReview(db: Database): Promise<number> {
 
 // Digiflazz keeps a ref_id for 90 days; re-sent later it would be a new order. A day of margin.
 const H2H_REF_DAYS = 89
-
-/**
- * Pending h2h requests due for a re-check. One whose first send is older than the provider keeps
- * its ref_id goes to review instead (returned with status `review`, not to be sent).
- */
-export async function claimPendingH2h(db: Database, o: { limit: number; pollSeconds: number; leaseSeconds: number }): Promise<Dispatch[]> {
-  const { rows } = await sql<Dispatch>`
-    WITH picked AS (
-      SELECT id FROM dispatches WHERE status = 'pending' AND kind = 'digiflazz' AND next_attempt_at <= now()
-       ORDER BY next_attempt_at, id LIMIT ${o.limit} FOR UPDATE SKIP LOCKED)
-    UPDATE dispatches d
-       SET status = CASE WHEN d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer) THEN 'review' ELSE 'pending' END,
-           message = CASE WHEN d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer)
-                          THEN 'pending for 90 days: a re-check now would place a new order; ask the provider, then resolve' ELSE d.message END,
-           attempts = d.attempts + 1, updated_at = now(),
-           -- Past the call and its recording: not re-checked again while this check is out.
-           next_attempt_at = now() + make_interval(secs => greatest(${o.leaseSeconds}::integer, ${o.pollSeconds}::integer))
-      FROM picked WHERE d.id = picked.id
-    RETURNING d.*`.execute(db)
-  return rows
-}
 
 /** Placed smm orders due for a status check. */
 export async function claimRunningSmm(db: Database, o: { limit: number; pollSeconds: number }): Promise<Dispatch[]> {
@@ -94,32 +39,53 @@ export async function claimRunningSmm(db: Database, o: { limit: number; pollSeco
  */
 export async function claimDue(
   db: Database,
-  o: { providers: string[]; limit: number; pollSeconds: number; leaseSeconds: number },
+  o: { providers: string[]; limit: number; pollSeconds: number; leaseSeconds: number; lineId?: number },
 ): Promise<Dispatch[]> {
-  return inTransaction(db, async (trx) => {
-    const { rows } = await sql<Dispatch>`
+  // One statement: the lines of first sends turn `processing` (orders/settlement.sql) with the claim.
+  const { rows } = await retrying(() =>
+    sql<Dispatch>`
       WITH picked AS (
         SELECT d.id FROM dispatches d JOIN providers p ON p.code = d.provider
          WHERE d.status IN ('queued', 'pending') AND d.next_attempt_at <= now() AND d.provider = ANY (${o.providers}::text[])
+           AND (${o.lineId ?? null}::bigint IS NULL OR d.order_line_id = ${o.lineId ?? null}::bigint)
            -- A switched-off provider gets no new requests, but what it has is still checked.
            AND ((d.status = 'queued' AND p.active) OR (d.status = 'pending' AND d.kind = 'digiflazz'))
-         ORDER BY d.next_attempt_at, d.id LIMIT ${o.limit} FOR UPDATE OF d SKIP LOCKED)
-      UPDATE dispatches d
-         SET status = CASE WHEN d.status = 'queued' AND d.kind = 'smm_panel' THEN 'sending'
-                           WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer) THEN 'review'
-                           ELSE 'pending' END,
-             message = CASE WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer)
-                            THEN 'pending for 90 days: a re-check now would place a new order; ask the provider, then resolve' ELSE d.message END,
-             attempts = d.attempts + 1, first_sent_at = coalesce(d.first_sent_at, now()), updated_at = now(),
-             next_attempt_at = now() + make_interval(secs => CASE WHEN d.kind = 'smm_panel' THEN ${o.leaseSeconds}::integer
-                                                                 ELSE greatest(${o.leaseSeconds}::integer, ${o.pollSeconds}::integer) END)
-        FROM picked WHERE d.id = picked.id
-      RETURNING d.*`.execute(trx)
-    const lines = [...new Set(rows.filter((r) => r.attempts === 1).map((r) => r.order_line_id))]
-    if (lines.length > 0)
-      await trx.updateTable('order_lines').set({ status: 'processing' }).where('id', 'in', lines).where('status', '=', 'pending').execute()
-    return rows
-  })
+         ORDER BY d.next_attempt_at, d.id LIMIT ${o.limit} FOR UPDATE OF d SKIP LOCKED),
+      claimed AS (
+        UPDATE dispatches d
+           SET status = CASE WHEN d.status = 'queued' AND d.kind = 'smm_panel' THEN 'sending'
+                             WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer) THEN 'review'
+                             ELSE 'pending' END,
+               message = CASE WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer)
+                              THEN 'pending for 90 days: a re-check now would place a new order; ask the provider, then resolve' ELSE d.message END,
+               attempts = d.attempts + 1, first_sent_at = coalesce(d.first_sent_at, now()), updated_at = now(),
+               next_attempt_at = now() + make_interval(secs => CASE WHEN d.kind = 'smm_panel' THEN ${o.leaseSeconds}::integer
+                                                                   ELSE greatest(${o.leaseSeconds}::integer, ${o.pollSeconds}::integer) END)
+          FROM picked WHERE d.id = picked.id
+        RETURNING d.*),
+      started AS (SELECT start_upstream_lines(ARRAY(SELECT DISTINCT order_line_id FROM claimed WHERE attempts = 1)) AS done)
+      SELECT claimed.* FROM claimed, started`.execute(db),
+  )
+  return rows
+}
+
+/**
+ * Claimed requests a stopping worker never sent, handed back at once for another worker: a first
+ * send back to `queued` as if never claimed (an smm `add` that never reached the panel is no case
+ * for review; an operator cancel voids it), an h2h re-check due now. Each only while its claim (by
+ * `attempts`) stands.
+ */
+export async function handBackUnsent(db: Database, rows: Pick<Dispatch, 'id' | 'attempts'>[]): Promise<number> {
+  if (rows.length === 0) return 0
+  const { rows: back } = await sql<{ id: number }>`
+    UPDATE dispatches d
+       SET status = CASE WHEN d.status = 'sending' OR d.attempts = 1 THEN 'queued' ELSE d.status END,
+           first_sent_at = CASE WHEN d.attempts = 1 THEN NULL ELSE d.first_sent_at END,
+           attempts = d.attempts - 1, next_attempt_at = now(), updated_at = now()
+      FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.attempts)}::integer[]) c(id, attempts)
+     WHERE d.id = c.id AND d.attempts = c.attempts AND d.status IN ('sending', 'pending')
+    RETURNING d.id`.execute(db)
+  return back.length
 }
 
 /** When the upstream worker next has something to do (a queued request, an h2h re-check, an smm lease running out), if ever. */

@@ -5,7 +5,7 @@ import { admin, createItem, createReseller, get, type Reseller } from '../../../
 import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { freePort } from '../../../test/server-process.js'
-import { startUpstreams } from '../../../test/upstreams.js'
+import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
 // The adapters against the simulators over real HTTP (a listener on 127.0.0.1), the workers driven by runOnce.
 // The provider timeout is generous: a busy machine's simulator must never read as a provider that hangs.
@@ -13,22 +13,16 @@ const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
 const up = await startUpstreams()
 afterAll(() => up.close())
 
-await admin(app, 'POST', '/providers', {
-  code: 'dgf',
-  kind: 'digiflazz',
-  base_url: `${up.base}/digiflazz/v1`,
-  username: 'demo',
-  api_key: 'demo-key',
-})
-await admin(app, 'POST', '/providers', { code: 'panel', kind: 'smm_panel', base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' })
+await addSimulatedProviders(app, up)
 const h2h = await createItem(app, { order_process: 'h2h', price: 10_000, unlimited_stock: true, provider: 'dgf', provider_code: 'ml86' })
 const smm = await createItem(app, { order_process: 'smm', price: 333, unlimited_stock: true, provider: 'panel', provider_code: '7' })
 
-const dispatch = () => ctx.fulfilment.dispatcher.runOnce()
+const dispatch = () => ctx.fulfilment.upstream.runOnce()
 /** The poll interval has passed for every pending request, then one poller round. */
 async function poll() {
   await sql`UPDATE dispatches SET next_attempt_at = now() WHERE status IN ('pending', 'queued')`.execute(ctx.db)
-  await ctx.fulfilment.poller.runOnce()
+  await ctx.fulfilment.upstream.runOnce()
+  await ctx.fulfilment.smmPoller.runOnce()
 }
 async function bought(r: Reseller, ref: string, carts: { item_id: number; quantity: number; note?: string }[]) {
   const res = await buy(app, r, ref, carts)

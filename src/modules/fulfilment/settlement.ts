@@ -1,47 +1,23 @@
 import { sql } from 'kysely'
-import { inTransaction, type Database, type Trx } from '../../db/database.js'
+import { retrying, type Database, type Trx } from '../../db/database.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import type { Dispatch, DispatchStatus } from '../../db/schema.js'
-import { creditBalance } from '../ledger/ledger.service.js'
-import { lockOrder, settleOrder } from '../orders/order-state.js'
 
 export const FINAL_DISPATCH: DispatchStatus[] = ['completed', 'failed', 'void']
 
 /**
  * Closes a line once every request of it has a final answer: `refunded` when nothing was delivered,
- * else `delivered` with the failed requests' (and an smm Partial's) money as its refund. The
- * conditional update wins once; the caller credits the returned refund after its item rows.
+ * else `delivered` with the failed requests' (and an smm Partial's) money as its refund
+ * (close_upstream_line, orders/settlement.sql). The conditional update wins once; the caller
+ * credits the returned refund after its item rows.
  */
 export async function settleLine(trx: Trx, lineId: number): Promise<{ lineId: number; amount: number } | undefined> {
-  const rows = await trx.selectFrom('dispatches').select(['status', 'refund_amount']).where('order_line_id', '=', lineId).execute()
-  if (rows.length === 0 || rows.some((r) => !FINAL_DISPATCH.includes(r.status))) return undefined
-  const line = await trx.selectFrom('order_lines').select(['subtotal']).where('id', '=', lineId).executeTakeFirstOrThrow()
-  const refund = Math.min(
-    line.subtotal,
-    rows.reduce((sum, r) => sum + Number(r.refund_amount), 0),
-  )
-  const nothingDelivered = refund >= line.subtotal
-  const settled = await trx
-    .updateTable('order_lines')
-    .set({
-      status: nothingDelivered ? 'refunded' : 'delivered',
-      refunded_amount: refund,
-      delivered_at: nothingDelivered ? null : sql`clock_timestamp()`,
-    })
-    .where('id', '=', lineId)
-    .where('refunded_amount', '=', 0)
-    .where('status', 'in', ['pending', 'processing', 'cancel_requested'])
-    .returning(['id', 'stock_taken', 'item_id'])
-    .executeTakeFirst()
-  if (!settled) return undefined
-  // A line that delivered nothing gives back the limited stock it took, like an operator cancel.
-  if (nothingDelivered && settled.stock_taken > 0) {
-    await trx
-      .updateTable('items')
-      .set({ stock: sql`stock + ${settled.stock_taken}`, updated_at: sql`clock_timestamp()` })
-      .where('id', '=', settled.item_id)
-      .execute()
-  }
-  return { lineId, amount: refund }
+  const { rows } = await sql<{ amount: string | null }>`
+    SELECT close_upstream_line(${lineId}::bigint, sum(refund_amount)::bigint) AS amount FROM dispatches
+     WHERE order_line_id = ${lineId}::bigint
+    HAVING count(*) > 0 AND bool_and(status IN ('completed', 'failed', 'void'))`.execute(trx)
+  const amount = rows[0]?.amount
+  return amount === null || amount === undefined ? undefined : { lineId, amount: Number(amount) }
 }
 
 export type FinalAnswer = {
@@ -56,58 +32,122 @@ export type FinalAnswer = {
   upstreamOrderId?: string
 }
 
+/** One answer as record_upstream_answers() reads it (fulfilment/settlement.sql). */
+type AnswerRow = {
+  id: number
+  from_states: DispatchStatus[]
+  status: FinalAnswer['status']
+  refund: FinalAnswer['refund']
+  message: string
+  sn: string | null
+  upstream_status: string | null
+  start_count: number | null
+  remains: number | null
+  upstream_order_id: string | null
+}
+
+const answerRow = (id: number, a: FinalAnswer, from: DispatchStatus[]): AnswerRow => ({
+  id,
+  from_states: from,
+  status: a.status,
+  refund: a.refund,
+  message: a.message,
+  sn: a.sn ?? null,
+  upstream_status: a.upstreamStatus ?? null,
+  start_count: a.startCount ?? null,
+  remains: a.remains ?? null,
+  upstream_order_id: a.upstreamOrderId ?? null,
+})
+
+/** Records answers in one statement, one commit (retried on a deadlock): the ids recorded. */
+async function recordAnswers(db: Database, answers: AnswerRow[]): Promise<Set<number>> {
+  const { rows } = await retrying(() =>
+    raisingAppErrors(sql<{ id: string }>`SELECT record_upstream_answers(${JSON.stringify(answers)}::jsonb) AS id`.execute(db)),
+  )
+  return new Set(rows.map((r) => Number(r.id)))
+}
+
+// Answers arriving this close together are recorded in one statement: one commit for many, the
+// rows of each order and account locked once. A few batches may be out at once (each a connection).
+const GATHER_MS = 2
+const BATCH_MAX = 100
+const BATCHES_AT_ONCE = 4
+
+type Waiting = { row: AnswerRow; resolve(recorded: boolean): void; reject(error: unknown): void }
+type Gathering = { waiting: Waiting[]; timer?: NodeJS.Timeout; out: number }
+// Per database handle: what its callers' answers wait in for their batch (a few milliseconds).
+const gatherings = new WeakMap<Database, Gathering>()
+
+function schedule(db: Database, g: Gathering) {
+  if (g.timer || g.waiting.length === 0 || g.out >= BATCHES_AT_ONCE) return
+  g.timer = setTimeout(
+    () => {
+      g.timer = undefined
+      void flush(db, g)
+    },
+    g.waiting.length >= BATCH_MAX ? 0 : GATHER_MS,
+  )
+}
+
+async function flush(db: Database, g: Gathering) {
+  // One answer per request in a batch: a second one waits for the next, judged after the first.
+  const batch: Waiting[] = []
+  const rest: Waiting[] = []
+  const ids = new Set<number>()
+  for (const w of g.waiting) {
+    if (batch.length < BATCH_MAX && !ids.has(w.row.id)) {
+      ids.add(w.row.id)
+      batch.push(w)
+    } else rest.push(w)
+  }
+  g.waiting = rest
+  g.out++
+  schedule(db, g)
+  try {
+    const recorded = await recordAnswers(
+      db,
+      batch.map((w) => w.row),
+    )
+    for (const w of batch) w.resolve(recorded.has(w.row.id))
+  } catch (error) {
+    // One answer that cannot be recorded (a refund past money_max()) does not sink the others.
+    if (batch.length === 1) batch[0].reject(error)
+    else
+      await Promise.all(
+        batch.map((w) =>
+          recordAnswers(db, [w.row]).then(
+            (recorded) => w.resolve(recorded.has(w.row.id)),
+            (err: unknown) => w.reject(err),
+          ),
+        ),
+      )
+  } finally {
+    g.out--
+    schedule(db, g)
+  }
+}
+
 /**
- * Records a provider's final answer in one short transaction: the order row first (every writer of
- * an order goes through it), the dispatch if it is still in one of `from`, then its line, the refund
- * and the order's status. False when the row had already moved on (another worker, the operator).
+ * Records a provider's final answer: the dispatch if it is still in one of `from`, then its line,
+ * the refund and the order's status, with their events (record_upstream_answers), in one statement
+ * with the answers that arrive within GATHER_MS of it. False when the row had already moved on
+ * (another worker, the operator).
  */
-export async function recordFinal(
+export function recordFinal(
   db: Database,
   d: Pick<Dispatch, 'id' | 'order_id' | 'order_line_id'>,
   answer: FinalAnswer,
   from: DispatchStatus[],
 ): Promise<boolean> {
-  return inTransaction(db, async (trx) => {
-    const order = await lockOrder(trx, d.order_id)
-    const refund =
-      answer.refund === 'full'
-        ? sql<number>`amount`
-        : answer.refund === 'partial'
-          ? sql<number>`floor(amount::numeric * least(${answer.remains ?? 0}::bigint, quantity) / quantity)::bigint`
-          : sql<number>`0`
-    const updated = await trx
-      .updateTable('dispatches')
-      .set({
-        status: answer.status,
-        refund_amount: refund,
-        message: answer.message,
-        sn: answer.sn ?? null,
-        upstream_status: answer.upstreamStatus ?? undefined,
-        upstream_order_id: answer.upstreamOrderId,
-        start_count: answer.startCount ?? undefined,
-        remains: answer.remains ?? undefined,
-        finished_at: sql`clock_timestamp()`,
-        updated_at: sql`clock_timestamp()`,
-      })
-      .where('id', '=', d.id)
-      .where('status', 'in', from)
-      .returning('id')
-      .executeTakeFirst()
-    if (!updated) return false
-    const lineRefund = await settleLine(trx, d.order_line_id)
-    if (lineRefund && lineRefund.amount > 0) {
-      const reason = answer.status === 'failed' ? `provider: ${answer.message}`.slice(0, 200) : 'not delivered in full'
-      await creditBalance(trx, {
-        accountId: order.account_id,
-        type: 'refund',
-        amount: lineRefund.amount,
-        description: `Refund ${order.invoice}: ${reason}`,
-        invoice: order.invoice,
-        orderId: order.id,
-        orderLineId: lineRefund.lineId,
-      })
+  let g = gatherings.get(db)
+  if (!g) gatherings.set(db, (g = { waiting: [], out: 0 }))
+  const gathering = g
+  return new Promise<boolean>((resolve, reject) => {
+    gathering.waiting.push({ row: answerRow(d.id, answer, from), resolve, reject })
+    if (gathering.waiting.length >= BATCH_MAX && gathering.timer) {
+      clearTimeout(gathering.timer)
+      gathering.timer = undefined
     }
-    await settleOrder(trx, order)
-    return true
+    schedule(db, gathering)
   })
 }

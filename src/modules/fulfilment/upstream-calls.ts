@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import type { Dispatch } from '../../db/schema.js'
 import { sendTransaction, type H2hOutcome } from '../../providers/digiflazz.js'
+import { sendPostpaid } from '../../providers/digiflazz-postpaid.js'
 import { addOrder, orderStates, type SmmOrderState } from '../../providers/smm-panel.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 import { recordFinal } from './settlement.js'
@@ -34,7 +35,26 @@ async function notePending(
     .execute()
 }
 
-/** One Digiflazz request (first send and re-check alike: same body, same ref_id) and its result. */
+// A bill's payment marked as sent, before it leaves (see billPayment).
+const PAY_SENT = 'pay-pasca sent'
+
+/**
+ * A postpaid bill's request (DESIGN §5c): pay-pasca under the inquiry's ref, once; every later look,
+ * a crash mid-call included, is status-pasca. The mark is a conditional update committed before the
+ * payment leaves, so whoever loses it (or finds it set) only asks.
+ */
+async function billPayment(db: Database, account: ProviderAccount, d: Dispatch, timeoutMs: number): Promise<H2hOutcome> {
+  const marked = await db
+    .updateTable('dispatches')
+    .set({ upstream_status: PAY_SENT, updated_at: sql`now()` })
+    .where('id', '=', d.id)
+    .where('upstream_status', 'is', null)
+    .executeTakeFirst()
+  const command = marked.numUpdatedRows > 0n ? 'pay-pasca' : 'status-pasca'
+  return sendPostpaid(account, command, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref }, timeoutMs)
+}
+
+/** One Digiflazz request (first send and re-check alike: same body, same ref_id; a bill's: billPayment) and its result. */
 export async function sendH2h(
   db: Database,
   account: ProviderAccount | undefined,
@@ -46,7 +66,10 @@ export async function sendH2h(
     return 'pending'
   }
   const qty = typeof d.options?.qty === 'number' ? d.options.qty : undefined
-  const outcome = await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref, qty }, s.timeoutMs)
+  const outcome =
+    d.options?.postpaid === true
+      ? await billPayment(db, account, d, s.timeoutMs)
+      : await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref, qty }, s.timeoutMs)
   if (outcome.status === 'pending') {
     await notePending(db, d, outcome.message, s.pollSeconds)
   } else {

@@ -80,7 +80,7 @@ const dispatchStates = (prefix: string) =>
 describe('the upstream worker', () => {
   it('sends as soon as a purchase commits, many at once up to the host bound, each ref once', async () => {
     // A minute's safety poll: only the commit's NOTIFY can make the first request go out quickly.
-    const worker = await ctx.fulfilment.upstreamWorker(ctx.listen, { concurrency: 64, perHost: 8, pollMs: 60_000 }).start(console)
+    const worker = await ctx.fulfilment.upstreamWorker({ concurrency: 64, perHost: 8, pollMs: 60_000 }).start(ctx.listen, console)
     try {
       const r = await createReseller(app, { balance: 1_000_000 })
       const purchases = Array.from({ length: 40 }, (_, i) =>
@@ -105,7 +105,7 @@ describe('the upstream worker', () => {
   })
 
   it('never re-checks a pending request while its last send is still out; rc 49 stays pending, never refunded', async () => {
-    const worker = await ctx.fulfilment.upstreamWorker(ctx.listen, { concurrency: 64, perHost: 64, pollMs: 200 }).start(console)
+    const worker = await ctx.fulfilment.upstreamWorker({ concurrency: 64, perHost: 64, pollMs: 200 }).start(ctx.listen, console)
     try {
       const r = await createReseller(app, { balance: 100_000 })
       for (let i = 0; i < 5; i++)

@@ -4,8 +4,8 @@ import type { Listen } from '../../db/notifications.js'
 import type { Dispatch } from '../../db/schema.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { createWakeLoop } from '../webhooks/wake-loop.js'
-import { claimDue, earliestDispatchDue, sendingToReview } from './claims.js'
+import { createWakeLoop } from '../../workers/wake-loop.js'
+import { claimDue, earliestDispatchDue, handBackUnsent, sendingToReview } from './claims.js'
 import { loadProviderAccount } from './provider-accounts.js'
 import { sendH2h, sendSmm, type CallSettings } from './upstream-calls.js'
 
@@ -26,6 +26,7 @@ const PROVIDERS_FOR_MS = 1_000
 const REVIEW_SWEEP_MS = 1_000
 // A stopping worker waits this long for its calls' answers; one still out is left to its lease
 // (an h2h request is re-checked with its ref_id, an smm add goes to review), never sent twice.
+// What it claimed and never sent it hands back at once (handBackUnsent).
 export const STOP_GRACE_MS = 2_000
 
 const hostOf = (baseUrl: string) => {
@@ -44,7 +45,7 @@ const hostOf = (baseUrl: string) => {
  * (the claim moves them past the call). smm status checks stay with the poller (batched per panel).
  */
 export function createUpstreamWorker(
-  deps: { db: Database; vault: Vault; listen: Listen; call: CallSettings; leaseSeconds: number },
+  deps: { db: Database; vault: Vault; call: CallSettings; leaseSeconds: number },
   options: UpstreamWorkerOptions,
 ) {
   const { db, call } = deps
@@ -56,10 +57,11 @@ export function createUpstreamWorker(
   // The last pass left due requests unclaimed for want of a slot: a freed one should take them.
   let saturated = false
   let onSlotFreed = () => {}
-  let log: Pick<FastifyBaseLogger, 'error'> = { error: () => {} }
+  let stopping = false
+  let log: Pick<FastifyBaseLogger, 'error' | 'warn'> = { error: () => {}, warn: () => {} }
 
-  const providerList = () => {
-    if (!providers || Date.now() - providers.at > PROVIDERS_FOR_MS) {
+  const providerList = (fresh = false) => {
+    if (fresh || !providers || Date.now() - providers.at > PROVIDERS_FOR_MS) {
       const list = (async () => {
         const codes = await db.selectFrom('providers').select(['code', 'base_url']).execute()
         return Promise.all(
@@ -85,24 +87,41 @@ export function createUpstreamWorker(
     inFlight.add(work)
   }
 
-  /** One pass: claims what is due, host by host, as far as free slots go, and sends it. */
-  const pass = async () => {
-    if (Date.now() - lastReviewSweep >= REVIEW_SWEEP_MS) {
+  /**
+   * One pass: claims what is due, host by host, as far as free slots go, and sends it (of one line
+   * only with `lineId`). A claim that commits after a stop began is handed back, not sent. A pass
+   * run by hand (`byHand`) sweeps for review and reads the providers anew.
+   */
+  const pass = async (o: { byHand?: boolean; lineId?: number } = {}) => {
+    if (o.byHand || Date.now() - lastReviewSweep >= REVIEW_SWEEP_MS) {
       lastReviewSweep = Date.now()
       await sendingToReview(db)
     }
     const byHost = new Map<string, Provider[]>()
-    for (const p of await providerList()) byHost.set(p.host, [...(byHost.get(p.host) ?? []), p])
+    for (const p of await providerList(o.byHand)) byHost.set(p.host, [...(byHost.get(p.host) ?? []), p])
     let claimed = 0
     saturated = false
     for (const [host, group] of byHost) {
+      if (stopping) break
       const room = Math.min(options.perHost - (busyByHost.get(host) ?? 0), options.concurrency - inFlight.size)
       if (room <= 0) {
         saturated = true
         continue
       }
-      const rows = await claimDue(db, { providers: group.map((p) => p.code), limit: room, ...call, leaseSeconds: deps.leaseSeconds })
-      for (const d of rows)
+      const rows = await claimDue(db, {
+        providers: group.map((p) => p.code),
+        limit: room,
+        ...call,
+        leaseSeconds: deps.leaseSeconds,
+        lineId: o.lineId,
+      })
+      if (stopping) {
+        const back = await handBackUnsent(db, rows)
+        if (back > 0) log.warn({ dispatches: back }, 'upstream requests claimed at stop: handed back unsent to other workers')
+        break
+      }
+      // A request past the provider's ref_id memory went to review in the claim: never sent again.
+      for (const d of rows.filter((r) => r.status !== 'review'))
         send(
           group.find((p) => p.code === d.provider)!,
           d,
@@ -119,21 +138,26 @@ export function createUpstreamWorker(
   }
 
   return {
-    /** Claims and sends everything due, and waits for the answers; what tests call. */
-    async runOnce(): Promise<number> {
+    /**
+     * Claims and sends everything due (of one line with `lineId`), and waits for the answers, until
+     * nothing is due: the worker's send path run by hand (tests, the LineDispatcher seam).
+     */
+    async runOnce(o: { lineId?: number } = {}): Promise<number> {
       let total = 0
       for (;;) {
-        const { claimed } = await pass()
+        const { claimed } = await pass({ byHand: true, lineId: o.lineId })
         await drained()
         total += claimed
         if (claimed === 0) return total
       }
     },
 
-    async start(logger: Pick<FastifyBaseLogger, 'error'>) {
+    /** Runs until stop(): woken by NOTIFY `dispatch` at commit, when the next request falls due, and by a slow poll. */
+    async start(listen: Listen, logger: Pick<FastifyBaseLogger, 'error' | 'warn'>) {
       log = logger
+      stopping = false
       const wakes = createWakeLoop({
-        pass,
+        pass: () => pass(),
         untilDue: async () => {
           const due = await earliestDispatchDue(db)
           return due ? Math.max(0, due.getTime() - Date.now()) : null
@@ -143,14 +167,16 @@ export function createUpstreamWorker(
       })
       // A freed slot matters only while requests wait for one.
       onSlotFreed = () => saturated && wakes.wake(false, true)
-      const stopListening = await deps.listen(
+      const stopListening = await listen(
         'dispatch',
         () => wakes.wake(true, true),
         () => wakes.wake(true, true),
       )
       wakes.wake(true, true)
       return {
+        /** No new claim (one committing meanwhile is handed back); answers in flight get a short grace. */
         async stop() {
+          stopping = true
           const stopped = wakes.stop()
           await stopListening()
           await stopped

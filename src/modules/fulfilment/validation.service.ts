@@ -6,7 +6,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { inquirePln } from '../../providers/digiflazz.js'
 import { isRecord, text } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { VALIDATE_ENDPOINT } from '../catalog/catalog.service.js'
+import { VALIDATE_ENDPOINT } from '../catalog/index.js'
 import { loadProviderAccount } from './provider-accounts.js'
 
 export type AccountCheck = { display_name: string; account_name: string; region: string }

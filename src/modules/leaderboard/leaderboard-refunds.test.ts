@@ -1,29 +1,23 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { admin, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
+import { createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
 import { buy, relayEvents } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
-import { startUpstreams } from '../../../test/upstreams.js'
+import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
 // Lines that end delivered with part of their money back, over the fake providers (simulator-steering.ts).
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
 const up = await startUpstreams()
 afterAll(() => up.close())
 
-await admin(app, 'POST', '/providers', {
-  code: 'dgf',
-  kind: 'digiflazz',
-  base_url: `${up.base}/digiflazz/v1`,
-  username: 'demo',
-  api_key: 'demo-key',
-})
-await admin(app, 'POST', '/providers', { code: 'panel', kind: 'smm_panel', base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' })
+await addSimulatedProviders(app, up)
 
 async function settle() {
-  await ctx.fulfilment.dispatcher.runOnce()
+  await ctx.fulfilment.upstream.runOnce()
   await sql`UPDATE dispatches SET next_attempt_at = now() WHERE status IN ('pending', 'queued')`.execute(ctx.db)
-  await ctx.fulfilment.poller.runOnce()
+  await ctx.fulfilment.upstream.runOnce()
+  await ctx.fulfilment.smmPoller.runOnce()
 }
 async function bought(r: Reseller, ref: string, carts: { item_id: number; quantity: number; note: string }[]) {
   const res = await buy(app, r, ref, carts)

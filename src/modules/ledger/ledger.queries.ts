@@ -1,16 +1,18 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
-import { listPage, type PageWindow } from '../../http/paging.js'
+import { listPage, type PageWindow } from '../../db/keyset-paging.js'
 import type { MutationsQuery } from './ledger.schemas.js'
-import type { AccountCountersReader } from '../accounts/account-counters.js'
+
+/** The account row's balance and entry count, read in batches (accounts' accountCountersReader). */
+export type LedgerCountersReader = (accountId: number) => Promise<{ balance: number; ledger_count: number }>
 
 /** Bots poll it: the account row, read together with the other polls of the same moment. */
-export async function getBalance(counters: AccountCountersReader, accountId: number): Promise<number> {
+export async function getBalance(counters: LedgerCountersReader, accountId: number): Promise<number> {
   return (await counters(accountId)).balance
 }
 
 /** How many entries the account's ledger holds: an unfiltered page read at the same count is the same page. */
-export async function ledgerCount(counters: AccountCountersReader, accountId: number): Promise<number> {
+export async function ledgerCount(counters: LedgerCountersReader, accountId: number): Promise<number> {
   return (await counters(accountId)).ledger_count
 }
 

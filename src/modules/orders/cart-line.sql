@@ -1,5 +1,6 @@
 -- A cart line's note and size rules (DESIGN §5), for purchase() and the sandbox alike: the target an
--- h2h or smm line needs, the smm JSON note, an open denomination's provider_qty and what it costs.
+-- h2h or smm line needs, the smm JSON note, an open denomination's provider_qty and what it costs,
+-- a postpaid bill's single payment (its cost is its inquiry's: purchase() prices it).
 -- p_field prefixes field paths ('carts.0'; NULL for a body of one item). Answers the note as stored
 -- (trimmed), the upstream target and options, the provider units asked for (open denominations,
 -- else NULL) and the line's cost, in numeric (the caller bounds it by money_max()).
@@ -45,6 +46,9 @@ BEGIN
     END IF;
   ELSIF length(note) > 50 THEN
     PERFORM raise_app('VALIDATION_ERROR', v_note_field, 'must be at most 50 characters');
+  END IF;
+  IF v_process = 'h2h' AND coalesce((v_meta->>'postpaid')::boolean, false) AND p_quantity <> 1 THEN
+    PERFORM raise_app('VALIDATION_ERROR', concat_ws('.', p_field, 'quantity'), 'must be 1 for a postpaid bill: one payment per inquiry');
   END IF;
   target := CASE
     WHEN v_json IS NULL THEN note

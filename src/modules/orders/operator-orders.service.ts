@@ -1,8 +1,8 @@
 import type { Database } from '../../db/database.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
-import * as ledger from '../ledger/ledger.service.js'
-import type { PageWindow } from '../../http/paging.js'
+import * as ledger from '../ledger/index.js'
+import type { PageWindow } from '../../db/keyset-paging.js'
 import { loadOrderDetail } from './order-detail.js'
 import { findOrder, listOrders, type OrderListFilter } from './orders.queries.js'
 

@@ -3,9 +3,8 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { Order, OrderLine } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
-import { withdrawUnsentRequests } from '../fulfilment/cancellation.js'
-import { settleLine } from '../fulfilment/settlement.js'
-import { creditBalance } from '../ledger/ledger.service.js'
+import { returnStock } from '../catalog/index.js'
+import { creditBalance } from '../ledger/index.js'
 import { lockOrder, recordEvent, settleOrder } from './order-state.js'
 
 /**
@@ -23,13 +22,7 @@ export async function withdrawLine(trx: Trx, line: OrderLine): Promise<{ lineId:
     .returning(['id', 'subtotal', 'stock_taken', 'item_id'])
     .executeTakeFirst()
   if (!withdrawn) return undefined
-  if (withdrawn.stock_taken > 0) {
-    await trx
-      .updateTable('items')
-      .set({ stock: sql`stock + ${withdrawn.stock_taken}`, updated_at: sql`clock_timestamp()` })
-      .where('id', '=', withdrawn.item_id)
-      .execute()
-  }
+  await returnStock(trx, withdrawn.item_id, withdrawn.stock_taken)
   return { lineId: withdrawn.id, amount: withdrawn.subtotal }
 }
 
@@ -48,42 +41,29 @@ export async function creditRefunds(trx: Trx, order: Order, refunds: { lineId: n
   }
 }
 
-/**
- * Operator cancel (DESIGN §5): refunds every line not delivered yet; delivered lines stay. Upstream
- * requests never sent are voided and refunded; a line with a request at its provider turns
- * `cancel_requested` and is settled by the provider's final answer.
- */
-export async function cancelOrder(db: Database, orderId: number, reason: string) {
-  return inTransaction(db, async (trx) => {
-    const order = await lockOrder(trx, orderId)
-    if (order.status !== 'paid') throw new AppError('INVALID_STATE', { detail: `order is ${order.status}` })
-    await trx.updateTable('orders').set({ cancel_reason: reason }).where('id', '=', order.id).execute()
-    // Requests before lines, as the dispatcher claims them; item rows in ascending id, like a
-    // purchase, and the account only after them: no deadlock.
-    const atProvider = await withdrawUnsentRequests(trx, order.id)
-    const lines = await trx
-      .selectFrom('order_lines')
-      .selectAll()
-      .where('order_id', '=', order.id)
-      .where('status', 'in', ['pending', 'processing'])
-      .orderBy('item_id')
-      .orderBy('id')
-      .execute()
-    const refunds = []
-    for (const line of lines) {
-      if (line.order_process === 'h2h' || line.order_process === 'smm') {
-        if (atProvider.has(line.id))
-          await trx.updateTable('order_lines').set({ status: 'cancel_requested' }).where('id', '=', line.id).execute()
-        const refund = await settleLine(trx, line.id)
-        if (refund) refunds.push(refund)
-        continue
-      }
-      const refund = await withdrawLine(trx, line)
-      if (refund) refunds.push(refund)
-    }
-    await creditRefunds(trx, order, refunds, reason)
-    return { id: order.id, status: await settleOrder(trx, order), refunded_lines: refunds.length }
-  })
+/** The first step of an operator cancel (DESIGN §5): the order locked, refused unless paid, with its reason. */
+export async function startCancel(trx: Trx, orderId: number, reason: string): Promise<Order> {
+  const order = await lockOrder(trx, orderId)
+  if (order.status !== 'paid') throw new AppError('INVALID_STATE', { detail: `order is ${order.status}` })
+  await trx.updateTable('orders').set({ cancel_reason: reason }).where('id', '=', order.id).execute()
+  return order
+}
+
+/** The lines a cancel takes back, in their items' ascending order as a purchase locks them. */
+export async function cancellableLines(trx: Trx, orderId: number): Promise<OrderLine[]> {
+  return trx
+    .selectFrom('order_lines')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('status', 'in', ['pending', 'processing'])
+    .orderBy('item_id')
+    .orderBy('id')
+    .execute()
+}
+
+/** A line whose request is at its provider waits for the provider's final answer to settle it. */
+export async function markCancelRequested(trx: Trx, lineId: number): Promise<void> {
+  await trx.updateTable('order_lines').set({ status: 'cancel_requested' }).where('id', '=', lineId).execute()
 }
 
 /** Operator delivery of a manual line: it turns `sent` and order.item.sent goes out. */

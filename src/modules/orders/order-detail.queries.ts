@@ -1,7 +1,7 @@
 import { CompiledQuery, type Selectable } from 'kysely'
 import { PREPARED, type Database, type PreparedStatement } from '../../db/database.js'
 import type { LineStatus, Order, OrderProcess, SandboxOrdersTable } from '../../db/schema.js'
-import type { ResultRow } from '../fulfilment/results.js'
+import type { ResultRow } from './upstream-results.js'
 
 /** A line as the detail statement hands it over: its columns and, for auto lines, its licenses' ciphertexts. */
 export type LineRow = {
@@ -22,6 +22,20 @@ export type LineRow = {
   /** The item's now (the public docs list them on a line): its product and its description ('' is none). */
   product_id: number
   description: string
+  /** A postpaid line's bill, as its inquiry found it (DESIGN §5c); else null. */
+  bill: LineBill | null
+}
+
+export type LineBill = {
+  customer_id: string
+  customer_name: string
+  period: string
+  bill_count: number
+  bill_amount: number
+  admin_fee: number
+  penalty: number
+  amount: number
+  details: { period: string; bill_amount: number; admin: number; penalty: number }[]
 }
 
 // The lines (licenses inside, in id order) and the upstream requests of the order whose id is `orderId`
@@ -31,6 +45,9 @@ const linesJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'unit_price', l.unit_price, 'subtotal', l.subtotal, 'note', l.note, 'order_process', l.order_process, 'status', l.status,
     'delivery_enc', l.delivery_enc, 'delivery_note', l.delivery_note, 'delivered_at', l.delivered_at,
     'product_id', i.product_id, 'description', i.description,
+    'bill', CASE WHEN l.order_process = 'h2h' THEN (SELECT json_build_object('customer_id', b.customer_no, 'customer_name', b.customer_name,
+                 'period', b.period, 'bill_count', b.bill_count, 'bill_amount', b.bill_amount, 'admin_fee', b.admin_fee, 'penalty', b.penalty,
+                 'amount', b.amount, 'details', b.details) FROM bill_inquiries b WHERE b.order_line_id = l.id) END,
     'licenses', CASE WHEN l.order_process = 'auto'
                      THEN (SELECT json_agg(x.content_enc ORDER BY x.id) FROM licenses x WHERE x.order_line_id = l.id) END)
     ORDER BY l.position) FROM order_lines l JOIN items i ON i.id = l.item_id WHERE l.order_id = ${orderId})`

@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable, type Database, type PreparedStatement } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { latestH2hByLine, upstreamResultsOf, type LineH2hResult, type ResultRow } from '../fulfilment/results.js'
+import { latestH2hByLine, upstreamResultsOf, type LineH2hResult, type ResultRow } from './upstream-results.js'
 import { batchedRead } from '../../db/batched-read.js'
 import {
   findOrdersByRefs,
@@ -67,6 +67,11 @@ function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, 
     const license = line.delivery_enc ? vault.decrypt(line.delivery_enc) : ''
     view.product_license = license
     view.licenses = [{ product_license: license, note: line.delivery_note }]
+  }
+  if (line.bill) {
+    // A bill's line: whose bill, for which periods, and how its amount is made up (DESIGN §5c).
+    const { customer_name, period, ...bill } = line.bill
+    Object.assign(view, { customer_name, period, bill })
   }
   const request = h2h.get(line.id)
   if (request) view.h2h = request

@@ -31,28 +31,12 @@ export async function lockOrder(trx: Trx, orderId: number): Promise<Order> {
   return order
 }
 
-const OPEN_LINES = ['pending', 'processing', 'cancel_requested']
-
 /**
- * Closes a paid order once no line is open: `canceled` when every line was refunded,
- * `completed` when something was delivered (the rest refunded).
+ * Closes a paid order (its row locked) once no line is open: `canceled` when every line was
+ * refunded, `completed` when something was delivered (the rest refunded); settle_order in
+ * settlement.sql, which upstream answers' batches share.
  */
 export async function settleOrder(trx: Trx, order: Order): Promise<Order['status']> {
-  const lines = await trx.selectFrom('order_lines').select('status').where('order_id', '=', order.id).execute()
-  if (order.status !== 'paid' || lines.some((l) => OPEN_LINES.includes(l.status))) return order.status
-  const status = lines.every((l) => l.status === 'refunded') ? 'canceled' : 'completed'
-  await trx
-    .updateTable('orders')
-    .set({ status, finished_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })
-    .where('id', '=', order.id)
-    .where('status', '=', 'paid')
-    .execute()
-  // The account's order list changed (its kept pages are read by this count: http/kept-pages.ts).
-  await trx
-    .updateTable('accounts')
-    .set({ order_settles: sql`order_settles + 1` })
-    .where('id', '=', order.account_id)
-    .execute()
-  await recordEvent(trx, order, status === 'canceled' ? 'order.canceled' : 'order.completed')
-  return status
+  const { rows } = await sql<{ status: Order['status'] }>`SELECT settle_order(${order.id}::bigint) AS status`.execute(trx)
+  return rows[0].status
 }

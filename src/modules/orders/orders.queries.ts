@@ -1,14 +1,10 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import type { Order, OrderStatus } from '../../db/schema.js'
-import { listPage, type PageWindow } from '../../http/paging.js'
-import type { AccountCountersReader } from '../accounts/account-counters.js'
+import { listPage, type PageWindow } from '../../db/keyset-paging.js'
+import { type AccountCountersReader } from '../accounts/index.js'
 
 const SUMMARY = ['id', 'invoice', 'ref_id', 'amount', 'status', 'created_at'] as const
-
-export async function findOrderSummary(db: Database, accountId: number, refId: string) {
-  return db.selectFrom('orders').select(SUMMARY).where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()
-}
 
 export async function findOrder(db: Database, orderId: number): Promise<Order | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst()

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { ORDER_STATUSES } from '../../db/schema.js'
 import { CursorQuery, OkCursorPage } from '../../http/paging.js'
 import { Nullable, Ok, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
-import { TopupExtras } from '../topups/topups.schemas.js'
+import { TopupExtras } from '../topups/index.js'
 
 export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
 
@@ -75,6 +75,24 @@ export const OrderItem = Type.Object({
   licenses: Type.Optional(Type.Array(License)),
   seller_note: Nullable(Type.String({ description: 'the note the seller left delivering a manual line' })),
   description: Nullable(Type.String({ description: 'the item’s description' })),
+  customer_name: Type.Optional(Type.String({ description: 'a postpaid bill’s line: the customer the bill is for' })),
+  period: Type.Optional(Type.String({ description: 'a postpaid bill’s line: the periods paid, comma-separated' })),
+  bill: Type.Optional(
+    Type.Object(
+      {
+        customer_id: Type.String(),
+        bill_count: Type.Integer(),
+        bill_amount: Type.Integer(),
+        admin_fee: Type.Integer(),
+        penalty: Type.Integer(),
+        amount: Type.Integer({ description: 'bill_amount + penalty + admin_fee: the line’s subtotal' }),
+        details: Type.Array(
+          Type.Object({ period: Type.String(), bill_amount: Type.Integer(), admin: Type.Integer(), penalty: Type.Integer() }),
+        ),
+      },
+      { description: 'a postpaid bill’s line: the bill as its inquiry found it' },
+    ),
+  ),
 })
 
 export const H2hResult = Type.Object({

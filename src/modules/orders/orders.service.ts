@@ -2,37 +2,25 @@ import type { AppContext } from '../../context.js'
 import { retrying, type Database } from '../../db/database.js'
 import type { OrderStatus } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import type { PageWindow } from '../../http/paging.js'
-import * as topups from '../topups/topups.service.js'
+import type { PageWindow } from '../../db/keyset-paging.js'
+import { newInvoice, refIdTaken, refuseBlankRefId } from '../refids/index.js'
 import type { DetailByRef } from './order-detail.js'
 import { listOrders } from './orders.queries.js'
 import type { CreatedOrderData, PurchaseBody } from './orders.schemas.js'
-import { newInvoice } from './invoice.js'
 import { noteText } from './cart-line.js'
 import { callPurchase } from './purchase.js'
-import { refuseBlankRefId } from './ref-id.js'
-
-// What other modules read of an order: its full state (the webhook payloads) and a line of it.
-export {
-  detailByRefReader,
-  loadOrderDetails,
-  orderDetailFromJson,
-  orderDetailJson,
-  type DetailByRef,
-  type OrderDetailJson,
-  type OrderDetailView,
-  type OrderLineView,
-} from './order-detail.js'
 
 /**
  * POST /v1/trx: one call of the purchase() database function, which claims the ref_id, checks,
- * reserves, debits, fulfils auto lines and writes the outbox events in one transaction.
+ * reserves, debits, fulfils auto lines and writes the outbox events in one transaction. A bill's
+ * payment (POST /v1/trx/tagihan) is the same purchase with the inquiry that prices its line.
  */
 export async function createPurchase(
   db: Database,
   deps: Pick<AppContext, 'prepared' | 'fulfillable'>,
   accountId: number,
   body: PurchaseBody,
+  inquiryId: number | null = null,
 ): Promise<CreatedOrderData> {
   refuseBlankRefId(body.ref_id)
   const carts = body.carts.map((c, i) => ({ item_id: c.item_id, quantity: c.quantity, note: noteText(c.note, `carts.${i}.note`) }))
@@ -45,6 +33,7 @@ export async function createPurchase(
       carts,
       lockToken: body.lock_token || null,
       processes: deps.fulfillable,
+      inquiryId,
     })
     return { result, invoice }
   }
@@ -52,7 +41,7 @@ export async function createPurchase(
   const invoiceTaken = (e: { code?: string; constraint?: string }) => e.code === '23505' && e.constraint === 'orders_invoice_key'
   const { result, invoice } = await retrying(attempt, invoiceTaken)
   // The ref_id may be a top-up's: the namespace is shared (DESIGN §7).
-  if (result.refused === 'REF_ID_ALREADY_EXIST') throw await topups.refIdTaken(db, accountId, body.ref_id)
+  if (result.refused === 'REF_ID_ALREADY_EXIST') throw await refIdTaken(db, accountId, body.ref_id)
   // A balance purchase has no fees: its price is its amount (DESIGN §5).
   return {
     id: result.order_id,

@@ -7,11 +7,14 @@
 -- starve it. Exclusive row locks are FOR NO KEY UPDATE: FOR UPDATE deadlocks with inserts' FOR KEY SHARE.
 -- h2h and smm lines get one dispatch row per provider request, its upstream ref derived from the
 -- invoice and line, so sending it again is a status check, never a second order.
+-- A postpaid bill (DESIGN §5c) is one line priced by its inquiry (p_inquiry, POST /v1/trx/tagihan):
+-- the inquiry is locked, checked and linked to the line here (bills/bills.sql), and its dispatch takes
+-- the inquiry's upstream ref, so the payment is the one the provider quoted; POST /v1/trx refuses it.
 -- Provider requests one h2h line may make: bounds the rows a purchase writes.
 CREATE OR REPLACE FUNCTION h2h_requests_max() RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 100';
 
 CREATE OR REPLACE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text, p_items bigint[], p_qtys integer[],
-                                    p_notes text[], p_lock_token text, p_processes text[])
+                                    p_notes text[], p_lock_token text, p_processes text[], p_inquiry bigint DEFAULT NULL)
 RETURNS TABLE (order_id bigint, created_at timestamptz, amount bigint, refused text)
 LANGUAGE plpgsql
 -- Generic plans kept on keys (as the webhook pool's KEYED_PLANS): every statement here finds its rows
@@ -52,6 +55,9 @@ DECLARE
   v_top bigint;
   v_more integer;
   v_more_top bigint;
+  v_bill bill_inquiries%ROWTYPE;
+  v_bill_line integer;
+  v_postpaid boolean;
 BEGIN
   -- The ref_id, without a registry row (one row, one index entry and a key-share lock of the account
   -- fewer per sale): orders' unique (account_id, ref_id) guards purchases, ref_ids now holds top-ups'
@@ -97,8 +103,19 @@ BEGIN
     v_item_total := CASE WHEN n = 1 THEN p_qtys[i]
                          ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END;
     v_item := refuse_unsellable(p_items[i], p_qtys[i], v_item_total, NULL, v_field);
+    -- A bill costs what its inquiry found, and only POST /v1/trx/tagihan names one.
+    v_postpaid := v_item.order_process = 'h2h' AND coalesce((v_item.provider_meta->>'postpaid')::boolean, false);
+    IF v_postpaid AND p_inquiry IS NULL THEN
+      PERFORM raise_app('VALIDATION_ERROR', v_field || '.item_id', 'a postpaid item is paid through POST /v1/trx/tagihan');
+    END IF;
     -- The note is checked trimmed and stored as checked; an open denomination is priced by its size.
     SELECT * INTO v_line FROM check_cart_line(v_field, v_item, p_qtys[i], p_notes[i]);
+    IF v_postpaid THEN
+      IF v_bill_line IS NOT NULL THEN PERFORM raise_app('VALIDATION_ERROR', 'carts', 'one postpaid bill per transaction'); END IF;
+      v_bill := bill_for_payment(p_account, p_inquiry, v_item.id, v_line.target);
+      v_bill_line := i;
+      v_line.cost := v_bill.amount;
+    END IF;
     v_notes := array_append(v_notes, v_line.note);
     IF v_line.cost > money_max() THEN
       PERFORM raise_app('VALIDATION_ERROR', v_field || '.note', 'the line would cost more than ' || money_max());
@@ -126,6 +143,9 @@ BEGIN
     v_sum := v_sum + v_line.cost;
   END LOOP;
   IF v_sum > money_max() THEN PERFORM raise_app('VALIDATION_ERROR', 'carts', 'the order would cost more than ' || money_max()); END IF;
+  IF p_inquiry IS NOT NULL AND v_bill_line IS NULL THEN
+    PERFORM raise_app('VALIDATION_ERROR', 'carts.0.item_id', 'is not a postpaid item: buy it through POST /v1/trx');
+  END IF;
   v_total := v_sum;
 
   -- Stock, per item over all its lines, computed under the item row locks.
@@ -178,6 +198,7 @@ BEGIN
            CASE WHEN it.order_process = 'auto' THEN now() END
       FROM items it JOIN products p ON p.id = it.product_id WHERE it.id = p_items[i]
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_claimed;
+    IF i = v_bill_line THEN PERFORM bill_paid_by(v_bill.id, v_line_id); END IF;
     IF v_process = 'auto' THEN
       -- sold_at is read after the item row locks gave this transaction its id: the catalog's delta cursor relies on it.
       -- item_id as a range, never `=`: with `=` the planner may take the primary key and walk every sold license.
@@ -212,10 +233,13 @@ BEGIN
     END IF;
     IF v_process IN ('h2h', 'smm') THEN
       -- h2h: one request per unit of quantity, each at the unit price, or one open-denomination request for
-      -- its provider units at the line's cost; smm: one panel order for the whole line.
+      -- its provider units at the line's cost; smm: one panel order for the whole line. A bill's payment
+      -- goes under its inquiry's ref (pay-pasca must reuse it).
       INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount)
-      SELECT v_order_id, v_line_id, s, it.provider, pr.kind, p_invoice || '-' || i || '-' || (s + 1), it.provider_code, v_targets[i],
-             CASE WHEN v_units[i] IS NOT NULL THEN jsonb_build_object('qty', v_units[i]) ELSE v_options[i] END,
+      SELECT v_order_id, v_line_id, s, it.provider, pr.kind,
+             CASE WHEN i = v_bill_line THEN v_bill.upstream_ref ELSE p_invoice || '-' || i || '-' || (s + 1) END, it.provider_code, v_targets[i],
+             CASE WHEN i = v_bill_line THEN jsonb_build_object('postpaid', true)
+                  WHEN v_units[i] IS NOT NULL THEN jsonb_build_object('qty', v_units[i]) ELSE v_options[i] END,
              CASE WHEN v_units[i] IS NOT NULL THEN v_units[i] WHEN v_process = 'h2h' THEN 1 ELSE p_qtys[i] END,
              CASE WHEN v_process = 'h2h' AND v_units[i] IS NULL THEN v_costs[i] / p_qtys[i] ELSE v_costs[i] END
         FROM items it JOIN providers pr ON pr.code = it.provider,

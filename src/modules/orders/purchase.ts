@@ -3,7 +3,7 @@ import { raisingAppErrors } from '../../db/functions/app-errors.js'
 
 // The account's email rides along (the create response's `contact`): one index probe, no second round trip.
 const PURCHASE = `SELECT p.*, (SELECT a.email FROM accounts a WHERE a.id = $1) AS contact
-  FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[]) p`
+  FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[], $9::bigint) p`
 
 export type PurchaseCall = {
   accountId: number
@@ -13,6 +13,8 @@ export type PurchaseCall = {
   lockToken: string | null
   /** The order processes a fulfilment can take now. */
   processes: readonly string[]
+  /** The bill inquiry a postpaid line pays (POST /v1/trx/tagihan); without one a postpaid item is refused. */
+  inquiryId?: number | null
 }
 /** `refused` is REF_ID_ALREADY_EXIST when the ref_id was taken (the only refusal that does not raise). */
 export type PurchaseOutcome = {
@@ -30,7 +32,17 @@ export async function callPurchase(prepared: PreparedStatement, p: PurchaseCall)
   const quantities = p.carts.map((c) => c.quantity)
   const notes = p.carts.map((c) => c.note ?? null)
   const [outcome] = await raisingAppErrors(
-    prepared<PurchaseOutcome>('purchase', PURCHASE, [p.accountId, p.refId, p.invoice, items, quantities, notes, p.lockToken, p.processes]),
+    prepared<PurchaseOutcome>('purchase', PURCHASE, [
+      p.accountId,
+      p.refId,
+      p.invoice,
+      items,
+      quantities,
+      notes,
+      p.lockToken,
+      p.processes,
+      p.inquiryId ?? null,
+    ]),
   )
   return outcome
 }

@@ -4,7 +4,7 @@ import { createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { balanceOf, buy, stockOf } from '../../../test/factory-orders.js'
 import type { PreparedStatement } from '../../db/database.js'
-import { accountCountersReader } from '../accounts/account-counters.js'
+import { accountCountersReader } from '../accounts/index.js'
 import { detailByRefReader } from './order-detail.js'
 
 const { app, ctx } = await createTestApp()

@@ -1,10 +1,8 @@
 import type { Database } from '../../db/database.js'
 import { AppError, invalidField, refIdAlreadyExists } from '../../errors.js'
-import { refuseUnsellable } from '../catalog/sellable.js'
-import * as stock from '../catalog/stock.service.js'
+import { findStockForSale, refuseUnsellable } from '../catalog/index.js'
 import { checkCartLine, noteText, type NoteInput } from './cart-line.js'
-import { newInvoice } from './invoice.js'
-import { refuseBlankRefId } from './ref-id.js'
+import { newInvoice, refuseBlankRefId } from '../refids/index.js'
 
 type SandboxInput = { ref_id: string; item_id: number; quantity: number; note?: NoteInput }
 
@@ -45,7 +43,7 @@ export async function createSandboxOrder(db: Database, fulfillable: readonly str
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
   const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable)
   const line = await checkCartLine(db, item.id, input.quantity, noteText(input.note, 'note'))
-  const available = await stock.forSale(db, item.id)
+  const available = await findStockForSale(db, item.id)
   // NULL is unlimited stock.
   if (available !== null && available < input.quantity)
     throw new AppError('OUT_OF_STOCK', {

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { ChannelType, PaymentChannel } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
-import type { GatewayChannel } from './gateway.js'
+import type { GatewayChannel } from './payment-gateway.js'
 import { channelFee } from './fees.js'
 
 export type ChannelInput = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get } from '../../../test/factory.js'
 import { COMMANDS } from '../../cli/commands.js'
-import { seedDemo } from '../admin/demo.js'
+import { seedDemo } from '../admin/index.js'
 import { channelFee } from './fees.js'
 
 const { app } = await createTestApp()

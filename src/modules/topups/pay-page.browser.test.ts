@@ -1,51 +1,14 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { chromium, type BrowserContext } from 'playwright-core'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
+import { launchChromium } from '../../../test/browser.js'
 import { admin, createReseller } from '../../../test/factory.js'
 import { balanceOf } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
-import { viewHelpers } from '../console/format.js'
+import { viewHelpers } from '../../http/page-format.js'
 
 // The simulator's pay page clicked in a real headless Chromium (Debian's, installed by .ci/run).
-const EXECUTABLE = '/usr/bin/chromium'
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-chromium-'))
 
-async function launch(): Promise<BrowserContext | undefined> {
-  try {
-    // A fresh profile directory (--user-data-dir) of its own.
-    return await chromium.launchPersistentContext(profile, {
-      executablePath: EXECUTABLE,
-      headless: true,
-      timeout: 60_000,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
-  } catch (error) {
-    // CI installs Chromium, so there a browser that cannot start is a failure, not a skip.
-    if (process.env.CI) throw error
-    console.warn(
-      `pay page browser test skipped: Chromium cannot start at ${EXECUTABLE} (apt-get install -y --no-install-recommends chromium): ${(error as Error).message.split('\n')[0]}`,
-    )
-    return undefined
-  }
-}
-
-const browser = await launch()
-afterAll(async () => {
-  await browser?.close()
-  fs.rmSync(profile, { recursive: true, force: true })
-})
+const browser = await launchChromium('pay-page')
 
 describe('the simulator pay page in a browser', () => {
   it.skipIf(!browser)('shows the top-up, and its Pay button credits the balance', async () => {

@@ -1,6 +1,6 @@
 import type { Topup } from '../../db/schema.js'
-import { viewHelpers } from '../console/format.js'
-import { ICON_HREF } from '../console/icon.js'
+import { viewHelpers } from '../../http/page-format.js'
+import { ICON_HREF } from '../../http/icon.js'
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

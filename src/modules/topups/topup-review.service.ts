@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { Topup } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
-import { creditBalance } from '../ledger/ledger.service.js'
+import { creditBalance } from '../ledger/index.js'
 import { payTopup } from './topups.service.js'
 
 // Statuses a gateway's PAID may still settle; a top-up an operator resolved is theirs for good.

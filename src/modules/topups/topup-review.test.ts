@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { signedIn } from '../../../test/console.js'
 import { admin, createReseller, get, type Reseller } from '../../../test/factory.js'
 import { balanceOf } from '../../../test/factory-orders.js'
-import { TRIPAY, startFakeTripay } from '../../../test/fake-tripay.js'
+import { startFakeTripay, tripayEnv } from '../../../test/fake-tripay.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { COMMANDS } from '../../cli/commands.js'
 
@@ -12,14 +12,7 @@ import { COMMANDS } from '../../cli/commands.js'
 // the top-up waits in review until an operator credits the requested amount, another, or nothing.
 const tripay = await startFakeTripay()
 afterAll(() => tripay.close())
-const { app, ctx } = await createTestApp({
-  PAYMENT_GATEWAY: 'tripay',
-  PUBLIC_URL: 'https://shop.example',
-  TRIPAY_BASE_URL: tripay.baseUrl,
-  TRIPAY_API_KEY: TRIPAY.apiKey,
-  TRIPAY_PRIVATE_KEY: TRIPAY.privateKey,
-  TRIPAY_MERCHANT_CODE: TRIPAY.merchantCode,
-})
+const { app, ctx } = await createTestApp(tripayEnv(tripay))
 await admin(app, 'POST', '/channels/sync')
 
 type Created = { reference: string; invoice: string; amount: number; total: number }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { TOPUP_STATUSES } from '../../db/schema.js'
 import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
-import { MAX_MONEY } from '../ledger/money.js'
+import { MAX_MONEY } from '../ledger/index.js'
 
 const ChannelCode = Type.String({ minLength: 1, maxLength: 32, description: 'a `code` from GET /api/v1/balance/channels' })
 

@@ -2,26 +2,18 @@ import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { Topup, TopupStatus } from '../../db/schema.js'
-import { AppError, invalidField, refIdAlreadyExists } from '../../errors.js'
-import { creditBalance } from '../ledger/ledger.service.js'
-import { MAX_MONEY } from '../ledger/money.js'
-import { newInvoice } from '../orders/invoice.js'
-import * as refIds from '../orders/ref-id.js'
+import { AppError, invalidField } from '../../errors.js'
+import { creditBalance, MAX_MONEY } from '../ledger/index.js'
+import { claimTopupRefId, isRefIdHeld, newInvoice, refIdTaken, refuseBlankRefId } from '../refids/index.js'
 import { findChannel, importChannels } from './channels.service.js'
 import { channelFee } from './fees.js'
-import { GatewayError, type PaymentGateway } from './gateway.js'
-import { findTopupByReference, findTopupSummary } from './topups.queries.js'
+import { GatewayError, type PaymentGateway } from './payment-gateway.js'
+import { findTopupByReference } from './topups.queries.js'
 
 /** How long a payment link lives: within every channel's window at Tripay (QRIS and e-wallets allow 60 minutes at most). */
 export const TOPUP_TTL_MS = 60 * 60 * 1000
 
 export type TopupBody = { amount: number; channel: string; ref_id?: string }
-
-/** A ref_id the account already used, for a purchase or a top-up: 422 with that transaction (DESIGN §5). */
-export async function refIdTaken(db: Database, accountId: number, refId: string): Promise<AppError> {
-  const data = (await refIds.findOrderSummary(db, accountId, refId)) ?? (await findTopupSummary(db, accountId, refId))
-  return refIdAlreadyExists(data)
-}
 
 /**
  * POST /api/v1/balance. Checks, then asks the gateway for a payment link (no transaction open during
@@ -29,7 +21,7 @@ export async function refIdTaken(db: Database, accountId: number, refId: string)
  * that fails stores nothing and leaves the ref_id free; without a ref_id the invoice is the ref_id.
  */
 export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentGateway' | 'config'>, accountId: number, body: TopupBody) {
-  if (body.ref_id !== undefined) refIds.refuseBlankRefId(body.ref_id)
+  if (body.ref_id !== undefined) refuseBlankRefId(body.ref_id)
   const channel = await findChannel(db, body.channel)
   if (!channel || !channel.active) throw invalidField('channel', 'is not an available channel (see GET /api/v1/balance/channels)')
   if (body.amount < channel.min_amount) throw invalidField('amount', `must be at least ${channel.min_amount} on ${channel.code}`)
@@ -38,12 +30,7 @@ export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentG
   if (body.amount + fee > MAX_MONEY) throw invalidField('amount', `with its fee must be at most ${MAX_MONEY}`)
   const invoice = newInvoice('TOP')
   const refId = body.ref_id ?? invoice
-  if (
-    (await db.selectFrom('ref_ids').select('kind').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()) ||
-    (await db.selectFrom('orders').select('id').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst())
-  ) {
-    throw await refIdTaken(db, accountId, refId)
-  }
+  if (await isRefIdHeld(db, accountId, refId)) throw await refIdTaken(db, accountId, refId)
   const account = await db.selectFrom('accounts').select(['name', 'email']).where('id', '=', accountId).executeTakeFirstOrThrow()
   const link = await deps.paymentGateway
     .createPayment({
@@ -59,18 +46,7 @@ export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentG
       throw new AppError('SERVICE_UNAVAILABLE', { detail: error.message })
     })
   const topup = await inTransaction(db, async (trx) => {
-    // Purchases keep no registry row: under the ref_id's lock, an order with it is seen once committed.
-    await sql`SELECT lock_ref_id(${accountId}, ${refId})`.execute(trx)
-    if (await trx.selectFrom('orders').select('id').where('account_id', '=', accountId).where('ref_id', '=', refId).executeTakeFirst()) {
-      return undefined
-    }
-    const claimed = await trx
-      .insertInto('ref_ids')
-      .values({ account_id: accountId, ref_id: refId, kind: 'topup' })
-      .onConflict((oc) => oc.columns(['account_id', 'ref_id']).doNothing())
-      .returning('ref_id')
-      .executeTakeFirst()
-    if (!claimed) return undefined
+    if (!(await claimTopupRefId(trx, accountId, refId))) return undefined
     return trx
       .insertInto('topups')
       .values({

@@ -4,19 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get, type Reseller } from '../../../test/factory.js'
 import { balanceOf } from '../../../test/factory-orders.js'
-import { TRIPAY, startFakeTripay } from '../../../test/fake-tripay.js'
+import { TRIPAY, startFakeTripay, tripayEnv } from '../../../test/fake-tripay.js'
 import { assertInvariants } from '../../../test/invariants.js'
 
 const tripay = await startFakeTripay()
 afterAll(() => tripay.close())
-const { app, ctx } = await createTestApp({
-  PAYMENT_GATEWAY: 'tripay',
-  PUBLIC_URL: 'https://shop.example',
-  TRIPAY_BASE_URL: tripay.baseUrl,
-  TRIPAY_API_KEY: TRIPAY.apiKey,
-  TRIPAY_PRIVATE_KEY: TRIPAY.privateKey,
-  TRIPAY_MERCHANT_CODE: TRIPAY.merchantCode,
-})
+const { app, ctx } = await createTestApp(tripayEnv(tripay))
 
 const topUp = (r: Reseller, payload: object) => app.inject({ method: 'POST', url: '/api/v1/balance', headers: r.headers, payload })
 const deliver = (raw: string, headers: Record<string, string>) =>

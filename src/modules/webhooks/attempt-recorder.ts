@@ -4,7 +4,7 @@ import { recordAttempts, type AttemptRecord } from './delivery.queries.js'
 // How long the first record waits for others. Arrival is not delayed, only the record of it (the
 // slot frees at the answer; the lease covers the wait). 3 ms took a statement per few answers:
 // at 960 purchases/s, 20 ms cut PostgreSQL's share by 4–8 points of a core; 50 ms, a few more
-// (with passes 10 ms apart: wake-loop.ts).
+// (with passes 10 ms apart: workers/wake-loop.ts).
 const GATHER_MS = 50
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-// House rules: routes call their module's service only; a module uses another through its service.
+// House rules: routes call their module's service only; a module uses another through its index.ts.
 const dir = new URL('./', import.meta.url)
 const sources = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
 const importsOf = (file: string) =>
@@ -18,9 +18,9 @@ describe("the webhooks module's boundaries", () => {
     }
   })
 
-  it('it reaches other modules through their services (and their schemas, which are the types)', () => {
+  it('it reaches other modules through their public faces, their index.ts', () => {
     const foreign = sources.flatMap((file) => importsOf(file).flatMap((spec) => (/^\.\.\/[^.]/.test(spec) ? [{ file, spec }] : [])))
-    expect(foreign.map((f) => f.spec)).toContain('../orders/orders.service.js')
-    for (const { file, spec } of foreign) expect(spec, file).toMatch(/^\.\.\/([\w-]+)\/\1\.(service|schemas)\.js$/)
+    expect(foreign.map((f) => f.spec)).toContain('../orders/index.js')
+    for (const { file, spec } of foreign) expect(spec, file).toMatch(/^\.\.\/[\w-]+\/index\.js$/)
   })
 })

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { PREPARED, type Database } from '../../db/database.js'
 import type { DeliveryStatus } from '../../db/schema.js'
-import { orderDetailJson, type OrderDetailJson } from '../orders/orders.service.js'
+import { orderDetailJson, type OrderDetailJson } from '../orders/index.js'
 
 /** A delivery taken by this process for one attempt; `claims` is this claim's number. */
 export type ClaimedDelivery = {

@@ -1,11 +1,11 @@
-import crypto from 'node:crypto'
 import { sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
-import { admin, createAutoItem, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
+import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
-import { startReceiver, type Received } from '../../../test/receiver.js'
+import { subscriber as subscribe, xSignature } from '../../../test/factory-webhooks.js'
+import { startReceiver } from '../../../test/receiver.js'
 import { freePort } from '../../../test/server-process.js'
 import { createWebhookWorker } from './webhook-worker.js'
 
@@ -14,22 +14,7 @@ const clock = { now: () => new Date(now) }
 const { app, ctx } = await createTestApp({}, {}, { clock })
 const worker = createWebhookWorker(ctx)
 
-/** A reseller with a funded balance, a secret and webhooks on to `url`. */
-async function subscriber(url: string): Promise<Reseller & { secret: string }> {
-  const r = await createReseller(app, { balance: 10_000_000 })
-  const secret = (await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })).json().data.webhook_secret
-  const res = await app.inject({
-    method: 'PUT',
-    url: '/api/v1/webhook',
-    headers: r.headers,
-    payload: { callback_url: url, webhook_enabled: true },
-  })
-  expect(res.statusCode).toBe(200)
-  return { ...r, secret }
-}
-
-const xSignature = (call: Received, signed: string, secret: string) =>
-  crypto.createHash('sha256').update(`${call.json.data.ref_id}:${call.json.data.invoice}:${signed}:${secret}`).digest('hex')
+const subscriber = (url: string) => subscribe(app, url)
 
 describe('delivery from the outbox', () => {
   it('sends order.paid and order.completed, each with the order as of its event, signed both ways', async () => {

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { DeliveryStatus } from '../../db/schema.js'
-import { getAccount } from '../accounts/accounts.service.js'
+import { getAccount } from '../accounts/index.js'
 import { deliveryIdsByStatus, FAILING, failingCounts } from './operator-deliveries.queries.js'
 import { loadDeliveries } from './webhooks.queries.js'
 import type { SettingsBody } from './webhooks.schemas.js'

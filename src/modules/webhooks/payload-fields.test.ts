@@ -46,7 +46,7 @@ describe('webhook payloads as the public docs show them', () => {
     })
     expect((await buy(app, r, 'wh-h2h', [{ item_id: item.id, quantity: 1, note: '081234560001' }])).statusCode).toBe(200)
     await worker.runOnce()
-    await ctx.fulfilment.dispatcher.runOnce()
+    await ctx.fulfilment.upstream.runOnce()
     await worker.runOnce()
 
     const [sent] = up.digiflazz.requests.filter((q) => q.customer_no === '081234560001')

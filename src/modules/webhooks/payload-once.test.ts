@@ -1,8 +1,8 @@
-import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { admin, createAutoItem, createItem, createReseller, type Reseller } from '../../../test/factory.js'
+import { admin, createAutoItem, createItem } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
+import { subscriber as subscribe, xSignature } from '../../../test/factory-webhooks.js'
 import { startReceiver, type Received } from '../../../test/receiver.js'
 import { standardSignature } from './signing.js'
 import { createWebhookWorker } from './webhook-worker.js'
@@ -14,21 +14,7 @@ const clock = { now: () => new Date(now) }
 const { app, ctx } = await createTestApp({}, {}, { clock })
 const worker = createWebhookWorker(ctx)
 
-async function subscriber(url: string): Promise<Reseller & { secret: string }> {
-  const r = await createReseller(app, { balance: 10_000_000 })
-  const secret = (await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })).json().data.webhook_secret
-  const res = await app.inject({
-    method: 'PUT',
-    url: '/api/v1/webhook',
-    headers: r.headers,
-    payload: { callback_url: url, webhook_enabled: true },
-  })
-  expect(res.statusCode).toBe(200)
-  return { ...r, secret }
-}
-
-const xSignature = (call: Received, signed: string, secret: string) =>
-  crypto.createHash('sha256').update(`${call.json.data.ref_id}:${call.json.data.invoice}:${signed}:${secret}`).digest('hex')
+const subscriber = (url: string) => subscribe(app, url)
 const byEvent = (received: Received[], event: string) => received.filter((c) => c.json.event === event)
 
 describe('each event’s payload is built once', () => {

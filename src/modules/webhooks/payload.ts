@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import type { OrderDetailView, OrderLineView } from '../orders/orders.service.js'
+import { type OrderDetailView, type OrderLineView } from '../orders/index.js'
 
 export const EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'webhook.test'] as const
 export type WebhookEvent = (typeof EVENTS)[number]

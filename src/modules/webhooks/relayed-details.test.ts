@@ -4,7 +4,7 @@ import { createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { idleCapacity } from '../../../test/webhook-capacity.js'
-import { prepareMessages, type DeliveryDeps } from './delivery.js'
+import { prepareMessages, type DeliveryDeps } from './delivery-attempts.js'
 import { claimDue, relayOutbox } from './delivery.queries.js'
 
 const { app, ctx } = await createTestApp()

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { createAttemptRecorder } from './attempt-recorder.js'
-import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver, type SecretCache } from './delivery.js'
+import { attemptDelivery, prepareMessages, receiversOf, type DeliveryDeps, type Receiver, type SecretCache } from './delivery-attempts.js'
 import {
   claimDue,
   earliestDue,
@@ -12,7 +12,7 @@ import {
   type ClaimedDelivery,
 } from './delivery.queries.js'
 import type { WebhookMessage } from './payload.js'
-import { createWakeLoop } from './wake-loop.js'
+import { createWakeLoop } from '../../workers/wake-loop.js'
 
 export type WebhookWorkerOptions = {
   /** Attempts in flight in this process, all receivers together. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { RESELLER_ERRORS, errors, Ok } from '../../http/schemas.js'
-import { webhookDocs } from './webhooks.docs.js'
+import { webhookDocs } from './receiver-docs.js'
 import * as S from './webhooks.schemas.js'
 import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from './webhooks.service.js'
 

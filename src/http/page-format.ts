@@ -1,4 +1,4 @@
-/** How the console shows money, time and counts: Rupiah with Indonesian grouping, times on the operator's clock. */
+/** How the pages (the console, the pay page) show money, time and counts: Rupiah with Indonesian grouping, times on the operator's clock. */
 export function viewHelpers(timeZone: string) {
   const clock = new Intl.DateTimeFormat('id-ID', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
   return {

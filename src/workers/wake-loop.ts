@@ -1,4 +1,4 @@
-/** What one pass of the delivery worker found: outbox events relayed and deliveries claimed. */
+/** What one pass of a NOTIFY-woken worker (webhook delivery, upstream requests) found: outbox events relayed and deliveries claimed. */
 export type PassResult = { relayed: number; claimed: number }
 
 export type WakeLoopDeps = {

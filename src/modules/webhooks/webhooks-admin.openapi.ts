@@ -2,7 +2,7 @@ import type { OperationDocs } from '../../http/openapi-docs.js'
 
 const attempt = { attempted_at: '2026-11-22T03:10:01.000Z', status_code: 502, duration_ms: 140, error: 'HTTP 502' }
 
-/** OpenAPI metadata of the operator's webhook settings and store-wide delivery routes (admin-webhooks.routes.ts). */
+/** OpenAPI metadata of the operator's webhook settings and store-wide delivery routes (webhooks-admin.routes.ts). */
 export const ADMIN_WEBHOOK_DOCS: OperationDocs = {
   'PUT /api/admin/v1/resellers/{id}/webhook': {
     operationId: 'adminUpdateWebhook',

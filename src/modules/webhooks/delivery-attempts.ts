@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { loadOrderDetails, orderDetailFromJson, type OrderDetailView } from '../orders/orders.service.js'
+import { loadOrderDetails, orderDetailFromJson, type OrderDetailView } from '../orders/index.js'
 import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
 import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js'
 import { tripayGateway } from '../../providers/tripay.js'
-import { simulatorGateway, type PaymentGateway } from './gateway.js'
+import { simulatorGateway, type PaymentGateway } from './payment-gateway.js'
 
 /** PAYMENT_GATEWAY: the simulator (default) or Tripay, whose callbacks come to /api/v1/callbacks/tripay. */
 export function createPaymentGateway(config: Config, fetchFn: typeof fetch = fetch): PaymentGateway {

@@ -1,0 +1,55 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import type { BillDetail } from '../../db/schema.js'
+
+// How long an inquiry may be paid (DESIGN §5c); the provider's own quote lasts the day.
+export const INQUIRY_MINUTES = 15
+
+export type NewInquiry = {
+  accountId: number
+  itemId: number
+  customerNo: string
+  upstreamRef: string
+  customerName: string
+  details: BillDetail[]
+  providerPrice: number | null
+}
+
+/** Stores an answered inquiry; the totals are the details' sums (the table's CHECK holds amount to them). */
+export async function insertInquiry(db: Database, q: NewInquiry) {
+  const sum = (pick: (d: BillDetail) => number) => q.details.reduce((total, d) => total + pick(d), 0)
+  const billAmount = sum((d) => d.bill_amount)
+  const penalty = sum((d) => d.penalty)
+  const adminFee = sum((d) => d.admin)
+  return db
+    .insertInto('bill_inquiries')
+    .values({
+      account_id: q.accountId,
+      item_id: q.itemId,
+      customer_no: q.customerNo,
+      upstream_ref: q.upstreamRef,
+      customer_name: q.customerName,
+      period: q.details.map((d) => d.period).join(', '),
+      bill_count: q.details.length,
+      bill_amount: billAmount,
+      penalty,
+      admin_fee: adminFee,
+      amount: billAmount + penalty + adminFee,
+      details: JSON.stringify(q.details),
+      provider_price: q.providerPrice,
+      expires_at: sql<Date>`now() + make_interval(mins => ${INQUIRY_MINUTES}::integer)`,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** An inquiry of this account (another account's is not found). */
+export async function findInquiry(db: Database, accountId: number, inquiryId: number) {
+  return db
+    .selectFrom('bill_inquiries')
+    .selectAll()
+    .select(sql<boolean>`expires_at <= now()`.as('expired'))
+    .where('id', '=', inquiryId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()
+}

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
+import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
+import { CreatedOrder } from '../orders/index.js'
+import { BillInquiry, BillInquiryBody, BillPaymentBody } from './bills.schemas.js'
+import { askBill } from './inquiry.service.js'
+import { payBill, type PaymentDeps } from './payment.service.js'
+
+const tags = ['transactions']
+const security = [{ apiKey: [] }]
+
+/** Postpaid bills (DESIGN §5c): ask for a bill, then pay it as a purchase. */
+export function billRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const deps: PaymentDeps = {
+    db: ctx.db,
+    prepared: ctx.prepared,
+    vault: ctx.vault,
+    fulfillable: ctx.fulfillable,
+    providerTimeoutMs: ctx.config.providerTimeoutMs,
+  }
+  return async (app) => {
+    app.post(
+      '/trx/tagihan/inquiry',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Ask for a postpaid bill (PLN, BPJS, PDAM, …) before paying it',
+          body: BillInquiryBody,
+          response: { 200: BillInquiry, ...errors(404, 422, ...RESELLER_ERRORS) },
+        },
+      },
+      async (request) => ok(await askBill(deps, request.account.id, request.body)),
+    )
+    app.post(
+      '/trx/tagihan',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Pay a postpaid bill with the balance',
+          body: BillPaymentBody,
+          response: { 200: CreatedOrder, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
+        },
+      },
+      async (request) => ok(await payBill(deps, request.account.id, request.body)),
+    )
+  }
+}

@@ -1,0 +1,14 @@
+// catalog: categories → products → items, providers, licenses, stock (items.stock is written here and
+// by purchase() only), the catalog snapshot and its change clock.
+export { findStockForSale } from './catalog.queries.js'
+export { CATALOG_DOCS } from './catalog.openapi.js'
+export { catalogRoutes } from './catalog.routes.js'
+export { Variant } from './catalog.schemas.js'
+export { listOperatorItems, publicProviderMeta, toVariant, VALIDATE_ENDPOINT } from './catalog.service.js'
+export { createCatalogCache, watchCatalogChanges, type CatalogCache } from './catalog-snapshot.js'
+export { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './categories.service.js'
+export { addLicenses, addLicensesWithin, createItem, createItemWithin, getAdminItem, updateItem } from './items.service.js'
+export { createProduct, deleteProduct, getProduct, listProductItems, listProducts, updateProduct } from './products.service.js'
+export { createProvider, listProviders, updateProvider } from './providers.service.js'
+export { refuseUnsellable } from './sellable.js'
+export { lowStockItems, returnStock } from './stock.service.js'

@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import type { AppContext } from '../../context.js'
+import { AppError } from '../../errors.js'
+import { countFailedAuthentication } from '../../http/auth.js'
+import { endSession, SESSION_HOURS, sessionUser, startSession } from './sessions.service.js'
+import { acceptInvite, checkSignIn, findInvite } from './users.service.js'
+
+export const SESSION_COOKIE = 'dashboard_session'
+const hide = true
+const SignInBody = Type.Object({ email: Type.String({ maxLength: 191 }), password: Type.String({ maxLength: 500 }), _csrf: Type.String() })
+const InviteParam = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })
+const PasswordBody = Type.Object({
+  password: Type.String({ maxLength: 500 }),
+  password_again: Type.String({ maxLength: 500 }),
+  _csrf: Type.String(),
+})
+
+/** Sign-in with email and password, sign-out, and the invite link that sets a password once. */
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const secure = ctx.config.appEnv === 'production'
+  const signIn = async (reply: FastifyReply, userId: number) => {
+    const token = await startSession(ctx.db, userId)
+    reply.setCookie(SESSION_COOKIE, token, { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_HOURS * 3600 })
+    return reply.redirect('/dashboard', 303)
+  }
+  return async (app) => {
+    app.get('/dashboard/sign-in', { schema: { hide } }, async (request, reply) => {
+      if (await sessionUser(ctx.db, request.cookies[SESSION_COOKIE])) return reply.redirect('/dashboard', 303)
+      return reply.screen('sign-in.eta')
+    })
+    app.post('/dashboard/sign-in', { schema: { hide, body: SignInBody } }, async (request, reply) => {
+      const { email, password } = request.body
+      const outcome = await checkSignIn(ctx.db, email, password)
+      if (outcome && 'userId' in outcome) return signIn(reply, outcome.userId)
+      if (outcome && 'locked' in outcome) {
+        throw new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(outcome.locked) } })
+      }
+      // Wrong guesses count against the address's budget too, like every failed authentication (DESIGN §4).
+      const tooMany = await countFailedAuthentication(ctx, request)
+      if (tooMany) throw tooMany
+      return reply.status(401).screen('sign-in.eta', { failed: true, email })
+    })
+    app.post('/dashboard/sign-out', { schema: { hide } }, async (request, reply) => {
+      await endSession(ctx.db, request.cookies[SESSION_COOKIE])
+      reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' })
+      return reply.redirect('/dashboard/sign-in', 303)
+    })
+    app.get('/dashboard/invite/:token', { schema: { hide, params: InviteParam } }, async (request, reply) =>
+      reply.screen('invite.eta', { invite: await findInvite(ctx.db, request.params.token), token: request.params.token }),
+    )
+    app.post('/dashboard/invite/:token', { schema: { hide, params: InviteParam, body: PasswordBody } }, async (request, reply) => {
+      const { token } = request.params
+      try {
+        return await signIn(reply, await acceptInvite(ctx.db, token, request.body.password, request.body.password_again))
+      } catch (error) {
+        // A password that does not qualify: the same form again, saying why.
+        if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error
+        return reply.status(422).screen('invite.eta', { invite: await findInvite(ctx.db, token), token, fields: error.fieldErrors })
+      }
+    })
+  }
+}

@@ -1,0 +1,193 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTestApp } from '../../../test/app.js'
+import { PASSWORD, invite } from '../../../test/dashboard.js'
+import { createAutoItem, createReseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
+import { startReceiver } from '../../../test/receiver.js'
+import { freePort } from '../../../test/server-process.js'
+
+// A reseller's owner in a real browser (DESIGN §13): invite → password → sign in → see a purchase →
+// rotate the key → allow-list → webhook with a test send; a form without its token refused; every
+// page without sideways scrolling at phone size. DASHBOARD_SHOTS=<dir> writes the docs' screenshots.
+const EXECUTABLE = '/usr/bin/chromium'
+const SHOTS = process.env.DASHBOARD_SHOTS ? path.resolve(process.env.DASHBOARD_SHOTS) : undefined
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dashboard-'))
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1280, height: 800 }
+
+async function launch(): Promise<BrowserContext | undefined> {
+  try {
+    return await chromium.launchPersistentContext(profile, {
+      executablePath: EXECUTABLE,
+      headless: true,
+      timeout: 60_000,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+    })
+  } catch (error) {
+    if (process.env.CI) throw error
+    console.warn(`dashboard browser test skipped: Chromium cannot start at ${EXECUTABLE}: ${(error as Error).message.split('\n')[0]}`)
+    return undefined
+  }
+}
+
+const browser = await launch()
+afterAll(async () => {
+  await browser?.close()
+  fs.rmSync(profile, { recursive: true, force: true })
+})
+
+/** Run in the page (no imports: Playwright sends its source): what a person on a phone would notice. */
+function layoutProblems(): string[] {
+  const problems: string[] = []
+  if (document.documentElement.scrollWidth > window.innerWidth) {
+    problems.push(`scrolls sideways: ${document.documentElement.scrollWidth} > ${window.innerWidth}`)
+  }
+  const text = document.body.innerText
+  const iso = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[^\s]*/.exec(text)
+  if (iso) problems.push(`raw ISO time: ${iso[0]}`)
+  for (const table of document.querySelectorAll('main table')) {
+    if (table.querySelectorAll('tr').length < 2) problems.push(`empty table without a word: ${table.id}`)
+  }
+  return problems
+}
+
+async function check(page: Page, base: string, paths: string[]): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {}
+  for (const p of paths) {
+    const res = await page.goto(`${base}${p}`)
+    const problems = await page.evaluate(layoutProblems)
+    if (!res || res.status() !== 200) problems.push(`answered ${res?.status()}`)
+    if (problems.length) found[p] = problems
+  }
+  return found
+}
+
+async function shot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
+}
+
+describe('the reseller dashboard in a browser', () => {
+  it.skipIf(!browser)('takes an invited owner from password to key, allow-list and webhook', { timeout: 300_000 }, async () => {
+    if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true })
+    const port = await freePort()
+    const { app, ctx } = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` })
+    await app.listen({ port, host: '127.0.0.1' })
+    const base = `http://127.0.0.1:${port}`
+    const receiver = await startReceiver()
+    const shop = await createReseller(app, { name: 'Toko Maju Jaya', balance: 1_250_000 })
+    const item = await createAutoItem(app, 3, {
+      category: 'Voucher Game',
+      product_name: 'Steam Wallet',
+      name: 'IDR 120.000',
+      price: 125_000,
+    })
+    const { path: invitePath } = await invite(app, shop.id, 'pemilik@tokomaju.example')
+
+    const page = await browser!.newPage()
+    page.on('dialog', (dialog) => void dialog.accept())
+    try {
+      await page.setViewportSize(PHONE)
+      // The invite link sets the password and signs in.
+      await page.goto(`${base}${invitePath}`)
+      expect(await page.locator('main').innerText()).toContain('pemilik@tokomaju.example')
+      await page.fill('input[name=password]', PASSWORD)
+      await page.fill('input[name=password_again]', PASSWORD)
+      await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#save-password')])
+      expect(await page.locator('#balance').innerText()).toBe('Rp 1.250.000')
+      expect(await page.locator('#orders').innerText()).toContain('Belum ada transaksi')
+
+      // Signed out and in again with the password.
+      await Promise.all([page.waitForURL(`${base}/dashboard/sign-in`), page.click('#sign-out')])
+      await page.fill('input[name=email]', 'pemilik@tokomaju.example')
+      await page.fill('input[name=password]', PASSWORD)
+      await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#sign-in')])
+
+      // A purchase through the API shows up, with its licenses on the detail page.
+      const bought = await buy(app, shop, 'web-1', [{ item_id: item.id, quantity: 1 }])
+      expect(bought.statusCode, bought.body).toBe(200)
+      const invoice = bought.json().data.invoice as string
+      await page.reload()
+      expect(await page.locator('#balance').innerText()).toBe('Rp 1.125.000')
+      await shot(page, 'home-phone')
+      await page.setViewportSize(DESKTOP)
+      await shot(page, 'home')
+      await Promise.all([page.waitForURL(`${base}/dashboard/transactions/${invoice}`), page.click(`#orders a:has-text("${invoice}")`)])
+      expect(await page.locator('pre.licenses').innerText()).toContain(`LIC-${item.id}-`)
+      await shot(page, 'transaction')
+      await page.goto(`${base}/dashboard/ledger`)
+      await shot(page, 'ledger')
+
+      // A new key: shown once; the old one is refused at once, the new one works.
+      await page.goto(`${base}/dashboard/api-key`)
+      await Promise.all([page.waitForURL(`${base}/dashboard/api-key`), page.click('#rotate-key')])
+      const key = (await page.locator('#api-key').innerText()).trim()
+      expect(key).toMatch(/^rk_/)
+      expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: shop.headers })).statusCode).toBe(401)
+      expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': key } })).statusCode).toBe(200)
+
+      // The allow-list, with the browser's own address offered.
+      await page.goto(`${base}/dashboard/allow-list`)
+      expect(await page.locator('#my-address').innerText()).toBe('127.0.0.1')
+      await page.fill('#ip-allowlist', '203.0.113.0/24')
+      await page.check('#add-mine')
+      await Promise.all([page.waitForURL(`${base}/dashboard/allow-list?done=saved`), page.click('#save-allow-list')])
+      expect(await page.locator('#ip-allowlist').inputValue()).toBe('203.0.113.0/24\n127.0.0.1')
+      const outside = await app.inject({
+        method: 'GET',
+        url: '/api/v1/balance',
+        headers: { 'x-apikey': key },
+        remoteAddress: '198.51.100.9',
+      })
+      expect(outside.json().message).toBe('INVALID_IP')
+
+      // Webhooks: a secret shown once, the URL switched on, a test send and its delivery in the log.
+      await page.goto(`${base}/dashboard/webhook`)
+      await Promise.all([page.waitForLoadState('load'), page.click('#new-secret')])
+      expect(await page.locator('#webhook-secret').innerText()).toMatch(/^whsec_/)
+      await page.fill('#callback-url', receiver.url)
+      await page.check('#webhook-enabled')
+      await Promise.all([page.waitForURL(`${base}/dashboard/webhook?done=saved`), page.click('#save-webhook')])
+      expect(await page.locator('#webhook-state').innerText()).toBe('aktif')
+      await Promise.all([page.waitForLoadState('load'), page.click('#send-test')])
+      expect(await page.locator('#test-outcome').innerText()).toContain('Terkirim')
+      expect(await page.locator('#deliveries').innerText()).toContain('webhook.test')
+      expect(receiver.received.map((r) => r.json?.event)).toContain('webhook.test')
+      await shot(page, 'webhook')
+
+      // A form whose CSRF token was taken out is refused, and says what to do.
+      await page.goto(`${base}/dashboard/api-key`)
+      await page.evaluate(() => document.querySelector('#rotate-form input[name=_csrf]')!.remove())
+      const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/dashboard/api-key')), page.click('#rotate-key')])
+      expect(refused.status()).toBe(403)
+      expect(await page.locator('#error').innerText()).toContain('Muat ulang halaman')
+      expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': key } })).statusCode).toBe(200)
+
+      // English on the switch; every page at phone size without sideways scrolling.
+      await page.goto(`${base}/dashboard`)
+      await Promise.all([page.waitForURL(/lang=en/), page.click('#lang')])
+      expect(await page.locator('main').innerText()).toContain('Balance')
+      await page.setViewportSize(PHONE)
+      const pages = [
+        '/dashboard',
+        '/dashboard/ledger',
+        '/dashboard/transactions',
+        `/dashboard/transactions/${invoice}`,
+        '/dashboard/topup',
+        '/dashboard/locks',
+        '/dashboard/leaderboard',
+        '/dashboard/password',
+      ]
+      const owner = ['/dashboard/api-key', '/dashboard/allow-list', '/dashboard/webhook', '/dashboard/users']
+      expect(await check(page, base, [...pages, ...owner])).toEqual({})
+      await page.goto(`${base}/dashboard?lang=id`)
+      expect(await check(page, base, [...pages, ...owner])).toEqual({})
+      expect(await ctx.db.selectFrom('reseller_sessions').select('user_id').execute()).toHaveLength(1)
+    } finally {
+      await page.close()
+    }
+  })
+})

@@ -1,0 +1,109 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import cookie from '@fastify/cookie'
+import csrf from '@fastify/csrf-protection'
+import formbody from '@fastify/formbody'
+import view from '@fastify/view'
+import { Eta } from 'eta'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../context.js'
+import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
+import { dashboardErrorHandler } from './errors.js'
+import { viewHelpers } from './format.js'
+import { homePages } from './home.pages.js'
+import { ledgerPages } from './ledger.pages.js'
+import { orderPages } from './orders.pages.js'
+import { accessPages } from './access.pages.js'
+import { webhookPages } from './webhook.pages.js'
+import { userPages } from './users.pages.js'
+import { topupPages } from './topup.pages.js'
+import { lockPages } from './locks.pages.js'
+import { leaderboardPages } from './leaderboard.pages.js'
+import { passwordPages } from './password.pages.js'
+import { sessionUser, type DashboardUser } from './sessions.service.js'
+import { LANG_COOKIE, languageOf, type Lang } from './texts.js'
+
+const here = (path: string) => new URL(path, import.meta.url)
+const css = fs.readFileSync(here('./assets/dashboard.css'))
+const isOpen = (path: string) =>
+  path === '/dashboard/sign-in' || path.startsWith('/dashboard/invite/') || path.startsWith('/dashboard/assets/')
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in dashboard user (set on every page but sign-in and invites). */
+    dashboardUser: DashboardUser
+    dashboardLang: Lang
+  }
+  interface FastifyReply {
+    /** A full dashboard page: the template in the layout, with the texts of the visitor's language and a CSRF token. */
+    screen(template: string, data?: Record<string, unknown>): FastifyReply
+  }
+}
+
+/**
+ * The reseller dashboard (DESIGN §13) at /dashboard: server-rendered pages for the people of a
+ * reseller account, over the same services as the API and the console, scoped to the session's account.
+ */
+export function dashboardPlugin(ctx: AppContext) {
+  const production = ctx.config.appEnv === 'production'
+  // Signs the CSRF secret cookie; derived, so APP_KEY stays the one secret to keep.
+  const cookieSecret = crypto.createHmac('sha256', ctx.config.appKey!).update('dashboard-cookies').digest('hex')
+  return async (app: FastifyInstance) => {
+    await app.register(cookie, { secret: cookieSecret })
+    await app.register(formbody)
+    await app.register(csrf, {
+      cookieKey: '_dashboard_csrf',
+      cookieOpts: { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure: production, signed: true },
+      getToken: (request: FastifyRequest) => (request.body as { _csrf?: string } | undefined)?._csrf,
+    })
+    await app.register(view, {
+      engine: { eta: new Eta({ views: here('./views').pathname, cache: production }) },
+      templates: here('./views').pathname,
+      production,
+    })
+    app.decorateRequest('dashboardUser', null as unknown as DashboardUser)
+    app.decorateRequest('dashboardLang', 'id' as Lang)
+    app.decorateReply('screen', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
+      const request = this.request
+      return this.header('cache-control', 'no-store').view(template, {
+        ...viewHelpers(request.dashboardLang, ctx.config.leaderboardTz),
+        csrfToken: this.generateCsrf(),
+        user: request.dashboardUser ?? undefined,
+        path: request.url.split('?')[0],
+        ...data,
+      })
+    })
+    app.setErrorHandler(dashboardErrorHandler())
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin')
+      const asked = (request.query as { lang?: string } | undefined)?.lang
+      request.dashboardLang = languageOf(asked ?? request.cookies[LANG_COOKIE])
+      if (asked === 'id' || asked === 'en') {
+        reply.setCookie(LANG_COOKIE, asked, { path: '/dashboard', sameSite: 'lax', secure: production, maxAge: 365 * 86400 })
+      }
+      if (isOpen(request.url.split('?')[0]!)) return
+      const user = await sessionUser(ctx.db, request.cookies[SESSION_COOKIE])
+      if (user) {
+        request.dashboardUser = user
+        return
+      }
+      return reply.redirect('/dashboard/sign-in', 303)
+    })
+    // Every state change is a POST and carries its form's CSRF token, checked before its fields are.
+    app.addHook('preValidation', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
+    app.get('/dashboard/assets/dashboard.css', { schema: { hide: true } }, (_request, reply) =>
+      reply.type('text/css').header('cache-control', 'public, max-age=3600').send(css),
+    )
+    await app.register(authRoutes(ctx))
+    await app.register(homePages(ctx))
+    await app.register(ledgerPages(ctx))
+    await app.register(orderPages(ctx))
+    await app.register(accessPages(ctx))
+    await app.register(webhookPages(ctx))
+    await app.register(userPages(ctx))
+    await app.register(topupPages(ctx))
+    await app.register(lockPages(ctx))
+    await app.register(leaderboardPages(ctx))
+    await app.register(passwordPages(ctx))
+  }
+}

@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { AppError } from '../../errors.js'
+import { sha256Hex } from '../../vault.js'
+import { SESSION_COOKIE } from './auth.routes.js'
+import { changePassword } from './users.service.js'
+
+const hide = true
+const PasswordForm = Type.Object({
+  current_password: Type.String({ maxLength: 500 }),
+  password: Type.String({ maxLength: 500 }),
+  password_again: Type.String({ maxLength: 500 }),
+  _csrf: Type.String(),
+})
+
+/** Any user's own password: the current one, then the new one twice; other sessions end. */
+export function passwordPages(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/dashboard/password',
+      { schema: { hide, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } },
+      async (request, reply) => reply.screen('password.eta', { changed: request.query.done === 'changed' }),
+    )
+    app.post('/dashboard/password', { schema: { hide, body: PasswordForm } }, async (request, reply) => {
+      const { current_password, password, password_again } = request.body
+      try {
+        await changePassword(ctx.db, request.dashboardUser.user_id, sha256Hex(request.cookies[SESSION_COOKIE] ?? ''), {
+          current: current_password,
+          password,
+          repeated: password_again,
+        })
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error
+        return reply.status(422).screen('password.eta', { fields: error.fieldErrors })
+      }
+      return reply.redirect('/dashboard/password?done=changed', 303)
+    })
+  }
+}

@@ -1,0 +1,49 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+import { randomToken, sha256Hex } from '../../vault.js'
+import type { Role } from './users.service.js'
+
+/** How long a dashboard sign-in lasts: a working day. */
+export const SESSION_HOURS = 12
+
+export type DashboardUser = {
+  user_id: number
+  account_id: number
+  email: string
+  role: Role
+  account_name: string
+  account_status: 'active' | 'suspended'
+}
+
+/**
+ * Dashboard sign-ins, kept in the database so that a sign-out, an expiry or a removed user is seen by
+ * every process at once; the cookie holds a random token, the table only its SHA-256.
+ */
+export async function startSession(db: Database, userId: number): Promise<string> {
+  const token = randomToken(32)
+  await db
+    .deleteFrom('reseller_sessions')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .execute()
+  await db
+    .insertInto('reseller_sessions')
+    .values({ token_hash: sha256Hex(token), user_id: userId, expires_at: sql<Date>`now() + make_interval(hours => ${SESSION_HOURS})` })
+    .execute()
+  return token
+}
+
+export async function sessionUser(db: Database, token: string | undefined): Promise<DashboardUser | undefined> {
+  if (!token || token.length > 200) return undefined
+  return db
+    .selectFrom('reseller_sessions as s')
+    .innerJoin('reseller_users as u', 'u.id', 's.user_id')
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select(['u.id as user_id', 'u.account_id', 'u.email', 'u.role', 'a.name as account_name', 'a.status as account_status'])
+    .where('s.token_hash', '=', sha256Hex(token))
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst()
+}
+
+export async function endSession(db: Database, token: string | undefined): Promise<void> {
+  if (token) await db.deleteFrom('reseller_sessions').where('token_hash', '=', sha256Hex(token)).execute()
+}

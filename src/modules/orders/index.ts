@@ -1,0 +1,22 @@
+// orders: purchases (purchase.sql), their retrieval and lists, sandbox orders, manual delivery, and
+// every order and line state change: fulfilment and the operator change them through these.
+export {
+  detailByRefReader,
+  loadOrderDetails,
+  orderDetailFromJson,
+  type DetailByRef,
+  type OrderDetailView,
+  type OrderLineView,
+} from './order-detail.js'
+export { orderDetailJson, type OrderDetailJson } from './order-detail.queries.js'
+export { lockOrder, ORDER_EVENTS, settleOrder } from './order-state.js'
+export { cancellableLines, creditRefunds, markCancelRequested, sendManualLine, startCancel, withdrawLine } from './operator.service.js'
+export { getOperatorOrder, listOperatorOrders } from './operator-orders.service.js'
+export { ORDER_DOCS } from './orders.openapi.js'
+export { orderRoutes } from './orders.routes.js'
+export { CreatedOrder, ListQuery, OrderDetail, OrderItem, OrderSummary, RefId } from './orders.schemas.js'
+export { createPurchase, getTransaction, listPurchases } from './orders.service.js'
+
+// Statements the plan tests explain (test/*-plans.test.ts), not use cases.
+export { findOrdersWithContents } from './order-detail.queries.js'
+export { callPurchase } from './purchase.js'

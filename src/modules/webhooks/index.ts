@@ -1,0 +1,24 @@
+// webhooks: resellers' settings, signing, payloads built once per event, the delivery worker and its
+// transport with the SSRF guard.
+export { claimDue, earliestDue, recordAttempts, relayOutbox, type Capacity } from './delivery.queries.js'
+export { failingWebhooks, storeDeliveries, updateAccountWebhook } from './operator-webhooks.service.js'
+export { systemClock, type Clock } from './schedule.js'
+export { createTransport, type Transport } from './transport.js'
+export { NODE, PHP, PYTHON } from './verification-code.js'
+export { createWebhookWorker } from './webhook-worker.js'
+export { ADMIN_WEBHOOK_DOCS } from './webhooks-admin.openapi.js'
+export { adminWebhookRoutes, storeWebhookDeliveryRoutes } from './webhooks-admin.routes.js'
+export { WEBHOOK_DOCS } from './webhooks.openapi.js'
+export { webhookRoutes } from './webhooks.routes.js'
+export { Delivery, SettingsBody, WebhookSettings } from './webhooks.schemas.js'
+export {
+  accountDeliveries,
+  accountWebhook,
+  deliveriesOf,
+  generateSecret,
+  redeliver,
+  redeliverForAccount,
+  sendTest,
+  settingsOf,
+  updateSettings,
+} from './webhooks.service.js'
