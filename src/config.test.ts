@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       trustProxy: undefined,
       providerPollSeconds: 60,
       providerTimeoutMs: 20000,
+      supplierSyncMinutes: 15,
       upstreamConcurrency: 512,
       upstreamPerHost: 256,
       validationSourceUrl: 'http://127.0.0.1:8080/sim/validation',

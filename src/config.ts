@@ -37,6 +37,8 @@ const Env = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   PROVIDER_POLL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
+  // Suppliers' price lists are rate-limited upstream: read (and cached) at most this often (DESIGN §11b).
+  SUPPLIER_SYNC_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
   UPSTREAM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 512 }),
   UPSTREAM_PER_HOST: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
   VALIDATION_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -184,6 +186,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY?.split(',').map((s) => s.trim()),
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
+    supplierSyncMinutes: env.SUPPLIER_SYNC_MINUTES,
     upstreamConcurrency: env.UPSTREAM_CONCURRENCY,
     upstreamPerHost: env.UPSTREAM_PER_HOST,
     validationSourceUrl: (env.VALIDATION_SOURCE_URL ?? (env.APP_ENV === 'production' ? undefined : `${publicUrl}/sim/validation`))?.replace(

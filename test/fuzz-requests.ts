@@ -56,13 +56,19 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
     return mine.length && chance(g, 0.9) ? mine : rows
   }
   const sellable = draft.op.audience === 'reseller' ? [...world.items, world.ledgerItem] : world.items
+  // Only auto items hold licenses: aimed at any item, the licenses route's successes were down to the seed's luck.
   const item = () =>
     draft.op.path.endsWith('/lock') && chance(g, 0.7)
       ? pick(
           g,
           sellable.filter((i) => !i.unlimited),
         )
-      : pick(g, sellable)
+      : draft.op.path.endsWith('/licenses') && chance(g, 0.5)
+        ? pick(
+            g,
+            sellable.filter((i) => i.order_process === 'auto'),
+          )
+        : pick(g, sellable)
   const segmentBefore = (param: string) => draft.op.path.split('/').at(draft.op.path.split('/').indexOf(`{${param}}`) - 1)
   return (name, schema, path) => {
     if (chance(g, 0.05)) return undefined

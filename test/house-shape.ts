@@ -46,7 +46,10 @@ export function checkAnswer(req: SentRequest, res: Answer): Violation[] {
   }
   const status = res.statusCode
   const message = body.message
-  if (status >= 500 && !(status === 503 && message === 'PRODUCT_TEMPORARILY_UNAVAILABLE')) fail(`${status} answer`, res.body.slice(0, 300))
+  // A supplier sync reads the provider's list there and then: a provider that does not answer is a lost dependency (DESIGN §11b).
+  const upstreamLost = message === 'SERVICE_UNAVAILABLE' && req.op.method === 'POST' && req.op.path.endsWith('/providers/{code}/sync')
+  if (status >= 500 && !(status === 503 && (message === 'PRODUCT_TEMPORARILY_UNAVAILABLE' || upstreamLost)))
+    fail(`${status} answer`, res.body.slice(0, 300))
   if (status >= 400) checkError(req, status, body, res.body, fail)
   else if (status >= 200 && status < 300) checkSuccess(req, status, body, fail)
   else fail(`unexpected status ${status}`)

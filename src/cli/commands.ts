@@ -262,6 +262,23 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }),
   },
   'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
+  // A supplier's price list (DESIGN §11b): read now (or the last read, within SUPPLIER_SYNC_MINUTES), its products, its changes.
+  'providers:sync': { usage: 'CODE', method: 'POST', path: ([code]) => `/providers/${code}/sync` },
+  'providers:sync-force': {
+    usage: 'CODE (asks the provider even after a recent sync)',
+    method: 'POST',
+    path: ([code]) => `/providers/${code}/sync?force=true`,
+  },
+  'providers:products': {
+    usage: 'CODE [--status active|inactive|gone] [--category C] [--brand B] [--search TEXT] [--page N]',
+    method: 'GET',
+    path: ([code]) => `/providers/${code}/products`,
+  },
+  'providers:changes': {
+    usage: 'CODE [--kind new|price|status|gone|back] [--page N]',
+    method: 'GET',
+    path: ([code]) => `/providers/${code}/changes`,
+  },
   'webhooks:show': { usage: 'ACCOUNT_ID', method: 'GET', path: ([id]) => `/resellers/${id}/webhook` },
   'webhooks:deliveries': {
     usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]',

@@ -21,6 +21,7 @@ export const repeatables: readonly Repeatable[] = [
   file('modules/leaderboard/leaderboard.sql'),
   file('modules/bills/bills.sql'),
   file('modules/orders/cart-line.sql'),
+  file('modules/fulfilment/dispatch-plan.sql'),
   file('modules/orders/purchase.sql'),
   file('modules/orders/settlement.sql'),
   file('modules/fulfilment/settlement.sql'),

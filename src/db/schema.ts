@@ -15,6 +15,7 @@ import type { ConsoleSessionsTable } from './tables/console.js'
 import type { BillInquiriesTable } from './tables/bills.js'
 import type { ResellerSessionsTable, ResellerUsersTable } from './tables/dashboard.js'
 import type { LeaderboardMonthsTable } from './tables/leaderboard.js'
+import type { SupplierChangesTable, SupplierProductsTable, SupplierSyncsTable } from './tables/suppliers.js'
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
 
 // Kysely's view of the database, one file per area under tables/; importers keep using this module.
@@ -27,6 +28,7 @@ export * from './tables/leaderboard.js'
 export * from './tables/console.js'
 export * from './tables/bills.js'
 export * from './tables/dashboard.js'
+export * from './tables/suppliers.js'
 
 export interface DB {
   console_sessions: ConsoleSessionsTable
@@ -55,6 +57,9 @@ export interface DB {
   bill_inquiries: BillInquiriesTable
   reseller_users: ResellerUsersTable
   reseller_sessions: ResellerSessionsTable
+  supplier_syncs: SupplierSyncsTable
+  supplier_products: SupplierProductsTable
+  supplier_changes: SupplierChangesTable
 }
 
 export type Account = Selectable<AccountsTable>

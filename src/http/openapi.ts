@@ -5,33 +5,33 @@ import type { AppContext } from '../context.js'
 import { ERROR_CODES, type ErrorCode } from '../errors.js'
 import { adminAuth } from './auth.js'
 import { ERROR_MEANINGS } from './error-meanings.js'
-import { OPERATION_DOCS, TAGS, type OperationDoc } from './openapi-docs.js'
+import { AUDIENCE_CODES, DOC_KEY, type Audience, type OperationDoc } from './operation.js'
 
 type Json = Record<string, any>
-type Audience = 'reseller' | 'operator' | 'public'
 
-// Codes any route of an audience can answer at a status it declares; a route's own codes come from its OperationDoc.
-const COMMON: Record<Audience, Partial<Record<number, ErrorCode[]>>> = {
-  reseller: {
-    400: ['INVALID_JSON', 'BAD_REQUEST'],
-    401: ['INVALID_API_KEY', 'INVALID_IP'],
-    403: ['THE_ACCOUNT_HAS_BEEN_SUSPENDED'],
-    422: ['VALIDATION_ERROR'],
-    429: ['TOO_MANY_REQUESTS'],
-    500: ['INTERNAL_ERROR'],
-    503: ['SERVICE_UNAVAILABLE'],
-  },
-  operator: {
-    400: ['INVALID_JSON', 'BAD_REQUEST'],
-    401: ['UNAUTHORIZED'],
-    422: ['VALIDATION_ERROR'],
-    500: ['INTERNAL_ERROR'],
-    503: ['SERVICE_UNAVAILABLE'],
-  },
-  public: { 400: ['INVALID_JSON', 'BAD_REQUEST'], 422: ['VALIDATION_ERROR'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
-}
-// A declared status no route code claims still names what it means.
-const FALLBACK: Partial<Record<number, ErrorCode>> = { 400: 'INVALID_JSON', 404: 'NOT_FOUND', 409: 'INVALID_STATE' }
+// A route's codes under each status: these generic ones first, in this order, then its own as its doc lists them.
+const GENERIC_FIRST: ErrorCode[] = [
+  'INVALID_JSON',
+  'BAD_REQUEST',
+  'INVALID_API_KEY',
+  'INVALID_IP',
+  'UNAUTHORIZED',
+  'THE_ACCOUNT_HAS_BEEN_SUSPENDED',
+  'VALIDATION_ERROR',
+  'TOO_MANY_REQUESTS',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+]
+
+const TAGS = [
+  { name: 'balance', description: 'Your balance, its ledger, and top-ups' },
+  { name: 'catalog', description: 'What can be bought, with delta sync' },
+  { name: 'transactions', description: 'Buying, and reading back what was bought' },
+  { name: 'stock locks', description: 'Reserving stock before buying' },
+  { name: 'webhooks', description: 'Callbacks on every order status change' },
+  { name: 'gateway', description: 'What payment gateways call' },
+  { name: 'operator', description: 'The operator API (Authorization: Bearer ADMIN_TOKEN)' },
+]
 
 const EXAMPLE_BODIES: Partial<Record<ErrorCode, Json>> = {
   VALIDATION_ERROR: { message: 'VALIDATION_ERROR', errors: { per_page: ['must be ≤ 500'] } },
@@ -50,19 +50,14 @@ function audienceOf(op: Json): Audience {
   return schemes.includes('apiKey') ? 'reseller' : schemes.includes('adminToken') ? 'operator' : 'public'
 }
 
-/** The codes an operation answers, by status: the audience's common ones at the statuses it declares, then its own. */
-export function codesByStatus(op: Json, doc: OperationDoc | undefined): Map<number, ErrorCode[]> {
-  const declared = Object.keys(op.responses ?? {})
-    .map(Number)
-    .filter((s) => s >= 400)
-  const byStatus = new Map<number, ErrorCode[]>(declared.map((s) => [s, [...(COMMON[audienceOf(op)][s] ?? [])]]))
-  for (const code of doc?.codes ?? []) {
+/** The codes a route answers, by status: its audience's and those its doc lists. */
+export function codesOfRoute(audience: Audience, doc: OperationDoc): Map<number, ErrorCode[]> {
+  const answered = new Set([...AUDIENCE_CODES[audience], ...(doc.codes ?? [])])
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of new Set([...GENERIC_FIRST.filter((c) => answered.has(c)), ...answered])) {
     const status = ERROR_CODES[code]
-    const list = byStatus.get(status) ?? []
-    if (!list.includes(code)) list.push(code)
-    byStatus.set(status, list)
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
-  for (const [status, list] of byStatus) if (list.length === 0 && FALLBACK[status]) list.push(FALLBACK[status]!)
   return byStatus
 }
 
@@ -82,12 +77,14 @@ function errorResponse(codes: ErrorCode[], doc: OperationDoc | undefined): Json 
 
 /** Adds what TypeBox schemas cannot say: operation ids, descriptions, examples, and the error codes per status. */
 export function enrichDocument(document: Json): Json {
-  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
-    for (const [method, op] of Object.entries<Json>(item)) {
-      const doc = OPERATION_DOCS[`${method.toUpperCase()} ${path}`]
+  for (const item of Object.values<Json>(document.paths ?? {})) {
+    for (const op of Object.values<Json>(item)) {
+      // Every documented route's schema carries its doc (operation()); hidden ones never get here.
+      const doc: OperationDoc | undefined = op[DOC_KEY]
+      delete op[DOC_KEY]
       if (doc) {
         op.operationId = doc.operationId
-        op.description = doc.description
+        if (doc.description !== undefined) op.description = doc.description
       }
       const json = op.requestBody?.content?.['application/json']
       if (json && doc?.request !== undefined) json.example = doc.request
@@ -97,7 +94,7 @@ export function enrichDocument(document: Json): Json {
         const content = response.content?.['application/json']
         if (content && doc?.response !== undefined) content.example = doc.response
       }
-      for (const [status, codes] of codesByStatus(op, doc)) op.responses[status] = errorResponse(codes, doc)
+      if (doc) for (const [status, codes] of codesOfRoute(audienceOf(op), doc)) op.responses[status] = errorResponse(codes, doc)
       const limited = audienceOf(op) === 'reseller'
       for (const [status, response] of Object.entries<Json>(op.responses))
         response.headers = { ...REQUEST_ID, ...(limited && ['200', '201', '429'].includes(status) ? RATE_LIMIT : {}) }

@@ -29,14 +29,10 @@ export const OkPage = <T extends TSchema>(item: T) => Type.Object({ message: Typ
 
 const errorRef = Type.Ref(ErrorBody)
 
-/** Error responses a route can answer, by status; every route declares its own. */
+/** Error responses at these statuses; a documented route's come from its codes (http/operation.ts). */
 export function errors(...statuses: number[]): Record<number, typeof errorRef> {
   return Object.fromEntries(statuses.map((s) => [s, errorRef]))
 }
-
-/** Statuses every X-APIKEY route can answer: bad key or IP, suspended, rate-limited, server trouble. */
-export const RESELLER_ERRORS = [401, 403, 429, 500, 503]
-export const ADMIN_ERRORS = [401, 500, 503]
 
 /** A row id: beyond 2^53 a JSON number is no longer exact, and the database would refuse it anyway. */
 export const RowId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...options })

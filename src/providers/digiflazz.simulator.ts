@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import type { FastifyPluginAsync } from 'fastify'
 import { digiflazzSign } from './digiflazz.js'
+import { answerPriceList, digiflazzPriceLists } from './digiflazz-price-list.simulator.js'
 import { POSTPAID_COMMANDS, postpaidBills, type PostpaidCommand } from './digiflazz-postpaid.simulator.js'
 import { SIMULATOR_CREDENTIALS, steeringOf, type Steering } from './simulator-steering.js'
 
@@ -9,13 +10,14 @@ type Body = Record<string, unknown>
 
 /**
  * A Digiflazz-compatible buyer API (POST /transaction, its postpaid `commands` included, POST
- * /inquiry-pln) for the demo and tests, in memory. A ref_id it has seen is answered with that transaction's state, never a new one.
+ * /inquiry-pln, POST /price-list from steerable lists) for the demo and tests, in memory. A ref_id it has seen is answered with that transaction's state, never a new one.
  */
 export function digiflazzSimulator(credentials: { username: string; apiKey: string } = SIMULATOR_CREDENTIALS) {
   const transactions = new Map<string, SimTransaction>()
   /** Every transaction request received, in order: tests count upstream orders and checks here. */
   const requests: { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number; commands?: string }[] = []
   const postpaid = postpaidBills()
+  const priceLists = digiflazzPriceLists()
   const signedBy = (body: Body, salt: unknown) =>
     body.username === credentials.username && body.sign === digiflazzSign(credentials.username, credentials.apiKey, String(salt))
 
@@ -58,6 +60,12 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       if (!t) transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering: steeringOf(customer_no), looks: 0 }))
       return { data: answer(t) }
     })
+    app.post('/price-list', { schema: { hide: true } }, async (request, reply) => {
+      const body = (request.body ?? {}) as Body
+      if (!signedBy(body, 'pricelist')) return reply.status(400).send({ data: { rc: '41', message: 'Signature Anda salah' } })
+      const answer = answerPriceList(priceLists, body.cmd)
+      return reply.status(answer.status).send(answer.body)
+    })
     app.post('/inquiry-pln', { schema: { hide: true } }, async (request, reply) => {
       const body = (request.body ?? {}) as Body
       const customerNo = typeof body.customer_no === 'string' ? body.customer_no : ''
@@ -76,6 +84,6 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       }
     })
   }
-  return { plugin, transactions, requests, bills: postpaid.bills }
+  return { plugin, transactions, requests, bills: postpaid.bills, priceLists }
 }
 export type DigiflazzSimulator = ReturnType<typeof digiflazzSimulator>

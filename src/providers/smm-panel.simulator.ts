@@ -1,5 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { steerablePriceList } from './price-list.simulator.js'
 import { SIMULATOR_CREDENTIALS, steeringOf, type Steering } from './simulator-steering.js'
+
+const service = (id: number, name: string, category: string, rate: string, min: number, max: number) => ({
+  service: id,
+  name,
+  type: 'Default',
+  category,
+  rate,
+  min: String(min),
+  max: String(max),
+  refill: true,
+  cancel: false,
+})
 
 type SimOrder = { id: number; service: string; link: string; quantity: number; steering: Steering; looks: number }
 
@@ -13,6 +26,12 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
   const adds: { service: string; link: string; quantity: number }[] = []
   // Ids stay unique across restarts of the demo: a new process never hands out an old id.
   let nextId = Date.now() % 1_000_000_000
+  /** `action=services`, steerable (price-list.simulator.ts); a product is off at a panel by leaving the list. */
+  const services = steerablePriceList('service', [
+    service(1, 'Instagram Followers', 'Instagram', '0.90', 10, 10_000),
+    service(2, 'Instagram Likes', 'Instagram', '0.35', 20, 50_000),
+    service(3, 'TikTok Views', 'TikTok', '0.02', 100, 1_000_000),
+  ])
 
   const stateOf = (o: SimOrder) => {
     o.looks++
@@ -31,7 +50,7 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(body as string))),
     )
-    app.post('/', { schema: { hide: true } }, async (request) => {
+    app.post('/', { schema: { hide: true } }, async (request, reply) => {
       const form = (request.body ?? {}) as Record<string, string>
       if (form.key !== apiKey) return { error: 'Invalid API key' }
       switch (form.action) {
@@ -52,20 +71,11 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
                 .map((id) => [id.trim(), lookUp(id)]),
             )
           return form.order ? lookUp(form.order) : { error: 'Incorrect order ID' }
-        case 'services':
-          return [
-            {
-              service: 1,
-              name: 'Instagram Followers',
-              type: 'Default',
-              category: 'Instagram',
-              rate: '0.90',
-              min: '10',
-              max: '10000',
-              refill: true,
-              cancel: false,
-            },
-          ]
+        case 'services': {
+          const read = services.read()
+          if ('failure' in read) return reply.status(read.failure.httpStatus).send({ error: read.failure.message })
+          return read.list
+        }
         case 'balance':
           return { balance: '100.84', currency: 'USD' }
         default:
@@ -73,6 +83,6 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
       }
     })
   }
-  return { plugin, orders, adds }
+  return { plugin, orders, adds, services }
 }
 export type SmmPanelSimulator = ReturnType<typeof smmPanelSimulator>

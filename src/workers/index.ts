@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
 import { sweepExpiredLocks } from '../modules/locks/index.js'
+import { supplierSyncBatch } from '../modules/suppliers/index.js'
 import { expireTopups } from '../modules/topups/index.js'
 import type { Worker } from './runner.js'
 
@@ -15,6 +16,8 @@ export function allWorkers(ctx: AppContext): Worker[] {
       intervalMs: Math.min(ctx.config.providerPollSeconds, 5) * 1_000,
       runOnce: () => ctx.fulfilment.smmPoller.runOnce(),
     },
+    // Suppliers' price lists (rate-limited upstream); a batch reads one provider at a time, each under its claim.
+    { name: 'supplier-sync', intervalMs: ctx.config.supplierSyncMinutes * 60_000, runOnce: supplierSyncBatch(ctx) },
   ]
 }
 

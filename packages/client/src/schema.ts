@@ -984,6 +984,66 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/providers/{code}/sync': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Read the provider’s price list now (or the last read, when recent)
+     * @description Reads the provider’s price list (Digiflazz `/price-list`, prepaid and pasca; an SMM panel’s `action=services`) and applies it whole, logging what changed since the last read. Within `SUPPLIER_SYNC_MINUTES` of the last good sync it answers that sync (`cached: true`) without asking the provider; `force=true` asks anyway. A provider that does not answer or answers an error changes nothing: 503 with the reason under `errors.provider`, the failed sync is recorded (its id in the message).
+     */
+    post: operations['adminSyncSupplier']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/providers/{code}/products': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The provider’s products as its list last showed them
+     * @description The provider’s products as its list last showed them (gone ones included, with `gone_at`), by category, brand and price; filter by `status`, `category`, `brand` or `search` (name or code).
+     */
+    get: operations['adminListSupplierProducts']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/providers/{code}/changes': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * What the syncs found changed in the provider’s list, newest first
+     * @description What the syncs found changed in the provider’s list, newest first: `new`, `price` (old → new), `status` (on ↔ off), `gone`, `back`.
+     */
+    get: operations['adminListSupplierChanges']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/admin/v1/resellers/{id}/webhook': {
     parameters: {
       query?: never
@@ -9978,6 +10038,432 @@ export interface operations {
       }
       /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
       409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminSyncSupplier: {
+    parameters: {
+      query?: {
+        /** @description read the list even when the last sync is recent */
+        force?: boolean
+      }
+      header?: never
+      path: {
+        /** @description the provider’s code */
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The sync: what was read and what changed */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 41,
+           *         "provider": "digiflazz",
+           *         "status": "ok",
+           *         "started_at": "2026-11-27T10:00:00.000Z",
+           *         "finished_at": "2026-11-27T10:00:02.310Z",
+           *         "listed": 1204,
+           *         "skipped": 0,
+           *         "changes": {
+           *           "new": 3,
+           *           "price": 17,
+           *           "status": 2,
+           *           "gone": 1,
+           *           "back": 0
+           *         },
+           *         "error": null,
+           *         "cached": false
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              provider: string
+              /** @enum {string} */
+              status: 'running' | 'ok' | 'failed'
+              /** Format: date-time */
+              started_at: string
+              finished_at: string | null
+              /** @description products in the list read */
+              listed: number
+              /** @description entries without a usable code, name or price, left out */
+              skipped: number
+              changes: {
+                new: number
+                price: number
+                status: number
+                gone: number
+                back: number
+              }
+              error: string | null
+            } & {
+              /** @description true: the last sync’s result, upstream not asked (SUPPLIER_SYNC_MINUTES) */
+              cached: boolean
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PROVIDER_NOT_FOUND`: no such provider */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListSupplierProducts: {
+    parameters: {
+      query?: {
+        /** @description on, off (both still listed), or no longer listed */
+        status?: 'active' | 'inactive' | 'gone'
+        /** @description exact, any case */
+        category?: string
+        /** @description exact, any case */
+        brand?: string
+        /** @description in the name or the code */
+        search?: string
+        page?: number
+        per_page?: number
+      }
+      header?: never
+      path: {
+        /** @description the provider’s code */
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of supplier products */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "code": "ml86",
+           *           "name": "MOBILE LEGENDS 86 Diamonds",
+           *           "category": "Games",
+           *           "brand": "MOBILE LEGENDS",
+           *           "type": "Umum",
+           *           "price": 19500,
+           *           "min_quantity": null,
+           *           "max_quantity": null,
+           *           "active": true,
+           *           "unlimited_stock": true,
+           *           "stock": null,
+           *           "cut_off_start": "23:45",
+           *           "cut_off_end": "00:15",
+           *           "postpaid": false,
+           *           "first_seen_at": "2026-11-20T08:00:01.000Z",
+           *           "last_seen_at": "2026-11-27T10:00:02.310Z",
+           *           "gone_at": null
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 100,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** @description Digiflazz’s buyer_sku_code; a panel’s service id */
+              code: string
+              name: string
+              category: string
+              brand: string
+              type: string
+              /** @description Digiflazz: the price (postpaid: the admin fee); a panel: the rate per 1,000 */
+              price: number
+              min_quantity: number | null
+              max_quantity: number | null
+              /** @description on at the supplier */
+              active: boolean
+              unlimited_stock: boolean
+              stock: number | null
+              cut_off_start: string | null
+              cut_off_end: string | null
+              postpaid: boolean
+              /** Format: date-time */
+              first_seen_at: string
+              /** Format: date-time */
+              last_seen_at: string
+              gone_at: string | null
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PROVIDER_NOT_FOUND`: no such provider */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListSupplierChanges: {
+    parameters: {
+      query?: {
+        kind?: 'new' | 'price' | 'status' | 'gone' | 'back'
+        page?: number
+        per_page?: number
+      }
+      header?: never
+      path: {
+        /** @description the provider’s code */
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of changes */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 907,
+           *           "code": "ml86",
+           *           "kind": "price",
+           *           "old": "19500",
+           *           "new": "19750",
+           *           "at": "2026-11-27T10:00:02.310Z",
+           *           "sync_id": 41
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 100,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              code: string
+              /** @enum {string} */
+              kind: 'new' | 'price' | 'status' | 'gone' | 'back'
+              old: string | null
+              new: string | null
+              /** Format: date-time */
+              at: string
+              sync_id: number
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PROVIDER_NOT_FOUND`: no such provider */
+      404: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string

@@ -26,6 +26,7 @@ import * as webhookPayloadOnce from './20261127_0220_webhook-payload-once.js'
 import * as categorySlugs from './20261127_0230_category-slugs.js'
 import * as dashboardUsers from './20261127_0240_dashboard-users.js'
 import * as billInquiries from './20261127_0250_bill-inquiries.js'
+import * as supplierProducts from './20261127_0270_supplier-products.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '20261127_0230_category-slugs': categorySlugs,
   '20261127_0240_dashboard-users': dashboardUsers,
   '20261127_0250_bill-inquiries': billInquiries,
+  '20261127_0270_supplier-products': supplierProducts,
 }

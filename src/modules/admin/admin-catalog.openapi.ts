@@ -1,4 +1,4 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const category = {
   id: 3,
@@ -21,79 +21,70 @@ const product = {
 const meta = { page: 1, per_page: 50, total: 1, last_page: 1 }
 
 /** OpenAPI metadata of the operator's category and product routes (admin-catalog.routes.ts). */
-export const ADMIN_CATALOG_DOCS: OperationDocs = {
-  'GET /api/admin/v1/categories': {
-    operationId: 'adminListCategories',
+export const ADMIN_CATALOG_DOCS = operations({
+  adminListCategories: {
+    codes: ['VALIDATION_ERROR'],
     description: 'Categories by id, each with how many products and items it holds; `search` in the name.',
     response: { message: 'OK', data: [category], meta },
   },
-  'POST /api/admin/v1/categories': {
-    operationId: 'adminCreateCategory',
+  adminCreateCategory: {
     description: 'Creates a category before any item names it (items may still create one by name). A name already taken is DUPLICATE.',
-    codes: ['DUPLICATE'],
+    codes: ['VALIDATION_ERROR', 'DUPLICATE'],
     request: { name: 'Games', icon: 'https://cdn.example/icons/games.png' },
     response: { message: 'OK', data: { ...category, product_count: 0, item_count: 0 } },
   },
-  'GET /api/admin/v1/categories/{id}': {
-    operationId: 'adminGetCategory',
+  adminGetCategory: {
     description: 'One category with its counts.',
-    codes: ['CATEGORY_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'CATEGORY_NOT_FOUND'],
     response: { message: 'OK', data: category },
   },
-  'PATCH /api/admin/v1/categories/{id}': {
-    operationId: 'adminUpdateCategory',
+  adminUpdateCategory: {
     description:
       'Renames a category or changes its icon (null or "" clears it). Every item under it is stamped, so the next `updated_since` delta of GET /v1/item carries the new name.',
-    codes: ['CATEGORY_NOT_FOUND', 'DUPLICATE'],
+    codes: ['VALIDATION_ERROR', 'CATEGORY_NOT_FOUND', 'DUPLICATE'],
     request: { name: 'Game Vouchers' },
     response: { message: 'OK', data: { ...category, name: 'Game Vouchers' } },
   },
-  'DELETE /api/admin/v1/categories/{id}': {
-    operationId: 'adminDeleteCategory',
+  adminDeleteCategory: {
     description: 'Deletes a category without products (one with products is INVALID_STATE: move or delete them first).',
-    codes: ['CATEGORY_NOT_FOUND', 'INVALID_STATE'],
+    codes: ['VALIDATION_ERROR', 'CATEGORY_NOT_FOUND', 'INVALID_STATE'],
     response: { message: 'OK', data: { id: 4, name: 'Typo', deleted: true } },
   },
-  'GET /api/admin/v1/products': {
-    operationId: 'adminListProducts',
+  adminListProducts: {
+    codes: ['VALIDATION_ERROR'],
     description: 'Products by category and id, each with its category and item count; `category` by id or name, `search` in the name.',
     response: { message: 'OK', data: [product], meta },
   },
-  'POST /api/admin/v1/products': {
-    operationId: 'adminCreateProduct',
+  adminCreateProduct: {
     description:
       'Creates a product in the category `category_id`, or in `category` by name (created on first use; neither: Uncategorized). Its name is unique within the category (else DUPLICATE).',
-    codes: ['DUPLICATE'],
+    codes: ['VALIDATION_ERROR', 'DUPLICATE'],
     request: { name: 'Mobile Legends', category_id: 3, image: 'https://cdn.example/img/mlbb.png' },
     response: { message: 'OK', data: { ...product, item_count: 0 } },
   },
-  'GET /api/admin/v1/products/{id}': {
-    operationId: 'adminGetProduct',
+  adminGetProduct: {
     description: 'One product with its category and item count.',
-    codes: ['PRODUCT_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'PRODUCT_NOT_FOUND'],
     response: { message: 'OK', data: product },
   },
-  'GET /api/admin/v1/products/{id}/items': {
-    operationId: 'adminListProductItems',
+  adminListProductItems: {
     description: 'The items (variants) of one product, on or off, by id: what its console page lists.',
-    codes: ['PRODUCT_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'PRODUCT_NOT_FOUND'],
     response: {
       message: 'OK',
       data: [{ id: 88, sku: 'ML-86', name: '86 Diamonds', price: 21500, order_process: 'h2h', active: true }],
     },
   },
-  'PATCH /api/admin/v1/products/{id}': {
-    operationId: 'adminUpdateProduct',
+  adminUpdateProduct: {
     description:
       'Renames a product, changes its image (null or "" clears it) or moves it to another category with its items. Its items are stamped, so the next catalog delta carries the change.',
-    codes: ['PRODUCT_NOT_FOUND', 'DUPLICATE'],
+    codes: ['VALIDATION_ERROR', 'PRODUCT_NOT_FOUND', 'DUPLICATE'],
     request: { name: 'Mobile Legends: Bang Bang', category_id: 3 },
     response: { message: 'OK', data: { ...product, name: 'Mobile Legends: Bang Bang' } },
   },
-  'DELETE /api/admin/v1/products/{id}': {
-    operationId: 'adminDeleteProduct',
+  adminDeleteProduct: {
     description: 'Deletes a product without items (one with items is INVALID_STATE: items keep their sales history; switch them off).',
-    codes: ['PRODUCT_NOT_FOUND', 'INVALID_STATE'],
+    codes: ['VALIDATION_ERROR', 'PRODUCT_NOT_FOUND', 'INVALID_STATE'],
     response: { message: 'OK', data: { id: 13, name: 'Typo', deleted: true } },
   },
-}
+})

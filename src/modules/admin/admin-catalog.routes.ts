@@ -1,13 +1,14 @@
 import { ok, paginate } from '../../http/envelope.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { ADMIN_ERRORS, IdParam, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { IdParam } from '../../http/schemas.js'
 import * as categories from '../catalog/index.js'
 import * as products from '../catalog/index.js'
 import * as S from './admin-catalog.schemas.js'
+import { ADMIN_CATALOG_DOCS } from './admin-catalog.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 /** Categories and products on their own (DESIGN §11 creates them by name from an item; here they are listed and edited). */
 export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -23,10 +24,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'List categories with their product and item counts',
           querystring: S.CategoriesQuery,
-          response: { 200: S.CategoryList, ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminListCategories, { 200: S.CategoryList }),
         },
       },
       async (request) => {
@@ -40,10 +40,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Create a category',
           body: S.CategoryBody,
-          response: { 200: S.OneCategory, ...errors(409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminCreateCategory, { 200: S.OneCategory }),
         },
       },
       async (request) => ok(edited(await categories.createCategory(db, request.body))),
@@ -53,10 +52,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'One category',
           params: IdParam,
-          response: { 200: S.OneCategory, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminGetCategory, { 200: S.OneCategory }),
         },
       },
       async (request) => ok(await categories.getCategory(db, request.params.id)),
@@ -66,11 +64,10 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Rename a category or change its icon; its items show the change in the next catalog delta',
           params: IdParam,
           body: S.CategoryChangesBody,
-          response: { 200: S.OneCategory, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminUpdateCategory, { 200: S.OneCategory }),
         },
       },
       async (request) => ok(edited(await categories.updateCategory(db, request.params.id, request.body))),
@@ -80,10 +77,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Delete an empty category',
           params: IdParam,
-          response: { 200: S.Deleted, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminDeleteCategory, { 200: S.Deleted }),
         },
       },
       async (request) => ok(edited(await categories.deleteCategory(db, request.params.id))),
@@ -94,10 +90,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'List products with their category and item count',
           querystring: S.ProductsQuery,
-          response: { 200: S.ProductList, ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminListProducts, { 200: S.ProductList }),
         },
       },
       async (request) => {
@@ -111,10 +106,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Create a product in a category',
           body: S.ProductBody,
-          response: { 200: S.OneProduct, ...errors(409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminCreateProduct, { 200: S.OneProduct }),
         },
       },
       async (request) => ok(edited(await products.createProduct(db, request.body))),
@@ -124,10 +118,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'One product',
           params: IdParam,
-          response: { 200: S.OneProduct, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminGetProduct, { 200: S.OneProduct }),
         },
       },
       async (request) => ok(await products.getProduct(db, request.params.id)),
@@ -137,10 +130,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "A product's items, on or off",
           params: IdParam,
-          response: { 200: S.ProductItems, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminListProductItems, { 200: S.ProductItems }),
         },
       },
       async (request) => {
@@ -153,11 +145,10 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Rename a product, change its image or move it to another category',
           params: IdParam,
           body: S.ProductChangesBody,
-          response: { 200: S.OneProduct, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminUpdateProduct, { 200: S.OneProduct }),
         },
       },
       async (request) => ok(edited(await products.updateProduct(db, request.params.id, request.body))),
@@ -167,10 +158,9 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Delete a product without items',
           params: IdParam,
-          response: { 200: S.Deleted, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_CATALOG_DOCS.adminDeleteProduct, { 200: S.Deleted }),
         },
       },
       async (request) => ok(edited(await products.deleteProduct(db, request.params.id))),

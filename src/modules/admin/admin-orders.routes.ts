@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
+import { operation } from '../../http/operation.js'
 import { CursorQuery, OkCursorPage, pageWindow } from '../../http/paging.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, RowId, StringEnum, errors, Timestamp } from '../../http/schemas.js'
+import { IdParam, Nullable, Ok, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
 import { cancelOrder } from '../fulfilment/index.js'
 import { getOperatorOrder, listOperatorOrders, ListQuery, OrderDetail, OrderItem, OrderSummary, sendManualLine } from '../orders/index.js'
+import { ADMIN_ORDER_DOCS } from './admin-orders.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 const AdminOrder = Type.Composite([
   Type.Omit(OrderDetail, ['items']),
@@ -61,10 +62,9 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Transactions of every account, newest first (by ref_id/invoice, or awaiting a manual send)',
           querystring: AdminOrderQuery,
-          response: { 200: OkCursorPage(AdminOrderRow), ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_ORDER_DOCS.adminListTransactions, { 200: OkCursorPage(AdminOrderRow) }),
         },
       },
       async (request) => {
@@ -79,10 +79,9 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'One transaction with its line ids and ledger entries',
           params: IdParam,
-          response: { 200: Ok(AdminOrder), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_ORDER_DOCS.adminGetTransaction, { 200: Ok(AdminOrder) }),
         },
       },
       async (request) => ok(await getOperatorOrder(db, vault, request.params.id)),
@@ -94,14 +93,13 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         preValidation: async (request) => void (request.body ??= {}),
         schema: {
           tags,
-          security,
           summary: 'Deliver a manual line (order.item.sent)',
           params: LineParams,
           body: Type.Object({
             product_license: Type.Optional(Type.String({ maxLength: 10000 })),
             note: Type.Optional(Type.String({ maxLength: 1000 })),
           }),
-          response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_ORDER_DOCS.adminSendManualLine, { 200: Outcome }),
         },
       },
       async (request) => ok(await sendManualLine(db, vault, request.params.id, request.params.line, request.body)),
@@ -111,11 +109,10 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Cancel what is not delivered yet, with refund',
           params: IdParam,
           body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }),
-          response: { 200: Outcome, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_ORDER_DOCS.adminCancelTransaction, { 200: Outcome }),
         },
       },
       async (request) => ok(await cancelOrder(db, request.params.id, request.body.reason)),

@@ -159,22 +159,3 @@ export const orderDetail = {
     },
   ],
 }
-
-// A receiver that answered 503, then could not be reached: retried on DESIGN's schedule (1 s, 2 s, 4 s, …).
-export const failingDelivery = {
-  id: 91,
-  event: 'order.completed',
-  webhook_id: 'evt_3f1c0e9a5b7d4c2e8f6a1b0c9d8e7f6a',
-  status: 'retrying',
-  order_id: 1042,
-  ref_id: 'shop-order-881',
-  invoice: 'INV20261122K7Q2M9XA',
-  attempt_count: 2,
-  next_attempt_at: '2026-11-22T10:15:03.100Z',
-  created_at: '2026-11-22T10:15:00.020Z',
-  delivered_at: null,
-  attempts: [
-    { attempted_at: '2026-11-22T10:15:00.030Z', status_code: 503, duration_ms: 41, error: null },
-    { attempted_at: '2026-11-22T10:15:01.090Z', status_code: null, duration_ms: 12, error: 'connect ECONNREFUSED 203.0.113.10:443' },
-  ],
-}

@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
-import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { IdParam, Ok, OkPage, PageNumber } from '../../http/schemas.js'
 import { adjustBalance, createAccount, getAccount, listAccounts, rotateApiKey, updateAccount } from '../accounts/index.js'
 import { addLicenses, createItem, createProvider, getAdminItem, listProviders, updateItem, updateProvider } from '../catalog/index.js'
 import * as S from './admin.schemas.js'
+import { ADMIN_DOCS } from './admin.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 /** The operator API of DESIGN §11 (accounts, balance, items, licenses, providers). */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -30,10 +31,9 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Create a reseller account and its first API key',
           body: S.CreateAccountBody,
-          response: { 200: S.CreatedAccount, ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminCreateReseller, { 200: S.CreatedAccount }),
         },
       },
       async (request) => ok(await createAccount(db, request.body)),
@@ -43,14 +43,13 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'List reseller accounts (search by name, email or id)',
           querystring: Type.Object({
             page: Type.Optional(PageNumber),
             per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
             search: Type.Optional(Type.String({ minLength: 1, maxLength: 191, description: 'in name or email, or the id' })),
           }),
-          response: { 200: OkPage(S.Account), ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminListResellers, { 200: OkPage(S.Account) }),
         },
       },
       async (request) => {
@@ -64,10 +63,9 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'One reseller account',
           params: IdParam,
-          response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminGetReseller, { 200: Ok(S.Account) }),
         },
       },
       async (request) => ok(await getAccount(db, request.params.id)),
@@ -77,11 +75,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Suspend/reactivate, set the lock cap or the IP allow-list',
           params: IdParam,
           body: S.AccountChangesBody,
-          response: { 200: Ok(S.Account), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminUpdateReseller, { 200: Ok(S.Account) }),
         },
       },
       async (request) => ok(await forgetting(request.params.id, updateAccount(db, request.params.id, request.body))),
@@ -91,10 +88,9 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Rotate the API key (the old one stops working at once)',
           params: IdParam,
-          response: { 200: S.RotatedKey, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminRotateApiKey, { 200: S.RotatedKey }),
         },
       },
       async (request) => ok(await forgetting(request.params.id, rotateApiKey(db, request.params.id))),
@@ -104,11 +100,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Credit or debit a balance (idempotent by reference)',
           params: IdParam,
           body: S.AdjustmentBody,
-          response: { 200: S.Adjustment, ...errors(400, 404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminAdjustBalance, { 200: S.Adjustment }),
         },
       },
       async (request) => ok(await adjustBalance(db, request.params.id, request.body)),
@@ -119,10 +114,9 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Create an item (a variant)',
           body: S.CreateItemBody,
-          response: { 200: S.AdminItem, ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminCreateItem, { 200: S.AdminItem }),
         },
       },
       async (request) => ok(edited(await createItem(db, request.body))),
@@ -132,10 +126,9 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'One item, active or not',
           params: IdParam,
-          response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminGetItem, { 200: S.AdminItem }),
         },
       },
       async (request) => ok(await getAdminItem(db, request.params.id)),
@@ -145,11 +138,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Change price, stock, activity or provider mapping',
           params: IdParam,
           body: S.ItemChangesBody,
-          response: { 200: S.AdminItem, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminUpdateItem, { 200: S.AdminItem }),
         },
       },
       async (request) => ok(edited(await updateItem(db, request.params.id, request.body))),
@@ -161,11 +153,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         bodyLimit: 8 * 1024 * 1024,
         schema: {
           tags,
-          security,
           summary: 'Add auto stock; duplicates are skipped and counted',
           params: IdParam,
           body: S.LicensesBody,
-          response: { 200: S.LicensesAdded, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminAddLicenses, { 200: S.LicensesAdded }),
         },
       },
       async (request) => ok(edited(await addLicenses(db, vault, request.params.id, request.body.licenses))),
@@ -176,17 +167,22 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Register an upstream provider',
           body: S.ProviderBody,
-          response: { 200: Ok(S.Provider), ...errors(409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminCreateProvider, { 200: Ok(S.Provider) }),
         },
       },
       async (request) => ok(await createProvider(db, vault, request.body)),
     )
     app.get(
       '/providers',
-      { schema: { tags, security, summary: 'List providers', response: { 200: Ok(Type.Array(S.Provider)), ...errors(...ADMIN_ERRORS) } } },
+      {
+        schema: {
+          tags,
+          summary: 'List providers',
+          ...operation('operator', ADMIN_DOCS.adminListProviders, { 200: Ok(Type.Array(S.Provider)) }),
+        },
+      },
       async () => ok(await listProviders(db)),
     )
     app.patch(
@@ -194,11 +190,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Change a provider; active=false makes its items unavailable',
           params: S.CodeParam,
           body: S.ProviderChangesBody,
-          response: { 200: Ok(S.Provider), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminUpdateProvider, { 200: Ok(S.Provider) }),
         },
       },
       async (request) => ok(edited(await updateProvider(db, vault, request.params.code, request.body))),

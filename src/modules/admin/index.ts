@@ -1,9 +1,6 @@
 // admin: the operator API over the modules' use cases, the store overview, and the demo seed.
-export { ADMIN_CATALOG_DOCS } from './admin-catalog.openapi.js'
 export { adminCatalogRoutes } from './admin-catalog.routes.js'
-export { ADMIN_ORDER_DOCS } from './admin-orders.openapi.js'
 export { adminOrderRoutes } from './admin-orders.routes.js'
-export { ADMIN_DOCS } from './admin.openapi.js'
 export { adminRoutes } from './admin.routes.js'
 export { seedDemo } from './demo.js'
 export { operatorViewRoutes } from './operator-views.routes.js'

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
+import { operation } from '../../http/operation.js'
 import { pageWindow } from '../../http/paging.js'
 import { ok, paginate } from '../../http/envelope.js'
-import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, errors } from '../../http/schemas.js'
+import { IdParam, Ok, OkPage, PageNumber } from '../../http/schemas.js'
 import { getAccount } from '../accounts/index.js'
 import { listOperatorItems } from '../catalog/index.js'
 import * as ledger from '../ledger/index.js'
@@ -11,9 +12,9 @@ import { LedgerAudit, MutationPage, MutationsQuery } from '../ledger/index.js'
 import { AdminItem } from './admin.schemas.js'
 import { Overview } from './overview.schemas.js'
 import { storeOverview } from './overview.service.js'
+import { ADMIN_DOCS } from './admin.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 const ItemsQuery = Type.Object({
   page: Type.Optional(PageNumber),
@@ -31,10 +32,10 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Sales today and this month, balances held, and the queues waiting for an operator',
-          description: 'Days and months start in LEADERBOARD_TZ. Sales count orders paid or completed.',
-          response: { 200: Ok(Overview), ...errors(...ADMIN_ERRORS) },
+          description:
+            'The store at a glance: sales today and this month (in LEADERBOARD_TZ), balances held by resellers, and the queues waiting for an operator (manual lines to send, upstream requests pending or in review, failing webhook deliveries, pending top-ups, top-ups in review, items low on stock).',
+          ...operation('operator', ADMIN_DOCS.adminOverview, { 200: Ok(Overview) }),
         },
       },
       async () => ok(await storeOverview(db, ctx.config.leaderboardTz)),
@@ -44,11 +45,10 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "An account's balance mutations (its ledger), newest first",
           params: IdParam,
           querystring: MutationsQuery,
-          response: { 200: MutationPage, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminListResellerMutations, { 200: MutationPage }),
         },
       },
       async (request) => {
@@ -63,14 +63,13 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "An account's books checked: balance against ledger, the ledger's chain, and what it paid for",
           description:
-            'One snapshot: the balance against credits less debits, every entry starting from the balance the one before left, ' +
-            'each order that cost something debited once and in full, refunds equal to what the lines record, each paid ' +
-            'top-up credited once, and the lists’ kept totals. `consistent` is false when any check fails.',
+            'Checks one account’s books in one snapshot, as an operator would by hand: each check says what it expected and what it ' +
+            'found. A failing check is a finding to investigate (the database constraints and the purchase path are built so that none ' +
+            'ever fails); `breaks` names the first ledger entries that do not follow from the one before.',
           params: IdParam,
-          response: { 200: LedgerAudit, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminAuditReseller, { 200: LedgerAudit }),
         },
       },
       async (request) => ok(await ledger.auditLedger(db, request.params.id)),
@@ -80,10 +79,9 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Every item, on or off, with stock for sale now',
           querystring: ItemsQuery,
-          response: { 200: OkPage(AdminItem.properties.data), ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_DOCS.adminListItems, { 200: OkPage(AdminItem.properties.data) }),
         },
       },
       async (request) => {

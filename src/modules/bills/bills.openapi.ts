@@ -1,4 +1,4 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const inquiry = {
   inquiry_id: 318,
@@ -31,14 +31,13 @@ const noBill = {
 }
 const notPostpaid = { message: 'VALIDATION_ERROR', errors: { item_id: ['is not a postpaid item: buy it through POST /api/v1/trx'] } }
 
-/** OpenAPI metadata of the postpaid bill routes (merged by src/http/openapi-docs.ts). */
-export const BILL_DOCS: OperationDocs = {
-  'POST /api/v1/trx/tagihan/inquiry': {
-    operationId: 'inquireBill',
+/** OpenAPI metadata of the postpaid bill routes (each carried by its route’s schema). */
+export const BILL_DOCS = operations({
+  inquireBill: {
     description:
       'Asks the provider for a customer’s bill of a postpaid item (`postpaid: true` in the catalog: PLN postpaid, BPJS, PDAM, phone bills) and keeps it for you for 15 minutes. `amount` is what paying it will take from your balance: the bills, their late fees (`penalty`) and the item’s price per bill as admin fee. Nothing is charged. Pay it with `POST /api/v1/trx/tagihan` and its `inquiry_id`.',
     returns: 'The bill, itemised by period, with its `inquiry_id` and `expires_at`',
-    codes: ['ITEM_NOT_FOUND', 'BILL_NOT_AVAILABLE', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
+    codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND', 'BILL_NOT_AVAILABLE', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
     request: { item_id: 12, customer_id: '530000000001' },
     response: { message: 'OK', data: inquiry },
     errorExamples: {
@@ -49,12 +48,14 @@ export const BILL_DOCS: OperationDocs = {
       },
     },
   },
-  'POST /api/v1/trx/tagihan': {
-    operationId: 'payBill',
+  payBill: {
     description:
       'Pays a postpaid bill with the balance, as one purchase: the `ref_id` rules of `POST /api/v1/trx` (a reused one answers `REF_ID_ALREADY_EXIST` with the existing transaction, so a retry never pays twice), one debit with its ledger entry, `order.paid`, then the payment goes to the provider. With `inquiry_id` it pays that inquiry (yours, unpaid, within its 15 minutes, for this `item_id` and `customer_id`); without, it asks for the bill now. `max_amount` refuses a bill that comes to more (`BILL_AMOUNT_CHANGED`, with the new amount and its `inquiry_id` in `data`). The answer is the transaction, `paid`; it turns `completed` with the payment reference as `sn` in `h2h_results`, or `canceled` and refunded in full if the provider refuses the payment. `GET /api/v1/trx/{ref}` shows the line’s `customer_name`, `period` and `bill`.',
     returns: 'The transaction, `paid`, as `POST /api/v1/trx` answers',
     codes: [
+      'INVALID_JSON',
+      'BAD_REQUEST',
+      'VALIDATION_ERROR',
       'BALANCE_IS_INSUFFICIENT',
       'ITEM_NOT_FOUND',
       'INQUIRY_NOT_FOUND',
@@ -90,4 +91,4 @@ export const BILL_DOCS: OperationDocs = {
       },
     },
   },
-}
+})

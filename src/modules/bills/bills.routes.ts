@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
 import { CreatedOrder } from '../orders/index.js'
 import { BillInquiry, BillInquiryBody, BillPaymentBody } from './bills.schemas.js'
 import { askBill } from './inquiry.service.js'
 import { payBill, type PaymentDeps } from './payment.service.js'
+import { BILL_DOCS } from './bills.openapi.js'
 
 const tags = ['transactions']
-const security = [{ apiKey: [] }]
 
 /** Postpaid bills (DESIGN §5c): ask for a bill, then pay it as a purchase. */
 export function billRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -25,10 +25,9 @@ export function billRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Ask for a postpaid bill (PLN, BPJS, PDAM, …) before paying it',
           body: BillInquiryBody,
-          response: { 200: BillInquiry, ...errors(404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', BILL_DOCS.inquireBill, { 200: BillInquiry }),
         },
       },
       async (request) => ok(await askBill(deps, request.account.id, request.body)),
@@ -38,10 +37,9 @@ export function billRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Pay a postpaid bill with the balance',
           body: BillPaymentBody,
-          response: { 200: CreatedOrder, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', BILL_DOCS.payBill, { 200: CreatedOrder }),
         },
       },
       async (request) => ok(await payBill(deps, request.account.id, request.body)),

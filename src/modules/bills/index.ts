@@ -1,4 +1,3 @@
 // bills: postpaid bills (DESIGN §5c), asked for (inq-pasca) and paid as a purchase of their item;
 // owns bill_inquiries (bills.sql: the functions purchase() prices and links a bill's line with).
-export { BILL_DOCS } from './bills.openapi.js'
 export { billRoutes } from './bills.routes.js'

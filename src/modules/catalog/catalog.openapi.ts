@@ -1,4 +1,4 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const variant = {
   id: 7,
@@ -20,12 +20,10 @@ const variant = {
   updated_at: '2026-11-22T09:00:00.000Z',
 }
 
-/** OpenAPI metadata of the catalog routes (merged by src/http/openapi-docs.ts). */
-export const CATALOG_DOCS: OperationDocs = {
-  'GET /api/v1/item': {
-    operationId: 'listItems',
-    description:
-      'The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).',
+/** OpenAPI metadata of the catalog routes (each carried by its route’s schema). */
+export const CATALOG_DOCS = operations({
+  listItems: {
+    codes: ['VALIDATION_ERROR'],
     returns: 'The catalog, with `server_time` for the next delta sync',
     response: {
       message: 'OK',
@@ -36,11 +34,10 @@ export const CATALOG_DOCS: OperationDocs = {
       server_time: '2026-11-22T10:15:00.000Z',
     },
   },
-  'GET /api/v1/item/{id}': {
-    operationId: 'getItem',
+  getItem: {
     description: 'One variant, flat, with its product and category names.',
     returns: 'The variant',
-    codes: ['ITEM_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND'],
     response: { message: 'OK', data: { ...variant, product_id: 3, product_name: 'Game Voucher', category: 'Games' } },
   },
-}
+})

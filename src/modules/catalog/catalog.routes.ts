@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { IdParam, RESELLER_ERRORS, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { IdParam } from '../../http/schemas.js'
 import { CatalogPage, CatalogQuery, ItemDetail } from './catalog.schemas.js'
 import { cachedBody } from './catalog-snapshot.js'
 import { getCatalogItem, listCatalog } from './catalog.service.js'
+import { CATALOG_DOCS } from './catalog.openapi.js'
 
 export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -15,10 +17,9 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['catalog'],
           summary: 'The catalog: categories → products → variants; delta sync with updated_since',
           description:
-            'Served from a snapshot at most a second old: stock may lag committed sales by up to a second (the purchase is where stock is exact). server_time is the cursor of that snapshot: pass it as updated_since and the delta misses nothing.',
-          security: [{ apiKey: [] }],
+            'The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).',
           querystring: CatalogQuery,
-          response: { 200: CatalogPage, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', CATALOG_DOCS.listItems, { 200: CatalogPage }),
         },
       },
       async (request, reply) => {
@@ -36,9 +37,8 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['catalog'],
           summary: 'One variant',
-          security: [{ apiKey: [] }],
           params: IdParam,
-          response: { 200: ItemDetail, ...errors(404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', CATALOG_DOCS.getItem, { 200: ItemDetail }),
         },
       },
       async (request) => ok(await getCatalogItem(ctx.db, request.params.id)),

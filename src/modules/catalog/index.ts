@@ -1,7 +1,6 @@
 // catalog: categories → products → items, providers, licenses, stock (items.stock is written here and
 // by purchase() only), the catalog snapshot and its change clock.
 export { findStockForSale } from './catalog.queries.js'
-export { CATALOG_DOCS } from './catalog.openapi.js'
 export { catalogRoutes } from './catalog.routes.js'
 export { Variant } from './catalog.schemas.js'
 export { listOperatorItems, publicProviderMeta, toVariant, VALIDATE_ENDPOINT } from './catalog.service.js'

@@ -1,6 +1,5 @@
 // dashboard: the resellers' own web dashboard (DESIGN §13) and the operator's routes for its users.
 export { dashboardPlugin } from './dashboard.plugin.js'
-export { DASHBOARD_USER_ADMIN_DOCS } from './users-admin.openapi.js'
 export { dashboardUserAdminRoutes } from './users-admin.routes.js'
 export { inviteUrl } from './users-admin.routes.js'
 export { inviteUser, listUsers, removeUser, ROLES } from './users.service.js'

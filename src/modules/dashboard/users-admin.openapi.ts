@@ -1,15 +1,14 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const user = { id: 3, email: 'owner@tokomaju.example', role: 'owner' }
 
 /** OpenAPI metadata of the operator routes for dashboard users (DESIGN §13). */
-export const DASHBOARD_USER_ADMIN_DOCS: OperationDocs = {
-  'POST /api/admin/v1/resellers/{id}/users': {
-    operationId: 'adminInviteDashboardUser',
+export const DASHBOARD_USER_ADMIN_DOCS = operations({
+  adminInviteDashboardUser: {
     description:
       'Invites a person to the reseller’s dashboard. `invite_url` sets the password once and lapses after 72 hours; no mail ' +
       'leaves the service, so hand the link over yourself. Inviting a pending email again issues a new link (the old one stops).',
-    codes: ['ACCOUNT_NOT_FOUND', 'DUPLICATE'],
+    codes: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND', 'DUPLICATE'],
     request: { email: 'owner@tokomaju.example', role: 'owner' },
     response: {
       message: 'OK',
@@ -20,15 +19,14 @@ export const DASHBOARD_USER_ADMIN_DOCS: OperationDocs = {
       },
     },
   },
-  'GET /api/admin/v1/resellers/{id}/users': {
-    operationId: 'adminListDashboardUsers',
+  adminListDashboardUsers: {
+    codes: ['NOT_FOUND', 'VALIDATION_ERROR'],
     description: 'The account’s dashboard users; `invited` until the invite link set a password.',
     response: { message: 'OK', data: [{ ...user, status: 'active', invite_expires_at: null, created_at: '2026-11-27T09:00:00.000Z' }] },
   },
-  'DELETE /api/admin/v1/resellers/{id}/users/{user}': {
-    operationId: 'adminRemoveDashboardUser',
+  adminRemoveDashboardUser: {
     description: 'Removes a dashboard user of the account; every session of theirs ends at once.',
-    codes: ['USER_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'USER_NOT_FOUND'],
     response: { message: 'OK', data: { id: 3, removed: true } },
   },
-}
+})

@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { ADMIN_ERRORS, IdParam, Ok, RowId, StringEnum, Timestamp, Nullable, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { IdParam, Ok, RowId, StringEnum, Timestamp, Nullable } from '../../http/schemas.js'
 import { ROLES, inviteUser, listUsers, removeUser } from './users.service.js'
+import { DASHBOARD_USER_ADMIN_DOCS } from './users-admin.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 const User = Type.Object({
   id: Type.Integer(),
@@ -42,11 +43,10 @@ export function dashboardUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTyp
       {
         schema: {
           tags,
-          security,
           summary: 'Invite a person to the account’s dashboard (the invite link is shown once)',
           params: IdParam,
           body: InviteBody,
-          response: { 200: Invited, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', DASHBOARD_USER_ADMIN_DOCS.adminInviteDashboardUser, { 200: Invited }),
         },
       },
       async (request) => {
@@ -60,10 +60,9 @@ export function dashboardUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTyp
       {
         schema: {
           tags,
-          security,
           summary: 'The account’s dashboard users',
           params: IdParam,
-          response: { 200: Ok(Type.Array(User)), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', DASHBOARD_USER_ADMIN_DOCS.adminListDashboardUsers, { 200: Ok(Type.Array(User)) }),
         },
       },
       async (request) => ok(await listUsers(db, request.params.id)),
@@ -73,10 +72,11 @@ export function dashboardUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTyp
       {
         schema: {
           tags,
-          security,
           summary: 'Remove a dashboard user: signed out everywhere at once',
           params: Type.Object({ id: RowId(), user: RowId() }),
-          response: { 200: Ok(Type.Object({ id: Type.Integer(), removed: Type.Literal(true) })), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', DASHBOARD_USER_ADMIN_DOCS.adminRemoveDashboardUser, {
+            200: Ok(Type.Object({ id: Type.Integer(), removed: Type.Literal(true) })),
+          }),
         },
       },
       async (request) => {

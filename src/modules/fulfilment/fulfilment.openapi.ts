@@ -1,18 +1,15 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
-/** OpenAPI metadata of the validation routes (merged by src/http/openapi-docs.ts). */
-export const VALIDATION_DOCS: OperationDocs = {
-  'POST /api/v1/item/validate': {
-    operationId: 'validateCustomer',
-    description:
-      'Checks a game account, PLN meter or number before buying an item that supports it (see `GET /api/v1/validation/services`); a found account is cached for 5 minutes (`cached: true`). An unknown account is a 422 on `customer_id`.',
+/** OpenAPI metadata of the validation routes (each carried by its route’s schema). */
+export const VALIDATION_DOCS = operations({
+  validateCustomer: {
     returns: 'The account found',
-    codes: ['ITEM_NOT_FOUND', 'VALIDATION_NOT_AVAILABLE', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
+    codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND', 'VALIDATION_NOT_AVAILABLE', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
     request: { item_id: 21, customer_id: '12345678', zone_id: '2001' },
     response: { message: 'OK', data: { display_name: 'PlayerOne', account_name: 'PlayerOne', region: 'ID', cached: false } },
   },
-  'GET /api/v1/validation/services': {
-    operationId: 'listValidationServices',
+  listValidationServices: {
+    codes: ['VALIDATION_ERROR'],
     description:
       'The products and variants whose customer id can be checked with `POST /api/v1/item/validate`, and the fields each needs. A product’s `validation` names the endpoint and what it asks for (`zone_id` when any of its variants needs one); `meta` counts the products and the items (variants) listed.',
     returns: 'The validatable products',
@@ -30,7 +27,7 @@ export const VALIDATION_DOCS: OperationDocs = {
       meta: { total_products: 1, total_items: 1, total_variants: 1 },
     },
   },
-}
+})
 
 const dispatch = {
   id: 318,
@@ -56,25 +53,22 @@ const dispatch = {
   updated_at: '2026-11-22T10:15:30.000Z',
 }
 
-/** OpenAPI metadata of the operator's upstream routes (merged by src/http/openapi-docs.ts). */
-export const FULFILMENT_ADMIN_DOCS: OperationDocs = {
-  'GET /api/admin/v1/dispatches': {
-    operationId: 'adminListDispatches',
+/** OpenAPI metadata of the operator's upstream routes (each carried by its route’s schema). */
+export const FULFILMENT_ADMIN_DOCS = operations({
+  adminListDispatches: {
+    codes: ['VALIDATION_ERROR'],
     description: 'Upstream requests by status (default `review`: those waiting for an operator).',
     response: { message: 'OK', data: [dispatch], meta: { page: 1, per_page: 50, total: 1, last_page: 1 } },
   },
-  'POST /api/admin/v1/dispatches/{id}/resolve': {
-    operationId: 'adminResolveDispatch',
+  adminResolveDispatch: {
     description:
       'Settles an upstream request in review: `placed` with the panel’s `order_id` (smm, polled from then on) or an `sn` (h2h, delivered), or `failed` (refunded).',
-    codes: ['DISPATCH_NOT_FOUND', 'INVALID_STATE'],
+    codes: ['VALIDATION_ERROR', 'DISPATCH_NOT_FOUND', 'INVALID_STATE'],
     request: { outcome: 'placed', order_id: '7730125' },
     response: { message: 'OK', data: { id: dispatch.id, status: 'pending', upstream_order_id: '7730125', sn: null } },
   },
-  'GET /api/admin/v1/providers/{code}/balance': {
-    operationId: 'adminProviderBalance',
-    description: 'Asks an SMM panel what is left of its balance (its `balance` action).',
-    codes: ['PROVIDER_NOT_FOUND', 'INVALID_STATE'],
+  adminProviderBalance: {
+    codes: ['VALIDATION_ERROR', 'PROVIDER_NOT_FOUND', 'INVALID_STATE'],
     response: { message: 'OK', data: { balance: '1284500.25', currency: 'IDR', error: null } },
   },
-}
+})

@@ -2,12 +2,13 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
-import { ADMIN_ERRORS, IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp } from '../../http/schemas.js'
 import { providerBalance } from './provider-balance.service.js'
 import { listDispatches, resolveDispatch } from './review.service.js'
+import { FULFILMENT_ADMIN_DOCS } from './fulfilment.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 const DispatchView = Type.Object({
   id: Type.Integer(),
@@ -53,10 +54,9 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       {
         schema: {
           tags,
-          security,
           summary: 'Upstream requests by status (default: waiting for review)',
           querystring: ListQuery,
-          response: { 200: OkPage(DispatchView), ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', FULFILMENT_ADMIN_DOCS.adminListDispatches, { 200: OkPage(DispatchView) }),
         },
       },
       async (request) => {
@@ -70,11 +70,10 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       {
         schema: {
           tags,
-          security,
           summary: 'Settle a request in review: placed (smm order_id / h2h sn) or failed (refunded)',
           params: IdParam,
           body: ResolveBody,
-          response: {
+          ...operation('operator', FULFILMENT_ADMIN_DOCS.adminResolveDispatch, {
             200: Ok(
               Type.Object({
                 id: Type.Integer(),
@@ -83,8 +82,7 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
                 sn: Nullable(Type.String()),
               }),
             ),
-            ...errors(404, 409, 422, ...ADMIN_ERRORS),
-          },
+          }),
         },
       },
       async (request) => ok(await resolveDispatch(db, request.params.id, request.body)),
@@ -94,14 +92,12 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       {
         schema: {
           tags,
-          security,
           summary: 'What is left at an SMM panel (its `balance` action)',
-          description: 'A diagnostic: a panel that does not answer is reported in `error`, not as a failure of this route.',
+          description: 'Asks an SMM panel what is left of its balance (its `balance` action).',
           params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 100 }) }),
-          response: {
+          ...operation('operator', FULFILMENT_ADMIN_DOCS.adminProviderBalance, {
             200: Ok(Type.Object({ balance: Nullable(Type.String()), currency: Nullable(Type.String()), error: Nullable(Type.String()) })),
-            ...errors(404, 409, 422, ...ADMIN_ERRORS),
-          },
+          }),
         },
       },
       async (request) => ok(await providerBalance(db, ctx.vault, request.params.code, ctx.config.providerTimeoutMs)),

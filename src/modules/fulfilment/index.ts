@@ -1,8 +1,7 @@
 // fulfilment: upstream requests (dispatches) to h2h and smm providers: the upstream worker, settlement,
 // review, account validation, provider balances, and the operator cancel, which voids unsent requests.
 export { fulfillableProcesses, type LineDispatcher } from './dispatch.js'
-export { createFulfilment, type Fulfilment } from './fulfilment.js'
-export { FULFILMENT_ADMIN_DOCS, VALIDATION_DOCS } from './fulfilment.openapi.js'
+export { createFulfilment, type Fulfilment } from './fulfilment.service.js'
 export { fulfilmentAdminRoutes } from './fulfilment.routes.js'
 export { cancelOrder } from './operator-cancel.service.js'
 export { hasBalance, providerBalance } from './provider-balance.service.js'

@@ -1,6 +1,6 @@
 import { inTransaction, type Database } from '../../db/database.js'
 import { cancellableLines, creditRefunds, markCancelRequested, settleOrder, startCancel, withdrawLine } from '../orders/index.js'
-import { withdrawUnsentRequests } from './cancellation.js'
+import { withdrawUnsentRequests } from './unsent-requests.queries.js'
 import { settleLine } from './settlement.js'
 
 /**

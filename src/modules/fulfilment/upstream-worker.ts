@@ -5,9 +5,9 @@ import type { Dispatch } from '../../db/schema.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
 import { createWakeLoop } from '../../workers/wake-loop.js'
-import { claimDue, earliestDispatchDue, handBackUnsent, sendingToReview } from './claims.js'
+import { claimDue, earliestDispatchDue, handBackUnsent, sendingToReview } from './claims.queries.js'
 import { loadProviderAccount } from './provider-accounts.js'
-import { sendH2h, sendSmm, type CallSettings } from './upstream-calls.js'
+import { sendH2h, sendSmm, type CallSettings } from './upstream-calls.service.js'
 
 export type UpstreamWorkerOptions = {
   /** Requests in flight in this process, all providers together (UPSTREAM_CONCURRENCY). */

@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { Nullable, Ok, RESELLER_ERRORS, RowId, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { Nullable, Ok, RowId } from '../../http/schemas.js'
 import { createAccountValidation } from './validation.service.js'
+import { VALIDATION_DOCS } from './fulfilment.openapi.js'
 
 const tags = ['catalog']
-const security = [{ apiKey: [] }]
 
 const ValidateBody = Type.Object({
   item_id: RowId(),
@@ -54,12 +55,11 @@ export function validationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Check a game account, meter or number before buying',
           description:
-            "Through the item's provider when it can validate; VALIDATION_NOT_AVAILABLE otherwise. Found accounts are cached for a few minutes (`cached`).",
+            'Checks a game account, PLN meter or number before buying an item that supports it (see `GET /api/v1/validation/services`); a found account is cached for 5 minutes (`cached: true`). An unknown account is a 422 on `customer_id`.',
           body: ValidateBody,
-          response: { 200: Validated, ...errors(404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', VALIDATION_DOCS.validateCustomer, { 200: Validated }),
         },
       },
       async (request) => ok(await validation.validate(request.body)),
@@ -69,10 +69,9 @@ export function validationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Products and variants that can be validated',
           querystring: ServicesQuery,
-          response: { 200: Services, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', VALIDATION_DOCS.listValidationServices, { 200: Services }),
         },
       },
       async (request) => {

@@ -1,5 +1,4 @@
 // leaderboard: points per month (leaderboard.sql counts them as orders complete) and the ranking snapshot.
-export { LEADERBOARD_DOCS } from './leaderboard.openapi.js'
 export { leaderboardRoutes } from './leaderboard.routes.js'
 export { recordLeaderboardZone } from './leaderboard.service.js'
 export { createLeaderboardCache, type LeaderboardCache } from './leaderboard-snapshot.js'

@@ -1,9 +1,10 @@
 import { ok } from '../../http/envelope.js'
+import { operation } from '../../http/operation.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { Leaders, MonthQuery, Profile } from './leaderboard.schemas.js'
 import { profile, topTen } from './leaderboard.service.js'
+import { LEADERBOARD_DOCS } from './leaderboard.openapi.js'
 
 export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -13,9 +14,8 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['leaderboard'],
           summary: 'The caller’s rank, completed transactions and points for a month (default: the current one)',
-          security: [{ apiKey: [] }],
           querystring: MonthQuery,
-          response: { 200: Profile, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', LEADERBOARD_DOCS.getLeaderboardProfile, { 200: Profile }),
         },
       },
       async (request) => ok(await profile(ctx.prepared, ctx.leaderboard, request.account.id, request.query.month)),
@@ -26,9 +26,8 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['leaderboard'],
           summary: 'The top ten accounts of a month by points, names masked (default: the current month)',
-          security: [{ apiKey: [] }],
           querystring: MonthQuery,
-          response: { 200: Leaders, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', LEADERBOARD_DOCS.listLeaderboard, { 200: Leaders }),
         },
       },
       async (request) => ok(await topTen(ctx.prepared, request.query.month)),

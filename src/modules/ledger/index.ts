@@ -1,5 +1,4 @@
 // ledger: the balance and its mutations; every balance change is one post_ledger_entry() (ledger.sql).
-export { LEDGER_DOCS } from './ledger.openapi.js'
 export { ledgerRoutes } from './ledger.routes.js'
 export { LedgerAudit, MutationPage, MutationsQuery } from './ledger.schemas.js'
 export {

@@ -1,15 +1,14 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
-/** OpenAPI metadata of the balance routes (merged by src/http/openapi-docs.ts). */
-export const LEDGER_DOCS: OperationDocs = {
-  'GET /api/v1/balance': {
-    operationId: 'getBalance',
+/** OpenAPI metadata of the balance routes (each carried by its route’s schema). */
+export const LEDGER_DOCS = operations({
+  getBalance: {
     description: 'Your balance in Rupiah.',
     returns: 'The balance',
     response: { message: 'OK', data: { balance: 975000 } },
   },
-  'GET /api/v1/balance/mutations': {
-    operationId: 'listBalanceMutations',
+  listBalanceMutations: {
+    codes: ['VALIDATION_ERROR'],
     description:
       'The ledger of your balance, newest first: every debit and credit with the balance before and after. Filter by `direction` and `type`.',
     returns: 'A page of ledger entries',
@@ -31,4 +30,4 @@ export const LEDGER_DOCS: OperationDocs = {
       meta: { page: 1, per_page: 20, total: 1, last_page: 1, total_capped: false, next_cursor: null },
     },
   },
-}
+})

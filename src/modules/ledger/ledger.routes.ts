@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
 import { sendKeptPage } from '../../http/kept-pages.js'
+import { operation } from '../../http/operation.js'
 import { pageWindow } from '../../http/paging.js'
-import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { Balance, MutationPage, MutationsQuery } from './ledger.schemas.js'
 import * as ledger from './ledger.service.js'
+import { LEDGER_DOCS } from './ledger.openapi.js'
 
 export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -15,8 +16,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['balance'],
           summary: 'Current balance',
-          security: [{ apiKey: [] }],
-          response: { 200: Balance, ...errors(...RESELLER_ERRORS) },
+          ...operation('reseller', LEDGER_DOCS.getBalance, { 200: Balance }),
         },
       },
       async (request) => ok({ balance: await ledger.getBalance(ctx.accountCounters, request.account.id) }),
@@ -27,9 +27,8 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['balance'],
           summary: 'Balance mutations (the ledger), newest first',
-          security: [{ apiKey: [] }],
           querystring: MutationsQuery,
-          response: { 200: MutationPage, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', LEDGER_DOCS.listBalanceMutations, { 200: MutationPage }),
         },
       },
       async (request, reply) => {

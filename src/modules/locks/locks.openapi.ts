@@ -1,4 +1,4 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const lock = {
   lock_token: 'LCK-7sQ2m9XaK4pT8vB1',
@@ -8,14 +8,14 @@ const lock = {
   expires_at: '2026-11-22T10:25:00.000Z',
 }
 
-/** OpenAPI metadata of the stock-lock routes (merged by src/http/openapi-docs.ts). */
-export const LOCK_DOCS: OperationDocs = {
-  'POST /api/v1/item/lock': {
-    operationId: 'createLock',
-    description:
-      'Reserves stock of one item for `lock_duration` seconds (60–600, default 600). Buy it with `POST /api/v1/trx` and `lock_token`, with exactly one cart line of the same item and quantity. Checks in order: item, unlimited stock (no lock needed), minimum order, your cap of active locks, stock, balance. A lock is a promise to buy: your active locks, this one included, may be worth (current price × quantity) at most your balance, which is checked, not reserved.',
+/** OpenAPI metadata of the stock-lock routes (each carried by its route’s schema). */
+export const LOCK_DOCS = operations({
+  createLock: {
     returns: 'The lock',
     codes: [
+      'INVALID_JSON',
+      'BAD_REQUEST',
+      'VALIDATION_ERROR',
       'ITEM_NOT_FOUND',
       'LOCK_NOT_REQUIRED',
       'MINIMUM_ORDER_NOT_MET',
@@ -35,18 +35,16 @@ export const LOCK_DOCS: OperationDocs = {
       },
     },
   },
-  'GET /api/v1/item/lock': {
-    operationId: 'listLocks',
+  listLocks: {
     description: 'Your active locks with the seconds each has left.',
     returns: 'Your active locks',
     response: { message: 'OK', data: [{ ...lock, status: 'active', remaining_seconds: 412 }] },
   },
-  'DELETE /api/v1/item/lock/{lock_token}': {
-    operationId: 'releaseLock',
+  releaseLock: {
     description:
       'Releases a lock of yours: its stock is available again at once. A lock that is used, expired or released already is a 422 naming which.',
     returns: 'The released lock',
-    codes: ['LOCK_NOT_FOUND', 'LOCK_ALREADY_USED', 'LOCK_EXPIRED', 'LOCK_RELEASED'],
+    codes: ['VALIDATION_ERROR', 'LOCK_NOT_FOUND', 'LOCK_ALREADY_USED', 'LOCK_EXPIRED', 'LOCK_RELEASED'],
     response: { message: 'OK', data: { lock_token: lock.lock_token, status: 'released', released_at: '2026-11-22T10:17:00.000Z' } },
   },
-}
+})

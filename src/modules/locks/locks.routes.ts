@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
 import { ActiveLocks, CreatedLock, LockBody, ReleasedLock, TokenParam } from './locks.schemas.js'
 import { createLock, listActiveLocks, releaseLock } from './locks.service.js'
+import { LOCK_DOCS } from './locks.openapi.js'
 
 const tags = ['stock locks']
-const security = [{ apiKey: [] }]
 
 export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -15,12 +15,11 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Reserve stock for up to 10 minutes',
           description:
-            'Checks: ITEM_NOT_FOUND → LOCK_NOT_REQUIRED → MINIMUM_ORDER_NOT_MET → MAX_ACTIVE_LOCKS_REACHED → INSUFFICIENT_STOCK → BALANCE_IS_INSUFFICIENT.',
+            'Reserves stock of one item for `lock_duration` seconds (60–600, default 600). Buy it with `POST /api/v1/trx` and `lock_token`, with exactly one cart line of the same item and quantity. Checks in order: item, unlimited stock (no lock needed), minimum order, your cap of active locks, stock, balance. A lock is a promise to buy: your active locks, this one included, may be worth (current price × quantity) at most your balance, which is checked, not reserved.',
           body: LockBody,
-          response: { 201: CreatedLock, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', LOCK_DOCS.createLock, { 201: CreatedLock }),
         },
       },
       async (request, reply) => {
@@ -34,9 +33,8 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Your active locks with their remaining time',
-          response: { 200: ActiveLocks, ...errors(...RESELLER_ERRORS) },
+          ...operation('reseller', LOCK_DOCS.listLocks, { 200: ActiveLocks }),
         },
       },
       async (request) => ok(await listActiveLocks(ctx.prepared, request.account.id)),
@@ -46,10 +44,9 @@ export function lockRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Release a lock: its stock is available at once',
           params: TokenParam,
-          response: { 200: ReleasedLock, ...errors(404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', LOCK_DOCS.releaseLock, { 200: ReleasedLock }),
         },
       },
       async (request) => ok(await releaseLock(ctx.prepared, request.account.id, request.params.lock_token)),

@@ -7,12 +7,18 @@ export {
   type DetailByRef,
   type OrderDetailView,
   type OrderLineView,
-} from './order-detail.js'
+} from './order-detail.view.js'
 export { orderDetailJson, type OrderDetailJson } from './order-detail.queries.js'
-export { lockOrder, ORDER_EVENTS, settleOrder } from './order-state.js'
-export { cancellableLines, creditRefunds, markCancelRequested, sendManualLine, startCancel, withdrawLine } from './operator.service.js'
-export { getOperatorOrder, listOperatorOrders } from './operator-orders.service.js'
-export { ORDER_DOCS } from './orders.openapi.js'
+export { lockOrder, ORDER_EVENTS, settleOrder } from './order-state.queries.js'
+export {
+  cancellableLines,
+  creditRefunds,
+  markCancelRequested,
+  sendManualLine,
+  startCancel,
+  withdrawLine,
+} from './operator-changes.service.js'
+export { getOperatorOrder, listOperatorOrders } from './operator-reads.service.js'
 export { orderRoutes } from './orders.routes.js'
 export { CreatedOrder, ListQuery, OrderDetail, OrderItem, OrderSummary, RefId } from './orders.schemas.js'
 export { createPurchase, getTransaction, listPurchases } from './orders.service.js'

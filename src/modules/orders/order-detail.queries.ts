@@ -1,7 +1,7 @@
 import { CompiledQuery, type Selectable } from 'kysely'
 import { PREPARED, type Database, type PreparedStatement } from '../../db/database.js'
 import type { LineStatus, Order, OrderProcess, SandboxOrdersTable } from '../../db/schema.js'
-import type { ResultRow } from './upstream-results.js'
+import type { ResultRow } from './upstream-results.view.js'
 
 /** A line as the detail statement hands it over: its columns and, for auto lines, its licenses' ciphertexts. */
 export type LineRow = {

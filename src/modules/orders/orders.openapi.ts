@@ -1,4 +1,4 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const created = '2026-11-22T10:15:00.000Z'
 const purchase = { id: 1042, invoice: 'INV20261122K7Q2M9XA', ref_id: 'shop-order-881', amount: 25000, status: 'paid', created_at: created }
@@ -53,14 +53,14 @@ const detail = {
 }
 const refIdTaken = { message: 'REF_ID_ALREADY_EXIST', errors: { ref_id: ['The ref id has already been used.'] }, data: purchase }
 
-/** OpenAPI metadata of the reseller transaction routes (merged by src/http/openapi-docs.ts). */
-export const ORDER_DOCS: OperationDocs = {
-  'POST /api/v1/trx': {
-    operationId: 'createPurchase',
-    description:
-      'Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.',
+/** OpenAPI metadata of the reseller transaction routes (each carried by its route’s schema). */
+export const ORDER_DOCS = operations({
+  createPurchase: {
     returns: 'The transaction, `paid`, with `price`, `fees` (0) and `contact` (the account’s email, or null)',
     codes: [
+      'INVALID_JSON',
+      'BAD_REQUEST',
+      'VALIDATION_ERROR',
       'BALANCE_IS_INSUFFICIENT',
       'SMM_ORDER_REQUIRES_JSON_NOTE',
       'ITEM_NOT_FOUND',
@@ -108,16 +108,15 @@ export const ORDER_DOCS: OperationDocs = {
       },
     },
   },
-  'GET /api/v1/trx/{ref}': {
-    operationId: 'getTransaction',
+  getTransaction: {
     description:
       'One transaction of yours by `ref_id` or `invoice`, with its lines and licenses, and the upstream results (`h2h_results`, `smm_results`) both at the top level and inside `data`. A delivered line reads `completed`. A top-up or a sandbox order is found by its `ref_id` too: a top-up shows `price` (what the balance gains), `fees` (what the payer adds), `amount` = `price` + `fees`, `payment_link`, `qr_link` (QRIS channels) and `expired_at`, all null for a purchase. Poll this after a purchase, or rely on webhooks.',
     returns: 'The transaction',
-    codes: ['TRX_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'TRX_NOT_FOUND'],
     response: { message: 'OK', data: detail, h2h_results: [], smm_results: [] },
   },
-  'GET /api/v1/trx': {
-    operationId: 'listTransactions',
+  listTransactions: {
+    codes: ['VALIDATION_ERROR'],
     description: 'Your purchases, newest first, one page at a time (`page`, `per_page` ≤ 50), optionally of one `status`.',
     returns: 'A page of transactions',
     response: {
@@ -126,12 +125,12 @@ export const ORDER_DOCS: OperationDocs = {
       meta: { page: 1, per_page: 20, total: 1, last_page: 1, total_capped: false, next_cursor: null },
     },
   },
-  'POST /api/v1/order/sandbox': {
-    operationId: 'createSandboxOrder',
+  createSandboxOrder: {
     description:
       "Runs every check of a purchase except the balance (the item, its minimum, the stock, the `ref_id`, and the note rules of its line: `note` as in a purchase's cart line) and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.",
     returns: 'The sandbox order',
     codes: [
+      'VALIDATION_ERROR',
       'ITEM_NOT_FOUND',
       'REF_ID_ALREADY_EXIST',
       'MINIMUM_ORDER_NOT_MET',
@@ -144,4 +143,4 @@ export const ORDER_DOCS: OperationDocs = {
     errorExamples: { REF_ID_ALREADY_EXIST: { ...refIdTaken, data: { ...purchase, invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } } },
     response: { message: 'OK', data: { id: 12, ref_id: 'sandbox-17', invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } },
   },
-}
+})

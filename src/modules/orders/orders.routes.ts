@@ -2,14 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
 import { sendKeptPage } from '../../http/kept-pages.js'
+import { operation } from '../../http/operation.js'
 import { pageWindow } from '../../http/paging.js'
-import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
 import { createPurchase, getTransaction, listPurchases, orderListVersion } from './orders.service.js'
 import { createSandboxOrder } from './sandbox.service.js'
+import { ORDER_DOCS } from './orders.openapi.js'
 
 const tags = ['transactions']
-const security = [{ apiKey: [] }]
 
 export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -18,12 +18,11 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Buy with balance',
           description:
-            'Checks in order: ref_id (a reused one answers REF_ID_ALREADY_EXIST with the existing transaction) → lock → items → stock → balance. A refused purchase stores nothing and leaves its ref_id free.',
+            'Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.',
           body: PurchaseBody,
-          response: { 200: CreatedOrder, ...errors(400, 404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', ORDER_DOCS.createPurchase, { 200: CreatedOrder }),
         },
       },
       async (request) => ok(await createPurchase(ctx.db, ctx, request.account.id, request.body)),
@@ -33,10 +32,9 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'One transaction by ref_id or invoice',
           params: RefParam,
-          response: { 200: OrderRetrieval, ...errors(404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', ORDER_DOCS.getTransaction, { 200: OrderRetrieval }),
         },
       },
       async (request) => {
@@ -49,10 +47,9 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Your purchases, newest first',
           querystring: ListQuery,
-          response: { 200: OrderList, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', ORDER_DOCS.listTransactions, { 200: OrderList }),
         },
       },
       async (request, reply) => {
@@ -73,10 +70,9 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'A test order: checked, stored, never charged or delivered',
           body: SandboxBody,
-          response: { 200: SandboxOrder, ...errors(404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', ORDER_DOCS.createSandboxOrder, { 200: SandboxOrder }),
         },
       },
       async (request) => ok(await createSandboxOrder(ctx.db, ctx.fulfillable, request.account.id, request.body)),

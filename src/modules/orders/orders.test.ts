@@ -101,7 +101,7 @@ describe('POST /v1/trx', () => {
         422,
         'REQUIRED_FIELD_MISSING',
         // The OpenAPI example shows this very refusal.
-        (ORDER_DOCS['POST /api/v1/trx'].errorExamples?.REQUIRED_FIELD_MISSING as { errors: Record<string, string[]> }).errors,
+        (ORDER_DOCS.createPurchase.errorExamples?.REQUIRED_FIELD_MISSING as { errors: Record<string, string[]> }).errors,
       ],
       [
         'smm item mapped to an h2h provider',

@@ -5,14 +5,12 @@
 -- shared, then FOR SHARE, so their buyers do not queue on each other; whoever needs the row
 -- exclusively takes the gate first (hold_item_exclusively), a fair queue where share locks would
 -- starve it. Exclusive row locks are FOR NO KEY UPDATE: FOR UPDATE deadlocks with inserts' FOR KEY SHARE.
--- h2h and smm lines get one dispatch row per provider request, its upstream ref derived from the
--- invoice and line, so sending it again is a status check, never a second order.
+-- The steps other modules own are their functions, called here: a line's rules (check_purchase_line,
+-- orders/cart-line.sql), the stock check and take (stock_shortfall, claim_licenses, take_item_stock:
+-- catalog/stock.sql), the upstream requests (plan_dispatches, fulfilment/dispatch-plan.sql).
 -- A postpaid bill (DESIGN §5c) is one line priced by its inquiry (p_inquiry, POST /v1/trx/tagihan):
 -- the inquiry is locked, checked and linked to the line here (bills/bills.sql), and its dispatch takes
 -- the inquiry's upstream ref, so the payment is the one the provider quoted; POST /v1/trx refuses it.
--- Provider requests one h2h line may make: bounds the rows a purchase writes.
-CREATE OR REPLACE FUNCTION h2h_requests_max() RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 100';
-
 CREATE OR REPLACE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text, p_items bigint[], p_qtys integer[],
                                     p_notes text[], p_lock_token text, p_processes text[], p_inquiry bigint DEFAULT NULL)
 RETURNS TABLE (order_id bigint, created_at timestamptz, amount bigint, refused text)
@@ -24,40 +22,30 @@ AS $fn$
 DECLARE
   n integer := array_length(p_items, 1);
   i integer;
-  v_lock stock_locks%ROWTYPE;
-  v_order_id bigint;
-  v_created timestamptz;
-  v_line record;
-  v_item items%ROWTYPE;
-  v_stock record;
-  v_total bigint;
-  v_sum numeric := 0;
-  v_item_total bigint;
-  v_notes text[] := '{}';
-  v_reserved bigint;
-  v_have bigint;
-  v_line_id bigint;
-  v_claimed integer;
-  v_open integer := 0;
-  v_field text;
-  v_process text;
   v_id bigint;
+  v_lock stock_locks%ROWTYPE;
   v_shared bigint[] := '{}';
+  v_item items%ROWTYPE;
+  v_field text;
+  v_line record;
+  v_notes text[] := '{}';
   v_targets text[] := '{}';
   v_options jsonb[] := '{}';
   v_units integer[] := '{}';
   v_costs bigint[] := '{}';
-  v_kind_ok boolean;
-  v_first integer;
-  v_balance bigint;
-  v_floor_name text;
-  v_floor bigint;
-  v_top bigint;
-  v_more integer;
-  v_more_top bigint;
-  v_bill bill_inquiries%ROWTYPE;
   v_bill_line integer;
-  v_postpaid boolean;
+  v_bill_id bigint;
+  v_bill_ref text;
+  v_open integer := 0;
+  v_sum numeric := 0;
+  v_total bigint;
+  v_short record;
+  v_order_id bigint;
+  v_created timestamptz;
+  v_line_id bigint;
+  v_process text;
+  v_taken integer;
+  v_balance bigint;
 BEGIN
   -- The ref_id, without a registry row (one row, one index entry and a key-share lock of the account
   -- fewer per sale): orders' unique (account_id, ref_id) guards purchases, ref_ids now holds top-ups'
@@ -100,40 +88,17 @@ BEGIN
   FOR i IN 1 .. n LOOP
     v_field := 'carts.' || (i - 1);
     -- max_order bounds the item over the whole cart: this line and the ones before it.
-    v_item_total := CASE WHEN n = 1 THEN p_qtys[i]
-                         ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END;
-    v_item := refuse_unsellable(p_items[i], p_qtys[i], v_item_total, NULL, v_field);
-    -- A bill costs what its inquiry found, and only POST /v1/trx/tagihan names one.
-    v_postpaid := v_item.order_process = 'h2h' AND coalesce((v_item.provider_meta->>'postpaid')::boolean, false);
-    IF v_postpaid AND p_inquiry IS NULL THEN
-      PERFORM raise_app('VALIDATION_ERROR', v_field || '.item_id', 'a postpaid item is paid through POST /v1/trx/tagihan');
-    END IF;
-    -- The note is checked trimmed and stored as checked; an open denomination is priced by its size.
-    SELECT * INTO v_line FROM check_cart_line(v_field, v_item, p_qtys[i], p_notes[i]);
-    IF v_postpaid THEN
-      IF v_bill_line IS NOT NULL THEN PERFORM raise_app('VALIDATION_ERROR', 'carts', 'one postpaid bill per transaction'); END IF;
-      v_bill := bill_for_payment(p_account, p_inquiry, v_item.id, v_line.target);
+    v_item := refuse_unsellable(p_items[i], p_qtys[i],
+                                CASE WHEN n = 1 THEN p_qtys[i]
+                                     ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END,
+                                NULL, v_field);
+    v_line := check_purchase_line(v_field, v_item, p_qtys[i], p_notes[i], p_processes, p_account, p_inquiry, v_bill_line IS NOT NULL);
+    IF v_line.bill_id IS NOT NULL THEN
       v_bill_line := i;
-      v_line.cost := v_bill.amount;
+      v_bill_id := v_line.bill_id;
+      v_bill_ref := v_line.bill_ref;
     END IF;
     v_notes := array_append(v_notes, v_line.note);
-    IF v_line.cost > money_max() THEN
-      PERFORM raise_app('VALIDATION_ERROR', v_field || '.note', 'the line would cost more than ' || money_max());
-    END IF;
-    IF NOT v_item.order_process = ANY (p_processes) THEN
-      PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
-    END IF;
-    IF v_item.order_process IN ('h2h', 'smm') THEN
-      -- A provider of the wrong protocol or an unmapped item is a catalog fault: not sellable now.
-      SELECT kind = (CASE WHEN v_item.order_process = 'h2h' THEN 'digiflazz' ELSE 'smm_panel' END) INTO v_kind_ok
-        FROM providers WHERE code = v_item.provider;
-      IF v_kind_ok IS NOT TRUE OR coalesce(btrim(v_item.provider_code), '') = '' THEN
-        PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', v_field || '.item_id');
-      END IF;
-      IF v_item.order_process = 'h2h' AND v_line.provider_qty IS NULL AND p_qtys[i] > h2h_requests_max() THEN
-        PERFORM raise_app('VALIDATION_ERROR', v_field || '.quantity', 'must be at most ' || h2h_requests_max() || ' for an h2h item (one provider request each)');
-      END IF;
-    END IF;
     v_targets := array_append(v_targets, v_line.target);
     v_options := array_append(v_options, v_line.options);
     -- An open denomination's provider units; NULL: one request per unit of quantity (h2h) or one order (smm).
@@ -148,40 +113,14 @@ BEGIN
   END IF;
   v_total := v_sum;
 
-  -- Stock, per item over all its lines, computed under the item row locks.
-  FOR v_stock IN
-    SELECT it.id, it.order_process, it.unlimited_stock, it.stock, w.wanted
-      FROM (SELECT u.item, sum(u.qty) AS wanted FROM unnest(p_items, p_qtys) u(item, qty) GROUP BY u.item) w
-      JOIN items it ON it.id = w.item
-     WHERE NOT it.unlimited_stock
-  LOOP
-    IF v_stock.order_process <> 'auto' AND v_stock.id = ANY (v_shared) THEN
-      -- The operator made it a limited counter after we read it: start over with the right lock.
-      RAISE EXCEPTION USING ERRCODE = '40001', MESSAGE = 'item stock mode changed';
-    END IF;
-    v_reserved := item_reserved(v_stock.id, v_lock.id);
-    IF v_reserved > 0 AND v_stock.id = ANY (v_shared) THEN
-      PERFORM pg_advisory_xact_lock(item_count_lock_class(), item_lock_key(v_stock.id));
-      v_reserved := item_reserved(v_stock.id, v_lock.id);
-    END IF;
-    -- Nothing reserved: the claim below refuses OUT_OF_STOCK itself, still before the debit.
-    CONTINUE WHEN v_stock.order_process = 'auto' AND v_reserved = 0;
-    IF v_stock.order_process = 'auto' THEN
-      -- Counting stops at what is needed: a hot item may hold hundreds of thousands of licenses.
-      -- item_id as a range of one, as in the claim below: only the index of available licenses serves it.
-      SELECT count(*) INTO v_have FROM (
-        SELECT 1 FROM licenses WHERE item_id >= v_stock.id AND item_id <= v_stock.id AND status = 'available'
-         ORDER BY item_id, id LIMIT v_reserved + v_stock.wanted) s;
-    ELSE
-      v_have := v_stock.stock;
-    END IF;
-    IF v_have - v_reserved < v_stock.wanted THEN
-      v_first := array_position(p_items, v_stock.id) - 1;
-      PERFORM raise_app('OUT_OF_STOCK', 'carts.' || v_first || '.quantity',
-                        'only ' || greatest(v_have - v_reserved, 0) || ' available' || CASE WHEN v_stock.wanted > p_qtys[v_first + 1] THEN ' for all lines of this item' ELSE '' END,
-                        jsonb_build_object('item_id', v_stock.id, 'available', greatest(v_have - v_reserved, 0)));
-    END IF;
-  END LOOP;
+  -- Stock, per item over all its lines, computed under the item row locks; refused at the item's first line.
+  v_short := stock_shortfall(p_items, p_qtys, v_lock.id, v_shared);
+  IF v_short.short_item IS NOT NULL THEN
+    i := array_position(p_items, v_short.short_item);
+    PERFORM raise_app('OUT_OF_STOCK', 'carts.' || (i - 1) || '.quantity',
+                      'only ' || v_short.available || ' available' || CASE WHEN v_short.wanted > p_qtys[i] THEN ' for all lines of this item' ELSE '' END,
+                      jsonb_build_object('item_id', v_short.short_item, 'available', v_short.available));
+  END IF;
 
   -- An order of auto lines only is delivered in this same transaction: it is born completed.
   INSERT INTO orders (account_id, ref_id, invoice, status, price, fees, amount, lock_id, finished_at)
@@ -197,57 +136,22 @@ BEGIN
            CASE WHEN it.order_process <> 'auto' AND NOT it.unlimited_stock THEN p_qtys[i] ELSE 0 END,
            CASE WHEN it.order_process = 'auto' THEN now() END
       FROM items it JOIN products p ON p.id = it.product_id WHERE it.id = p_items[i]
-    RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_claimed;
-    IF i = v_bill_line THEN PERFORM bill_paid_by(v_bill.id, v_line_id); END IF;
+    RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_taken;
+    IF i = v_bill_line THEN PERFORM bill_paid_by(v_bill_id, v_line_id); END IF;
     IF v_process = 'auto' THEN
-      -- sold_at is read after the item row locks gave this transaction its id: the catalog's delta cursor relies on it.
-      -- item_id as a range, never `=`: with `=` the planner may take the primary key and walk every sold license.
-      -- The claim starts past this connection's last claim of the item (undone with a refused purchase), over
-      -- the dead entries sold licenses leave until a vacuum; too few above it: a second pass from the head.
-      v_floor_name := 'reseller.license_floor_' || p_items[i];
-      v_floor := coalesce(nullif(current_setting(v_floor_name, true), '')::bigint, 0);
-      v_claimed := 0;
-      v_top := NULL;
-      LOOP
-        WITH claimed AS (
-          UPDATE licenses l SET status = 'sold', order_line_id = v_line_id, sold_at = clock_timestamp()
-            FROM (SELECT id FROM licenses WHERE (item_id, id) > (p_items[i], v_floor) AND item_id <= p_items[i] AND status = 'available'
-                   ORDER BY item_id, id LIMIT p_qtys[i] - v_claimed FOR UPDATE SKIP LOCKED) picked
-           WHERE l.id = picked.id
-          RETURNING l.id)
-        SELECT count(*), max(id) INTO v_more, v_more_top FROM claimed;
-        v_claimed := v_claimed + v_more;
-        v_top := greatest(v_top, v_more_top);
-        EXIT WHEN v_claimed = p_qtys[i] OR v_floor = 0;
-        v_floor := 0;
-      END LOOP;
-      IF v_claimed < p_qtys[i] THEN
+      v_taken := claim_licenses(p_items[i], v_line_id, p_qtys[i]);
+      IF v_taken < p_qtys[i] THEN
         -- What this purchase could have had: this line's claim and the item's earlier lines.
-        v_have := v_claimed + coalesce((SELECT sum(u.qty) FROM unnest(p_items[1:i - 1], p_qtys[1:i - 1]) u(item, qty) WHERE u.item = p_items[i]), 0);
-        PERFORM raise_app('OUT_OF_STOCK', 'carts.' || (i - 1) || '.quantity', 'only ' || v_have || ' available',
-                          jsonb_build_object('item_id', p_items[i], 'available', v_have));
+        v_taken := v_taken + coalesce((SELECT sum(u.qty) FROM unnest(p_items[1:i - 1], p_qtys[1:i - 1]) u(item, qty) WHERE u.item = p_items[i]), 0);
+        PERFORM raise_app('OUT_OF_STOCK', 'carts.' || (i - 1) || '.quantity', 'only ' || v_taken || ' available',
+                          jsonb_build_object('item_id', p_items[i], 'available', v_taken));
       END IF;
-      PERFORM set_config(v_floor_name, v_top::text, false);
-    ELSIF v_claimed > 0 THEN
-      UPDATE items SET stock = stock - v_claimed, updated_at = clock_timestamp() WHERE id = p_items[i];
+    ELSIF v_taken > 0 THEN
+      PERFORM take_item_stock(p_items[i], v_taken);
     END IF;
     IF v_process IN ('h2h', 'smm') THEN
-      -- h2h: one request per unit of quantity, each at the unit price, or one open-denomination request for
-      -- its provider units at the line's cost; smm: one panel order for the whole line. A bill's payment
-      -- goes under its inquiry's ref (pay-pasca must reuse it).
-      INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount)
-      SELECT v_order_id, v_line_id, s, it.provider, pr.kind,
-             CASE WHEN i = v_bill_line THEN v_bill.upstream_ref ELSE p_invoice || '-' || i || '-' || (s + 1) END, it.provider_code, v_targets[i],
-             CASE WHEN i = v_bill_line THEN jsonb_build_object('postpaid', true)
-                  WHEN v_units[i] IS NOT NULL THEN jsonb_build_object('qty', v_units[i]) ELSE v_options[i] END,
-             CASE WHEN v_units[i] IS NOT NULL THEN v_units[i] WHEN v_process = 'h2h' THEN 1 ELSE p_qtys[i] END,
-             CASE WHEN v_process = 'h2h' AND v_units[i] IS NULL THEN v_costs[i] / p_qtys[i] ELSE v_costs[i] END
-        FROM items it JOIN providers pr ON pr.code = it.provider,
-             generate_series(0, CASE WHEN v_process = 'h2h' AND v_units[i] IS NULL THEN p_qtys[i] ELSE 1 END - 1) s
-       WHERE it.id = p_items[i];
-      -- Wakes the upstream worker at commit. NOTIFY serializes its committers on one lock, so as with
-      -- the outbox bell one transaction at a time rings; the worker's follow-up passes find the rest.
-      IF pg_try_advisory_xact_lock(dispatch_bell_lock_class(), 0) THEN PERFORM pg_notify('dispatch', ''); END IF;
+      PERFORM plan_dispatches(v_order_id, v_line_id, i, p_invoice, p_items[i], v_process, p_qtys[i], v_costs[i], v_targets[i],
+                              v_options[i], v_units[i], CASE WHEN i = v_bill_line THEN v_bill_ref END);
     END IF;
   END LOOP;
 

@@ -5,7 +5,7 @@ import { admin, createAutoItem, createItem, createReseller, get } from '../../..
 import { balanceOf, buy, stockOf } from '../../../test/factory-orders.js'
 import type { PreparedStatement } from '../../db/database.js'
 import { accountCountersReader } from '../accounts/index.js'
-import { detailByRefReader } from './order-detail.js'
+import { detailByRefReader } from './order-detail.view.js'
 
 const { app, ctx } = await createTestApp()
 

@@ -11,7 +11,7 @@ END
 $$;
 
 -- Lines whose first upstream request is claimed: `pending` → `processing` (in ascending id, so two
--- claims sharing lines never deadlock). Called by the upstream claim (fulfilment/claims.ts).
+-- claims sharing lines never deadlock). Called by the upstream claim (fulfilment/claims.queries.ts).
 CREATE OR REPLACE FUNCTION start_upstream_lines(p_lines bigint[]) RETURNS void LANGUAGE sql AS $$
   UPDATE order_lines SET status = 'processing'
    WHERE id IN (SELECT id FROM order_lines WHERE id = ANY (p_lines) AND status = 'pending' ORDER BY id FOR NO KEY UPDATE)

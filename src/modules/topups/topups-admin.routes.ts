@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
-import { ADMIN_ERRORS, Ok, OkPage, PageNumber, RowId, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { Ok, OkPage, PageNumber, RowId } from '../../http/schemas.js'
 import { createChannelWithin, listChannels, operatorChannel, updateChannel } from './channels.service.js'
 import {
   ChannelBody,
@@ -18,9 +19,9 @@ import {
 } from './topups.schemas.js'
 import { resolveTopup } from './topup-review.service.js'
 import { listTopups, payTopup, syncChannels } from './topups.service.js'
+import { TOPUP_ADMIN_DOCS } from './topups.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 const TopupsQuery = Type.Object({
   page: Type.Optional(PageNumber),
@@ -38,9 +39,8 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Payment channels, on and off',
-          response: { 200: Ok(Type.Array(OperatorChannel)), ...errors(...ADMIN_ERRORS) },
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminListChannels, { 200: Ok(Type.Array(OperatorChannel)) }),
         },
       },
       async () => ok((await listChannels(db)).map(operatorChannel)),
@@ -50,10 +50,9 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Add a payment channel; `code` is what resellers send as `channel`',
           body: ChannelBody,
-          response: { 200: Ok(OperatorChannel), ...errors(409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminCreateChannel, { 200: Ok(OperatorChannel) }),
         },
       },
       async (request) => {
@@ -68,11 +67,10 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Change a channel: name, type, fees, range, on/off',
           params: ChannelCodeParam,
           body: ChannelChangesBody,
-          response: { 200: Ok(OperatorChannel), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminUpdateChannel, { 200: Ok(OperatorChannel) }),
         },
       },
       async (request) => ok(operatorChannel(await updateChannel(db, request.params.code, request.body))),
@@ -82,9 +80,10 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Import the payment gateway’s channel list (new ones added, known ones updated; on/off stays yours)',
-          response: { 200: Ok(Type.Object({ added: Type.Integer(), updated: Type.Integer() })), ...errors(...ADMIN_ERRORS) },
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminSyncChannels, {
+            200: Ok(Type.Object({ added: Type.Integer(), updated: Type.Integer() })),
+          }),
         },
       },
       async () => ok(await syncChannels(db, ctx.paymentGateway)),
@@ -95,10 +94,9 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Top-ups of every account, newest first',
           querystring: TopupsQuery,
-          response: { 200: OkPage(OperatorTopup), ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminListTopups, { 200: OkPage(OperatorTopup) }),
         },
       },
       async (request) => {
@@ -112,10 +110,9 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Mark a simulator top-up paid (what its Pay page does); an expired one is TOPUP_EXPIRED',
           params: ReferenceParam,
-          response: { 200: PaidTopup, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminPayTopup, { 200: PaidTopup }),
         },
       },
       async (request) => {
@@ -128,11 +125,10 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Resolve a top-up in review: credit the requested amount, another amount, or nothing (0), once',
           params: ReferenceParam,
           body: ResolveTopupBody,
-          response: { 200: ResolvedTopup, ...errors(404, 409, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminResolveTopup, { 200: ResolvedTopup }),
         },
       },
       async (request) => ok(await resolveTopup(db, request.params.reference, request.body)),

@@ -1,4 +1,4 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const channel = {
   code: 'QRIS',
@@ -14,21 +14,18 @@ const channel = {
   status: 'on',
 }
 
-/** OpenAPI metadata of the top-up routes (merged by src/http/openapi-docs.ts). */
-export const TOPUP_DOCS: OperationDocs = {
-  'GET /api/v1/balance/channels': {
-    operationId: 'listPaymentChannels',
+/** OpenAPI metadata of the top-up routes (each carried by its route’s schema). */
+export const TOPUP_DOCS = operations({
+  listPaymentChannels: {
+    codes: ['VALIDATION_ERROR'],
     description:
       'The payment channels a top-up can use: `code` is what `POST /api/v1/balance` takes as `channel`; `fee` = `fee_flat` + `fee_percent` % of an amount, rounded up to the Rupiah, is what the payer adds. Send `?amount=` to see `fee` and `total` for the amount you mean to top up; without it they are for each channel’s `min_amount`. `amount` says which.',
     returns: 'The channels',
     response: { message: 'OK', data: [channel] },
   },
-  'POST /api/v1/balance': {
-    operationId: 'createTopup',
-    description:
-      'A payment link for `amount` Rupiah (at least 10000, within the channel’s range) on a channel. The balance is credited when the gateway reports the payment; an optional `ref_id` makes the call repeat-safe.',
+  createTopup: {
     returns: 'The top-up, `pending`, with its payment link',
-    codes: ['CHANNEL_NOT_FOUND', 'REF_ID_ALREADY_EXIST'],
+    codes: ['VALIDATION_ERROR', 'CHANNEL_NOT_FOUND', 'REF_ID_ALREADY_EXIST'],
     request: { amount: 100000, channel: 'QRIS', ref_id: 'topup-2026-11-22-1' },
     response: {
       message: 'OK',
@@ -61,16 +58,15 @@ export const TOPUP_DOCS: OperationDocs = {
       },
     },
   },
-  'POST /api/v1/callbacks/tripay': {
-    operationId: 'tripayCallback',
+  tripayCallback: {
     description:
       'Called by the Tripay payment gateway, not by resellers: `X-Callback-Signature` is the HMAC-SHA256 of the raw body under the merchant’s private key, `X-Callback-Event` is `payment_status`. A `PAID` credits the balance once when `total_amount` is the top-up’s `total`; any other total, or none, credits nothing and leaves the top-up in `review` for an operator.',
     returns: 'Acknowledged',
-    codes: ['INVALID_SIGNATURE', 'TOPUP_NOT_FOUND'],
+    codes: ['INVALID_JSON', 'BAD_REQUEST', 'VALIDATION_ERROR', 'INVALID_SIGNATURE', 'TOPUP_NOT_FOUND'],
     request: { reference: 'T20261122ABCD1234', merchant_ref: 'TOP20261122H3K9P2QA', status: 'PAID', total_amount: 101450 },
     response: { success: true },
   },
-}
+})
 
 const operatorChannel = {
   code: 'QRIS',
@@ -118,10 +114,9 @@ const reviewedTopup = {
   review_reason: "tripay reported PAID with total_amount 1; the top-up's total is 101450",
 }
 
-/** OpenAPI metadata of the operator's channel and top-up routes (merged by src/http/openapi-docs.ts). */
-export const TOPUP_ADMIN_DOCS: OperationDocs = {
-  'GET /api/admin/v1/channels': {
-    operationId: 'adminListChannels',
+/** OpenAPI metadata of the operator's channel and top-up routes (each carried by its route’s schema). */
+export const TOPUP_ADMIN_DOCS = operations({
+  adminListChannels: {
     description: 'Payment channels, on and off.',
     response: {
       message: 'OK',
@@ -131,46 +126,41 @@ export const TOPUP_ADMIN_DOCS: OperationDocs = {
       ],
     },
   },
-  'POST /api/admin/v1/channels': {
-    operationId: 'adminCreateChannel',
+  adminCreateChannel: {
     description: 'Adds a payment channel; `code` is what resellers send as `channel`.',
-    codes: ['DUPLICATE'],
+    codes: ['VALIDATION_ERROR', 'DUPLICATE'],
     request: { code: 'QRIS', name: 'QRIS', type: 'qris', fee_flat: 750, fee_percent: 0.7, max_amount: 5000000 },
     response: { message: 'OK', data: operatorChannel },
   },
-  'PATCH /api/admin/v1/channels/{code}': {
-    operationId: 'adminUpdateChannel',
+  adminUpdateChannel: {
     description: 'Changes a channel: name, type, fees, range, on/off.',
-    codes: ['CHANNEL_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'CHANNEL_NOT_FOUND'],
     request: { active: false },
     response: { message: 'OK', data: { ...operatorChannel, active: false, updated_at: '2026-11-22T11:00:00.000Z' } },
   },
-  'POST /api/admin/v1/channels/sync': {
-    operationId: 'adminSyncChannels',
+  adminSyncChannels: {
     description:
       'Imports the payment gateway’s channel list: new channels are added, known ones take the gateway’s name, fee and range; on/off stays yours.',
     response: { message: 'OK', data: { added: 2, updated: 3 } },
   },
-  'GET /api/admin/v1/topups': {
-    operationId: 'adminListTopups',
+  adminListTopups: {
+    codes: ['VALIDATION_ERROR'],
     description:
       'Top-ups of every account, newest first; filter by status (`review`: the gateway reported another paid total, waiting for `POST /api/admin/v1/topups/{reference}/resolve`).',
     response: { message: 'OK', data: [operatorTopup], meta: { page: 1, per_page: 50, total: 1, last_page: 1 } },
   },
-  'POST /api/admin/v1/topups/{reference}/pay': {
-    operationId: 'adminPayTopup',
+  adminPayTopup: {
     description: 'Marks a simulator top-up paid, as its pay page does; the balance is credited once.',
-    codes: ['TOPUP_NOT_FOUND', 'TOPUP_EXPIRED', 'INVALID_STATE'],
+    codes: ['VALIDATION_ERROR', 'TOPUP_NOT_FOUND', 'TOPUP_EXPIRED', 'INVALID_STATE'],
     response: {
       message: 'OK',
       data: { ...operatorTopup, status: 'paid', paid_at: '2026-11-22T10:17:30.000Z', credited: true },
     },
   },
-  'POST /api/admin/v1/topups/{reference}/resolve': {
-    operationId: 'adminResolveTopup',
+  adminResolveTopup: {
     description:
       'Settles a top-up in `review` (its gateway reported a paid total other than `total`, or none): `credit_amount` is credited once (the requested `amount`, another amount; the top-up turns `paid`), or 0 credits nothing (`failed`). `reason` is kept with the top-up and, for a credit, in the ledger entry. A top-up not in review is 409 INVALID_STATE.',
-    codes: ['TOPUP_NOT_FOUND', 'INVALID_STATE'],
+    codes: ['VALIDATION_ERROR', 'TOPUP_NOT_FOUND', 'INVALID_STATE'],
     request: { credit_amount: 100000, reason: 'bank statement shows 101,450 received; the gateway misreported' },
     response: {
       message: 'OK',
@@ -187,4 +177,4 @@ export const TOPUP_ADMIN_DOCS: OperationDocs = {
       INVALID_STATE: { message: 'INVALID_STATE', errors: { reference: ['the top-up is paid, not in review'] } },
     },
   },
-}
+})

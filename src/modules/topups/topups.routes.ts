@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
-import { RESELLER_ERRORS, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
 import { listChannels, resellerChannel } from './channels.service.js'
 import { ChannelList, ChannelsQuery, CreatedTopup, TopupBody } from './topups.schemas.js'
 import { createTopup } from './topups.service.js'
+import { TOPUP_DOCS } from './topups.openapi.js'
 
 const tags = ['balance']
-const security = [{ apiKey: [] }]
 
 /** Top-ups (DESIGN §7): the payment channels and a payment link for one of them. */
 export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -17,12 +17,11 @@ export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Top up: a payment link for an amount on a channel',
           description:
-            'Answers a pending top-up: `payment_url`, `amount`, `expires_at`, `reference`, `invoice`, `fee` (what the payer adds) and `total`. Paid, it credits the balance once. `ref_id` shares the namespace of purchases: a used one answers REF_ID_ALREADY_EXIST with that transaction.',
+            'A payment link for `amount` Rupiah (at least 10000, within the channel’s range) on a channel. The balance is credited when the gateway reports the payment; an optional `ref_id` makes the call repeat-safe.',
           body: TopupBody,
-          response: { 200: CreatedTopup, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', TOPUP_DOCS.createTopup, { 200: CreatedTopup }),
         },
       },
       async (request) => ok(await createTopup(ctx.db, ctx, request.account.id, request.body)),
@@ -32,10 +31,9 @@ export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Payment channels for top-ups',
           querystring: ChannelsQuery,
-          response: { 200: ChannelList, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', TOPUP_DOCS.listPaymentChannels, { 200: ChannelList }),
         },
       },
       async (request) => ok((await listChannels(ctx.db)).map((c) => resellerChannel(c, request.query.amount))),

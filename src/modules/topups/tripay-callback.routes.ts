@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
 import { refuseAuthentication } from '../../http/auth.js'
-import { errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
 import { isTripayCallbackSigned, type TripayCallback } from '../../providers/tripay.js'
 import { recordGatewayPaid } from './topup-review.service.js'
 import { findGatewayTopup, recordGatewayStatus } from './topups.service.js'
+import { TOPUP_DOCS } from './topups.openapi.js'
 
 const STATUSES = ['PAID', 'EXPIRED', 'FAILED', 'REFUND'] as const
 const CallbackBody = Type.Object({
@@ -57,7 +58,7 @@ export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
           tags: ['gateway'],
           summary: 'Tripay payment_status callback (signed with X-Callback-Signature)',
           body: CallbackBody,
-          response: { 200: Type.Object({ success: Type.Literal(true) }), ...errors(400, 401, 404, 422, 500, 503) },
+          ...operation('public', TOPUP_DOCS.tripayCallback, { 200: Type.Object({ success: Type.Literal(true) }) }),
         },
       },
       async (request) => {

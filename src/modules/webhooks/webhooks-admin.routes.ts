@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
-import { ADMIN_ERRORS, IdParam, Ok, OkPage, PageNumber, RowId, StringEnum, errors } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { IdParam, Ok, OkPage, PageNumber, RowId, StringEnum } from '../../http/schemas.js'
 import { storeDeliveries, updateAccountWebhook } from './operator-webhooks.service.js'
 import * as S from './webhooks.schemas.js'
 import { accountDeliveries, accountWebhook, redeliverForAccount } from './webhooks.service.js'
+import { ADMIN_WEBHOOK_DOCS } from './webhooks-admin.openapi.js'
 
 const tags = ['operator']
-const security = [{ adminToken: [] }]
 
 /** The operator's view of an account's webhooks: its settings read and changed, the delivery log, redelivery. */
 export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -20,10 +21,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "An account's webhook settings",
           params: IdParam,
-          response: { 200: Ok(S.WebhookSettings), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_WEBHOOK_DOCS.adminGetWebhook, { 200: Ok(S.WebhookSettings) }),
         },
       },
       async (request) => ok(await accountWebhook(db, request.params.id)),
@@ -33,11 +33,10 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "Change an account's callback URL or switch its webhooks on or off",
           params: IdParam,
           body: S.SettingsBody,
-          response: { 200: Ok(S.WebhookSettings), ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_WEBHOOK_DOCS.adminUpdateWebhook, { 200: Ok(S.WebhookSettings) }),
         },
       },
       async (request) => ok(await updateAccountWebhook(db, production, request.params.id, request.body)),
@@ -47,11 +46,10 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "An account's webhook deliveries, newest first, with every attempt",
           params: IdParam,
           querystring: S.DeliveryQuery,
-          response: { 200: S.DeliveryList, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_WEBHOOK_DOCS.adminListWebhookDeliveries, { 200: S.DeliveryList }),
         },
       },
       async (request) => {
@@ -65,10 +63,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "Redeliver one of the account's deliveries",
           params: S.AccountDeliveryParams,
-          response: { 200: S.OneDelivery, ...errors(404, 422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_WEBHOOK_DOCS.adminRetryWebhookDelivery, { 200: S.OneDelivery }),
         },
       },
       async (request) => ok(await redeliverForAccount(db, request.params.id, request.params.delivery, ctx.clock)),
@@ -100,10 +97,9 @@ export function storeWebhookDeliveryRoutes(ctx: AppContext): FastifyPluginAsyncT
       {
         schema: {
           tags,
-          security,
           summary: "Every account's webhook deliveries, newest first (by default the failing ones)",
           querystring: StoreDeliveriesQuery,
-          response: { 200: OkPage(StoreDelivery), ...errors(422, ...ADMIN_ERRORS) },
+          ...operation('operator', ADMIN_WEBHOOK_DOCS.adminListStoreWebhookDeliveries, { 200: OkPage(StoreDelivery) }),
         },
       },
       async (request) => {

@@ -1,4 +1,4 @@
-import type { OperationDocs } from '../../http/openapi-docs.js'
+import { operations } from '../../http/operation.js'
 
 const settings = {
   callback_url: 'https://shop.example/hooks/reseller',
@@ -21,31 +21,29 @@ const delivery = {
   attempts: [{ attempted_at: '2026-11-22T10:15:00.030Z', status_code: 200, duration_ms: 15, error: null }],
 }
 
-/** OpenAPI metadata of the reseller webhook routes (merged by src/http/openapi-docs.ts). */
-export const WEBHOOK_DOCS: OperationDocs = {
-  'GET /api/v1/webhook': {
-    operationId: 'getWebhookSettings',
+/** OpenAPI metadata of the reseller webhook routes (each carried by its route’s schema). */
+export const WEBHOOK_DOCS = operations({
+  getWebhookSettings: {
     description: 'Your callback URL and whether webhooks are on; the secret is never shown again (`has_secret`).',
     returns: 'The settings',
     response: { message: 'OK', data: settings },
   },
-  'PUT /api/v1/webhook': {
-    operationId: 'updateWebhookSettings',
+  updateWebhookSettings: {
+    codes: ['INVALID_JSON', 'BAD_REQUEST', 'VALIDATION_ERROR'],
     description:
       'Sets `callback_url` (https; http only outside production) and/or `webhook_enabled`. Switching webhooks off fails the pending deliveries at once.',
     returns: 'The settings',
     request: { callback_url: 'https://shop.example/hooks/reseller', webhook_enabled: true },
     response: { message: 'OK', data: settings },
   },
-  'POST /api/v1/webhook/secret': {
-    operationId: 'rotateWebhookSecret',
+  rotateWebhookSecret: {
     description:
       'A new signing secret (`whsec_…`), shown only in this answer; the previous one stops signing at once. It keys both signatures (see `GET /api/v1/webhook/docs`).',
     returns: 'The new secret',
     response: { status: true, message: 'OK', data: { webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
   },
-  'POST /api/v1/webhook/test': {
-    operationId: 'sendTestWebhook',
+  sendTestWebhook: {
+    codes: ['VALIDATION_ERROR'],
     description: 'Sends one `webhook.test` event to your callback URL now, signed like every delivery, and answers how it went.',
     returns: 'The outcome of the attempt',
     response: {
@@ -60,25 +58,23 @@ export const WEBHOOK_DOCS: OperationDocs = {
       },
     },
   },
-  'GET /api/v1/webhook/docs': {
-    operationId: 'getWebhookDocs',
+  getWebhookDocs: {
     description:
       'Everything a receiver needs as JSON: events, payloads, headers, both signature schemes with Node, PHP and Python verification code, the retry schedule.',
     returns: 'The webhook documentation',
     response: { message: 'OK', data: { events: ['order.paid', 'order.completed', 'order.item.sent', 'order.canceled', 'webhook.test'] } },
   },
-  'GET /api/v1/webhook/deliveries': {
-    operationId: 'listWebhookDeliveries',
+  listWebhookDeliveries: {
+    codes: ['VALIDATION_ERROR'],
     description: 'Your webhook deliveries, newest first, each with every attempt (status code, duration, error).',
     returns: 'A page of deliveries',
     response: { message: 'OK', data: [delivery], meta: { page: 1, per_page: 20, total: 1, last_page: 1 } },
   },
-  'POST /api/v1/webhook/deliveries/{id}/retry': {
-    operationId: 'retryWebhookDelivery',
+  retryWebhookDelivery: {
     description:
       'Sends a delivery again: its schedule starts over, with the same body under the same `webhook-id` (the event as it was built once), so your receiver can deduplicate.',
     returns: 'The delivery, queued',
-    codes: ['DELIVERY_NOT_FOUND'],
+    codes: ['VALIDATION_ERROR', 'DELIVERY_NOT_FOUND'],
     response: { message: 'OK', data: { ...delivery, status: 'pending', next_attempt_at: '2026-11-22T10:20:00.000Z', delivered_at: null } },
   },
-}
+})

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
-import { RESELLER_ERRORS, errors, Ok } from '../../http/schemas.js'
+import { operation } from '../../http/operation.js'
+import { Ok } from '../../http/schemas.js'
 import { webhookDocs } from './receiver-docs.js'
 import * as S from './webhooks.schemas.js'
 import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from './webhooks.service.js'
+import { WEBHOOK_DOCS } from './webhooks.openapi.js'
 
 const tags = ['webhooks']
-const security = [{ apiKey: [] }]
 
 /** The reseller's webhook settings, test callback, docs and delivery log (DESIGN §8). */
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -27,9 +28,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Webhook settings (never the secret)',
-          response: { 200: Ok(S.WebhookSettings), ...errors(...RESELLER_ERRORS) },
+          ...operation('reseller', WEBHOOK_DOCS.getWebhookSettings, { 200: Ok(S.WebhookSettings) }),
         },
       },
       async (request) => ok(await settingsOf(db, request.account.id)),
@@ -39,10 +39,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Set the callback URL and/or switch webhooks on or off',
           body: S.SettingsBody,
-          response: { 200: Ok(S.WebhookSettings), ...errors(400, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', WEBHOOK_DOCS.updateWebhookSettings, { 200: Ok(S.WebhookSettings) }),
         },
       },
       async (request) => ok(await updateSettings(db, production, request.account.id, request.body)),
@@ -52,9 +51,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Generate a new signing secret (shown once; the previous one stops signing at once)',
-          response: { 200: S.GeneratedSecret, ...errors(...RESELLER_ERRORS) },
+          ...operation('reseller', WEBHOOK_DOCS.rotateWebhookSecret, { 200: S.GeneratedSecret }),
         },
       },
       async (request) => ({
@@ -68,9 +66,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Send one webhook.test now and answer its outcome',
-          response: { 200: S.TestOutcome, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', WEBHOOK_DOCS.sendTestWebhook, { 200: S.TestOutcome }),
         },
       },
       async (request) => ok(await sendTest(db, testDeps, request.account.id)),
@@ -80,9 +77,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Events, payloads, headers, signatures with verification code, retries',
-          response: { 200: S.WebhookDocs, ...errors(...RESELLER_ERRORS) },
+          ...operation('reseller', WEBHOOK_DOCS.getWebhookDocs, { 200: S.WebhookDocs }),
         },
       },
       async () => ok(docs),
@@ -92,10 +88,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Deliveries, newest first, with every attempt',
           querystring: S.DeliveryQuery,
-          response: { 200: S.DeliveryList, ...errors(422, ...RESELLER_ERRORS) },
+          ...operation('reseller', WEBHOOK_DOCS.listWebhookDeliveries, { 200: S.DeliveryList }),
         },
       },
       async (request) => {
@@ -109,10 +104,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Redeliver: the schedule starts again, with the same webhook-id',
           params: S.DeliveryParam,
-          response: { 200: S.OneDelivery, ...errors(404, 422, ...RESELLER_ERRORS) },
+          ...operation('reseller', WEBHOOK_DOCS.retryWebhookDelivery, { 200: S.OneDelivery }),
         },
       },
       async (request) => ok(await redeliver(db, ctx.clock, request.account.id, request.params.id)),

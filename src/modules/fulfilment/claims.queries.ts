@@ -35,7 +35,7 @@ export async function claimRunningSmm(db: Database, o: { limit: number; pollSeco
  * The upstream worker's claim: due requests of the given providers (one host's), queued ones and
  * pending h2h re-checks alike, at most `limit`. A claimed request's next_attempt_at moves past the
  * call and its recording (`leaseSeconds`), so no process re-checks it while it is still out; the
- * answer sets the next check (upstream-calls.ts). An smm `add` turns `sending` as in claimQueued.
+ * answer sets the next check (upstream-calls.service.ts). An smm `add` turns `sending` as in claimQueued.
  */
 export async function claimDue(
   db: Database,

@@ -82,7 +82,7 @@ export async function sendH2h(
   return outcome.status
 }
 
-/** One smm `add`, sent at most once: the row is `sending` (claims.ts) until this records the answer. */
+/** One smm `add`, sent at most once: the row is `sending` (claims.queries.ts) until this records the answer. */
 export async function sendSmm(db: Database, account: ProviderAccount | undefined, d: Dispatch, s: CallSettings): Promise<void> {
   const backToQueue = (message: string) =>
     db

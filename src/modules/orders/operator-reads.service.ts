@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
 import * as ledger from '../ledger/index.js'
 import type { PageWindow } from '../../db/keyset-paging.js'
-import { loadOrderDetail } from './order-detail.js'
+import { loadOrderDetail } from './order-detail.view.js'
 import { findOrder, listOrders, type OrderListFilter } from './orders.queries.js'
 
 /** Every account's purchases for an operator, newest first (by ref_id/invoice, or awaiting a manual send). */

@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable, type Database, type PreparedStatement } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { latestH2hByLine, upstreamResultsOf, type LineH2hResult, type ResultRow } from './upstream-results.js'
+import { latestH2hByLine, upstreamResultsOf, type LineH2hResult, type ResultRow } from './upstream-results.view.js'
 import { batchedRead } from '../../db/batched-read.js'
 import {
   findOrdersByRefs,

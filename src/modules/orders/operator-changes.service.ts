@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
 import { returnStock } from '../catalog/index.js'
 import { creditBalance } from '../ledger/index.js'
-import { lockOrder, recordEvent, settleOrder } from './order-state.js'
+import { lockOrder, recordEvent, settleOrder } from './order-state.queries.js'
 
 /**
  * Takes one line back exactly once: the conditional update wins for one caller only (the ledger's

@@ -2,10 +2,10 @@ import type { Database } from '../../db/database.js'
 import type { Dispatch } from '../../db/schema.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { claimRunningSmm } from './claims.js'
+import { claimRunningSmm } from './claims.queries.js'
 import type { LineDispatcher } from './dispatch.js'
 import { eachLimited, loadProviderAccount } from './provider-accounts.js'
-import { checkSmm, type CallSettings } from './upstream-calls.js'
+import { checkSmm, type CallSettings } from './upstream-calls.service.js'
 import { createUpstreamWorker, type UpstreamWorkerOptions } from './upstream-worker.js'
 
 export type FulfilmentSettings = {
