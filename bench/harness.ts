@@ -126,6 +126,27 @@ export function syscalls(pid: number | string): { reads: number; writes: number 
   return { reads: field('syscr'), writes: field('syscw') }
 }
 
+/** CPU seconds of each PostgreSQL backend serving the bench's database (others share the server). */
+export async function databaseBackendsCpu(db: pg.Client): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
+  const seconds = new Map<number, number>()
+  for (const { pid } of rows) {
+    try {
+      seconds.set(pid, cpuSeconds(pid))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return seconds
+}
+
+/** CPU seconds those backends used since `before` (backends that exited meanwhile are missed). */
+export async function databaseBackendsCpuSince(db: pg.Client, before: Map<number, number>): Promise<number> {
+  let total = 0
+  for (const [pid, now] of await databaseBackendsCpu(db)) total += now - (before.get(pid) ?? 0)
+  return total
+}
+
 /** CPU seconds of every PostgreSQL process on this machine (backends, WAL writer, checkpointer) by pid. */
 export function postgresCpu(): Map<string, number> {
   const cpu = new Map<string, number>()

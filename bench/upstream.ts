@@ -17,7 +17,7 @@
 import type { ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import pg from 'pg'
-import { cpuSeconds, machineBusy, rssMb } from './harness.js'
+import { cpuSeconds, databaseBackendsCpu, databaseBackendsCpuSince, machineBusy, rssMb } from './harness.js'
 import { startFakeDigiflazz } from './fake-digiflazz.js'
 import { pacedLoad } from './paced.js'
 import { startStallProbe } from './stall-probe.js'
@@ -47,26 +47,6 @@ const ACCOUNTS = 20
 const DRAIN_TIMEOUT_MS = 120_000
 const SETTLE_TIMEOUT_MS = 60_000
 const ALL_SENT_TIMEOUT_MS = 120_000
-
-/** CPU seconds of each PostgreSQL backend serving the bench's database (others share the server). */
-async function postgresCpu(db: pg.Client): Promise<Map<number, number>> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
-  const seconds = new Map<number, number>()
-  for (const { pid } of rows) {
-    try {
-      seconds.set(pid, cpuSeconds(pid))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return seconds
-}
-
-async function postgresCpuSince(db: pg.Client, before: Map<number, number>): Promise<number> {
-  let total = 0
-  for (const [pid, now] of await postgresCpu(db)) total += now - (before.get(pid) ?? 0)
-  return total
-}
 
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; answers whether it held. */
 async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
@@ -208,7 +188,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
     await new Promise((r) => setTimeout(r, 1_000))
     const arrivedBefore = provider.count()
     const workerCpuBefore = cpuSeconds(drainWorker.pid!)
-    const postgresBefore = await postgresCpu(db)
+    const postgresBefore = await databaseBackendsCpu(db)
     const drainBusy = machineBusy()
     provider.resetPeak()
     let workerPeakRss = 0
@@ -259,7 +239,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       peak_in_flight_at_provider: provider.peakOpen(),
       mean_in_flight_at_provider: openSamples ? Number((openSum / openSamples).toFixed(1)) : null,
       worker_cpu_ms_per_request: sent ? Number((((cpuSeconds(drainWorker.pid!) - workerCpuBefore) * 1000) / sent).toFixed(3)) : null,
-      postgres_cpu_ms_per_request: sent ? Number((((await postgresCpuSince(db, postgresBefore)) * 1000) / sent).toFixed(3)) : null,
+      postgres_cpu_ms_per_request: sent ? Number((((await databaseBackendsCpuSince(db, postgresBefore)) * 1000) / sent).toFixed(3)) : null,
       machine_busy_percent: drainBusy.busyPercent(),
       worker_peak_rss_mb: workerPeakRss,
     }
@@ -273,7 +253,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       const answered = new Map<string, number>()
       const arrivedBefore = provider.count()
       const workerBefore = cpuSeconds(worker!.pid!)
-      const postgresBefore = await postgresCpu(db)
+      const postgresBefore = await databaseBackendsCpu(db)
       const busy = machineBusy()
       provider.resetPeak()
       probe.reset()
@@ -294,7 +274,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
         sent_per_s: Math.round((provider.count() - arrivedBefore) / loadSeconds),
         peak_in_flight_at_provider: provider.peakOpen(),
         worker_cpu_percent: Math.round(((cpuSeconds(worker!.pid!) - workerBefore) / loadSeconds) * 100),
-        postgres_cpu_percent: Math.round(((await postgresCpuSince(db, postgresBefore)) / loadSeconds) * 100),
+        postgres_cpu_percent: Math.round(((await databaseBackendsCpuSince(db, postgresBefore)) / loadSeconds) * 100),
         machine_busy_percent: busy.busyPercent(),
         stall: await probe.read(),
       }

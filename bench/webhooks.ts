@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import pg from 'pg'
-import { cpuSeconds, machineBusy, rssMb } from './harness.js'
+import { cpuSeconds, databaseBackendsCpu, databaseBackendsCpuSince, machineBusy, rssMb } from './harness.js'
 import { pacedLoad } from './paced.js'
 import { startReceiver } from './receiver.js'
 import { startStallProbe } from './stall-probe.js'
@@ -26,27 +26,6 @@ export type WebhookBenchDeps = {
   serverPid: number
   /** Purchases at full speed for a while (the backlog). */
   burst: () => Promise<{ requests: number }>
-}
-
-/** CPU seconds of each PostgreSQL backend serving the bench's database (others share the server). */
-async function postgresCpu(db: pg.Client): Promise<Map<number, number>> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
-  const seconds = new Map<number, number>()
-  for (const { pid } of rows) {
-    try {
-      seconds.set(pid, cpuSeconds(pid))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return seconds
-}
-
-/** CPU seconds those backends used since `before` (backends that exited meanwhile are missed). */
-async function postgresCpuSince(db: pg.Client, before: Map<number, number>): Promise<number> {
-  let total = 0
-  for (const [pid, now] of await postgresCpu(db)) total += now - (before.get(pid) ?? 0)
-  return total
 }
 
 const cpuTotal = (u: NodeJS.CpuUsage) => u.user + u.system
@@ -76,7 +55,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const apiBefore = cpuSeconds(deps.serverPid)
     // This process: the load generator and the receiver's thread.
     const benchBefore = process.cpuUsage()
-    const postgresBefore = await postgresCpu(db)
+    const postgresBefore = await databaseBackendsCpu(db)
     const busy = machineBusy()
     probe.reset()
     const started = performance.now()
@@ -93,7 +72,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       worker_cpu_percent: Math.round(((cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds) * 100),
       api_cpu_percent: Math.round(((cpuSeconds(deps.serverPid) - apiBefore) / loadSeconds) * 100),
       bench_cpu_percent: Math.round((cpuTotal(process.cpuUsage(benchBefore)) / 1e6 / loadSeconds) * 100),
-      postgres_cpu_percent: Math.round(((await postgresCpuSince(db, postgresBefore)) / loadSeconds) * 100),
+      postgres_cpu_percent: Math.round(((await databaseBackendsCpuSince(db, postgresBefore)) / loadSeconds) * 100),
       machine_busy_percent: busy.busyPercent(),
       stall: await probe.read(),
     }
@@ -207,7 +186,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const before = hook.count()
     worker = await deps.startWorker()
     const drainCpuBefore = cpuSeconds(worker.pid!)
-    const drainPostgresBefore = await postgresCpu(db)
+    const drainPostgresBefore = await databaseBackendsCpu(db)
     let workerPeakRss = 0
     const sampler = setInterval(() => (workerPeakRss = Math.max(workerPeakRss, rssMb(worker.pid!))), 200)
     await waitUntil(() => hook.count() - before >= backlog, 300_000)
@@ -216,7 +195,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const drained = hook.count() - before
     // CPU per event holds up better than events/s when other work shares the cores.
     const workerCpuMs = ((cpuSeconds(worker.pid!) - drainCpuBefore) * 1000) / drained
-    const postgresCpuMs = ((await postgresCpuSince(db, drainPostgresBefore)) * 1000) / drained
+    const postgresCpuMs = ((await databaseBackendsCpuSince(db, drainPostgresBefore)) * 1000) / drained
     // From the first arrival to the last: the worker's start-up is not delivery time.
     const seconds = (hook.times.at(-1)! - hook.times[before]) / 1000
     const throughput = {
