@@ -15,7 +15,13 @@ import type { ConsoleSessionsTable } from './tables/console.js'
 import type { BillInquiriesTable } from './tables/bills.js'
 import type { ResellerSessionsTable, ResellerUsersTable } from './tables/dashboard.js'
 import type { LeaderboardMonthsTable } from './tables/leaderboard.js'
-import type { SupplierChangesTable, SupplierProductsTable, SupplierSyncsTable } from './tables/suppliers.js'
+import type {
+  ItemSourcesTable,
+  PricingRulesTable,
+  SupplierChangesTable,
+  SupplierProductsTable,
+  SupplierSyncsTable,
+} from './tables/suppliers.js'
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
 
 // Kysely's view of the database, one file per area under tables/; importers keep using this module.
@@ -60,6 +66,8 @@ export interface DB {
   supplier_syncs: SupplierSyncsTable
   supplier_products: SupplierProductsTable
   supplier_changes: SupplierChangesTable
+  item_sources: ItemSourcesTable
+  pricing_rules: PricingRulesTable
 }
 
 export type Account = Selectable<AccountsTable>

@@ -66,6 +66,10 @@ export interface ItemsTable {
   provider_meta: ColumnType<ProviderMeta, string | undefined, string>
   required_fields: ColumnType<RequiredField[] | null, string | null | undefined, string | null>
   description: Generated<string>
+  /** What one unit of `price` costs us at the item's first serving source (numeric: a panel's rate per 1,000 / 1,000 may be fractional); null when unknown. */
+  cost: ColumnType<number | null, string | number | null | undefined, string | number | null>
+  /** Set by the operator: a cost change never reprices this item. */
+  price_locked: Generated<boolean>
   created_at: Generated<Date>
   updated_at: Timestamp
 }

@@ -28,6 +28,10 @@ export interface OrdersTable {
   created_at: Generated<Date>
   updated_at: Timestamp
   finished_at: Date | null
+  /** What this request costs us at its source (the supplier's price for its quantity or units); null when unknown. */
+  cost: ColumnType<number | null, number | null | undefined, number | null>
+  /** The request that failed definitely at an earlier source, which this one replaces (DESIGN §11b failover). */
+  failover_of: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 export interface OrderLinesTable {
@@ -48,6 +52,8 @@ export interface OrderLinesTable {
   delivery_enc: string | null
   delivery_note: string | null
   delivered_at: Date | null
+  /** What the line cost us when bought (items.cost × quantity or provider units, rounded up); null when unknown. An upstream line's exact cost is its requests'. */
+  cost: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 export interface SandboxOrdersTable {

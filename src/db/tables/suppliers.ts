@@ -64,3 +64,32 @@ export interface SupplierChangesTable {
   at: Timestamp
   sync_id: number
 }
+
+/** A supplier product an item is bought from; the lowest priority that can serve is tried first (DESIGN §11b). */
+export interface ItemSourcesTable {
+  item_id: number
+  provider: string
+  /** The supplier's product code (supplier_products.code). */
+  code: string
+  priority: number
+  created_at: Generated<Date>
+}
+
+export type PricingScope = 'provider' | 'category' | 'brand' | 'item'
+
+/** price = round_up(cost × (1 + percent/100) + flat, round_to), never below cost + min_margin; the most specific matching rule wins. */
+export interface PricingRulesTable {
+  id: Id
+  scope: PricingScope
+  provider: string | null
+  /** The supplier's category (category scope; may narrow a brand rule). */
+  category: string | null
+  brand: string | null
+  item_id: number | null
+  percent: Decimal
+  flat: number
+  round_to: 1 | 50 | 100 | 500 | 1000
+  min_margin: number
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
