@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       providerPollSeconds: 60,
       providerTimeoutMs: 20000,
       supplierSyncMinutes: 15,
+      retentionDays: 90,
       upstreamConcurrency: 512,
       upstreamPerHost: 256,
       validationSourceUrl: 'http://127.0.0.1:8080/sim/validation',

@@ -39,6 +39,8 @@ const Env = Type.Object({
   PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
   // Suppliers' price lists are rate-limited upstream: read (and cached) at most this often (DESIGN §11b).
   SUPPLIER_SYNC_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
+  // Logs kept this long: webhook deliveries (with their payloads) and suppliers' change logs; the ledger and orders are kept forever.
+  RETENTION_DAYS: Type.Integer({ minimum: 7, maximum: 3650, default: 90 }),
   UPSTREAM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 512 }),
   UPSTREAM_PER_HOST: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
   VALIDATION_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -187,6 +189,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
     supplierSyncMinutes: env.SUPPLIER_SYNC_MINUTES,
+    retentionDays: env.RETENTION_DAYS,
     upstreamConcurrency: env.UPSTREAM_CONCURRENCY,
     upstreamPerHost: env.UPSTREAM_PER_HOST,
     validationSourceUrl: (env.VALIDATION_SOURCE_URL ?? (env.APP_ENV === 'production' ? undefined : `${publicUrl}/sim/validation`))?.replace(

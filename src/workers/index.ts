@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js'
 import { sweepExpiredLocks } from '../modules/locks/index.js'
 import { supplierSyncBatch } from '../modules/suppliers/index.js'
 import { expireTopups } from '../modules/topups/index.js'
+import { pruneOldRecords } from './retention.js'
 import type { Worker } from './runner.js'
 
 /** The interval workers, wired to the context; the webhook worker (NOTIFY-woken) starts beside them in main.ts. */
@@ -18,6 +19,7 @@ export function allWorkers(ctx: AppContext): Worker[] {
     },
     // Suppliers' price lists (rate-limited upstream); a batch reads one provider at a time, each under its claim.
     { name: 'supplier-sync', intervalMs: ctx.config.supplierSyncMinutes * 60_000, runOnce: supplierSyncBatch(ctx) },
+    { name: 'retention', intervalMs: 3_600_000, runOnce: pruneOldRecords(ctx) },
   ]
 }
 

@@ -28,6 +28,7 @@ import * as dashboardUsers from './20261127_0240_dashboard-users.js'
 import * as billInquiries from './20261127_0250_bill-inquiries.js'
 import * as supplierProducts from './20261127_0270_supplier-products.js'
 import * as itemSourcesPricing from './20261127_0280_item-sources-pricing.js'
+import * as retention from './20261127_0290_retention.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '20261127_0250_bill-inquiries': billInquiries,
   '20261127_0270_supplier-products': supplierProducts,
   '20261127_0280_item-sources-pricing': itemSourcesPricing,
+  '20261127_0290_retention': retention,
 }

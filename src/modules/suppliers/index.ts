@@ -3,3 +3,4 @@
 export { supplierRoutes } from './suppliers.routes.js'
 export { supplierSyncBatch } from './sync-worker.js'
 export { syncActiveProviders, syncProvider, type SyncView } from './sync.service.js'
+export { pruneChanges } from './retention.queries.js'

@@ -20,3 +20,4 @@ export {
   settingsOf,
   updateSettings,
 } from './webhooks.service.js'
+export { pruneDeliveries } from './retention.queries.js'
