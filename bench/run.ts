@@ -23,9 +23,10 @@ import {
 } from './harness.js'
 import { embeddedBench } from './embedded.js'
 import { pacedLoad } from './paced.js'
-import { summarize, upstreamRows, type BenchReport } from './summary.js'
+import { summarize, supplierRows, upstreamRows, type BenchReport } from './summary.js'
 import { leaderboardBench } from './leaderboard.js'
 import { readsBench } from './reads.js'
+import { supplierBench } from './suppliers.js'
 import { upstreamBench } from './upstream.js'
 import { webhookBench } from './webhooks.js'
 
@@ -38,7 +39,8 @@ const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 120000)
 // BENCH_ONLY=webhooks skips the purchase phases; the webhook phases then run at BENCH_RATE purchases/s.
 // BENCH_ONLY=reads runs the read routes alone; BENCH_ONLY=purchases the purchase phases and the reference;
 // BENCH_ONLY=embedded the embedded database's phase; BENCH_ONLY=upstream the upstream dispatch phases at
-// half and a quarter of BENCH_RATE, on a database with only what they seed themselves.
+// half and a quarter of BENCH_RATE, on a database with only what they seed themselves; BENCH_ONLY=suppliers
+// the sync of a 5,000-product price list, likewise.
 const ONLY = process.env.BENCH_ONLY
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
 
@@ -178,6 +180,13 @@ async function upstreamOnly({ base, databaseUrl, port }: Seeded) {
 }
 const seedNothing = async () => ({ keys: [], items: [], hot: 0 })
 
+/** The supplier sync phase: it seeds its own provider, list and items. */
+async function suppliersOnly({ base, databaseUrl, serverPid }: Seeded) {
+  const suppliers = await supplierBench({ databaseUrl, serverPid: serverPid!, admin: (m, u, b) => api(base, m, u, b) })
+  console.log(JSON.stringify({ at: new Date().toISOString(), suppliers }, null, 2))
+  console.table(supplierRows(suppliers))
+}
+
 type Reading = ReturnType<typeof referenceCeiling>
 
 /**
@@ -217,6 +226,7 @@ async function main() {
   if (ONLY === 'webhooks') return only(webhooksOnly)
   if (ONLY === 'reads') return only(readsOnly)
   if (ONLY === 'upstream') return only(upstreamOnly, seedNothing)
+  if (ONLY === 'suppliers') return only(suppliersOnly, seedNothing)
   if (ONLY === 'embedded') return console.log(JSON.stringify(await embeddedBench(SECONDS), null, 2))
   const databaseUrl = await recreateDatabase()
   const port = await freePort()
@@ -265,6 +275,8 @@ async function main() {
       startWorker: () => startServer(databaseUrl, port, { WORKERS: 'only' }, 'workers running'),
       admin: (m, u, b) => api(base, m, u, b),
     })
+    // A 5,000-product price list synced, its items repriced and switched (a few seconds, its own provider and items).
+    const suppliers = await supplierBench({ databaseUrl, serverPid: server.pid!, admin: (m, u, b) => api(base, m, u, b) })
     // Last: it adds 100,000 accounts to the database.
     const leaderboard = await leaderboardBench({ base, databaseUrl, keys, seconds: SECONDS })
     // The embedded phase gets the machine to itself: the server gone, PostgreSQL's dirty pages written.
@@ -285,6 +297,7 @@ async function main() {
       hot_item_ratio: phases.hot_item_ratio,
       webhooks: { rate_from: { purchase_ratio: phases.purchase_ratio, reading: webhookReading }, ...webhooks },
       upstream,
+      suppliers,
       leaderboard,
       reads,
       embedded,

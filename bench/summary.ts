@@ -37,6 +37,8 @@ export type BenchReport = {
   }
   /** Absent from reports before the upstream phase. */
   upstream?: UpstreamReport
+  /** Absent from reports before the supplier sync phase. */
+  suppliers?: SupplierReport
   leaderboard: Record<'profile' | 'profile_large' | 'top_ten_large', Load & { accounts_in_month?: number }>
   embedded: { http: Load & { peak_rss_mb: number }; loop: { calls_per_s: number }; ratio: number; idle_rss_mb: number }
 }
@@ -75,6 +77,31 @@ export type UpstreamReport = {
   }
   half_rate: UpstreamRate
   quarter_rate: UpstreamRate
+}
+
+/** bench/suppliers.ts: the second sync of a steered price list, items repriced and switched off. */
+export type SupplierReport = {
+  listed: number
+  steered: { repriced: number; off: number; gone: number }
+  sync: { wall_ms: number; postgres_cpu_ms: number; server_cpu_ms: number; machine_busy_percent: number }
+  items: { linked: number; repriced: number; switched_off: number }
+  unchanged_sync: { ms: number }
+}
+
+/** The supplier sync phase's row: also what BENCH_ONLY=suppliers prints. */
+export function supplierRows(s: SupplierReport): SummaryRow[] {
+  return [
+    {
+      figure: `supplier sync: ${n(s.listed)} listed, ${n(s.steered.repriced)} repriced, ${n(s.steered.off)} off, ${n(s.steered.gone)} gone`,
+      value:
+        `${n(s.sync.wall_ms)} ms (PostgreSQL ${n(s.sync.postgres_cpu_ms)} ms, server ${n(s.sync.server_cpu_ms)} ms of CPU)` +
+        `; ${n(s.items.repriced)} of ${n(s.items.linked)} items repriced, ${n(s.items.switched_off)} switched off` +
+        `; the same list again ${n(s.unchanged_sync.ms)} ms` +
+        busy(s.sync.machine_busy_percent),
+      ratio: null,
+      target: 'within a few seconds',
+    },
+  ]
 }
 
 const READ_TARGETS: Record<string, string> = {
@@ -216,6 +243,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
       target: '',
     },
     ...(r.upstream ? upstreamRows(r.upstream) : []),
+    ...(r.suppliers ? supplierRows(r.suppliers) : []),
     {
       figure: 'GET /api/v1/leaderboard/profile (≈ 100 accounts)',
       value: `${n(lb.profile.req_per_s)} req/s, p99 ${lb.profile.p99_ms} ms`,

@@ -11,7 +11,7 @@ import { onPostgres } from './database.js'
 import { freePort } from './server-process.js'
 import { adminQuery, databaseUrlFor } from './templates.js'
 
-// deploy/ (issue 42, item 4) kept true without a container engine: the Dockerfile's own RUN and CMD
+// deploy/ kept true without a container engine: the Dockerfile's own RUN and CMD
 // lines run in a clean copy of the repository, the compose file and the units are read and checked
 // against the code and docs/operating.md. No image is built and no unit is installed (docs/operating.md, "Deploying").
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8')

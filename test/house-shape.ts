@@ -46,8 +46,12 @@ export function checkAnswer(req: SentRequest, res: Answer): Violation[] {
   }
   const status = res.statusCode
   const message = body.message
-  // A supplier sync reads the provider's list there and then: a provider that does not answer is a lost dependency (DESIGN §11b).
-  const upstreamLost = message === 'SERVICE_UNAVAILABLE' && req.op.method === 'POST' && req.op.path.endsWith('/providers/{code}/sync')
+  // A supplier sync reads the provider's list there and then, as a bill's inquiry (and a payment without one) asks for
+  // the bill: a provider that does not answer (the fuzz points base_url at a dead port) is a lost dependency (DESIGN §11b, §5c).
+  const upstreamLost =
+    message === 'SERVICE_UNAVAILABLE' &&
+    req.op.method === 'POST' &&
+    (req.op.path.endsWith('/providers/{code}/sync') || req.op.path.endsWith('/trx/tagihan') || req.op.path.endsWith('/trx/tagihan/inquiry'))
   if (status >= 500 && !(status === 503 && (message === 'PRODUCT_TEMPORARILY_UNAVAILABLE' || upstreamLost)))
     fail(`${status} answer`, res.body.slice(0, 300))
   if (status >= 400) checkError(req, status, body, res.body, fail)

@@ -102,6 +102,8 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
   }
 
   // Upstream lines: requests add up to the line, and an open line has a request still under way (the poller's task).
+  // A request that failed over to another source (DESIGN §11b) is replaced by its one successor: it
+  // gave nothing back and counts no more.
   const upstream = await sql<{
     id: number
     status: string
@@ -112,7 +114,8 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     refunded_amount: number
   }>`
     SELECT ol.id, ol.status, ol.subtotal, ol.refunded_amount,
-           (SELECT coalesce(sum(amount), 0)::bigint FROM dispatches WHERE order_line_id = ol.id) AS requested,
+           (SELECT coalesce(sum(amount), 0)::bigint FROM dispatches d
+             WHERE order_line_id = ol.id AND NOT EXISTS (SELECT 1 FROM dispatches f WHERE f.failover_of = d.id)) AS requested,
            (SELECT count(*) FROM dispatches WHERE order_line_id = ol.id AND status IN ('queued', 'sending', 'pending', 'review')) AS open,
            (SELECT coalesce(sum(refund_amount), 0)::bigint FROM dispatches WHERE order_line_id = ol.id) AS refundable
       FROM order_lines ol WHERE ol.order_process IN ('h2h', 'smm')`.execute(db)
@@ -123,6 +126,12 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     else
       expect([line.open, line.refunded_amount], `settled upstream line ${line.id}`).toEqual([0, Math.min(line.refundable, line.subtotal)])
   }
+
+  const failedOver = await sql<{ id: number; status: string; refund_amount: number; successors: number }>`
+    SELECT d.id, d.status, d.refund_amount, (SELECT count(*) FROM dispatches f WHERE f.failover_of = d.id)::int AS successors
+      FROM dispatches d WHERE d.id IN (SELECT failover_of FROM dispatches WHERE failover_of IS NOT NULL)`.execute(db)
+  for (const d of failedOver.rows)
+    expect(d, `failed-over request ${d.id}`).toMatchObject({ status: 'failed', refund_amount: 0, successors: 1 })
 
   // A paid order must have an open line behind it (the operator's queue for manual lines).
   const stranded = await sql<{ n: number }>`

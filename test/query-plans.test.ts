@@ -10,6 +10,7 @@ import { listMutations } from '../src/modules/ledger/index.js'
 import { relayOutbox } from '../src/modules/webhooks/index.js'
 import { idleCapacity } from './webhook-capacity.js'
 import { detailByRefReader, listPurchases } from '../src/modules/orders/index.js'
+import { marginReport } from '../src/modules/reports/index.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createAutoItem, createReseller, get } from './factory.js'
@@ -172,6 +173,26 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     // Each scan reads the batch, not the backlog (a join on id looped over all 3,000 rows per batch row).
     expect(Math.max(...outboxReads.map((n) => n['Actual Rows']))).toBeLessThanOrEqual(500)
     await sql`DELETE FROM outbox_events`.execute(ctx.db)
+  })
+
+  it('reads the margin report’s orders through the created_at BRIN index, never the whole orders table', async () => {
+    // The seeded orders span the last 300k seconds: a day before them (no line read), and their first day.
+    // (Over a large share of the lines, a hash join over order_lines is the planner's right choice.)
+    const dayOf = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta' }).format(new Date(ms))
+    const before = dayOf(Date.now() - 400_000_000)
+    for (const day of [before, dayOf(Date.now() - 300_000_000)]) {
+      const plans = await plansOf((db) => marginReport(db, { from: day, to: day, group: 'provider' }, 'Asia/Jakarta'), { generic: false })
+      const scans = plans.flatMap((p) => p.nodes)
+      expect(
+        scans.some((n) => n['Index Name'] === 'orders_created_brin'),
+        day,
+      ).toBe(true)
+      expect(
+        scans.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'orders'),
+        day,
+      ).toEqual([])
+      if (day === before) expect(scans.filter((n) => n['Relation Name'] === 'order_lines' && n['Actual Rows'] > 0)).toEqual([])
+    }
   })
 
   it('answers the list routes over HTTP with the capped total', async () => {

@@ -77,6 +77,13 @@ describe('npm start', { timeout: 240_000 }, () => {
     const variants = catalog.data.flatMap((c: any) => c.products.flatMap((p: any) => p.variants))
     expect(new Set(variants.map((v: any) => v.order_process))).toEqual(new Set(['auto', 'h2h', 'smm', 'manual']))
     expect(variants.find((v: any) => v.order_process === 'auto').stock).toBeGreaterThan(0)
+    // Past the hand-made seven, the catalog is imported from the simulators' price lists: bought from a supplier product, at its cost.
+    expect(variants.find((v: any) => v.id === 8)).toMatchObject({ name: 'DANA 50.000', price: 51_750 })
+    const adminToken = (await first.waitFor(/admin token: +(\S+)/))[1]
+    const operator = async (p: string) =>
+      (await (await fetch(url(`/api/admin/v1${p}`), { headers: { authorization: `Bearer ${adminToken}` } })).json()).data
+    expect(await operator('/items/8/sources')).toMatchObject({ sources: [{ provider: 'sim-h2h', code: 'dana50', priority: 1 }] })
+    expect((await operator('/providers/sim-h2h/products?per_page=100')).map((p: any) => p.code)).toContain('dana50')
     expect((await fetch(url('/api/v1/balance'), { headers: { 'x-apikey': 'rk_wrong' } })).status).toBe(401)
   })
 

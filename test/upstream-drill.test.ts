@@ -7,7 +7,7 @@ import { startReceiver } from './receiver.js'
 import { adminCall } from './server-process.js'
 import { startUpstreams } from './upstreams.js'
 
-// The multi-process drill (issue 42): two ROLE=api and two ROLE=worker processes of one build on one
+// The multi-process drill: two ROLE=api and two ROLE=worker processes of one build on one
 // database; h2h, smm and auto purchases through both APIs with webhooks on; one worker SIGKILLed
 // mid-run. Afterwards every order is final, each upstream request went out once (an h2h ref again
 // only as a status check of the same ref), each event reached the receiver under one webhook-id,

@@ -55,15 +55,20 @@ export async function startUpstreams(options: { delayMs?: number } = {}): Promis
   return upstreams
 }
 
+/** One simulator registered as the operator's provider `code`: the Digiflazz one or the SMM panel v2 one. */
+export async function addSimulatedProvider(app: App, up: Upstreams, kind: 'digiflazz' | 'smm_panel', code: string): Promise<void> {
+  await admin(
+    app,
+    'POST',
+    '/providers',
+    kind === 'digiflazz'
+      ? { code, kind, base_url: `${up.base}/digiflazz/v1`, username: 'demo', api_key: 'demo-key' }
+      : { code, kind, base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' },
+  )
+}
+
 /** The simulators as the operator's providers: `dgf` (Digiflazz) and, unless left out, `panel` (SMM panel v2). */
 export async function addSimulatedProviders(app: App, up: Upstreams, options: { panel?: boolean } = {}): Promise<void> {
-  await admin(app, 'POST', '/providers', {
-    code: 'dgf',
-    kind: 'digiflazz',
-    base_url: `${up.base}/digiflazz/v1`,
-    username: 'demo',
-    api_key: 'demo-key',
-  })
-  if (options.panel !== false)
-    await admin(app, 'POST', '/providers', { code: 'panel', kind: 'smm_panel', base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' })
+  await addSimulatedProvider(app, up, 'digiflazz', 'dgf')
+  if (options.panel !== false) await addSimulatedProvider(app, up, 'smm_panel', 'panel')
 }

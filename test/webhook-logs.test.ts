@@ -6,7 +6,7 @@ import { adminCall, startServerProcess, type ServerProcess } from './server-proc
 // On PostgreSQL a migrated clone starts faster than an embedded database migrating from scratch.
 const database = onPostgres ? await cloneTestDatabase() : undefined
 
-// A secret never appears in a log (issue 9): the real service as its own process, logging
+// A secret never appears in a log: the real service as its own process, logging
 // everything it can (requests and workers alike, on its stdout), through a secret's whole life.
 describe('webhook secrets and the log', () => {
   const children: ServerProcess[] = []

@@ -166,10 +166,10 @@ export const COMMANDS: Record<string, Command> = {
   'items:list': { usage: '[--search TEXT] [--category NAME] [--page N]', method: 'GET', path: () => '/items' },
   'items:show': { usage: 'ID', method: 'GET', path: ([id]) => `/items/${id}` },
   'items:update': {
-    usage: 'ID [--price X] [--stock N] [--active true|false] [--provider CODE] ...',
+    usage: 'ID [--price X] [--price-locked true|false] [--stock N] [--active true|false] [--provider CODE] ...',
     method: 'PATCH',
     path: ([id]) => `/items/${id}`,
-    body: (f) => itemFields(f),
+    body: (f) => clean({ ...itemFields(f), price_locked: bool(f, 'price-locked') }),
   },
   'licenses:add': {
     usage: 'ITEM_ID LICENSE... (or --file PATH, one per line)',
@@ -274,11 +274,52 @@ export const COMMANDS: Record<string, Command> = {
     method: 'GET',
     path: ([code]) => `/providers/${code}/products`,
   },
+  // Revenue, cost and margin of the lines sold (DESIGN §11b); days in LEADERBOARD_TZ, the last 30 by default.
+  'reports:margin': {
+    usage: '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--group item|provider|reseller|day]',
+    example: 'reports:margin --from 2026-11-01 --to 2026-11-30 --group provider',
+    method: 'GET',
+    path: () => '/reports/margin',
+  },
   'providers:changes': {
     usage: 'CODE [--kind new|price|status|gone|back] [--page N]',
     method: 'GET',
     path: ([code]) => `/providers/${code}/changes`,
   },
+  // Items from a supplier's list, and the pricing rules that price them from its costs (DESIGN §11b).
+  'providers:import': {
+    usage: 'CODE [--category C,…] [--brand B,…] [--type T,…] [--codes a,b] [--dry-run] (at least one of category, brand, type, codes)',
+    method: 'POST',
+    path: ([code]) => `/providers/${code}/import`,
+    body: (f) =>
+      clean({
+        categories: list(f.category),
+        brands: list(f.brand),
+        types: list(f.type),
+        codes: list(f.codes),
+        dry_run: bool(f, 'dry-run'),
+      }),
+  },
+  'pricing:rules': { usage: '(every pricing rule)', method: 'GET', path: () => '/pricing-rules' },
+  'pricing:set': {
+    usage:
+      '--scope provider|category|brand|item [--provider C] [--category C] [--brand B] [--item-id N] --percent N [--flat N] [--round-to 1|50|100|500|1000] [--min-margin N]',
+    method: 'PUT',
+    path: () => '/pricing-rules',
+    body: (f) =>
+      clean({
+        scope: str(f.scope),
+        provider: str(f.provider),
+        category: str(f.category),
+        brand: str(f.brand),
+        item_id: int(f, 'item-id'),
+        percent: decimal(f, 'percent'),
+        flat: int(f, 'flat'),
+        round_to: int(f, 'round-to'),
+        min_margin: int(f, 'min-margin'),
+      }),
+  },
+  'pricing:delete': { usage: 'ID', method: 'DELETE', path: ([id]) => `/pricing-rules/${id}` },
   'webhooks:show': { usage: 'ACCOUNT_ID', method: 'GET', path: ([id]) => `/resellers/${id}/webhook` },
   'webhooks:deliveries': {
     usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]',
@@ -340,6 +381,8 @@ const EXAMPLES: Record<string, string> = {
   'webhooks:update': 'webhooks:update 1 --callback-url https://shop.example/hook --enabled true',
   'dispatches:resolve-placed': 'dispatches:resolve-placed 7 --sn 1234567890',
   'topups:resolve': 'topups:resolve T0123456789 --credit-amount 100000 --reason "bank statement shows the full amount"',
+  'providers:import': 'providers:import dgf --brand "MOBILE LEGENDS,FREE FIRE" --dry-run',
+  'pricing:set': 'pricing:set --scope brand --provider dgf --brand "MOBILE LEGENDS" --percent 4 --round-to 100 --min-margin 300',
 }
 
 /** An example call of a command: its own, or its usage with the optional parts left out and placeholders filled. */

@@ -38,7 +38,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   MAX_ACTIVE_LOCKS_REACHED: 'the account holds its maximum of active locks; release or use one',
   TOO_MANY_REQUESTS: 'over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends)',
   INTERNAL_ERROR: 'a fault of the service (logged with the X-Request-Id)',
-  PRODUCT_TEMPORARILY_UNAVAILABLE: "the item's provider is switched off; try later",
+  PRODUCT_TEMPORARILY_UNAVAILABLE: "the item's provider is switched off, or none of its suppliers serves now; try later",
   SERVICE_UNAVAILABLE: 'a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice',
   TOPUP_NOT_FOUND: 'no such top-up',
   CHANNEL_NOT_FOUND: 'no active payment channel has that code',

@@ -50,9 +50,12 @@ function audienceOf(op: Json): Audience {
   return schemes.includes('apiKey') ? 'reseller' : schemes.includes('adminToken') ? 'operator' : 'public'
 }
 
-/** The codes a route answers, by status: its audience's and those its doc lists. */
-export function codesOfRoute(audience: Audience, doc: OperationDoc): Map<number, ErrorCode[]> {
-  const answered = new Set([...AUDIENCE_CODES[audience], ...(doc.codes ?? [])])
+// What any route taking a JSON body can answer before its own checks: a body that is not JSON, or a request Node's parser refuses.
+const BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'BAD_REQUEST']
+
+/** The codes a route answers, by status: its audience's, a JSON body's, and those its doc lists. */
+function codesOfRoute(audience: Audience, doc: OperationDoc, takesJson: boolean): Map<number, ErrorCode[]> {
+  const answered = new Set([...AUDIENCE_CODES[audience], ...(takesJson ? BODY_CODES : []), ...(doc.codes ?? [])])
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of new Set([...GENERIC_FIRST.filter((c) => answered.has(c)), ...answered])) {
     const status = ERROR_CODES[code]
@@ -94,7 +97,9 @@ export function enrichDocument(document: Json): Json {
         const content = response.content?.['application/json']
         if (content && doc?.response !== undefined) content.example = doc.response
       }
-      if (doc) for (const [status, codes] of codesOfRoute(audienceOf(op), doc)) op.responses[status] = errorResponse(codes, doc)
+      if (doc)
+        for (const [status, codes] of codesOfRoute(audienceOf(op), doc, json !== undefined))
+          op.responses[status] = errorResponse(codes, doc)
       const limited = audienceOf(op) === 'reseller'
       for (const [status, response] of Object.entries<Json>(op.responses))
         response.headers = { ...REQUEST_ID, ...(limited && ['200', '201', '429'].includes(status) ? RATE_LIMIT : {}) }

@@ -15,7 +15,8 @@ import { lockRoutes } from '../modules/locks/index.js'
 import { orderRoutes } from '../modules/orders/index.js'
 import { payPageRoutes, topupAdminRoutes, topupRoutes, tripayCallbackRoutes } from '../modules/topups/index.js'
 import { fulfilmentAdminRoutes, validationRoutes } from '../modules/fulfilment/index.js'
-import { supplierRoutes } from '../modules/suppliers/index.js'
+import { pricingRoutes, sourceRoutes, supplierRoutes } from '../modules/suppliers/index.js'
+import { reportRoutes } from '../modules/reports/index.js'
 import { upstreamSimulators } from '../providers/simulators.js'
 import { adminWebhookRoutes, storeWebhookDeliveryRoutes, webhookRoutes } from '../modules/webhooks/index.js'
 import { adminAuth, resellerAuth } from './auth.js'
@@ -105,6 +106,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(topupAdminRoutes(ctx))
       await admin.register(fulfilmentAdminRoutes(ctx))
       await admin.register(supplierRoutes(ctx))
+      await admin.register(pricingRoutes(ctx))
+      await admin.register(sourceRoutes(ctx))
+      await admin.register(reportRoutes(ctx))
       await admin.register(adminWebhookRoutes(ctx))
       await admin.register(adminCatalogRoutes(ctx))
       await admin.register(storeWebhookDeliveryRoutes(ctx))

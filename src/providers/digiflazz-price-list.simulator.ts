@@ -30,7 +30,8 @@ type Pasca = {
   desc: string
 }
 
-const prepaid = (sku: string, name: string, category: string, brand: string, price: number): Prepaid => ({
+/** A prepaid entry as Digiflazz lists it: on at buyer and seller, unlimited, no cut-off window. */
+export const prepaidEntry = (sku: string, name: string, category: string, brand: string, price: number): Prepaid => ({
   product_name: name,
   category,
   brand,
@@ -64,13 +65,13 @@ const pasca = (sku: string, name: string, brand: string, admin: number): Pasca =
 export function digiflazzPriceLists() {
   return {
     prepaid: steerablePriceList('buyer_sku_code', [
-      prepaid('ml86', 'MOBILE LEGENDS 86 Diamonds', 'Games', 'MOBILE LEGENDS', 19_500),
-      prepaid('ml172', 'MOBILE LEGENDS 172 Diamonds', 'Games', 'MOBILE LEGENDS', 38_900),
-      prepaid('ff140', 'FREE FIRE 140 Diamonds', 'Games', 'FREE FIRE', 18_200),
-      prepaid('tsel10', 'Telkomsel 10.000', 'Pulsa', 'TELKOMSEL', 10_150),
-      prepaid('tsel25', 'Telkomsel 25.000', 'Pulsa', 'TELKOMSEL', 24_900),
-      prepaid('pln20', 'PLN 20.000', 'PLN', 'PLN', 20_150),
-      prepaid('dana50', 'DANA 50.000', 'E-Money', 'DANA', 50_200),
+      prepaidEntry('ml86', 'MOBILE LEGENDS 86 Diamonds', 'Games', 'MOBILE LEGENDS', 19_500),
+      prepaidEntry('ml172', 'MOBILE LEGENDS 172 Diamonds', 'Games', 'MOBILE LEGENDS', 38_900),
+      prepaidEntry('ff140', 'FREE FIRE 140 Diamonds', 'Games', 'FREE FIRE', 18_200),
+      prepaidEntry('tsel10', 'Telkomsel 10.000', 'Pulsa', 'TELKOMSEL', 10_150),
+      prepaidEntry('tsel25', 'Telkomsel 25.000', 'Pulsa', 'TELKOMSEL', 24_900),
+      prepaidEntry('pln20', 'PLN 20.000', 'PLN', 'PLN', 20_150),
+      prepaidEntry('dana50', 'DANA 50.000', 'E-Money', 'DANA', 50_200),
     ]),
     pasca: steerablePriceList('buyer_sku_code', [
       pasca('pln', 'PLN Pascabayar', 'PLN PASCABAYAR', 2_500),

@@ -49,7 +49,12 @@ async function readOne(account: ProviderAccount, cmd: 'prepaid' | 'pasca', timeo
     const said = isRecord(data) ? [text(data.rc) && `rc ${text(data.rc)}`, text(data.message)].filter(Boolean).join(' ') : undefined
     return { ok: false, reason: `${cmd} list: ${failureOf(reply, said)}` }
   }
-  const products = data.map((entry) => productOf(entry, cmd === 'pasca'))
+  return digiflazzListOf(data, cmd === 'pasca')
+}
+
+/** A `/price-list` answer's entries as a sync keeps them; entries without a code, name or price are skipped. */
+export function digiflazzListOf(data: unknown[], postpaid: boolean): PriceListRead & { ok: true } {
+  const products = data.map((entry) => productOf(entry, postpaid))
   const found = products.filter((p): p is ListedProduct => p !== undefined)
   return { ok: true, products: found, skipped: products.length - found.length }
 }

@@ -16,6 +16,11 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
   const transactions = new Map<string, SimTransaction>()
   /** Every transaction request received, in order: tests count upstream orders and checks here. */
   const requests: { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number; commands?: string }[] = []
+  /**
+   * Answers steered by product, over the target's steering: `fail` (rc 40), `known` (rc 49, the ref
+   * already known), `http500` (a server error). Tests steer one supplier product while another serves.
+   */
+  const skuSteering = new Map<string, 'fail' | 'known' | 'http500'>()
   const postpaid = postpaidBills()
   const priceLists = digiflazzPriceLists()
   const signedBy = (body: Body, salt: unknown) =>
@@ -56,8 +61,15 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       if (qty !== undefined && !(typeof qty === 'number' && Number.isSafeInteger(qty) && qty > 0))
         return reply.status(400).send({ data: { ref_id, rc: '40', status: 'Gagal', message: 'Nominal tidak valid' } })
       requests.push({ ref_id, customer_no, buyer_sku_code, ...(qty !== undefined && { qty }) })
+      const bySku = skuSteering.get(buyer_sku_code)
+      if (bySku === 'http500') return reply.status(500).send({ message: 'Internal Server Error' })
+      if (bySku === 'known')
+        return { data: { ref_id, customer_no, buyer_sku_code, status: 'Gagal', rc: '49', message: 'Ref ID tidak unik', sn: '' } }
       let t = transactions.get(ref_id)
-      if (!t) transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering: steeringOf(customer_no), looks: 0 }))
+      if (!t) {
+        const steering = bySku === 'fail' ? 'fail' : steeringOf(customer_no)
+        transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering, looks: 0 }))
+      }
       return { data: answer(t) }
     })
     app.post('/price-list', { schema: { hide: true } }, async (request, reply) => {
@@ -84,6 +96,6 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       }
     })
   }
-  return { plugin, transactions, requests, bills: postpaid.bills, priceLists }
+  return { plugin, transactions, requests, bills: postpaid.bills, priceLists, skuSteering }
 }
 export type DigiflazzSimulator = ReturnType<typeof digiflazzSimulator>

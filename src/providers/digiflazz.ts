@@ -1,8 +1,11 @@
 import crypto from 'node:crypto'
 import { isRecord, postUpstream, text, type ProviderAccount, type UpstreamReply } from './upstream-http.js'
 
-/** What one Digiflazz transaction request came to. `pending` covers every answer that is not final. */
-export type H2hOutcome = { status: 'completed' | 'failed' | 'pending'; sn: string | null; message: string }
+/**
+ * What one Digiflazz transaction request came to. `pending` covers every answer that is not final;
+ * `refused`: the connection was never made, so nothing reached Digiflazz.
+ */
+export type H2hOutcome = { status: 'completed' | 'failed' | 'pending'; sn: string | null; message: string; refused?: boolean }
 
 export const digiflazzSign = (username: string, apiKey: string, salt: string) =>
   crypto
@@ -20,7 +23,8 @@ const FAILED = ['gagal', 'failed']
  * A timeout, a 5xx, a body without data, or an rc/status pair that disagrees is not final.
  */
 export function readTransaction(reply: UpstreamReply): H2hOutcome {
-  if (reply.kind === 'unreachable') return { status: 'pending', sn: null, message: `provider unreachable: ${reply.reason}` }
+  if (reply.kind === 'unreachable')
+    return { status: 'pending', sn: null, message: `provider unreachable: ${reply.reason}`, ...(reply.refused && { refused: true }) }
   if (reply.status >= 500) return { status: 'pending', sn: null, message: `provider answered HTTP ${reply.status}` }
   const data = isRecord(reply.body) && isRecord(reply.body.data) ? reply.body.data : undefined
   const rc = text(data?.rc)

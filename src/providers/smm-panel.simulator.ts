@@ -24,6 +24,8 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
   const orders = new Map<number, SimOrder>()
   /** Every `add` received, in order: tests count upstream orders here. */
   const adds: { service: string; link: string; quantity: number }[] = []
+  /** Services whose `add` the panel refuses with an error (a service disabled at the panel): tests steer it. */
+  const refusedServices = new Set<string>()
   // Ids stay unique across restarts of the demo: a new process never hands out an old id.
   let nextId = Date.now() % 1_000_000_000
   /** `action=services`, steerable (price-list.simulator.ts); a product is off at a panel by leaving the list. */
@@ -58,6 +60,7 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
           const quantity = Number(form.quantity)
           if (!form.service || !form.link || !Number.isSafeInteger(quantity) || quantity <= 0) return { error: 'Incorrect request' }
           adds.push({ service: form.service, link: form.link, quantity })
+          if (refusedServices.has(form.service)) return { error: 'Service is disabled' }
           const order = { id: ++nextId, service: form.service, link: form.link, quantity, steering: steeringOf(form.link), looks: 0 }
           orders.set(order.id, order)
           return { order: order.id }
@@ -83,6 +86,6 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
       }
     })
   }
-  return { plugin, orders, adds, services }
+  return { plugin, orders, adds, services, refusedServices }
 }
 export type SmmPanelSimulator = ReturnType<typeof smmPanelSimulator>

@@ -36,6 +36,11 @@ export async function readPanelServices(account: ProviderAccount, timeoutMs: num
   const body = reply.kind === 'answer' ? reply.body : undefined
   if (reply.kind === 'unreachable' || reply.status >= 400 || !isList(body))
     return { ok: false, reason: `services: ${failureOf(reply, isRecord(body) ? body.error : undefined)}` }
+  return panelServicesOf(body)
+}
+
+/** An `action=services` answer's entries as a sync keeps them; entries without a service, name or rate are skipped. */
+export function panelServicesOf(body: unknown[]): PriceListRead & { ok: true } {
   const services = body.map(serviceOf)
   const found = services.filter((s): s is ListedProduct => s !== undefined)
   return { ok: true, products: found, skipped: services.length - found.length }

@@ -591,7 +591,7 @@ export interface paths {
     head?: never
     /**
      * Change price, stock, activity or provider mapping
-     * @description Changes an item’s price, stock, activity or provider mapping; only the fields sent change.
+     * @description Changes an item’s price, stock, activity or provider mapping; only the fields sent change. `price_locked: true` keeps the price through supplier cost changes and pricing rules (the `cost` still moves); a `price` sent for an item with a supplier `cost` locks it unless the same request says `price_locked: false`, and unlocking prices the item by its pricing rule at once.
      */
     patch: operations['adminUpdateItem']
     trace?: never
@@ -1036,6 +1036,122 @@ export interface paths {
      * @description What the syncs found changed in the provider’s list, newest first: `new`, `price` (old → new), `status` (on ↔ off), `gone`, `back`.
      */
     get: operations['adminListSupplierChanges']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/providers/{code}/import': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Create items from the provider’s products (by category, brand, type or codes)
+     * @description Creates an item for each chosen product of the provider’s last synced list that no item is bought from yet (gone ones are not importable): products match every selector given (`categories`, `brands`, `types`: any case; `codes`: exact). Each item is named from the list (product = the supplier’s brand, item = its product name, category = its category), bought from that product (h2h for Digiflazz, smm for a panel, whose min and max become the item’s; a postpaid product becomes a postpaid bill item), with `cost` = the supplier’s price (a panel’s rate / 1,000 per unit) and the price its pricing rule gives; with no rule the price is the cost rounded up. Everything happens in one transaction; importing again creates nothing new (those products are under `skipped`). `dry_run: true` answers the same without creating anything.
+     */
+    post: operations['adminImportSupplierProducts']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/pricing-rules': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The pricing rules
+     * @description Every pricing rule (DESIGN §11b), by provider and from the broadest scope to the item. An item’s price is `round_up(cost × (1 + percent/100) + flat, round_to)`, never below `cost + min_margin`, by the most specific rule matching the supplier product of its first serving source: item > brand (with its category, then without) > category > provider.
+     */
+    get: operations['adminListPricingRules']
+    /**
+     * Set a pricing rule (by its scope key) and reprice what it governs
+     * @description Sets the rule with this scope key (`provider`: provider; `category`: provider + category; `brand`: provider + brand, optionally narrowed by category; `item`: item_id; names compared in any case), creating it when new, and reprices the items it may now govern in the same transaction (never the price of a locked item; its cost still moves; their `updated_at` moves, so resellers’ delta sync sees them). `repriced` counts the items written.
+     */
+    put: operations['adminPutPricingRule']
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/pricing-rules/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Delete a pricing rule and reprice what it governed
+     * @description Deletes a rule; the items it governed fall to the next most specific rule (or keep their price, raised to their cost where it passes it), repriced in the same transaction.
+     */
+    delete: operations['adminDeletePricingRule']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/items/{id}/sources': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The supplier products the item is bought from
+     * @description The supplier products the item is bought from, by priority, each with the product as the last sync read it and whether it can serve now (provider on, product on and still listed, outside its cut-off window in WIB). A purchase goes to the first that serves; the item refuses purchases with `PRODUCT_TEMPORARILY_UNAVAILABLE` while none does. A request that fails definitely at one source moves to the next.
+     */
+    get: operations['adminGetItemSources']
+    /**
+     * Replace the supplier products the item is bought from
+     * @description Replaces the item’s whole list of sources (an empty list removes them: the item follows its own provider again). Each provider must exist and be of the item’s kind (an h2h item buys from Digiflazz providers, an smm item from SMM panels); priorities and (provider, code) pairs must differ. A code no sync has listed yet is accepted and counts as serving. The item’s `provider` and `provider_code` follow the first source, and its cost and price are recomputed from the first that serves (never a locked price). One transaction.
+     */
+    put: operations['adminPutItemSources']
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/reports/margin': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Revenue, cost and margin of the lines sold, per item, source, reseller or day
+     * @description What the lines of orders sold on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`, default Asia/Jakarta; at most 366 days; by default the last 30 days up to today) earned over what they cost us (DESIGN §11b), per `group` and in total.
+     *
+     *     - **Counted:** the lines of orders in status `paid`, `completed` or `canceled`, by the order’s `created_at`.
+     *     - **revenue** = the line’s `subtotal` − its `refunded_amount` (a refunded line earns 0).
+     *     - **cost**, for an `h2h` or `smm` line: the sum of its upstream requests’ costs at the source each went to — a completed request its cost (an smm Partial: cost × (quantity − remains) / quantity, rounded), a request still open its planned cost, a failed one 0. Any other line: the cost recorded when it was bought × (subtotal − refunded) / subtotal, rounded.
+     *     - A line whose cost is not known (bought before costs were recorded, an item without a cost, an open request without one) counts in `unknown_cost_lines` and adds 0 to `cost`, so its margin reads as its whole revenue.
+     *     - **margin** = revenue − cost; **margin_percent** = margin / revenue × 100 to two decimals, null without revenue.
+     *     - **group:** `item` (the line’s item), `provider` (an upstream line under the source that served it: its last completed request’s provider, else its last open one’s; `stock` for `auto` lines, `manual` for manual ones), `reseller` (the ordering account), `day` (the order’s day). `orders` counts each order once per row, and once in `totals`.
+     *     - Rows: days in order; other groups by margin, highest first.
+     */
+    get: operations['adminMarginReport']
     put?: never
     post?: never
     delete?: never
@@ -1543,6 +1659,21 @@ export interface operations {
               created_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /**
@@ -2610,7 +2741,7 @@ export interface operations {
       /**
        * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
        *
-       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off, or none of its suppliers serves now; try later
        */
       503: {
         headers: {
@@ -2990,7 +3121,13 @@ export interface operations {
           }
         }
       }
-      /** @description `SMM_ORDER_REQUIRES_JSON_NOTE`: an smm or open-denomination line needs `note` as a JSON object in a string (`errors` names the line) */
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       *
+       *     `SMM_ORDER_REQUIRES_JSON_NOTE`: an smm or open-denomination line needs `note` as a JSON object in a string (`errors` names the line)
+       */
       400: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
@@ -3090,7 +3227,7 @@ export interface operations {
       /**
        * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
        *
-       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off, or none of its suppliers serves now; try later
        */
       503: {
         headers: {
@@ -3206,6 +3343,21 @@ export interface operations {
         }
       }
       /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
        * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
        *
        *     `INVALID_IP`: the caller's address is not on the account's allow-list
@@ -3288,7 +3440,7 @@ export interface operations {
       /**
        * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
        *
-       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off, or none of its suppliers serves now; try later
        */
       503: {
         headers: {
@@ -3494,7 +3646,7 @@ export interface operations {
       /**
        * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
        *
-       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off, or none of its suppliers serves now; try later
        */
       503: {
         headers: {
@@ -3810,7 +3962,7 @@ export interface operations {
       /**
        * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
        *
-       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off, or none of its suppliers serves now; try later
        */
       503: {
         headers: {
@@ -4181,6 +4333,21 @@ export interface operations {
         }
       }
       /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
        * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
        *
        *     `INVALID_IP`: the caller's address is not on the account's allow-list
@@ -4263,7 +4430,7 @@ export interface operations {
       /**
        * @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice
        *
-       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off; try later
+       *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off, or none of its suppliers serves now; try later
        */
       503: {
         headers: {
@@ -5870,6 +6037,21 @@ export interface operations {
           }
         }
       }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
       401: {
         headers: {
@@ -6097,6 +6279,21 @@ export interface operations {
               updated_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -6474,7 +6671,9 @@ export interface operations {
            *           "product_name": "Game Voucher",
            *           "category": "Game Voucher",
            *           "active": true,
-           *           "provider_code": null
+           *           "provider_code": null,
+           *           "cost": null,
+           *           "price_locked": false
            *         },
            *         {
            *           "id": 21,
@@ -6517,7 +6716,9 @@ export interface operations {
            *           "product_name": "Mobile Legends Diamonds",
            *           "category": "Games",
            *           "active": true,
-           *           "provider_code": "ml86"
+           *           "provider_code": "ml86",
+           *           "cost": 19500,
+           *           "price_locked": false
            *         }
            *       ],
            *       "meta": {
@@ -6579,6 +6780,9 @@ export interface operations {
               category: string
               active: boolean
               provider_code: string | null
+              cost: number | null
+              /** @description the operator’s price: supplier cost changes and pricing rules leave it */
+              price_locked: boolean
             }[]
             meta: {
               page: number
@@ -6754,7 +6958,9 @@ export interface operations {
            *         "product_name": "Mobile Legends Diamonds",
            *         "category": "Games",
            *         "active": true,
-           *         "provider_code": "ml86"
+           *         "provider_code": "ml86",
+           *         "cost": 19500,
+           *         "price_locked": false
            *       }
            *     }
            */
@@ -6809,8 +7015,26 @@ export interface operations {
               category: string
               active: boolean
               provider_code: string | null
+              cost: number | null
+              /** @description the operator’s price: supplier cost changes and pricing rules leave it */
+              price_locked: boolean
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -6935,7 +7159,9 @@ export interface operations {
            *         "product_name": "Game Voucher",
            *         "category": "Game Voucher",
            *         "active": true,
-           *         "provider_code": null
+           *         "provider_code": null,
+           *         "cost": null,
+           *         "price_locked": false
            *       }
            *     }
            */
@@ -6990,6 +7216,9 @@ export interface operations {
               category: string
               active: boolean
               provider_code: string | null
+              cost: number | null
+              /** @description the operator’s price: supplier cost changes and pricing rules leave it */
+              price_locked: boolean
             }
           }
         }
@@ -7101,6 +7330,8 @@ export interface operations {
             | null
           description?: string
           active?: boolean
+          /** @description true: supplier cost changes and pricing rules leave the price alone; a `price` sent for an item with a supplier cost locks it unless this says false */
+          price_locked?: boolean
         }
       }
     }
@@ -7148,7 +7379,9 @@ export interface operations {
            *         "product_name": "Game Voucher",
            *         "category": "Game Voucher",
            *         "active": true,
-           *         "provider_code": null
+           *         "provider_code": null,
+           *         "cost": null,
+           *         "price_locked": false
            *       }
            *     }
            */
@@ -7203,8 +7436,26 @@ export interface operations {
               category: string
               active: boolean
               provider_code: string | null
+              cost: number | null
+              /** @description the operator’s price: supplier cost changes and pricing rules leave it */
+              price_locked: boolean
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -7324,6 +7575,21 @@ export interface operations {
               duplicates: number
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -7551,6 +7817,21 @@ export interface operations {
           }
         }
       }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
       401: {
         headers: {
@@ -7674,6 +7955,21 @@ export interface operations {
               updated_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -7904,6 +8200,7 @@ export interface operations {
            *         "updated_at": "2026-11-22T10:15:00.000Z",
            *         "h2h_results": [],
            *         "smm_results": [],
+           *         "requests": [],
            *         "account_id": 12,
            *         "cancel_reason": null,
            *         "items": [
@@ -8056,6 +8353,23 @@ export interface operations {
                 /** Format: date-time */
                 created_at: string
               }[]
+              /** @description every upstream request, by line, failed-over ones included */
+              requests: {
+                id: number
+                line_id: number
+                /** @description the source that took the request */
+                provider: string
+                provider_code: string
+                upstream_ref: string
+                /** @enum {string} */
+                status: 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+                /** @description what the reseller paid for it */
+                amount: number
+                cost: number | null
+                refund_amount: number
+                message: string | null
+                failover_of: number | null
+              }[]
             }
           }
         }
@@ -8169,6 +8483,21 @@ export interface operations {
               refunded_lines?: number
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -8293,6 +8622,21 @@ export interface operations {
               refunded_lines?: number
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -8978,6 +9322,21 @@ export interface operations {
           }
         }
       }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
       401: {
         headers: {
@@ -9108,6 +9467,21 @@ export interface operations {
               updated_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -9637,6 +10011,21 @@ export interface operations {
           }
         }
       }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
       401: {
         headers: {
@@ -9904,6 +10293,21 @@ export interface operations {
               sn: string | null
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -10508,6 +10912,1075 @@ export interface operations {
       }
     }
   }
+  adminImportSupplierProducts: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description the provider’s code */
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "brands": [
+         *         "MOBILE LEGENDS"
+         *       ],
+         *       "codes": [
+         *         "pln"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /** @description supplier categories, any case */
+          categories?: string[]
+          /** @description supplier brands (a panel’s: its categories), any case */
+          brands?: string[]
+          /** @description supplier product types, any case */
+          types?: string[]
+          /** @description supplier product codes, exact */
+          codes?: string[]
+          /**
+           * @description answer what would be created, create nothing
+           * @default false
+           */
+          dry_run?: boolean
+        }
+      }
+    }
+    responses: {
+      /** @description The items created, the products skipped, and codes the list does not have */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "provider": "digiflazz",
+           *         "dry_run": false,
+           *         "created": [
+           *           {
+           *             "id": 41,
+           *             "sku": "DIGIFLAZZ-ML86",
+           *             "code": "ml86",
+           *             "name": "MOBILE LEGENDS 86 Diamonds",
+           *             "category": "Games",
+           *             "cost": 19500,
+           *             "price": 20300,
+           *             "rule_id": 3
+           *           },
+           *           {
+           *             "id": 42,
+           *             "sku": "DIGIFLAZZ-PLN",
+           *             "code": "pln",
+           *             "name": "PLN Pascabayar",
+           *             "category": "Pascabayar",
+           *             "cost": 2500,
+           *             "price": 2500,
+           *             "rule_id": null
+           *           }
+           *         ],
+           *         "skipped": [
+           *           {
+           *             "code": "ml172",
+           *             "name": "MOBILE LEGENDS 172 Diamonds",
+           *             "item_id": 17,
+           *             "reason": "linked"
+           *           }
+           *         ],
+           *         "not_found": []
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              provider: string
+              dry_run: boolean
+              created: {
+                id: number | null
+                sku: string
+                /** @description the supplier product it is bought from */
+                code: string
+                name: string
+                category: string
+                /** @description what one unit costs at the supplier (a panel: its rate / 1,000) */
+                cost: number
+                price: number
+                rule_id: number | null
+              }[]
+              /** @description products an item is already bought from */
+              skipped: {
+                code: string
+                name: string
+                item_id: number
+                /** @enum {string} */
+                reason: 'linked'
+              }[]
+              /** @description codes asked for that the list does not have (or no longer lists) */
+              not_found: string[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PROVIDER_NOT_FOUND`: no such provider */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListPricingRules: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The rules */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 3,
+           *           "scope": "brand",
+           *           "provider": "digiflazz",
+           *           "category": null,
+           *           "brand": "MOBILE LEGENDS",
+           *           "item_id": null,
+           *           "percent": 4,
+           *           "flat": 0,
+           *           "round_to": 100,
+           *           "min_margin": 300,
+           *           "created_at": "2026-11-27T10:00:00.000Z",
+           *           "updated_at": "2026-11-27T10:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              /** @enum {string} */
+              scope: 'provider' | 'category' | 'brand' | 'item'
+              provider: string | null
+              category: string | null
+              brand: string | null
+              item_id: number | null
+              percent: number
+              flat: number
+              round_to: number
+              min_margin: number
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminPutPricingRule: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "scope": "brand",
+         *       "provider": "digiflazz",
+         *       "brand": "MOBILE LEGENDS",
+         *       "percent": 4,
+         *       "round_to": 100,
+         *       "min_margin": 300
+         *     }
+         */
+        'application/json': {
+          /** @enum {string} */
+          scope: 'provider' | 'category' | 'brand' | 'item'
+          /** @description provider, category and brand scopes */
+          provider?: string
+          category?: string
+          brand?: string
+          /** @description item scope */
+          item_id?: number
+          /** @description markup on the cost, in percent (decimals allowed) */
+          percent: number
+          /**
+           * @description added after the percent
+           * @default 0
+           */
+          flat?: number
+          /** @description the price is rounded up to a multiple of this */
+          round_to?: 1 | 50 | 100 | 500 | 1000
+          /**
+           * @description the price is never below cost + this
+           * @default 0
+           */
+          min_margin?: number
+        }
+      }
+    }
+    responses: {
+      /** @description The rule, whether it is new, and how many items were repriced */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "rule": {
+           *           "id": 3,
+           *           "scope": "brand",
+           *           "provider": "digiflazz",
+           *           "category": null,
+           *           "brand": "MOBILE LEGENDS",
+           *           "item_id": null,
+           *           "percent": 4,
+           *           "flat": 0,
+           *           "round_to": 100,
+           *           "min_margin": 300,
+           *           "created_at": "2026-11-27T10:00:00.000Z",
+           *           "updated_at": "2026-11-27T10:05:00.000Z"
+           *         },
+           *         "created": true,
+           *         "repriced": 12
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              rule: {
+                id: number
+                /** @enum {string} */
+                scope: 'provider' | 'category' | 'brand' | 'item'
+                provider: string | null
+                category: string | null
+                brand: string | null
+                item_id: number | null
+                percent: number
+                flat: number
+                round_to: number
+                min_margin: number
+                /** Format: date-time */
+                created_at: string
+                /** Format: date-time */
+                updated_at: string
+              }
+              /** @description a new rule (false: an existing rule’s terms changed) */
+              created: boolean
+              /** @description items whose cost or price this change moved */
+              repriced: number
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminDeletePricingRule: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The deleted rule and how many items were repriced */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "rule": {
+           *           "id": 3,
+           *           "scope": "brand",
+           *           "provider": "digiflazz",
+           *           "category": null,
+           *           "brand": "MOBILE LEGENDS",
+           *           "item_id": null,
+           *           "percent": 4,
+           *           "flat": 0,
+           *           "round_to": 100,
+           *           "min_margin": 300,
+           *           "created_at": "2026-11-27T10:00:00.000Z",
+           *           "updated_at": "2026-11-27T10:05:00.000Z"
+           *         },
+           *         "repriced": 12
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              rule: {
+                id: number
+                /** @enum {string} */
+                scope: 'provider' | 'category' | 'brand' | 'item'
+                provider: string | null
+                category: string | null
+                brand: string | null
+                item_id: number | null
+                percent: number
+                flat: number
+                round_to: number
+                min_margin: number
+                /** Format: date-time */
+                created_at: string
+                /** Format: date-time */
+                updated_at: string
+              }
+              /** @description items whose price moved to the next most specific rule */
+              repriced: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `NOT_FOUND`: no such route or resource */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminGetItemSources: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The item’s sources */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "item_id": 41,
+           *         "sources": [
+           *           {
+           *             "provider": "digiflazz",
+           *             "kind": "digiflazz",
+           *             "code": "ml86",
+           *             "priority": 1,
+           *             "product": {
+           *               "name": "MOBILE LEGENDS 86 Diamonds",
+           *               "price": 19500,
+           *               "active": true,
+           *               "gone_at": null,
+           *               "cut_off_start": "23:45",
+           *               "cut_off_end": "00:15"
+           *             },
+           *             "serving_now": true
+           *           },
+           *           {
+           *             "provider": "digiflazz-2",
+           *             "kind": "digiflazz",
+           *             "code": "ML86B",
+           *             "priority": 2,
+           *             "product": null,
+           *             "serving_now": true
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              item_id: number
+              /** @description by priority */
+              sources: {
+                provider: string
+                /** @enum {string} */
+                kind: 'digiflazz' | 'smm_panel'
+                code: string
+                priority: number
+                product: {
+                  name: string
+                  /** @description Digiflazz: the price; a panel: the rate per 1,000 */
+                  price: number
+                  /** @description on at the supplier */
+                  active: boolean
+                  gone_at: string | null
+                  cut_off_start: string | null
+                  cut_off_end: string | null
+                } | null
+                /** @description provider on, product on, listed and outside its cut-off window */
+                serving_now: boolean
+              }[]
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ITEM_NOT_FOUND`: no such item, or it is inactive */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminPutItemSources: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "sources": [
+         *         {
+         *           "provider": "digiflazz",
+         *           "code": "ml86",
+         *           "priority": 1
+         *         },
+         *         {
+         *           "provider": "digiflazz-2",
+         *           "code": "ML86B",
+         *           "priority": 2
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /** @description the item’s whole list of sources, replacing the one it had; empty: the item follows its own provider again */
+          sources: {
+            /** @description the provider’s code */
+            provider: string
+            /** @description the supplier’s product code (Digiflazz buyer_sku_code, a panel’s service id) */
+            code: string
+            /** @description tried in ascending order: 1 first */
+            priority: number
+          }[]
+        }
+      }
+    }
+    responses: {
+      /** @description The item’s sources now */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "item_id": 41,
+           *         "sources": [
+           *           {
+           *             "provider": "digiflazz",
+           *             "kind": "digiflazz",
+           *             "code": "ml86",
+           *             "priority": 1,
+           *             "product": {
+           *               "name": "MOBILE LEGENDS 86 Diamonds",
+           *               "price": 19500,
+           *               "active": true,
+           *               "gone_at": null,
+           *               "cut_off_start": "23:45",
+           *               "cut_off_end": "00:15"
+           *             },
+           *             "serving_now": true
+           *           },
+           *           {
+           *             "provider": "digiflazz-2",
+           *             "kind": "digiflazz",
+           *             "code": "ML86B",
+           *             "priority": 2,
+           *             "product": null,
+           *             "serving_now": true
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              item_id: number
+              /** @description by priority */
+              sources: {
+                provider: string
+                /** @enum {string} */
+                kind: 'digiflazz' | 'smm_panel'
+                code: string
+                priority: number
+                product: {
+                  name: string
+                  /** @description Digiflazz: the price; a panel: the rate per 1,000 */
+                  price: number
+                  /** @description on at the supplier */
+                  active: boolean
+                  gone_at: string | null
+                  cut_off_start: string | null
+                  cut_off_end: string | null
+                } | null
+                /** @description provider on, product on, listed and outside its cut-off window */
+                serving_now: boolean
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ITEM_NOT_FOUND`: no such item, or it is inactive */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminMarginReport: {
+    parameters: {
+      query?: {
+        /**
+         * @description YYYY-MM-DD, the first day counted (inclusive) in LEADERBOARD_TZ; default 29 days before `to`
+         * @example 2026-11-01
+         */
+        from?: string
+        /**
+         * @description YYYY-MM-DD, the last day counted (inclusive) in LEADERBOARD_TZ; default today
+         * @example 2026-11-01
+         */
+        to?: string
+        /** @description what a row sums: an item, a source, a reseller or a day */
+        group?: 'item' | 'provider' | 'reseller' | 'day'
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The report: a row per group and the totals */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "from": "2026-11-01",
+           *         "to": "2026-11-30",
+           *         "time_zone": "Asia/Jakarta",
+           *         "group": "provider",
+           *         "rows": [
+           *           {
+           *             "key": "dgf",
+           *             "label": "dgf",
+           *             "orders": 412,
+           *             "lines": 430,
+           *             "revenue": 8912000,
+           *             "cost": 8401500,
+           *             "margin": 510500,
+           *             "margin_percent": 5.73,
+           *             "unknown_cost_lines": 0
+           *           },
+           *           {
+           *             "key": "stock",
+           *             "label": "Stock (auto)",
+           *             "orders": 96,
+           *             "lines": 101,
+           *             "revenue": 3120000,
+           *             "cost": 2650000,
+           *             "margin": 470000,
+           *             "margin_percent": 15.06,
+           *             "unknown_cost_lines": 3
+           *           }
+           *         ],
+           *         "totals": {
+           *           "orders": 500,
+           *           "lines": 531,
+           *           "revenue": 12032000,
+           *           "cost": 11051500,
+           *           "margin": 980500,
+           *           "margin_percent": 8.15,
+           *           "unknown_cost_lines": 3
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** Format: date */
+              from: string
+              /** Format: date */
+              to: string
+              /** @description LEADERBOARD_TZ: where a day starts */
+              time_zone: string
+              /** @enum {string} */
+              group: 'item' | 'provider' | 'reseller' | 'day'
+              rows: {
+                /** @description item id, provider code (or `stock`, `manual`), account id, or the day YYYY-MM-DD */
+                key: string
+                /** @description the item’s product and name, the provider, the reseller’s name, or the day */
+                label: string
+                /** @description orders with a line in the row */
+                orders: number
+                lines: number
+                /** @description what resellers paid for the lines, net of refunds: subtotal − refunded_amount */
+                revenue: number
+                /** @description what the lines cost us (see the description); lines of unknown cost add 0 */
+                cost: number
+                /** @description revenue − cost */
+                margin: number
+                margin_percent: number | null
+                /** @description lines whose cost is not known (bought before costs were recorded, or an item without one) */
+                unknown_cost_lines: number
+              }[]
+              totals: {
+                /** @description orders with a line in the row */
+                orders: number
+                lines: number
+                /** @description what resellers paid for the lines, net of refunds: subtotal − refunded_amount */
+                revenue: number
+                /** @description what the lines cost us (see the description); lines of unknown cost add 0 */
+                cost: number
+                /** @description revenue − cost */
+                margin: number
+                margin_percent: number | null
+                /** @description lines whose cost is not known (bought before costs were recorded, or an item without one) */
+                unknown_cost_lines: number
+              }
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
   adminGetWebhook: {
     parameters: {
       query?: never
@@ -10661,6 +12134,21 @@ export interface operations {
               secret_created_at: string | null
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -11193,6 +12681,21 @@ export interface operations {
           }
         }
       }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
       401: {
         headers: {
@@ -11528,6 +13031,21 @@ export interface operations {
           }
         }
       }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
       401: {
         headers: {
@@ -11777,6 +13295,21 @@ export interface operations {
               created_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -12117,6 +13650,21 @@ export interface operations {
               created_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
@@ -12611,6 +14159,21 @@ export interface operations {
               invite_expires_at: string
             }
           }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
         }
       }
       /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */

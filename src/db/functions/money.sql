@@ -1,3 +1,9 @@
 -- The most any price, amount, balance or line subtotal may be (DESIGN §3): 10^15 Rupiah stays exact
 -- in a JSON number (a double). The CHECK constraints of migration 20261122_0003 spell the same figure.
 CREATE OR REPLACE FUNCTION money_max() RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1000000000000000::bigint $$;
+
+-- What p_units of something cost at p_price each (a supplier's price, an item's cost), rounded up
+-- to whole Rupiah; NULL when the price is unknown or the figure passes money_max().
+CREATE OR REPLACE FUNCTION cost_of(p_price numeric, p_units numeric) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN p_price * p_units <= money_max() THEN ceil(p_price * p_units)::bigint END
+$$;

@@ -28,10 +28,6 @@ export interface OrdersTable {
   created_at: Generated<Date>
   updated_at: Timestamp
   finished_at: Date | null
-  /** What this request costs us at its source (the supplier's price for its quantity or units); null when unknown. */
-  cost: ColumnType<number | null, number | null | undefined, number | null>
-  /** The request that failed definitely at an earlier source, which this one replaces (DESIGN §11b failover). */
-  failover_of: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 export interface OrderLinesTable {
@@ -110,4 +106,8 @@ export interface DispatchesTable {
   created_at: Generated<Date>
   updated_at: Timestamp
   finished_at: Date | null
+  /** What this request costs us at its source (the supplier's price for its quantity or units); null when unknown. */
+  cost: ColumnType<number | null, number | null | undefined, number | null>
+  /** The request that failed definitely at an earlier source, which this one replaces (DESIGN §11b failover). */
+  failover_of: ColumnType<number | null, number | null | undefined, number | null>
 }

@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createItem, createReseller, get } from '../../../test/factory.js'
 import { COMMANDS, parseArgs } from '../../cli/commands.js'
 
-// Categories and products managed on their own (issue 15): the operator API, and the CLI commands over it.
+// Categories and products managed on their own: the operator API, and the CLI commands over it.
 const { app, ctx } = await createTestApp()
 const r = await createReseller(app)
 const headers = { authorization: `Bearer ${ADMIN_TOKEN}` }

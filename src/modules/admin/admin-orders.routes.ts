@@ -30,6 +30,22 @@ const AdminOrder = Type.Composite([
         created_at: Timestamp,
       }),
     ),
+    requests: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        line_id: Type.Integer(),
+        provider: Type.String({ description: 'the source that took the request' }),
+        provider_code: Type.String(),
+        upstream_ref: Type.String(),
+        status: StringEnum(['queued', 'sending', 'pending', 'completed', 'failed', 'review', 'void']),
+        amount: Type.Integer({ description: 'what the reseller paid for it' }),
+        cost: Nullable(Type.Integer({ description: 'what the source charges for it; null when unknown' })),
+        refund_amount: Type.Integer(),
+        message: Nullable(Type.String()),
+        failover_of: Nullable(Type.Integer({ description: 'the request this one replaced after it failed at another source' })),
+      }),
+      { description: 'every upstream request, by line, failed-over ones included' },
+    ),
   }),
 ])
 // A reseller's order summary, and whose it is.

@@ -56,6 +56,8 @@ export const item = {
   category: 'Game Voucher',
   active: true,
   provider_code: null,
+  cost: null,
+  price_locked: false,
 }
 export const h2hItem = {
   ...item,
@@ -73,6 +75,7 @@ export const h2hItem = {
   product_name: 'Mobile Legends Diamonds',
   category: 'Games',
   provider_code: 'ml86',
+  cost: 19500,
 }
 
 export const provider = {
@@ -123,6 +126,8 @@ export const orderDetail = {
   updated_at: at,
   h2h_results: [],
   smm_results: [],
+  // A manual line makes no upstream request.
+  requests: [],
   account_id: 12,
   cancel_reason: null,
   items: [

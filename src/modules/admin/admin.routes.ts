@@ -6,6 +6,7 @@ import { operation } from '../../http/operation.js'
 import { IdParam, Ok, OkPage, PageNumber } from '../../http/schemas.js'
 import { adjustBalance, createAccount, getAccount, listAccounts, rotateApiKey, updateAccount } from '../accounts/index.js'
 import { addLicenses, createItem, createProvider, getAdminItem, listProviders, updateItem, updateProvider } from '../catalog/index.js'
+import { repriceItemsNow, repriceProviderNow } from '../suppliers/index.js'
 import * as S from './admin.schemas.js'
 import { ADMIN_DOCS } from './admin.openapi.js'
 
@@ -144,7 +145,12 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_DOCS.adminUpdateItem, { 200: S.AdminItem }),
         },
       },
-      async (request) => ok(edited(await updateItem(db, request.params.id, request.body))),
+      async (request) => {
+        const item = await updateItem(db, request.params.id, request.body)
+        // Unlocked, an item takes its rule's price now rather than at the next sync.
+        const repriced = request.body.price_locked === false && (await repriceItemsNow(db, [item.id])) > 0
+        return ok(edited(repriced ? await getAdminItem(db, item.id) : item))
+      },
     )
     // Stock arrives in bulk: this one route takes up to 8 MiB.
     app.post(
@@ -196,7 +202,12 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_DOCS.adminUpdateProvider, { 200: Ok(S.Provider) }),
         },
       },
-      async (request) => ok(edited(await updateProvider(db, vault, request.params.code, request.body))),
+      async (request) => {
+        const provider = await updateProvider(db, vault, request.params.code, request.body)
+        // On or off, the provider may now be (or no longer be) the first serving source of items bought from it.
+        if (request.body.active !== undefined) await repriceProviderNow(db, provider.code)
+        return ok(edited(provider))
+      },
     )
   }
 }

@@ -89,7 +89,15 @@ export const CreateItemBody = Type.Object({
   order_process: StringEnum(['auto', 'h2h', 'smm', 'manual']),
   ...ItemFields,
 })
-export const ItemChangesBody = Type.Partial(Type.Object(ItemFields))
+export const ItemChangesBody = Type.Partial(
+  Type.Object({
+    ...ItemFields,
+    price_locked: Type.Boolean({
+      description:
+        'true: supplier cost changes and pricing rules leave the price alone; a `price` sent for an item with a supplier cost locks it unless this says false',
+    }),
+  }),
+)
 export const AdminItem = Ok(
   Type.Composite([
     Variant,
@@ -99,6 +107,8 @@ export const AdminItem = Ok(
       category: Type.String(),
       active: Type.Boolean(),
       provider_code: Nullable(Type.String()),
+      cost: Nullable(Type.Number({ description: 'what one unit costs at its first serving supplier; null: not supplier-priced' })),
+      price_locked: Type.Boolean({ description: 'the operator’s price: supplier cost changes and pricing rules leave it' }),
     }),
   ]),
 )

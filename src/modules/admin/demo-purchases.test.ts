@@ -5,7 +5,8 @@ import { freePort } from '../../../test/server-process.js'
 import { seedDemo } from './demo.js'
 
 // The issue's promise: every demo item can be bought out of the box, the upstream ones through the
-// app's own simulators under /sim/ (the demo's providers point at PUBLIC_URL).
+// app's own simulators under /sim/ (the demo's providers point at PUBLIC_URL), the items imported
+// from the simulators' price lists too.
 it('buys every demo item with the demo key, and each order completes over the simulators', async () => {
   const port = await freePort()
   const { app, ctx } = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` })
@@ -29,7 +30,7 @@ it('buys every demo item with the demo key, and each order completes over the si
             method: 'POST',
             url: '/api/v1/trx',
             headers,
-            payload: { ref_id: `demo-${v.sku}`, carts: [{ item_id: v.id, quantity: 1, note: notes[v.order_process] }] },
+            payload: { ref_id: `demo-${v.sku}`, carts: [{ item_id: v.id, quantity: v.min_order ?? 1, note: notes[v.order_process] }] },
           },
     )
     expect([v.sku, res.statusCode, res.json().message]).toEqual([v.sku, 200, 'OK'])

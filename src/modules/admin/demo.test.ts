@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSiblingApp, createTestApp, type TestApp } from '../../../test/app.js'
+import { admin } from '../../../test/factory.js'
 import { onPostgres } from '../../../test/database.js'
 import { adminQuery, databaseUrlFor } from '../../../test/templates.js'
 import { startServerProcess, type ServerProcess } from '../../../test/server-process.js'
@@ -14,7 +15,8 @@ const counts = async (db: Database) =>
            (SELECT count(*) FROM categories) AS categories, (SELECT count(*) FROM items) AS items,
            (SELECT count(*) FROM licenses) AS licenses, (SELECT count(*) FROM ledger_entries) AS ledger`.execute(db)
   ).rows[0]
-const ONE_DEMO = { accounts: 1, providers: 2, categories: 6, items: 7, licenses: 80, ledger: 1 }
+// Seven items made by hand, then eight imported from the simulators' lists (six Digiflazz products, two panel services).
+const ONE_DEMO = { accounts: 1, providers: 2, categories: 12, items: 15, licenses: 80, ledger: 1 }
 const NOTHING = { accounts: 0, providers: 0, categories: 0, items: 0, licenses: 0, ledger: 0 }
 
 describe('demo seed', () => {
@@ -48,6 +50,71 @@ describe('demo seed', () => {
     await sql`DROP TRIGGER refuse_accounts ON accounts`.execute(ctx.db)
     expect(await seedDemo(ctx)).toBeDefined()
     expect(await counts(ctx.db)).toEqual(ONE_DEMO)
+  })
+
+  it("imports the simulators' price lists after the hand-made items: sources, cost, price by the provider's rule", async () => {
+    const { app, ctx } = await createTestApp()
+    await seedDemo(ctx)
+    const items = await admin<any[]>(app, 'GET', '/items?per_page=100')
+    const byId = new Map(items.map((i) => [i.id, i]))
+    // The README's items keep their ids, prices and hand mapping, with no source a sync would reprice.
+    expect([1, 2, 3, 4, 5, 6, 7].map((id) => [byId.get(id).sku, byId.get(id).price])).toEqual([
+      ['STEAM60', 61500],
+      ['GP100', 99000],
+      ['ML86', 19800],
+      ['TSEL10', 10850],
+      ['IGF100', 15000],
+      ['NFX1M', 45000],
+      ['PLNPASCA', 2500],
+    ])
+    const sources = (
+      await sql<{ item_id: number; provider: string; code: string; priority: number }>`
+        SELECT item_id, provider, code, priority FROM item_sources ORDER BY item_id`.execute(ctx.db)
+    ).rows
+    expect(sources.map((s) => `${s.item_id} ${s.provider} ${s.code} ${s.priority}`)).toEqual([
+      '8 sim-h2h dana50 1',
+      '9 sim-h2h ff140 1',
+      '10 sim-h2h ml172 1',
+      '11 sim-h2h pln20 1',
+      '12 sim-h2h bpjs 1',
+      '13 sim-h2h tsel25 1',
+      '14 sim-smm 2 1',
+      '15 sim-smm 3 1',
+    ])
+    // Cost: the listed price (a panel's rate per 1,000 over 1,000); price = round_up(cost × 1.03, 50), at least cost + 100.
+    const priced = (
+      await sql<{ id: number; sku: string; cost: string; price: number; postpaid: boolean }>`
+        SELECT id, sku, cost::text AS cost, price, (provider_meta->>'postpaid')::boolean AS postpaid FROM items WHERE id >= 8 ORDER BY id`.execute(
+        ctx.db,
+      )
+    ).rows
+    expect(priced.map((i) => [i.sku, i.cost, Number(i.price)])).toEqual([
+      ['SIM-H2H-DANA50', '50200', 51750],
+      ['SIM-H2H-FF140', '18200', 18750],
+      ['SIM-H2H-ML172', '38900', 40100],
+      ['SIM-H2H-PLN20', '20150', 20800],
+      ['SIM-H2H-BPJS', '2500', 2600],
+      ['SIM-H2H-TSEL25', '24900', 25650],
+      ['SIM-SMM-2', '0.00035', 1],
+      ['SIM-SMM-3', '0.00002', 1],
+    ])
+    expect(priced.find((i) => i.sku === 'SIM-H2H-BPJS')?.postpaid).toBe(true)
+    const rules = await admin<any[]>(app, 'GET', '/pricing-rules')
+    expect(rules.map((r) => [r.scope, r.provider, r.percent, r.flat, r.round_to, r.min_margin])).toEqual([
+      ['provider', 'sim-h2h', 3, 0, 50, 100],
+      ['provider', 'sim-smm', 20, 0, 1, 0],
+    ])
+    // Each list is in supplier_products, recorded as one sync that found every product new.
+    expect((await admin<any[]>(app, 'GET', '/providers/sim-h2h/products?per_page=100')).length).toBe(9)
+    expect((await admin<any[]>(app, 'GET', '/providers/sim-smm/products?per_page=100')).length).toBe(3)
+    const syncs = (
+      await sql<{ provider: string; status: string; new_count: number }>`
+      SELECT provider, status, new_count FROM supplier_syncs ORDER BY id`.execute(ctx.db)
+    ).rows
+    expect(syncs).toEqual([
+      { provider: 'sim-h2h', status: 'ok', new_count: 9 },
+      { provider: 'sim-smm', status: 'ok', new_count: 3 },
+    ])
   })
 
   it('leaves a database an operator already filled alone', async () => {

@@ -2,8 +2,10 @@ import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { inTransaction, type Trx } from '../../db/database.js'
 import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
+import { simulatorPriceLists } from '../../providers/simulator-price-lists.js'
 import { adjustBalanceWithin, createAccountWithin } from '../accounts/index.js'
 import { addLicensesWithin, createItemWithin, createProvider } from '../catalog/index.js'
+import { importListWithin } from '../suppliers/index.js'
 import { createChannelWithin } from '../topups/index.js'
 
 /** No accounts, items or providers yet: the only time the demo is seeded (an operator's data is never mixed with it). */
@@ -15,6 +17,10 @@ async function isEmpty(trx: Trx): Promise<boolean> {
   return rows[0].empty
 }
 
+// 3 % over cost, rounded up to Rp 50, at least Rp 100 over cost; a panel's unit costs a fraction of a rupiah.
+const DIGIFLAZZ_RULE = { percent: 3, flat: 0, round_to: 50, min_margin: 100 }
+const PANEL_RULE = { percent: 20, flat: 0, round_to: 1, min_margin: 0 }
+
 const voucher = (prefix: string, n: number) =>
   Array.from(
     { length: n },
@@ -22,8 +28,8 @@ const voucher = (prefix: string, n: number) =>
   )
 
 /**
- * A catalog with every order_process, licenses, simulator providers and a funded demo account, on
- * an empty database only. One transaction under an advisory lock: processes starting together make
+ * A catalog with every order_process, licenses, simulator providers with their price lists imported
+ * and a funded demo account, on an empty database only. One transaction under an advisory lock: processes starting together make
  * one demo between them (the others find the database no longer empty and answer undefined), and a
  * seed that fails midway leaves nothing behind.
  */
@@ -122,6 +128,11 @@ export async function seedDemo(ctx: AppContext): Promise<{ accountId: number; ap
       provider_code: 'pln',
       provider_meta: { postpaid: true },
     })
+    // The rest of the catalog comes from the simulators' price lists (DESIGN §11b), after the items
+    // above (their ids are the README's): each product not yet sold, priced by a provider-wide rule.
+    const lists = simulatorPriceLists()
+    await importListWithin(trx, 'sim-h2h', lists.digiflazz, DIGIFLAZZ_RULE)
+    await importListWithin(trx, 'sim-smm', lists.smmPanel, PANEL_RULE)
 
     // Top-up channels of each kind, with fees shaped like a gateway's (DESIGN §7).
     await createChannelWithin(trx, {

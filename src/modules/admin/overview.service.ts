@@ -23,7 +23,7 @@ async function count(query: { executeTakeFirstOrThrow(): Promise<{ n: number | s
   return Number((await query.executeTakeFirstOrThrow()).n)
 }
 
-/** The store at a glance (issue 15): sales, money held for resellers, and what waits for an operator. */
+/** The store at a glance: sales, money held for resellers, and what waits for an operator. */
 export async function storeOverview(db: Database, timeZone: string) {
   const countAll = sql<number>`count(*)`.as('n')
   const [today, month, held, manual, upstreamPending, upstreamReview, webhooksFailing, topupsPending, topupsReview, lowStock] =

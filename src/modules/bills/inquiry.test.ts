@@ -3,7 +3,7 @@ import { createTestApp } from '../../../test/app.js'
 import { admin, createItem, createReseller, get } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
-import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
+import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
 // DESIGN §5c's inquiry against the Digiflazz simulator over real HTTP (a listener on 127.0.0.1).
 // The timeout is generous: a busy machine's simulator must never read as a provider that hangs.
@@ -127,13 +127,7 @@ describe('POST /v1/trx/tagihan/inquiry', () => {
   })
 
   it('a switched-off provider answers PRODUCT_TEMPORARILY_UNAVAILABLE', async () => {
-    await admin(app, 'POST', '/providers', {
-      code: 'dgf-off',
-      kind: 'digiflazz',
-      base_url: `${up.base}/digiflazz/v1`,
-      username: 'demo',
-      api_key: 'demo-key',
-    })
+    await addSimulatedProvider(app, up, 'digiflazz', 'dgf-off')
     const item = await createItem(app, { ...postpaid, provider: 'dgf-off', provider_code: 'pln' })
     await admin(app, 'PATCH', '/providers/dgf-off', { active: false })
     const res = await inquire({ item_id: item.id, customer_id: '530000000001' })

@@ -61,7 +61,7 @@ export function toVariant(row: VariantRow): Variant {
     min_order: row.min_order,
     max_order: row.max_order,
     order_process: row.order_process,
-    status: row.active && row.provider_active !== false ? 'on' : 'off',
+    status: row.active && (row.sources_on ?? row.provider_active !== false) ? 'on' : 'off',
     h2h_provider: row.provider,
     provider_meta: publicProviderMeta(row.provider_meta, row.order_process),
     postpaid,
@@ -156,6 +156,8 @@ export function operatorItem(row: VariantRow) {
     category: row.category_name,
     active: row.active,
     provider_code: row.provider_code,
+    cost: row.cost,
+    price_locked: row.price_locked,
   }
 }
 

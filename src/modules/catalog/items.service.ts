@@ -96,7 +96,10 @@ export async function createItem(db: Database, input: ItemInput) {
   return getAdminItem(db, id)
 }
 
-export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_name' | 'category'>>
+export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_name' | 'category'>> & {
+  /** A locked price is the operator's: supplier cost changes and pricing rules leave it (DESIGN §11b). */
+  price_locked?: boolean
+}
 
 /** Only the columns named here can change: never the id, the product or the order_process. */
 export async function updateItem(db: Database, itemId: number, changes: ItemChanges) {
@@ -114,6 +117,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     required_fields,
     description,
     active,
+    price_locked,
   } = changes
   const columns = {
     sku,
@@ -129,6 +133,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     required_fields: required_fields === undefined ? undefined : requiredFieldsJson(required_fields),
     description,
     active,
+    price_locked,
   }
   if (Object.values(columns).every((v) => v === undefined)) return getAdminItem(db, itemId)
   await inTransaction(db, async (trx) => {
@@ -148,6 +153,8 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
         .updateTable('items')
         .set({
           ...columns,
+          // A price typed by hand on a supplier-priced item (it has a cost) stays: it locks unless the body says otherwise.
+          price_locked: price_locked ?? (price !== undefined && item.cost !== null ? true : undefined),
           updated_at: catalogChangeTime,
         })
         .where('id', '=', itemId)

@@ -1,7 +1,7 @@
 -- The item checks of a purchase, in its order (DESIGN §5), for purchase(), sandbox orders and stock
--- locks alike: the item exists and is active, its provider is on, the line meets the minimum, the
--- item's quantity over the whole cart (p_item_total) stays within its maximum, the line costs at
--- most money_max(), and a fulfilment can take it.
+-- locks alike: the item exists and is active, its provider is on (or a source serves), the line meets
+-- the minimum, the item's quantity over the whole cart (p_item_total) stays within its maximum, the
+-- line costs at most money_max(), and a fulfilment can take it.
 -- p_field prefixes the field paths ('carts.0'; NULL for a body with one item). p_processes NULL:
 -- the caller checks fulfilment itself, later (purchase() checks the notes first). Returns the item.
 CREATE OR REPLACE FUNCTION refuse_unsellable(p_item bigint, p_quantity bigint, p_item_total bigint, p_processes text[], p_field text)
@@ -13,9 +13,15 @@ BEGIN
   IF NOT FOUND OR NOT v_item.active THEN
     PERFORM raise_app('ITEM_NOT_FOUND', concat_ws('.', p_field, 'item_id'), 'no active item has this id: see GET /api/v1/item');
   END IF;
+  -- An item bought from supplier sources is sellable while one of them serves (suppliers/sources.sql);
+  -- one index probe tells the others, which follow their own provider.
+  IF v_item.order_process IN ('h2h', 'smm') AND EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = p_item) THEN
+    IF NOT EXISTS (SELECT 1 FROM serving_sources(p_item, now())) THEN
+      PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));
+    END IF;
   -- Nested, not one condition: for an item without a provider that one folded to false, so
   -- PostgreSQL planned it anew at every purchase (pg_stat_statements: as many plans as calls).
-  IF v_item.provider IS NULL THEN
+  ELSIF v_item.provider IS NULL THEN
     IF v_item.order_process IN ('h2h', 'smm') THEN PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id')); END IF;
   ELSIF NOT (SELECT active FROM providers WHERE code = v_item.provider) THEN
     PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));

@@ -115,7 +115,8 @@ describe('the console laid out for a person, at desktop and phone size', () => {
         // An empty store: every list says it is empty and what fills it.
         const lists = ['/console', '/console/resellers', '/console/orders', '/console/dispatches', '/console/items', '/console/categories']
         const more = ['/console/products', '/console/providers', '/console/topups', '/console/channels', '/console/webhook-deliveries']
-        expect.soft(await survey(page, base, [...lists, ...more], 'empty')).toEqual({})
+        const supply = ['/console/suppliers', '/console/pricing', '/console/margin']
+        expect.soft(await survey(page, base, [...lists, ...more, ...supply], 'empty')).toEqual({})
         await page.goto(`${base}/console`)
         expect(await page.locator('#first-steps').innerText()).toContain('Add something to sell')
 
@@ -161,7 +162,7 @@ describe('the console laid out for a person, at desktop and phone size', () => {
         const r = `/console/resellers/${shop.id}`
         const category = (await admin(app, 'GET', '/categories?search=Streaming'))[0].id
         const filled = [
-          ...[...lists, ...more],
+          ...[...lists, ...more, ...supply],
           ...[r, `${r}/mutations`, `${r}/audit`, `${r}/deliveries`, `/console/orders/${orderId}`, `/console/orders/999999`],
           ...[`/console/items/${manual.id}`, `/console/items/${auto.id}`, `/console/categories/${category}`],
           ...[`/console/products/${manual.product_id}`, '/console/channels/QRIS', `/sim/pay/${topup.json().data.reference}`],

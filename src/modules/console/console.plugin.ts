@@ -19,6 +19,9 @@ import { categoryPages } from './categories.pages.js'
 import { resellerActivityPages } from './reseller-activity.pages.js'
 import { topupPages } from './topups.pages.js'
 import { dashboardUserPages } from './dashboard-users.pages.js'
+import { supplierPages } from './suppliers.pages.js'
+import { pricingPages } from './pricing.pages.js'
+import { marginPages } from './margin.pages.js'
 import { isSessionLive } from './sessions.service.js'
 import { ICON_HREF, ICON_SVG } from '../../http/icon.js'
 
@@ -35,7 +38,7 @@ declare module 'fastify' {
 }
 
 /**
- * The operator console (issue 15) at /console: server-rendered pages over the same services as the
+ * The operator console at /console: server-rendered pages over the same services as the
  * operator API. Everything but sign-in, two static assets and the icon needs a live session.
  */
 export function consolePlugin(ctx: AppContext) {
@@ -97,5 +100,8 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(resellerActivityPages(ctx))
     await app.register(topupPages(ctx))
     await app.register(dashboardUserPages(ctx))
+    await app.register(supplierPages(ctx))
+    await app.register(pricingPages(ctx))
+    await app.register(marginPages(ctx))
   }
 }

@@ -98,6 +98,10 @@ const TABLES = [
   'webhook_deliveries',
   'dispatches',
   'console_sessions',
+  'supplier_syncs',
+  'supplier_products',
+  'pricing_rules',
+  'item_sources',
 ] as const
 const snapshot = async (ctx: AppContext) =>
   Object.fromEntries(
@@ -139,6 +143,7 @@ describe('operator console: forms change nothing without a session or with a wro
       providers: 'csrf-prov',
       channels: 'QRIS',
       dispatches: '1',
+      pricing: '1',
     }
     const urlOf = (route: string) =>
       route
@@ -213,6 +218,10 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/channels/:code': { name: 'forged', type: 'va', fee_flat: '99999' },
   '/console/channels/:code/active': { active: 'false' },
   '/console/channels/sync': {},
+  '/console/providers/:code/sync': {},
+  '/console/pricing': { scope: 'provider', provider: 'csrf-prov', percent: '50' },
+  '/console/pricing/:id/delete': {},
+  '/console/items/:id/sources': { provider_0: 'csrf-prov', code_0: 'forged', priority_0: '1' },
 }
 const formOf = (route: string, categoryId: number) =>
   Object.fromEntries(Object.entries(FORMS[route] ?? {}).map(([k, v]) => [k, v === 'CATEGORY' ? String(categoryId) : v]))

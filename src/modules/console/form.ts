@@ -35,5 +35,10 @@ export const NOTICES: Record<string, string> = {
   deleted: 'Deleted.',
   'user-removed': 'Dashboard user removed and signed out everywhere.',
   webhook: 'Webhook settings saved.',
+  sync: 'Price list read.',
+  'sync-failed': 'The price list could not be read; the previous one is kept (see the last sync).',
+  'sync-busy': 'A sync of this provider is running now; look again when it has finished.',
+  rule: 'Pricing rule saved; its items repriced.',
+  sources: 'Sources saved; the item follows the first that serves.',
 }
 export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

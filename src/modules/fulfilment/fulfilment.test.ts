@@ -5,7 +5,7 @@ import { admin, createItem, createReseller, get, type Reseller } from '../../../
 import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { freePort } from '../../../test/server-process.js'
-import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
+import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
 // The adapters against the simulators over real HTTP (a listener on 127.0.0.1), the workers driven by runOnce.
 // The provider timeout is generous: a busy machine's simulator must never read as a provider that hangs.
@@ -246,13 +246,7 @@ describe('h2h over the Digiflazz protocol', () => {
 
   it('an item whose provider is switched off answers PRODUCT_TEMPORARILY_UNAVAILABLE and debits nothing', async () => {
     const r = await createReseller(app, { balance: 50_000 })
-    await admin(app, 'POST', '/providers', {
-      code: 'dgf-off',
-      kind: 'digiflazz',
-      base_url: `${up.base}/digiflazz/v1`,
-      username: 'demo',
-      api_key: 'demo-key',
-    })
+    await addSimulatedProvider(app, up, 'digiflazz', 'dgf-off')
     const item = await createItem(app, {
       order_process: 'h2h',
       price: 1_000,

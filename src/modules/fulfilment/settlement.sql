@@ -6,17 +6,34 @@
 -- refund: full gives the request's whole amount back, partial floor(amount × remains / quantity)
 -- (an smm Partial), none nothing. A line whose requests have all ended is settled by the orders
 -- module (orders/settlement.sql), with the last answer's reason on its refund.
+-- An answer with `failover` (a definite failure before anything was delivered) moves the request to
+-- its line's next serving source not yet tried (fail_over_request); when none is left, 'or_refund'
+-- records the answer as given and 'or_keep' (a refused connection) leaves the request as it was.
 CREATE OR REPLACE FUNCTION record_upstream_answers(p_answers jsonb) RETURNS SETOF bigint LANGUAGE plpgsql AS $$
 DECLARE
   v_ids bigint[];
   v_lines bigint[];
   v_refunds bigint[];
   v_reasons text[];
+  v_moved bigint[] := '{}';
+  v_kept bigint[] := '{}';
+  v_answer record;
 BEGIN
   -- Orders first, as every writer of an order (operator cancel locks the order, then its requests).
   PERFORM lock_orders(ARRAY(
     SELECT DISTINCT d.order_id FROM dispatches d
      WHERE d.id IN (SELECT (a ->> 'id')::bigint FROM jsonb_array_elements(p_answers) a)));
+
+  FOR v_answer IN SELECT a.id, a.from_states, a.failover, a.message, a.upstream_status
+                    FROM jsonb_array_elements(p_answers) e(answer),
+                         jsonb_to_record(e.answer) AS a(id bigint, from_states text[], failover text, message text, upstream_status text)
+                   WHERE e.answer ? 'failover' LOOP
+    IF fail_over_request(v_answer.id, v_answer.from_states, v_answer.message, v_answer.upstream_status) THEN
+      v_moved := v_moved || v_answer.id;
+    ELSIF v_answer.failover = 'or_keep' THEN
+      v_kept := v_kept || v_answer.id;
+    END IF;
+  END LOOP;
 
   WITH answer AS (
     SELECT a.*, e.ord FROM jsonb_array_elements(p_answers) WITH ORDINALITY AS e(answer, ord),
@@ -37,7 +54,7 @@ BEGIN
            finished_at = clock_timestamp(),
            updated_at = clock_timestamp()
       FROM answer a
-     WHERE d.id = a.id AND d.status = ANY (a.from_states)
+     WHERE d.id = a.id AND d.status = ANY (a.from_states) AND d.id <> ALL (v_moved || v_kept)
     RETURNING d.id, d.order_line_id, a.status, a.message, a.ord)
   SELECT array_agg(r.id),
          -- Per line, the reason of its last answer in the batch.
@@ -46,6 +63,7 @@ BEGIN
            FILTER (WHERE r.last)
     INTO v_ids, v_lines, v_reasons
     FROM (SELECT recorded.*, ord = max(ord) OVER (PARTITION BY order_line_id) AS last FROM recorded) r;
+  RETURN QUERY SELECT unnest(v_moved);
   IF v_ids IS NULL THEN RETURN; END IF;
 
   -- Lines all of whose requests ended, with what they give back (seen now the updates above are).
@@ -56,5 +74,56 @@ BEGIN
            WHERE NOT EXISTS (SELECT 1 FROM dispatches d WHERE d.order_line_id = u.line AND d.status NOT IN ('completed', 'failed', 'void'))) s;
   PERFORM settle_lines(v_lines, v_refunds, v_reasons);
   RETURN QUERY SELECT unnest(v_ids);
+END
+$$;
+
+-- A request that failed definitely before anything was delivered, sent on to the next source of its
+-- item that serves now and that its chain (the requests it replaced) has not tried: it ends `failed`
+-- with nothing to refund, and a new request takes its place (same line, target, amount) under a ref
+-- of its own, the chain's first ref + '-F' + its length, which no purchase's ref can take (those
+-- end in '-' and a number).
+-- Never for a bill (its inquiry binds it to one provider) or a line the operator is canceling.
+-- The caller holds the order's row. True when it moved on.
+CREATE OR REPLACE FUNCTION fail_over_request(p_id bigint, p_from text[], p_reason text, p_upstream_status text)
+RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  v_d dispatches%ROWTYPE;
+  v_item items%ROWTYPE;
+  v_provider text;
+  v_code text;
+  v_price numeric;
+  v_root text;
+  v_depth integer;
+  v_units numeric;
+BEGIN
+  SELECT d.* INTO v_d FROM dispatches d JOIN order_lines l ON l.id = d.order_line_id
+   WHERE d.id = p_id AND d.status = ANY (p_from) AND NOT d.options ? 'postpaid' AND l.status IN ('pending', 'processing')
+     FOR NO KEY UPDATE OF d;
+  IF NOT FOUND THEN RETURN false; END IF;
+  SELECT it.* INTO v_item FROM items it JOIN order_lines l ON l.item_id = it.id WHERE l.id = v_d.order_line_id;
+  WITH RECURSIVE chain AS (
+    SELECT d.id, d.failover_of, d.provider, d.provider_code, d.upstream_ref, 1 AS depth FROM dispatches d WHERE d.id = p_id
+    UNION ALL
+    SELECT d.id, d.failover_of, d.provider, d.provider_code, d.upstream_ref, c.depth + 1 FROM dispatches d JOIN chain c ON d.id = c.failover_of)
+  SELECT s.provider, s.code, s.price, (SELECT c.upstream_ref FROM chain c WHERE c.failover_of IS NULL), (SELECT max(c.depth) FROM chain c)
+    INTO v_provider, v_code, v_price, v_root, v_depth
+    FROM serving_sources(v_item.id, now()) s JOIN providers pr ON pr.code = s.provider
+   WHERE pr.kind = v_d.kind AND NOT EXISTS (SELECT 1 FROM chain c WHERE c.provider = s.provider AND c.provider_code = s.code)
+   ORDER BY s.priority LIMIT 1;
+  IF NOT FOUND THEN RETURN false; END IF;
+
+  UPDATE dispatches
+     SET status = 'failed', refund_amount = 0, sn = NULL, message = left('failed over to ' || v_provider || ': ' || coalesce(p_reason, ''), 500),
+         upstream_status = coalesce(p_upstream_status, upstream_status), finished_at = clock_timestamp(), updated_at = clock_timestamp()
+   WHERE id = p_id;
+  -- Units of the item's price the request buys, as plan_dispatches counts them for its cost.
+  v_units := CASE WHEN v_d.options ? 'qty' THEN v_d.quantity::numeric / greatest(coalesce((v_item.provider_meta->>'price_unit')::bigint, 1), 1)
+                  ELSE v_d.quantity END;
+  INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost, failover_of)
+  VALUES (v_d.order_id, v_d.order_line_id, (SELECT max(d.seq) + 1 FROM dispatches d WHERE d.order_line_id = v_d.order_line_id),
+          v_provider, v_d.kind, v_root || '-F' || v_depth, v_code, v_d.target, v_d.options, v_d.quantity, v_d.amount,
+          cost_of(v_price, v_units), p_id);
+  IF pg_try_advisory_xact_lock(dispatch_bell_lock_class(), 0) THEN PERFORM pg_notify('dispatch', ''); END IF;
+  RETURN true;
 END
 $$;

@@ -30,6 +30,11 @@ export type FinalAnswer = {
   startCount?: number | null
   remains?: number | null
   upstreamOrderId?: string
+  /**
+   * A definite failure before anything was delivered: the request goes to its item's next serving
+   * source when there is one; else `or_refund` records this answer, `or_keep` nothing (false).
+   */
+  failover?: 'or_refund' | 'or_keep'
 }
 
 /** One answer as record_upstream_answers() reads it (fulfilment/settlement.sql). */
@@ -44,6 +49,7 @@ type AnswerRow = {
   start_count: number | null
   remains: number | null
   upstream_order_id: string | null
+  failover?: FinalAnswer['failover']
 }
 
 const answerRow = (id: number, a: FinalAnswer, from: DispatchStatus[]): AnswerRow => ({
@@ -57,6 +63,7 @@ const answerRow = (id: number, a: FinalAnswer, from: DispatchStatus[]): AnswerRo
   start_count: a.startCount ?? null,
   remains: a.remains ?? null,
   upstream_order_id: a.upstreamOrderId ?? null,
+  ...(a.failover && { failover: a.failover }),
 })
 
 /** Records answers in one statement, one commit (retried on a deadlock): the ids recorded. */

@@ -70,14 +70,27 @@ export async function sendH2h(
     d.options?.postpaid === true
       ? await billPayment(db, account, d, s.timeoutMs)
       : await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref, qty }, s.timeoutMs)
+  // A refused first send reached nobody: another source may take it. A refused re-check proves nothing.
+  if (outcome.status === 'pending' && outcome.refused && d.attempts === 1) {
+    const answer = { status: 'failed', refund: 'full', message: outcome.message, failover: 'or_keep' } as const
+    if (await recordFinal(db, d, answer, ['pending'])) return 'failed'
+  }
   if (outcome.status === 'pending') {
     await notePending(db, d, outcome.message, s.pollSeconds)
   } else {
     const failed = outcome.status === 'failed'
-    await recordFinal(db, d, { status: outcome.status, refund: failed ? 'full' : 'none', message: outcome.message, sn: outcome.sn }, [
-      'pending',
-      'review',
-    ])
+    await recordFinal(
+      db,
+      d,
+      {
+        status: outcome.status,
+        refund: failed ? 'full' : 'none',
+        message: outcome.message,
+        sn: outcome.sn,
+        ...(failed && { failover: 'or_refund' }),
+      },
+      ['pending', 'review'],
+    )
   }
   return outcome.status
 }
@@ -119,13 +132,16 @@ export async function sendSmm(db: Database, account: ProviderAccount | undefined
         .execute()
       return
     case 'refused':
-      await recordFinal(db, d, { status: 'failed', refund: 'full', message: outcome.message, upstreamStatus: 'Canceled' }, [
-        'sending',
-        'review',
-      ])
+      await recordFinal(
+        db,
+        d,
+        { status: 'failed', refund: 'full', message: outcome.message, upstreamStatus: 'Canceled', failover: 'or_refund' },
+        ['sending', 'review'],
+      )
       return
     case 'not_sent':
-      // Nothing reached the panel: sending again later cannot make a second order.
+      // Nothing reached the panel: another source may take it, else sending again later cannot make a second order.
+      if (await recordFinal(db, d, { status: 'failed', refund: 'full', message: outcome.message, failover: 'or_keep' }, ['sending'])) return
       await backToQueue(outcome.message)
       return
     case 'unknown':

@@ -8,7 +8,7 @@ import { buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { startUpstreams } from '../../../test/upstreams.js'
 
-// A stopping upstream worker hands back at once what it claimed and never sent (issue 42): an smm
+// A stopping upstream worker hands back at once what it claimed and never sent: an smm
 // add does not wait out its lease to land in review, an h2h request is not left for its poll.
 // PostgreSQL only: a second connection holds the lines' rows so that the claim commits mid-stop.
 describe.skipIf(!onPostgres)('upstream worker stop', () => {

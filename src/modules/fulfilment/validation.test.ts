@@ -1,19 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { admin, createAutoItem, createItem, createReseller } from '../../../test/factory.js'
-import { startUpstreams } from '../../../test/upstreams.js'
+import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
+import { addSimulatedProvider, startUpstreams } from '../../../test/upstreams.js'
 
 // DESIGN §5b: account validation through the provider (Digiflazz inquiry-pln) or the validation source, cached.
 const up = await startUpstreams()
 afterAll(() => up.close())
 const { app } = await createTestApp({ VALIDATION_SOURCE_URL: `${up.base}/validation`, PROVIDER_TIMEOUT_MS: '3000' })
-await admin(app, 'POST', '/providers', {
-  code: 'dgf-v',
-  kind: 'digiflazz',
-  base_url: `${up.base}/digiflazz/v1`,
-  username: 'demo',
-  api_key: 'demo-key',
-})
+await addSimulatedProvider(app, up, 'digiflazz', 'dgf-v')
 const game = await createItem(app, {
   product_name: 'Mobile Legends',
   name: '86 Diamonds',

@@ -11,10 +11,16 @@ export async function listOperatorOrders(db: Database, q: OrderListFilter, w: Pa
   return listOrders(db, q, w)
 }
 
-/** One order as an operator sees it: lines with ids, upstream results, the cancel reason, its ledger entries. */
+/** One order as an operator sees it: lines with ids, upstream results and requests, the cancel reason, its ledger entries. */
 export async function getOperatorOrder(db: Database, vault: Vault, orderId: number) {
   const order = await findOrder(db, orderId)
   if (!order) throw new AppError('TRX_NOT_FOUND')
   const [detail, entries] = await Promise.all([loadOrderDetail(db, vault, order), ledger.listOrderEntries(db, order.account_id, order.id)])
-  return { ...detail, account_id: order.account_id, cancel_reason: order.cancel_reason, ledger_entries: entries }
+  return {
+    ...detail,
+    requests: detail.requests ?? [],
+    account_id: order.account_id,
+    cancel_reason: order.cancel_reason,
+    ledger_entries: entries,
+  }
 }

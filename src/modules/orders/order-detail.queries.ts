@@ -55,7 +55,8 @@ const requestsJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'kind', d.kind, 'status', d.status, 'sn', d.sn, 'message', d.message, 'upstream_order_id', d.upstream_order_id,
     'upstream_status', d.upstream_status, 'start_count', d.start_count, 'remains', d.remains, 'quantity', d.quantity,
     'refund_amount', d.refund_amount, 'variant_id', l.item_id, 'line_id', d.order_line_id, 'upstream_ref', d.upstream_ref,
-    'provider', d.provider, 'provider_meta', i.provider_meta) ORDER BY l.position, d.seq)
+    'provider', d.provider, 'provider_meta', i.provider_meta, 'id', d.id, 'failover_of', d.failover_of, 'provider_code', d.provider_code,
+    'amount', d.amount, 'cost', d.cost) ORDER BY l.position, d.seq)
     FROM dispatches d JOIN order_lines l ON l.id = d.order_line_id JOIN items i ON i.id = l.item_id WHERE d.order_id = ${orderId})`
 
 const BY_ID = `SELECT ${linesJson('$1')} AS lines, ${requestsJson('$1')} AS requests`

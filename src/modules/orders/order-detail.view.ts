@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable, type Database, type PreparedStatement } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { latestH2hByLine, upstreamResultsOf, type LineH2hResult, type ResultRow } from './upstream-results.view.js'
+import { latestH2hByLine, upstreamRequestsOf, upstreamResultsOf, type LineH2hResult, type ResultRow } from './upstream-results.view.js'
 import { batchedRead } from '../../db/batched-read.js'
 import {
   findOrdersByRefs,
@@ -31,7 +31,11 @@ export function targetOf(note: string | null): string | null {
  * (operators), when it was sent and its latest provider request (webhooks).
  */
 export type OrderLineView = OrderDetail['items'][number] & { id: number; sent_at: Date | null; h2h?: LineH2hResult }
-export type OrderDetailView = Omit<OrderDetail, 'items'> & { items: OrderLineView[] }
+export type OrderDetailView = Omit<OrderDetail, 'items'> & {
+  items: OrderLineView[]
+  /** Operators only: every upstream request, failed-over ones included. */
+  requests?: ReturnType<typeof upstreamRequestsOf>
+}
 
 /**
  * Who reads: resellers (the API and webhooks) see a delivered line as `completed`, the public docs'
@@ -104,6 +108,7 @@ function orderView(
     updated_at: order.updated_at,
     items: (lines ?? []).map((line) => lineView(line, vault, h2h, audience)),
     ...upstreamResultsOf(requests ?? []),
+    ...(audience === 'operator' && { requests: upstreamRequestsOf(requests ?? []) }),
   }
 }
 

@@ -146,7 +146,7 @@ describe('GET /v1/trx and sandbox', () => {
   })
 })
 
-describe('the fields the public docs list (issue 41)', () => {
+describe('the fields the public docs list', () => {
   it('the create response carries price, fees and contact; retrieval the transaction’s and each line’s fields', async () => {
     const account = await admin(app, 'POST', '/resellers', { name: 'Mail Shop', email: 'shop@example.com' })
     await admin(app, 'POST', `/resellers/${account.id}/balance`, { amount: 100_000, reason: 'test funding' })

@@ -3,7 +3,21 @@ import { publicProviderMeta } from '../catalog/index.js'
 
 export type ResultRow = Pick<
   Dispatch,
-  'kind' | 'status' | 'sn' | 'message' | 'upstream_order_id' | 'upstream_status' | 'start_count' | 'remains' | 'quantity' | 'refund_amount'
+  | 'id'
+  | 'kind'
+  | 'status'
+  | 'sn'
+  | 'message'
+  | 'upstream_order_id'
+  | 'upstream_status'
+  | 'start_count'
+  | 'remains'
+  | 'quantity'
+  | 'refund_amount'
+  | 'failover_of'
+  | 'provider_code'
+  | 'amount'
+  | 'cost'
 > & {
   variant_id: number
   line_id: number
@@ -55,12 +69,36 @@ function smmResult(r: ResultRow) {
   }
 }
 
+/** The requests that stand for their unit: one that failed over to another source gave way to its successor (DESIGN §11b). */
+function standing(rows: ResultRow[]): ResultRow[] {
+  const replaced = new Set(rows.flatMap((r) => (r.failover_of == null ? [] : [r.failover_of])))
+  return replaced.size === 0 ? rows : rows.filter((r) => !replaced.has(r.id))
+}
+
 /** DESIGN §5: one h2h result per provider request, one smm result per panel order, from the requests in line order. */
 export function upstreamResultsOf(rows: ResultRow[]) {
+  const shown = standing(rows)
   return {
-    h2h_results: rows.filter((r) => r.kind === 'digiflazz').map(h2hResult),
-    smm_results: rows.filter((r) => r.kind === 'smm_panel').map(smmResult),
+    h2h_results: shown.filter((r) => r.kind === 'digiflazz').map(h2hResult),
+    smm_results: shown.filter((r) => r.kind === 'smm_panel').map(smmResult),
   }
+}
+
+/** Every upstream request of an order for its operator: which source served it, at what cost, and what it replaced. */
+export function upstreamRequestsOf(rows: ResultRow[]) {
+  return rows.map((r) => ({
+    id: r.id,
+    line_id: r.line_id,
+    provider: r.provider,
+    provider_code: r.provider_code,
+    upstream_ref: r.upstream_ref,
+    status: r.status,
+    amount: r.amount,
+    cost: r.cost,
+    refund_amount: r.refund_amount,
+    message: r.message,
+    failover_of: r.failover_of,
+  }))
 }
 
 /** The webhook docs' per-line `h2h_results`: the line's latest provider request, `ref_id` the reference the provider knows. */
@@ -69,7 +107,7 @@ export type LineH2hResult = { sn: string; dispatch_status: string; dispatch_mess
 /** Each h2h line's latest request, by line id (requests come in line order, then sequence). */
 export function latestH2hByLine(rows: ResultRow[]): Map<number, LineH2hResult> {
   const latest = new Map<number, LineH2hResult>()
-  for (const r of rows) {
+  for (const r of standing(rows)) {
     if (r.kind !== 'digiflazz') continue
     const { sn, dispatch_status, message } = h2hOutcome(r)
     latest.set(r.line_id, { sn, dispatch_status, dispatch_message: message, ref_id: r.upstream_ref })

@@ -55,15 +55,16 @@ const rowOf = (provider: string, p: ListedProduct) => ({
 
 /**
  * Applies a whole list read for the claim `syncId`, in the caller's transaction: the products as
- * listed, the gone ones marked, each change logged, the sync closed with its counts. Undefined when
- * the claim was taken over meanwhile (this process was too slow): nothing is written.
+ * listed, the gone ones marked, each change logged, the sync closed with its counts; answers the sync
+ * and the codes that changed (`switchedCodes`: those switched off or on, gone or back). Undefined when the claim was taken over meanwhile (this process was too
+ * slow): nothing is written.
  */
 export async function applyList(
   trx: Trx,
   syncId: number,
   provider: string,
   read: { products: ListedProduct[]; skipped: number },
-): Promise<SupplierSync | undefined> {
+): Promise<{ sync: SupplierSync; changedCodes: string[]; switchedCodes: string[] } | undefined> {
   const claim = await trx
     .selectFrom('supplier_syncs')
     .select('id')
@@ -119,7 +120,7 @@ export async function applyList(
       .values(rows.map((c) => ({ ...c, provider, sync_id: syncId, at: sql<Date>`now()` })))
       .execute()
   const count = (kind: Change['kind']) => changes.filter((c) => c.kind === kind).length
-  return trx
+  const sync = await trx
     .updateTable('supplier_syncs')
     .set({
       status: 'ok',
@@ -135,4 +136,6 @@ export async function applyList(
     .where('id', '=', syncId)
     .returningAll()
     .executeTakeFirstOrThrow()
+  const switched = changes.filter((c) => c.kind === 'status' || c.kind === 'gone' || c.kind === 'back')
+  return { sync, changedCodes: [...new Set(changes.map((c) => c.code))], switchedCodes: [...new Set(switched.map((c) => c.code))] }
 }

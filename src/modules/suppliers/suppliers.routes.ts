@@ -28,7 +28,12 @@ export function supplierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', SUPPLIER_DOCS.adminSyncSupplier, { 200: Ok(S.SyncResult) }),
         },
       },
-      async (request) => ok(await syncProvider(db, ctx.vault, request.params.code, { force: request.query.force ?? false }, settings)),
+      async (request) => {
+        const sync = await syncProvider(db, ctx.vault, request.params.code, { force: request.query.force ?? false }, settings)
+        // This process's catalog listing shows what the list moved at once; others hear it through NOTIFY.
+        ctx.catalog.invalidate()
+        return ok(sync)
+      },
     )
     app.get(
       '/providers/:code/products',

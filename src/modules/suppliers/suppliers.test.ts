@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin } from '../../../test/factory.js'
 import { freePort } from '../../../test/server-process.js'
-import { startUpstreams, type Upstreams } from '../../../test/upstreams.js'
+import { addSimulatedProvider, startUpstreams, type Upstreams } from '../../../test/upstreams.js'
+import { prepaidEntry } from '../../providers/digiflazz-price-list.simulator.js'
 import { allWorkers } from '../../workers/index.js'
 
 // The sync against the simulators over real HTTP; each test registers its own provider on a fresh
@@ -17,20 +18,14 @@ async function digiflazz() {
   const up = await startUpstreams()
   opened.push(up)
   const code = `dgf-${++providers}`
-  await admin(app, 'POST', '/providers', {
-    code,
-    kind: 'digiflazz',
-    base_url: `${up.base}/digiflazz/v1`,
-    username: 'demo',
-    api_key: 'demo-key',
-  })
+  await addSimulatedProvider(app, up, 'digiflazz', code)
   return { up, code, prepaid: up.digiflazz.priceLists.prepaid, pasca: up.digiflazz.priceLists.pasca }
 }
 async function panel() {
   const up = await startUpstreams()
   opened.push(up)
   const code = `panel-${++providers}`
-  await admin(app, 'POST', '/providers', { code, kind: 'smm_panel', base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' })
+  await addSimulatedProvider(app, up, 'smm_panel', code)
   return { up, code, services: up.smm.services }
 }
 
@@ -211,23 +206,7 @@ describe('a list is applied whole or not at all', () => {
     const { code, prepaid } = await digiflazz()
     await sync(code)
     const before = await products(code)
-    const entry = (sku: string) => ({
-      product_name: `Bulk ${sku}`,
-      category: 'Bulk',
-      brand: 'BULK',
-      type: 'Umum',
-      seller_name: 'SIMULATOR',
-      price: 1000,
-      buyer_sku_code: sku,
-      buyer_product_status: true,
-      seller_product_status: true,
-      unlimited_stock: true,
-      stock: 0,
-      multi: true,
-      start_cut_off: '0:0',
-      end_cut_off: '0:0',
-      desc: '-',
-    })
+    const entry = (sku: string) => prepaidEntry(sku, `Bulk ${sku}`, 'Bulk', 'BULK', 1000)
     for (let i = 0; i < 600; i++) prepaid.add(entry(`bulk${i}`))
     prepaid.add(entry('boom'))
     // The database refuses the last row, in the list's second batch: as if the process died there.

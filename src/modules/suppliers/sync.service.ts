@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
 import { loadProviderAccount } from '../fulfilment/index.js'
 import { applyList } from './apply-list.queries.js'
+import { followSupplierChanges } from './reprice.service.js'
 import { readSupplierList } from './supplier-lists.js'
 import {
   activeProviders,
@@ -61,7 +62,12 @@ async function readAndApply(db: Database, vault: Vault, provider: { code: string
     if (!read.ok) return await failed(read.reason)
     if (read.products.length === 0 && (await hasListedProducts(db, provider.code)))
       return await failed('the provider answered an empty list; the previous one is kept')
-    const applied = await inTransaction(db, (trx) => applyList(trx, syncId, provider.code, read))
+    // The list and the prices it moves commit together: a crash leaves neither half-applied.
+    const applied = await inTransaction(db, async (trx) => {
+      const list = await applyList(trx, syncId, provider.code, read)
+      if (list) await followSupplierChanges(trx, provider.code, list)
+      return list?.sync
+    })
     return applied ? { sync: applied } : { busy: true }
   } catch (error) {
     await failSync(db, syncId, `sync stopped: ${(error as Error).message}`).catch(() => undefined)

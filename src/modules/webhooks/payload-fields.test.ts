@@ -3,20 +3,14 @@ import { createTestApp } from '../../../test/app.js'
 import { admin, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver, type Received } from '../../../test/receiver.js'
-import { startUpstreams } from '../../../test/upstreams.js'
+import { addSimulatedProvider, startUpstreams } from '../../../test/upstreams.js'
 import { createWebhookWorker } from './webhook-worker.js'
 
-// The fields the public docs' payload examples show (issue 41, item 6), over the real adapters and simulators.
+// The fields the public docs' payload examples show, over the real adapters and simulators.
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000', WEBHOOK_USER_AGENT: 'SekalipayWebhook/1.0' })
 const up = await startUpstreams()
 afterAll(() => up.close())
-await admin(app, 'POST', '/providers', {
-  code: 'dgf-wh',
-  kind: 'digiflazz',
-  base_url: `${up.base}/digiflazz/v1`,
-  username: 'demo',
-  api_key: 'demo-key',
-})
+await addSimulatedProvider(app, up, 'digiflazz', 'dgf-wh')
 const worker = createWebhookWorker(ctx)
 
 async function subscriber(url: string): Promise<Reseller> {

@@ -5,7 +5,7 @@ import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
 import { createWebhookWorker } from './webhook-worker.js'
 
-// A stopping worker hands back the deliveries it claimed and that are still unanswered (issue 42, item 5).
+// A stopping worker hands back the deliveries it claimed and that are still unanswered.
 const { app, ctx } = await createTestApp()
 const quiet = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {}, trace: () => {}, fatal: () => {}, level: 'silent' }
 

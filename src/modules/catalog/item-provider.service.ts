@@ -1,0 +1,31 @@
+import type { Trx } from '../../db/database.js'
+import type { OrderProcess } from '../../db/schema.js'
+import { AppError } from '../../errors.js'
+import { announceCatalogChange } from './catalog-snapshot.js'
+import { catalogChangeTime, holdItemExclusively } from './catalog.queries.js'
+
+/**
+ * Locks an item whose supplier sources are about to change (its gate, then its row, as every writer
+ * of items: purchase.sql's lock order) and answers its order process; ITEM_NOT_FOUND when there is none.
+ */
+export async function lockItemForSources(trx: Trx, itemId: number): Promise<{ order_process: OrderProcess }> {
+  await holdItemExclusively(trx, itemId)
+  const item = await trx.selectFrom('items').select('order_process').where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
+  if (!item) throw new AppError('ITEM_NOT_FOUND')
+  return item
+}
+
+/**
+ * Points an item's provider and code at its first source (DESIGN §11b), so the operator's item view
+ * and the paths that read items.provider agree with item_sources. Left as it is without a source.
+ */
+export async function followFirstSource(trx: Trx, itemId: number, first: { provider: string; code: string } | undefined): Promise<void> {
+  if (!first) return
+  const { numUpdatedRows } = await trx
+    .updateTable('items')
+    .set({ provider: first.provider, provider_code: first.code, updated_at: catalogChangeTime })
+    .where('id', '=', itemId)
+    .where((eb) => eb.or([eb('provider', 'is distinct from', first.provider), eb('provider_code', 'is distinct from', first.code)]))
+    .executeTakeFirst()
+  if (numUpdatedRows > 0n) await announceCatalogChange(trx)
+}

@@ -1,0 +1,51 @@
+import { sql } from 'kysely'
+import type { Trx } from '../../db/database.js'
+import { announceCatalogChange } from './catalog-snapshot.js'
+import { catalogChangeTime } from './catalog.queries.js'
+
+// The gate then the row, ascending, like every other writer of items (purchase.sql's lock order).
+async function holdItems(trx: Trx, ids: number[]) {
+  await sql`SELECT hold_item_exclusively(id) FROM items WHERE id = ANY(${ids}::bigint[]) ORDER BY id`.execute(trx)
+  await sql`SELECT id FROM items WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx)
+}
+
+/** An item's cost at its first serving source (a decimal string) and the price its pricing rule gives. */
+export type SupplierPrice = { id: number; cost: string; price: number }
+
+/**
+ * Writes the cost and price the suppliers module computed (DESIGN §11b), in the caller's transaction:
+ * only rows whose cost or price differ, and never the price of an item the operator locked (its cost
+ * still moves). Changed rows get the catalog's change time, so resellers' delta sync sees them, and
+ * cached listings are told. Answers the ids of the items written.
+ */
+export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice[]): Promise<number[]> {
+  if (prices.length === 0) return []
+  const ids = prices.map((p) => p.id)
+  await holdItems(trx, ids)
+  const { rows } = await sql<{ id: number }>`
+    WITH v AS (
+      SELECT * FROM unnest(${ids}::bigint[], ${prices.map((p) => p.cost)}::numeric[], ${prices.map((p) => p.price)}::bigint[])
+        AS v(id, cost, price)
+    )
+    UPDATE items i
+       SET cost = v.cost,
+           price = CASE WHEN i.price_locked THEN i.price ELSE v.price END,
+           updated_at = ${catalogChangeTime}
+      FROM v
+     WHERE i.id = v.id
+       AND (i.cost IS DISTINCT FROM v.cost OR (NOT i.price_locked AND i.price <> v.price))
+    RETURNING i.id`.execute(trx)
+  if (rows.length > 0) await announceCatalogChange(trx)
+  return rows.map((r) => r.id)
+}
+
+/**
+ * Items whose supply changed (a source switched off or on, gone or back) without a new price: their
+ * catalog status follows their sources, so they take the catalog's change time and listings are told.
+ */
+export async function markSupplyChanged(trx: Trx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return
+  await holdItems(trx, [...ids])
+  await sql`UPDATE items SET updated_at = ${catalogChangeTime} WHERE id = ANY(${[...ids]}::bigint[])`.execute(trx)
+  await announceCatalogChange(trx)
+}

@@ -1,0 +1,194 @@
+import { sql } from 'kysely'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTestApp } from '../../../test/app.js'
+import { signedIn } from '../../../test/console.js'
+import { admin, createAutoItem, createItem, createReseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
+import { freePort } from '../../../test/server-process.js'
+import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
+
+// The console's supplier pages over inject, against the simulators over real HTTP: suppliers and
+// their syncs, pricing rules, an item's sources, and the margin report with its chart.
+const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
+const up = await startUpstreams()
+afterAll(() => up.close())
+await addSimulatedProviders(app, up)
+const operator = await signedIn(app)
+const tableOf = (html: string, id: string) => html.split(`id="${id}"`)[1]?.split('</table>')[0] ?? ''
+const rowsOf = (html: string, id: string) => tableOf(html, id).split('<tr>').length - 2
+
+describe('console: suppliers', () => {
+  it('shows each provider’s last sync, syncs on demand with the page’s CSRF token, and pages the changes', async () => {
+    const before = await operator.get('/console/suppliers')
+    expect(before.status).toBe(200)
+    expect(tableOf(before.body, 'suppliers')).toContain('never')
+    expect(before.body).toContain('href="/console/suppliers"')
+
+    const synced = await operator.post('/console/providers/dgf/sync', {})
+    expect([synced.status, synced.location]).toEqual([303, '/console/suppliers?provider=dgf&done=sync'])
+    const page = await operator.get(synced.location!)
+    expect(page.body).toContain('Price list read.')
+    const dgf = tableOf(page.body, 'suppliers')
+      .split('<tr>')
+      .find((row) => row.includes('>dgf<'))!
+    expect(dgf).toContain('9 read: 9 new, 0 price')
+    expect(dgf).toContain('<span class="tag on">ok</span>')
+    expect(rowsOf(page.body, 'supplier-changes')).toBe(9)
+
+    up.digiflazz.priceLists.prepaid.change('ml86', { price: 19_750 })
+    await operator.post('/console/providers/dgf/sync', {})
+    const priced = await operator.get('/console/suppliers?provider=dgf&kind=price')
+    expect(rowsOf(priced.body, 'supplier-changes')).toBe(1)
+    expect(tableOf(priced.body, 'supplier-changes')).toContain('19750')
+
+    // A provider that cannot be reached: the failed sync and its reason are shown, the list kept.
+    await admin(app, 'POST', '/providers', {
+      code: 'gone',
+      kind: 'digiflazz',
+      base_url: `http://127.0.0.1:${await freePort()}/v1`,
+      api_key: 'k',
+    })
+    const failed = await operator.post('/console/providers/gone/sync', {})
+    expect(failed.location).toBe('/console/suppliers?provider=gone&done=sync-failed')
+    const shown = await operator.get('/console/suppliers?provider=gone')
+    const gone = tableOf(shown.body, 'suppliers')
+      .split('<tr>')
+      .find((row) => row.includes('>gone<'))!
+    expect(gone).toContain('<span class="tag off">failed</span>')
+    expect(gone).toContain('provider unreachable')
+
+    // Without the page's token nothing is read.
+    const forged = await operator.post('/console/providers/dgf/sync', {}, { csrf: 'x'.repeat(40) })
+    expect(forged.status).toBe(403)
+    expect(up.digiflazz.priceLists.prepaid.reads).toBe(2)
+  })
+})
+
+describe('console: pricing rules and sources', () => {
+  it('adds, changes and deletes a rule; edits an item’s sources by priority', async () => {
+    await operator.post('/console/providers/dgf/sync', {})
+    const empty = await operator.get('/console/pricing')
+    expect(empty.body).toContain('No pricing rules yet')
+    const added = await operator.post('/console/pricing', {
+      scope: 'provider',
+      provider: 'dgf',
+      percent: '5',
+      flat: '0',
+      round_to: '100',
+      min_margin: '0',
+    })
+    expect(added.location).toBe('/console/pricing?done=rule')
+    const refused = await operator.post('/console/pricing', { scope: 'category', provider: 'dgf', percent: '5' })
+    expect([refused.status, refused.body.includes('category')]).toEqual([422, true])
+    const notNumber = await operator.post('/console/pricing', { scope: 'provider', provider: 'dgf', percent: 'five' })
+    expect([notNumber.status, notNumber.body.includes('percent')]).toEqual([422, true])
+
+    await operator.get('/console/pricing')
+    await operator.post('/console/pricing', {
+      scope: 'provider',
+      provider: 'dgf',
+      percent: '7.5',
+      flat: '200',
+      round_to: '500',
+      min_margin: '100',
+    })
+    const rules = await ctx.db.selectFrom('pricing_rules').select(['id', 'percent', 'flat', 'round_to', 'min_margin']).execute()
+    expect(rules.map((r) => ({ ...r, percent: Number(r.percent), flat: Number(r.flat), min_margin: Number(r.min_margin) }))).toEqual([
+      { id: expect.any(Number), percent: 7.5, flat: 200, round_to: 500, min_margin: 100 },
+    ])
+    const listed = await operator.get('/console/pricing')
+    expect(rowsOf(listed.body, 'pricing-rules')).toBe(1)
+    expect(tableOf(listed.body, 'pricing-rules')).toContain('value="7.5"')
+
+    const item = await createItem(app, {
+      order_process: 'h2h',
+      price: 20_000,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'ml86',
+    })
+    const sourcesPage = await operator.get(`/console/items/${item.id}/sources`)
+    expect(sourcesPage.status).toBe(200)
+    expect((await operator.get(`/console/items/${item.id}`)).body).toContain(`href="/console/items/${item.id}/sources"`)
+    const saved = await operator.post(`/console/items/${item.id}/sources`, {
+      provider_0: 'dgf',
+      code_0: 'ml172',
+      priority_0: '2',
+      provider_1: 'dgf',
+      code_1: 'ml86',
+      priority_1: '1',
+    })
+    expect(saved.location).toBe(`/console/items/${item.id}/sources?done=sources`)
+    const shown = await operator.get(`/console/items/${item.id}/sources`)
+    expect(rowsOf(shown.body, 'item-sources')).toBe(2)
+    expect(tableOf(shown.body, 'item-sources').indexOf('ml86')).toBeLessThan(tableOf(shown.body, 'item-sources').indexOf('ml172'))
+    const stored = async () =>
+      (
+        await ctx.db.selectFrom('item_sources').select(['code', 'priority']).where('item_id', '=', item.id).orderBy('priority').execute()
+      ).map((s) => `${s.priority}:${s.code}`)
+    expect(await stored()).toEqual(['1:ml86', '2:ml172'])
+    // The form shows the sources by priority: ticking the first removes ml86.
+    await operator.post(`/console/items/${item.id}/sources`, {
+      provider_0: 'dgf',
+      code_0: 'ml86',
+      priority_0: '1',
+      remove_0: 'on',
+      provider_1: 'dgf',
+      code_1: 'ml172',
+      priority_1: '2',
+    })
+    expect(await stored()).toEqual(['2:ml172'])
+    const clash = await operator.post(`/console/items/${item.id}/sources`, { provider_0: 'panel', code_0: '7', priority_0: '1' })
+    expect([clash.status, clash.body.includes('sources.0.provider')]).toEqual([422, true])
+    expect(await stored()).toEqual(['2:ml172'])
+
+    const ruleId = rules[0]!.id
+    await operator.get('/console/pricing')
+    expect((await operator.post(`/console/pricing/${ruleId}/delete`, {})).location).toBe('/console/pricing?done=deleted')
+    expect(await ctx.db.selectFrom('pricing_rules').select('id').execute()).toEqual([])
+  })
+})
+
+describe('console: margin', () => {
+  it('shows the report with a bar per row, a title and a description; bad days answer 422', async () => {
+    const shop = await createReseller(app, { name: 'Toko Margin', balance: 100_000 })
+    const other = await createReseller(app, { name: 'Toko Rugi', balance: 100_000 })
+    const item = await createAutoItem(app, 3, { price: 10_000 })
+    await sql`UPDATE items SET cost = 7000 WHERE id = ${item.id}`.execute(ctx.db)
+    for (const [r, ref] of [
+      [shop, 'cm-1'],
+      [other, 'cm-2'],
+    ] as const)
+      expect((await buy(app, r, ref, [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    // Costs as purchase() records them, where it recorded none; the second sale made at a loss.
+    await sql`UPDATE order_lines SET cost = 7000 WHERE item_id = ${item.id} AND cost IS NULL`.execute(ctx.db)
+    await sql`UPDATE order_lines l SET cost = 12000 FROM orders o WHERE o.id = l.order_id AND o.account_id = ${other.id}`.execute(ctx.db)
+
+    const page = await operator.get('/console/margin?group=reseller')
+    expect(page.status).toBe(200)
+    expect(rowsOf(page.body, 'margin')).toBe(2)
+    const chart = page.body.split('id="margin-chart"')[1]!.split('</svg>')[0]!
+    expect(chart.match(/<rect class="bar/g)).toHaveLength(2)
+    expect(chart).toContain('<rect class="bar loss"')
+    expect(chart).toMatch(/<title id="margin-chart-title">Margin per reseller, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}<\/title>/)
+    expect(chart).toContain('<desc id="margin-chart-desc">')
+    expect(chart).toContain('Toko Margin')
+    expect(tableOf(page.body, 'margin').indexOf('Toko Margin')).toBeLessThan(tableOf(page.body, 'margin').indexOf('Toko Rugi'))
+
+    const byItem = await operator.get('/console/margin?group=item')
+    expect(
+      byItem.body
+        .split('id="margin-chart"')[1]!
+        .split('</svg>')[0]!
+        .match(/<rect class="bar/g),
+    ).toHaveLength(1)
+    const none = await operator.get('/console/margin?from=2020-01-01&to=2020-01-02')
+    expect([none.status, none.body.includes('id="margin-chart"'), none.body.includes('No orders in this range')]).toEqual([
+      200,
+      false,
+      true,
+    ])
+    const bad = await operator.get('/console/margin?from=2026-11-02&to=2026-11-01')
+    expect([bad.status, bad.body.includes('VALIDATION_ERROR')]).toEqual([422, true])
+  })
+})

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { ok } from '../../http/envelope.js'
+import { operation } from '../../http/operation.js'
+import { marginReport } from './margin.service.js'
+import { REPORT_DOCS } from './reports.openapi.js'
+import { MarginAnswer, MarginQuery } from './reports.schemas.js'
+
+const tags = ['operator']
+
+/** The operator's reports over what was sold (DESIGN §11b: margin per order line). */
+export function reportRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/reports/margin',
+      {
+        schema: {
+          tags,
+          summary: 'Revenue, cost and margin of the lines sold, per item, source, reseller or day',
+          querystring: MarginQuery,
+          ...operation('operator', REPORT_DOCS.adminMarginReport, { 200: MarginAnswer }),
+        },
+      },
+      async (request) => ok(await marginReport(ctx.db, request.query, ctx.config.leaderboardTz)),
+    )
+  }
+}

@@ -1,0 +1,59 @@
+import { sql } from 'kysely'
+import type { Trx } from '../../db/database.js'
+
+export type ImportSelection = { categories?: string[]; brands?: string[]; types?: string[]; codes?: string[] }
+
+export type ImportableProduct = {
+  code: string
+  name: string
+  category: string
+  brand: string
+  type: string
+  list_price: string
+  min_quantity: number | null
+  max_quantity: number | null
+  postpaid: boolean
+  /** The item already bought from it (through item_sources, or mapped by hand as provider + provider_code). */
+  linked_item: number | null
+}
+
+const anyOf = (column: string, values: string[] | undefined) =>
+  values?.length ? sql`AND lower(${sql.ref(`sp.${column}`)}) = ANY(${values.map((v) => v.toLowerCase())}::text[])` : sql``
+
+/** The provider's listed products matching every selector given (names in any case, codes exactly), with their item if linked. */
+export async function selectedProducts(trx: Trx, provider: string, sel: ImportSelection): Promise<ImportableProduct[]> {
+  const codes = sel.codes?.length ? sql`AND sp.code = ANY(${sel.codes}::text[])` : sql``
+  const { rows } = await sql<ImportableProduct>`
+    SELECT sp.code, sp.name, sp.category, sp.brand, sp.type, sp.price::text AS list_price,
+           sp.min_quantity, sp.max_quantity, sp.postpaid,
+           coalesce(
+             (SELECT min(s.item_id) FROM item_sources s WHERE s.provider = sp.provider AND s.code = sp.code),
+             (SELECT min(i.id) FROM items i WHERE i.provider = sp.provider AND i.provider_code = sp.code)
+           ) AS linked_item
+      FROM supplier_products sp
+     WHERE sp.provider = ${provider} AND sp.gone_at IS NULL
+       ${anyOf('category', sel.categories)} ${anyOf('brand', sel.brands)} ${anyOf('type', sel.types)} ${codes}
+     ORDER BY sp.category, sp.brand, sp.price, sp.code`.execute(trx)
+  return rows
+}
+
+/** Imports of one provider queue behind each other: two would both see a product unlinked. */
+export async function holdProviderForImport(trx: Trx, provider: string): Promise<string | undefined> {
+  const row = await trx.selectFrom('providers').select('kind').where('code', '=', provider).forNoKeyUpdate().executeTakeFirst()
+  return row?.kind
+}
+
+/** Which of these SKUs items already use. */
+export async function usedSkus(trx: Trx, skus: string[]): Promise<Set<string>> {
+  if (skus.length === 0) return new Set()
+  const rows = await trx.selectFrom('items').select('sku').where('sku', 'in', skus).execute()
+  return new Set(rows.map((r) => r.sku))
+}
+
+export async function linkSources(trx: Trx, provider: string, links: { itemId: number; code: string }[]): Promise<void> {
+  if (links.length === 0) return
+  await trx
+    .insertInto('item_sources')
+    .values(links.map((l) => ({ item_id: l.itemId, provider, code: l.code, priority: 1 })))
+    .execute()
+}

@@ -1,0 +1,144 @@
+import type { Database, Trx } from '../../db/database.js'
+import { inTransaction } from '../../db/database.js'
+import { AppError, invalidField } from '../../errors.js'
+import { createItemWithin, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
+import {
+  holdProviderForImport,
+  linkSources,
+  selectedProducts,
+  usedSkus,
+  type ImportableProduct,
+  type ImportSelection,
+} from './import.queries.js'
+import { priceFor, ruleFor, unitCost } from './pricing.js'
+import { rulesFor } from './pricing-rules.queries.js'
+
+export type ImportRequest = ImportSelection & { dry_run?: boolean }
+type Created = {
+  id: number | null
+  sku: string
+  code: string
+  name: string
+  category: string
+  cost: number
+  price: number
+  rule_id: number | null
+}
+export type ImportResult = {
+  provider: string
+  dry_run: boolean
+  created: Created[]
+  skipped: { code: string; name: string; item_id: number; reason: 'linked' }[]
+  not_found: string[]
+}
+
+// A dry run does everything, then rolls back: what it answers is exactly what the import would do.
+class DryRun extends Error {
+  constructor(readonly result: ImportResult) {
+    super('dry run')
+  }
+}
+
+const SKU_MAX = 64
+const skuBase = (provider: string, code: string) =>
+  `${provider}-${code}`
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '-')
+    .slice(0, SKU_MAX - 4)
+
+/** A SKU per product from its provider and code, made unique with -2, -3… where one is taken. */
+async function skusFor(trx: Trx, provider: string, products: ImportableProduct[]): Promise<string[]> {
+  const bases = products.map((p) => skuBase(provider, p.code))
+  const taken = await usedSkus(trx, bases)
+  const skus: string[] = []
+  for (const base of bases) {
+    let sku = base
+    for (let n = 2; taken.has(sku) || (await usedSkus(trx, [sku])).has(sku); n++) sku = `${base}-${n}`
+    taken.add(sku)
+    skus.push(sku)
+  }
+  return skus
+}
+
+function itemInput(kind: string, provider: string, p: ImportableProduct, sku: string, price: number) {
+  const smm = kind === 'smm_panel'
+  return {
+    category: p.category || 'Uncategorized',
+    product_name: p.brand || p.category || p.name,
+    name: p.name,
+    sku,
+    price,
+    order_process: smm ? ('smm' as const) : ('h2h' as const),
+    unlimited_stock: true,
+    // A panel's quantities are the item's (a line's quantity is sent as the order's); Digiflazz sells one per unit.
+    min_order: smm && p.min_quantity ? p.min_quantity : undefined,
+    max_order: smm && p.max_quantity ? p.max_quantity : undefined,
+    provider,
+    provider_code: p.code,
+    provider_meta: p.postpaid ? { postpaid: true } : {},
+  }
+}
+
+export async function importWithin(trx: Trx, provider: string, sel: ImportRequest): Promise<ImportResult> {
+  const kind = await holdProviderForImport(trx, provider)
+  if (!kind) throw new AppError('PROVIDER_NOT_FOUND')
+  const products = await selectedProducts(trx, provider, sel)
+  const listed = new Set(products.map((p) => p.code))
+  const fresh = products.filter((p) => p.linked_item === null)
+  const rules = await rulesFor(trx, [provider], [])
+  const skus = await skusFor(trx, provider, fresh)
+  const created: Created[] = []
+  const prices: SupplierPrice[] = []
+  for (const [i, p] of fresh.entries()) {
+    const cost = unitCost(p.list_price, kind)
+    const rule = ruleFor(rules, { item_id: 0, provider, category: p.category, brand: p.brand })
+    const price = priceFor(cost, rule)
+    const id = await createItemWithin(trx, itemInput(kind, provider, p, skus[i]!, price))
+    prices.push({ id, cost, price })
+    created.push({
+      id,
+      sku: skus[i]!,
+      code: p.code,
+      name: p.name,
+      category: p.category,
+      cost: Number(cost),
+      price,
+      rule_id: rule?.id ?? null,
+    })
+  }
+  await linkSources(
+    trx,
+    provider,
+    prices.map((p, i) => ({ itemId: p.id, code: fresh[i]!.code })),
+  )
+  await setSupplierPrices(trx, prices)
+  return {
+    provider,
+    dry_run: sel.dry_run ?? false,
+    created,
+    skipped: products
+      .filter((p) => p.linked_item !== null)
+      .map((p) => ({ code: p.code, name: p.name, item_id: p.linked_item!, reason: 'linked' as const })),
+    not_found: (sel.codes ?? []).filter((c) => !listed.has(c)),
+  }
+}
+
+/**
+ * POST /providers/{code}/import (DESIGN §11b): an item per selected supplier product not yet linked,
+ * named and categorised from the list, bought from it (item_sources priority 1), at its cost and the
+ * price its rule gives, all in one transaction. Importing again creates nothing new.
+ */
+export async function importProducts(db: Database, provider: string, sel: ImportRequest): Promise<ImportResult> {
+  if (![sel.categories, sel.brands, sel.types, sel.codes].some((s) => s && s.length > 0))
+    throw invalidField('codes', 'choose products: give categories, brands, types or codes (at least one)')
+  try {
+    return await inTransaction(db, async (trx) => {
+      const result = await importWithin(trx, provider, sel)
+      if (sel.dry_run) throw new DryRun({ ...result, created: result.created.map((c) => ({ ...c, id: null })) })
+      return result
+    })
+  } catch (error) {
+    if (error instanceof DryRun) return error.result
+    throw error
+  }
+}

@@ -1,0 +1,63 @@
+import { inTransaction, type Database, type Trx } from '../../db/database.js'
+import { markSupplyChanged, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
+import { priceFor, ruleFor, sameDecimal, unitCost } from './pricing.js'
+import { rulesFor } from './pricing-rules.queries.js'
+import { firstServingSources, type RepriceTarget } from './serving-sources.queries.js'
+
+/**
+ * Recomputes the cost (from the first serving source) and the price (by the item's rule) of the
+ * targeted items in the caller's transaction, in a fixed number of statements whatever their count,
+ * and writes only what changed (a locked price stays). Answers how many items were written.
+ */
+export async function reprice(trx: Trx, target: RepriceTarget): Promise<number> {
+  const sources = await firstServingSources(trx, target)
+  if (sources.length === 0) return 0
+  const rules = await rulesFor(
+    trx,
+    [...new Set(sources.map((s) => s.provider))],
+    sources.map((s) => s.item_id),
+  )
+  const changed: SupplierPrice[] = []
+  for (const s of sources) {
+    const cost = unitCost(s.list_price, s.kind)
+    const price = priceFor(cost, ruleFor(rules, s), s.price)
+    if (s.cost === null || !sameDecimal(s.cost, cost) || s.price !== price) changed.push({ id: s.item_id, cost, price })
+  }
+  return (await setSupplierPrices(trx, changed)).length
+}
+
+/** Reprices these items (or every item with a source) after their sources or their rules changed. */
+export function repriceItems(trx: Trx, itemIds: number[] | 'all'): Promise<number> {
+  return reprice(trx, itemIds === 'all' ? 'all' : { itemIds })
+}
+
+/** The items bought from a provider, or from these of its products. */
+async function itemsSourcedFrom(trx: Trx, provider: string, codes?: string[]): Promise<number[]> {
+  let query = trx.selectFrom('item_sources').select('item_id').distinct().where('provider', '=', provider)
+  if (codes) query = query.where('code', 'in', codes)
+  return (await query.execute()).map((r) => r.item_id)
+}
+
+/**
+ * After a sync, in its transaction: the items bought from products whose price, status or listing
+ * changed are repriced, and those whose product was switched off or on, gone or back are marked
+ * changed in the catalog (their status follows their sources), so delta sync sees both.
+ */
+export async function followSupplierChanges(trx: Trx, provider: string, changes: { changedCodes: string[]; switchedCodes: string[] }) {
+  if (changes.changedCodes.length > 0) await reprice(trx, { provider, codes: changes.changedCodes })
+  if (changes.switchedCodes.length > 0) await markSupplyChanged(trx, await itemsSourcedFrom(trx, provider, changes.switchedCodes))
+}
+
+/** repriceItems as a use case of its own (an operator unlocked a price): its own transaction. */
+export function repriceItemsNow(db: Database, itemIds: number[]): Promise<number> {
+  return inTransaction(db, (trx) => reprice(trx, { itemIds }))
+}
+
+/** After a provider was switched on or off: the items bought from it, whose first serving source may have moved. */
+export function repriceProviderNow(db: Database, provider: string): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const written = await reprice(trx, { provider })
+    await markSupplyChanged(trx, await itemsSourcedFrom(trx, provider))
+    return written
+  })
+}
