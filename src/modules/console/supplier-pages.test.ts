@@ -57,10 +57,27 @@ describe('console: suppliers', () => {
     expect(gone).toContain('<span class="tag off">failed</span>')
     expect(gone).toContain('provider unreachable')
 
+    // A price locked by hand that the supplier's price passes is listed as sold below cost.
+    expect(page.body).not.toContain('id="below-cost"')
+    const item = await createItem(app, {
+      order_process: 'h2h',
+      price: 20_000,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'ff140',
+    })
+    await admin(app, 'PUT', `/items/${item.id}/sources`, { sources: [{ provider: 'dgf', code: 'ff140', priority: 1 }] })
+    await admin(app, 'PATCH', `/items/${item.id}`, { price: 18_500, price_locked: true })
+    up.digiflazz.priceLists.prepaid.change('ff140', { price: 18_900 })
+    await operator.post('/console/providers/dgf/sync', {})
+    const below = tableOf((await operator.get('/console/suppliers')).body, 'below-cost')
+    expect(below).toContain(`/console/items/${item.id}`)
+    expect(below).toContain('18900')
+
     // Without the page's token nothing is read.
     const forged = await operator.post('/console/providers/dgf/sync', {}, { csrf: 'x'.repeat(40) })
     expect(forged.status).toBe(403)
-    expect(up.digiflazz.priceLists.prepaid.reads).toBe(2)
+    expect(up.digiflazz.priceLists.prepaid.reads).toBe(3)
   })
 })
 
