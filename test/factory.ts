@@ -5,7 +5,12 @@ import { ADMIN_TOKEN } from './app.js'
 const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` }
 
 /** Calls the operator API and insists on success. */
-export async function admin<T = any>(app: App, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object): Promise<T> {
+export async function admin<T = any>(
+  app: App,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+): Promise<T> {
   const res = await app.inject({ method, url: `/api/admin/v1${url}`, headers: adminHeaders, payload })
   expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200)
   return res.json().data as T

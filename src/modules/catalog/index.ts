@@ -6,7 +6,15 @@ export { Variant } from './catalog.schemas.js'
 export { listOperatorItems, publicProviderMeta, toVariant, VALIDATE_ENDPOINT } from './catalog.service.js'
 export { createCatalogCache, watchCatalogChanges, type CatalogCache } from './catalog-snapshot.js'
 export { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './categories.service.js'
-export { addLicenses, addLicensesWithin, createItem, createItemWithin, getAdminItem, updateItem } from './items.service.js'
+export {
+  addLicenses,
+  addLicensesWithin,
+  createItem,
+  createItemsWithin,
+  createItemWithin,
+  getAdminItem,
+  updateItem,
+} from './items.service.js'
 export { followFirstSource, lockItemForSources } from './item-provider.service.js'
 export { createProduct, deleteProduct, getProduct, listProductItems, listProducts, updateProduct } from './products.service.js'
 export { createProvider, listProviders, updateProvider } from './providers.service.js'

@@ -215,39 +215,65 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
 }
 
 /** createItem inside the caller's transaction (the demo seed runs in one): the same checks and columns. Answers the id. */
+// The row of a new item: every column named, defaults applied, JSON columns with their known keys only.
+function newItemRow(productId: number, input: ItemInput) {
+  return {
+    product_id: productId,
+    sku:
+      input.sku ??
+      `SKU-${randomToken(6)
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, 'X')}`,
+    name: input.name,
+    price: input.price,
+    order_process: input.order_process,
+    min_order: input.min_order ?? 1,
+    max_order: input.max_order ?? null,
+    unlimited_stock: input.unlimited_stock ?? false,
+    stock: input.stock ?? 0,
+    active: input.active ?? true,
+    provider: input.provider ?? null,
+    provider_code: input.provider_code ?? null,
+    provider_meta: providerMetaJson(input.provider_meta ?? {}),
+    required_fields: requiredFieldsJson(input.required_fields ?? null),
+    description: input.description ?? '',
+    updated_at: catalogChangeTime,
+  }
+}
+
 export async function createItemWithin(trx: Trx, input: ItemInput): Promise<number> {
-  checkStockRules(input)
-  await checkProvider(trx, input.provider)
-  const productId = await productIdFor(trx, input.category?.trim() || 'Uncategorized', input.product_name)
-  const sku =
-    input.sku ??
-    `SKU-${randomToken(6)
-      .toUpperCase()
-      .replace(/[^A-Z0-9]/g, 'X')}`
-  const row = await skuGuard(
-    trx
-      .insertInto('items')
-      .values({
-        product_id: productId,
-        sku,
-        name: input.name,
-        price: input.price,
-        order_process: input.order_process,
-        min_order: input.min_order ?? 1,
-        max_order: input.max_order ?? null,
-        unlimited_stock: input.unlimited_stock ?? false,
-        stock: input.stock ?? 0,
-        active: input.active ?? true,
-        provider: input.provider ?? null,
-        provider_code: input.provider_code ?? null,
-        provider_meta: providerMetaJson(input.provider_meta ?? {}),
-        required_fields: requiredFieldsJson(input.required_fields ?? null),
-        description: input.description ?? '',
-        updated_at: catalogChangeTime,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow(),
-  )
+  return (await createItemsWithin(trx, [input]))[0]!
+}
+
+const INSERT_CHUNK = 500
+
+/**
+ * Many items in the caller's transaction (a supplier's import): each category and product found or
+ * made once, the rows inserted in chunks, one catalog change announced. Answers the ids in input order.
+ */
+export async function createItemsWithin(trx: Trx, inputs: readonly ItemInput[]): Promise<number[]> {
+  inputs.forEach(checkStockRules)
+  for (const provider of new Set(inputs.map((i) => i.provider))) await checkProvider(trx, provider)
+  const products = new Map<string, number>()
+  const rows = []
+  for (const input of inputs) {
+    const category = input.category?.trim() || 'Uncategorized'
+    const key = JSON.stringify([category, input.product_name])
+    let productId = products.get(key)
+    if (productId === undefined) products.set(key, (productId = await productIdFor(trx, category, input.product_name)))
+    rows.push(newItemRow(productId, input))
+  }
+  const ids = new Map<string, number>()
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const inserted = await skuGuard(
+      trx
+        .insertInto('items')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .returning(['id', 'sku'])
+        .execute(),
+    )
+    for (const r of inserted) ids.set(r.sku, r.id)
+  }
   await announceCatalogChange(trx)
-  return row.id
+  return rows.map((r) => ids.get(r.sku)!)
 }

@@ -43,10 +43,13 @@ export async function holdProviderForImport(trx: Trx, provider: string): Promise
   return row?.kind
 }
 
-/** Which of these SKUs items already use. */
-export async function usedSkus(trx: Trx, skus: string[]): Promise<Set<string>> {
-  if (skus.length === 0) return new Set()
-  const rows = await trx.selectFrom('items').select('sku').where('sku', 'in', skus).execute()
+/** The SKUs items already use among these bases and their numbered forms (`BASE-2`, `BASE-3`…). */
+export async function usedSkus(trx: Trx, bases: string[]): Promise<Set<string>> {
+  if (bases.length === 0) return new Set()
+  const { rows } = await sql<{ sku: string }>`
+    SELECT i.sku FROM items i
+     WHERE i.sku = ANY(${bases}::text[])
+        OR (i.sku ~ '-[0-9]+$' AND regexp_replace(i.sku, '-[0-9]+$', '') = ANY(${bases}::text[]))`.execute(trx)
   return new Set(rows.map((r) => r.sku))
 }
 

@@ -1,7 +1,7 @@
 import type { Database, Trx } from '../../db/database.js'
 import { inTransaction } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
-import { createItemWithin, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
+import { createItemsWithin, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
 import {
   holdProviderForImport,
   linkSources,
@@ -49,11 +49,12 @@ const skuBase = (provider: string, code: string) =>
 /** A SKU per product from its provider and code, made unique with -2, -3… where one is taken. */
 async function skusFor(trx: Trx, provider: string, products: ImportableProduct[]): Promise<string[]> {
   const bases = products.map((p) => skuBase(provider, p.code))
+  // Every SKU taken that a base or its numbered forms could clash with, read once.
   const taken = await usedSkus(trx, bases)
   const skus: string[] = []
   for (const base of bases) {
     let sku = base
-    for (let n = 2; taken.has(sku) || (await usedSkus(trx, [sku])).has(sku); n++) sku = `${base}-${n}`
+    for (let n = 2; taken.has(sku); n++) sku = `${base}-${n}`
     taken.add(sku)
     skus.push(sku)
   }
@@ -87,25 +88,26 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
   const fresh = products.filter((p) => p.linked_item === null)
   const rules = await rulesFor(trx, [provider], [])
   const skus = await skusFor(trx, provider, fresh)
-  const created: Created[] = []
-  const prices: SupplierPrice[] = []
-  for (const [i, p] of fresh.entries()) {
+  const priced = fresh.map((p) => {
     const cost = unitCost(p.list_price, kind)
     const rule = ruleFor(rules, { item_id: 0, provider, category: p.category, brand: p.brand })
-    const price = priceFor(cost, rule)
-    const id = await createItemWithin(trx, itemInput(kind, provider, p, skus[i]!, price))
-    prices.push({ id, cost, price })
-    created.push({
-      id,
-      sku: skus[i]!,
-      code: p.code,
-      name: p.name,
-      category: p.category,
-      cost: Number(cost),
-      price,
-      rule_id: rule?.id ?? null,
-    })
-  }
+    return { cost, rule, price: priceFor(cost, rule) }
+  })
+  const ids = await createItemsWithin(
+    trx,
+    fresh.map((p, i) => itemInput(kind, provider, p, skus[i]!, priced[i]!.price)),
+  )
+  const prices: SupplierPrice[] = ids.map((id, i) => ({ id, cost: priced[i]!.cost, price: priced[i]!.price }))
+  const created: Created[] = fresh.map((p, i) => ({
+    id: ids[i]!,
+    sku: skus[i]!,
+    code: p.code,
+    name: p.name,
+    category: p.category,
+    cost: Number(priced[i]!.cost),
+    price: priced[i]!.price,
+    rule_id: priced[i]!.rule?.id ?? null,
+  }))
   await linkSources(
     trx,
     provider,
