@@ -1,5 +1,6 @@
-import { Type, type TProperties } from '@sinclair/typebox'
-import { invalidField } from '../../errors.js'
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { AppError, invalidField } from '../../errors.js'
 
 /** A console form's body: its fields are text, plus the CSRF token every form carries. */
 export const Form = <T extends TProperties>(fields: T) => Type.Object({ ...fields, _csrf: Type.String() })
@@ -14,6 +15,22 @@ export function wholeNumber(field: string, text: string | undefined): number | u
 }
 
 export const blankToUndefined = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : text.trim())
+/** A decimal field (a percent, a fee): undefined when blank. */
+export function decimal(field: string, text: string | undefined): number | undefined {
+  if (blankToUndefined(text) === undefined) return undefined
+  if (!/^\d+(\.\d+)?$/.test(text!.trim())) throw invalidField(field, 'must be a number')
+  return Number(text)
+}
+
+/** The form converted, then held to the operator API's own schema, so both refuse the same values. */
+export function asApiBody<T>(schema: TSchema, value: Record<string, unknown>): T {
+  const clean = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined))
+  const fieldErrors: Record<string, string[]> = {}
+  for (const e of Value.Errors(schema, clean)) (fieldErrors[e.path.slice(1).replaceAll('/', '.') || 'form'] ??= []).push(e.message)
+  if (Object.keys(fieldErrors).length) throw new AppError('VALIDATION_ERROR', { fieldErrors })
+  return clean as T
+}
+
 export const checked = (text: string | undefined) => text === 'on' || text === 'true'
 
 /** Pages say what just happened by a fixed key (`?done=credited`), never by text from the URL. */

@@ -1,8 +1,6 @@
-import { Type, type TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
+import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError, invalidField } from '../../errors.js'
 import { IdParam } from '../../http/schemas.js'
 import { listProviders } from '../catalog/index.js'
 import {
@@ -14,26 +12,12 @@ import {
   RuleBody,
   SourcesBody,
 } from '../suppliers/index.js'
-import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
+import { Form, Optional, Text, asApiBody, blankToUndefined, decimal, noticeOf, wholeNumber } from './form.js'
 
 const hide = true
 const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
 /** Rows the sources form takes: as many as an item may have (SourcesBody's limit). */
 export const SOURCE_ROWS = 20
-
-/** The form converted, then held to the operator API's own schema, so both refuse the same values. */
-function asApiBody<T>(schema: TSchema, value: Record<string, unknown>): T {
-  const clean = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined))
-  const fieldErrors: Record<string, string[]> = {}
-  for (const e of Value.Errors(schema, clean)) (fieldErrors[e.path.slice(1).replaceAll('/', '.') || 'form'] ??= []).push(e.message)
-  if (Object.keys(fieldErrors).length) throw new AppError('VALIDATION_ERROR', { fieldErrors })
-  return clean as T
-}
-const decimal = (field: string, text: string | undefined) => {
-  if (blankToUndefined(text) === undefined) return undefined
-  if (!/^\d+(\.\d+)?$/.test(text!.trim())) throw invalidField(field, 'must be a number')
-  return Number(text)
-}
 
 const RuleForm = {
   scope: Text(10),

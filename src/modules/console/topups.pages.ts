@@ -1,5 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
+import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
@@ -21,27 +20,12 @@ import {
   updateChannel,
 } from '../topups/index.js'
 import * as accounts from '../accounts/index.js'
-import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
+import { Form, Optional, Text, asApiBody, decimal, noticeOf, wholeNumber } from './form.js'
 import { resellerNames } from './names.js'
 
 const hide = true
 const PER_PAGE = 50
 const Done = { done: Optional(Type.String({ maxLength: 20 })) }
-
-/** The form converted, then held to the operator API's own schema, so both refuse the same values. */
-function asApiBody<T>(schema: TSchema, value: Record<string, unknown>): T {
-  const clean = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined))
-  const fieldErrors: Record<string, string[]> = {}
-  for (const e of Value.Errors(schema, clean)) (fieldErrors[e.path.slice(1).replaceAll('/', '.') || 'form'] ??= []).push(e.message)
-  if (Object.keys(fieldErrors).length) throw new AppError('VALIDATION_ERROR', { fieldErrors })
-  return clean as T
-}
-
-const decimal = (field: string, text: string | undefined) => {
-  if (blankToUndefined(text) === undefined) return undefined
-  if (!/^\d+(\.\d+)?$/.test(text!.trim())) throw new AppError('VALIDATION_ERROR', { fieldErrors: { [field]: ['must be a number'] } })
-  return Number(text)
-}
 
 /** Top-ups of every reseller (a simulator one can be marked paid, one in review resolved) and the payment channels. */
 export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
