@@ -35,7 +35,7 @@ BEGIN
          cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units)
     FROM items it JOIN providers pr ON pr.code = coalesce(v_provider, it.provider),
          LATERAL (SELECT CASE WHEN p_units IS NOT NULL THEN p_units WHEN p_process = 'h2h' THEN 1 ELSE p_quantity END AS quantity,
-                         CASE WHEN p_units IS NOT NULL THEN p_units::numeric / greatest(coalesce((it.provider_meta->>'price_unit')::bigint, 1), 1)
+                         CASE WHEN p_units IS NOT NULL THEN units_of_price(it.provider_meta, p_units)
                               WHEN p_process = 'h2h' THEN 1 ELSE p_quantity END AS units) q,
          generate_series(0, CASE WHEN p_process = 'h2h' AND p_units IS NULL THEN p_quantity ELSE 1 END - 1) s
    WHERE it.id = p_item;

@@ -117,7 +117,7 @@ BEGIN
          upstream_status = coalesce(p_upstream_status, upstream_status), finished_at = clock_timestamp(), updated_at = clock_timestamp()
    WHERE id = p_id;
   -- Units of the item's price the request buys, as plan_dispatches counts them for its cost.
-  v_units := CASE WHEN v_d.options ? 'qty' THEN v_d.quantity::numeric / greatest(coalesce((v_item.provider_meta->>'price_unit')::bigint, 1), 1)
+  v_units := CASE WHEN v_d.options ? 'qty' THEN units_of_price(v_item.provider_meta, v_d.quantity)
                   ELSE v_d.quantity END;
   INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost, failover_of)
   VALUES (v_d.order_id, v_d.order_line_id, (SELECT max(d.seq) + 1 FROM dispatches d WHERE d.order_line_id = v_d.order_line_id),

@@ -138,7 +138,7 @@ BEGIN
            CASE WHEN it.order_process <> 'auto' AND NOT it.unlimited_stock THEN p_qtys[i] ELSE 0 END,
            CASE WHEN it.order_process = 'auto' THEN now() END,
            CASE WHEN it.cost IS NOT NULL
-                THEN cost_of(it.cost, coalesce(v_units[i]::numeric / greatest(coalesce((it.provider_meta->>'price_unit')::bigint, 1), 1), p_qtys[i])) END
+                THEN cost_of(it.cost, coalesce(units_of_price(it.provider_meta, v_units[i]), p_qtys[i])) END
       FROM items it JOIN products p ON p.id = it.product_id WHERE it.id = p_items[i]
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_taken;
     IF i = v_bill_line THEN PERFORM bill_paid_by(v_bill_id, v_line_id); END IF;
