@@ -17,6 +17,7 @@ import type { ResellerSessionsTable, ResellerUsersTable } from './tables/dashboa
 import type { LeaderboardMonthsTable } from './tables/leaderboard.js'
 import type {
   ItemSourcesTable,
+  MarginSettingsTable,
   PricingRulesTable,
   SupplierChangesTable,
   SupplierProductsTable,
@@ -68,6 +69,7 @@ export interface DB {
   supplier_changes: SupplierChangesTable
   item_sources: ItemSourcesTable
   pricing_rules: PricingRulesTable
+  margin_settings: MarginSettingsTable
 }
 
 export type Account = Selectable<AccountsTable>

@@ -25,6 +25,8 @@ export interface BillInquiriesTable {
   details: ColumnType<BillDetail[], string, string>
   /** What the provider said it will charge us, for the operator; null when it did not say. */
   provider_price: number | null
+  /** The floor refused it (DESIGN §11c): the supplier's price + the floor margin passed what the reseller would pay; never payable. */
+  floor_refused: Generated<boolean>
   expires_at: Date
   /** The order line that paid it (written by purchase()); null while unpaid. */
   order_line_id: number | null

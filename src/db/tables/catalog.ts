@@ -70,6 +70,10 @@ export interface ItemsTable {
   cost: ColumnType<number | null, string | number | null | undefined, string | number | null>
   /** Set by the operator: a cost change never reprices this item. */
   price_locked: Generated<boolean>
+  /** Set by the operator (a promotion): the item may sell below cost + min_margin (DESIGN §11c). */
+  allow_loss: Generated<boolean>
+  /** The margin the pricing rule that covers it keeps above cost, per unit of price; null: margin_settings' (MIN_MARGIN). */
+  min_margin: ColumnType<number | null, number | null | undefined, number | null>
   created_at: Generated<Date>
   updated_at: Timestamp
 }

@@ -110,4 +110,6 @@ export interface DispatchesTable {
   cost: ColumnType<number | null, number | null | undefined, number | null>
   /** The request that failed definitely at an earlier source, which this one replaces (DESIGN §11b failover). */
   failover_of: ColumnType<number | null, number | null | undefined, number | null>
+  /** The most this request may cost us and keep the floor (DESIGN §11c): its amount less the floor margin; null: no bound (the item allows a loss). */
+  max_cost: ColumnType<number | null, number | null | undefined, number | null>
 }

@@ -65,6 +65,13 @@ export interface SupplierChangesTable {
   sync_id: number
 }
 
+/** The store's floor margin for items no pricing rule covers (MIN_MARGIN, written at start). One row. */
+export interface MarginSettingsTable {
+  only_row: Generated<boolean>
+  min_margin: number
+  updated_at: Generated<Date>
+}
+
 /** A supplier product an item is bought from; the lowest priority that can serve is tried first (DESIGN §11b). */
 export interface ItemSourcesTable {
   item_id: number

@@ -1,22 +1,45 @@
--- The sources of an item that can serve at p_at, first by priority (DESIGN §11b): the provider on,
--- and its supplier product on, still listed, and outside its daily cut-off window. Cut-off hours
--- are the supplier's local time (Digiflazz: WIB); a window may wrap midnight (23:45–00:30). A source
--- linked by hand before any sync has no product row yet: it serves, as the operator said.
--- price: what one unit of the item's price costs there (Digiflazz's price, an SMM rate per 1,000
--- over 1,000); NULL when no list showed it.
+-- The floor margin of an item no pricing rule covers (MIN_MARGIN, written at start).
+CREATE OR REPLACE FUNCTION default_min_margin() RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT coalesce((SELECT min_margin FROM margin_settings), 0)
+$$;
+
+-- Every source of an item and what it can do at p_at: the one definition of "a source serves"
+-- (DESIGN §11b, §11c), read by the purchase, routing, failover, the catalog and Margin watch.
+--   listed:       its provider on, and its supplier product on and still listed (a source linked by
+--                 hand before any sync has no product row yet: listed, as the operator said);
+--   in_cut_off:   inside the product's daily cut-off window, in the supplier's local time (Digiflazz:
+--                 WIB); a window may wrap midnight (23:45–00:30);
+--   within_floor: the item's price covers the source's price + the floor margin, or the item allows a
+--                 loss, or the price is unknown (no list showed it).
+-- price: what one unit of the item's price costs there (Digiflazz's price, an SMM rate per 1,000 over
+-- 1,000); floor_margin: the margin per unit of price the floor keeps (the item's rule's, else the store's).
+CREATE OR REPLACE FUNCTION item_source_states(p_item bigint, p_at timestamptz)
+RETURNS TABLE (provider text, code text, priority integer, kind text, price numeric, floor_margin bigint,
+               listed boolean, in_cut_off boolean, within_floor boolean)
+LANGUAGE sql STABLE AS $$
+  SELECT s.provider, s.code, s.priority, pr.kind, c.price, m.margin,
+         pr.active AND (sp.provider IS NULL OR (sp.active AND sp.gone_at IS NULL)),
+         coalesce(CASE WHEN w.from_wib <= w.to_wib THEN w.now_wib >= w.from_wib AND w.now_wib < w.to_wib
+                       ELSE w.now_wib >= w.from_wib OR w.now_wib < w.to_wib END, false),
+         it.allow_loss OR c.price IS NULL OR it.price >= c.price + m.margin
+    FROM item_sources s
+    JOIN items it ON it.id = s.item_id
+    JOIN providers pr ON pr.code = s.provider
+    LEFT JOIN supplier_products sp ON sp.provider = s.provider AND sp.code = s.code
+    CROSS JOIN LATERAL (SELECT CASE WHEN pr.kind = 'smm_panel' THEN sp.price / 1000 ELSE sp.price END AS price) c
+    CROSS JOIN LATERAL (SELECT coalesce(it.min_margin, default_min_margin()) AS margin) m
+    CROSS JOIN LATERAL (SELECT (p_at AT TIME ZONE 'Asia/Jakarta')::time AS now_wib,
+                               sp.cut_off_start::time AS from_wib, sp.cut_off_end::time AS to_wib) w
+   WHERE s.item_id = p_item
+$$;
+
+-- The sources of an item that can serve at p_at, first by priority: listed, outside their cut-off
+-- window and within the floor.
 CREATE OR REPLACE FUNCTION serving_sources(p_item bigint, p_at timestamptz)
 RETURNS TABLE (provider text, code text, priority integer, price numeric)
 LANGUAGE sql STABLE AS $$
-  SELECT s.provider, s.code, s.priority, CASE WHEN pr.kind = 'smm_panel' THEN sp.price / 1000 ELSE sp.price END
-    FROM item_sources s
-    JOIN providers pr ON pr.code = s.provider
-    LEFT JOIN supplier_products sp ON sp.provider = s.provider AND sp.code = s.code
-    CROSS JOIN LATERAL (SELECT (p_at AT TIME ZONE 'Asia/Jakarta')::time AS now_wib,
-                               sp.cut_off_start::time AS from_wib, sp.cut_off_end::time AS to_wib) w
-   WHERE s.item_id = p_item AND pr.active
-     AND (sp.provider IS NULL
-          OR (sp.active AND sp.gone_at IS NULL
-              AND NOT coalesce(CASE WHEN w.from_wib <= w.to_wib THEN w.now_wib >= w.from_wib AND w.now_wib < w.to_wib
-                                    ELSE w.now_wib >= w.from_wib OR w.now_wib < w.to_wib END, false)))
-   ORDER BY s.priority
+  SELECT st.provider, st.code, st.priority, st.price
+    FROM item_source_states(p_item, p_at) st
+   WHERE st.listed AND NOT st.in_cut_off AND st.within_floor
+   ORDER BY st.priority
 $$;
