@@ -41,6 +41,8 @@ const Env = Type.Object({
   SUPPLIER_SYNC_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
   // Logs kept this long: webhook deliveries (with their payloads) and suppliers' change logs; the ledger and orders are kept forever.
   RETENTION_DAYS: Type.Integer({ minimum: 7, maximum: 3650, default: 90 }),
+  // The floor (DESIGN §11c): the least margin over a source's cost an item sells at when no pricing rule sets one.
+  MIN_MARGIN: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
   UPSTREAM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 512 }),
   UPSTREAM_PER_HOST: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
   VALIDATION_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -190,6 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
     supplierSyncMinutes: env.SUPPLIER_SYNC_MINUTES,
     retentionDays: env.RETENTION_DAYS,
+    minMargin: env.MIN_MARGIN,
     upstreamConcurrency: env.UPSTREAM_CONCURRENCY,
     upstreamPerHost: env.UPSTREAM_PER_HOST,
     validationSourceUrl: (env.VALIDATION_SOURCE_URL ?? (env.APP_ENV === 'production' ? undefined : `${publicUrl}/sim/validation`))?.replace(

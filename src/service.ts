@@ -6,6 +6,7 @@ import { acquireDataDirLock } from './db/data-dir.js'
 import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
 import { recordLeaderboardZone } from './modules/leaderboard/index.js'
+import { recordMinMargin } from './modules/suppliers/index.js'
 
 export type ServiceOverrides = ContextOverrides & {
   /** An open, migrated database (tests: a clone of the template); closed with the service. */
@@ -35,6 +36,7 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
     ctx = createContext(config, database, overrides, webhookDatabase)
     await checkAppKey(ctx.db, ctx.vault)
     await recordLeaderboardZone(ctx.db, config.leaderboardTz)
+    await recordMinMargin(ctx.db, config.minMargin)
   } catch (error) {
     await closeDatabases()
     throw error

@@ -166,10 +166,10 @@ export const COMMANDS: Record<string, Command> = {
   'items:list': { usage: '[--search TEXT] [--category NAME] [--page N]', method: 'GET', path: () => '/items' },
   'items:show': { usage: 'ID', method: 'GET', path: ([id]) => `/items/${id}` },
   'items:update': {
-    usage: 'ID [--price X] [--price-locked true|false] [--stock N] [--active true|false] [--provider CODE] ...',
+    usage: 'ID [--price X] [--price-locked true|false] [--allow-loss true|false] [--stock N] [--active true|false] [--provider CODE] ...',
     method: 'PATCH',
     path: ([id]) => `/items/${id}`,
-    body: (f) => clean({ ...itemFields(f), price_locked: bool(f, 'price-locked') }),
+    body: (f) => clean({ ...itemFields(f), price_locked: bool(f, 'price-locked'), allow_loss: bool(f, 'allow-loss') }),
   },
   'licenses:add': {
     usage: 'ITEM_ID LICENSE... (or --file PATH, one per line)',

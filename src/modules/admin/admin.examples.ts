@@ -58,6 +58,8 @@ export const item = {
   provider_code: null,
   cost: null,
   price_locked: false,
+  allow_loss: false,
+  min_margin: null,
 }
 export const h2hItem = {
   ...item,

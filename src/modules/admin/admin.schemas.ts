@@ -96,6 +96,7 @@ export const ItemChangesBody = Type.Partial(
       description:
         'true: supplier cost changes and pricing rules leave the price alone; a `price` sent for an item with a supplier cost locks it unless this says false',
     }),
+    allow_loss: Type.Boolean({ description: 'true: the item may sell below its source’s cost + the floor margin (a promotion)' }),
   }),
 )
 export const AdminItem = Ok(
@@ -109,6 +110,12 @@ export const AdminItem = Ok(
       provider_code: Nullable(Type.String()),
       cost: Nullable(Type.Number({ description: 'what one unit costs at its first serving supplier; null: not supplier-priced' })),
       price_locked: Type.Boolean({ description: 'the operator’s price: supplier cost changes and pricing rules leave it' }),
+      allow_loss: Type.Boolean({ description: 'the item may sell below its source’s cost + the floor margin (a promotion)' }),
+      min_margin: Nullable(
+        Type.Integer({
+          description: 'the floor margin over cost its pricing rule keeps, per unit of price; null: the store’s (MIN_MARGIN)',
+        }),
+      ),
     }),
   ]),
 )

@@ -48,12 +48,11 @@ export async function countVariants(db: Database, f: VariantFilter): Promise<num
   return row.n
 }
 
-// An item bought from supplier sources is on while one of them is on and listed (DESIGN §11b); null
-// for an item without sources. Cut-off hours are left to the purchase: a cached listing cannot follow the clock.
+// An item bought from supplier sources is on while one of them is listed and within the floor
+// (suppliers/sources.sql, DESIGN §11b, §11c); null for an item without sources. Cut-off hours are left
+// to the purchase: a cached listing cannot follow the clock.
 const sourcesOn = sql<boolean | null>`CASE WHEN EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = i.id) THEN EXISTS (
-  SELECT 1 FROM item_sources s JOIN providers sp_pr ON sp_pr.code = s.provider AND sp_pr.active
-    LEFT JOIN supplier_products sp ON sp.provider = s.provider AND sp.code = s.code
-   WHERE s.item_id = i.id AND (sp.provider IS NULL OR (sp.active AND sp.gone_at IS NULL))) END`
+  SELECT 1 FROM item_source_states(i.id, now()) st WHERE st.listed AND st.within_floor) END`
 
 /** Variants with their product and category, and stock available right now (after active locks). */
 export function variantsQuery(db: Database, f: VariantFilter) {

@@ -158,6 +158,8 @@ export function operatorItem(row: VariantRow) {
     provider_code: row.provider_code,
     cost: row.cost,
     price_locked: row.price_locked,
+    allow_loss: row.allow_loss,
+    min_margin: row.min_margin,
   }
 }
 

@@ -99,6 +99,8 @@ export async function createItem(db: Database, input: ItemInput) {
 export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_name' | 'category'>> & {
   /** A locked price is the operator's: supplier cost changes and pricing rules leave it (DESIGN §11b). */
   price_locked?: boolean
+  /** The item may sell below cost + the floor margin (a promotion, DESIGN §11c). */
+  allow_loss?: boolean
 }
 
 /** Only the columns named here can change: never the id, the product or the order_process. */
@@ -118,6 +120,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     description,
     active,
     price_locked,
+    allow_loss,
   } = changes
   const columns = {
     sku,
@@ -134,6 +137,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     description,
     active,
     price_locked,
+    allow_loss,
   }
   if (Object.values(columns).every((v) => v === undefined)) return getAdminItem(db, itemId)
   await inTransaction(db, async (trx) => {

@@ -9,13 +9,16 @@ async function holdItems(trx: Trx, ids: number[]) {
   await sql`SELECT id FROM items WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx)
 }
 
-/** An item's cost at its first serving source (a decimal string) and the price its pricing rule gives. */
-export type SupplierPrice = { id: number; cost: string; price: number }
+/**
+ * An item's cost at its first serving source (a decimal string), the price its pricing rule gives, and
+ * that rule's min_margin, which the floor keeps (null: no rule covers it, the store's MIN_MARGIN).
+ */
+export type SupplierPrice = { id: number; cost: string; price: number; min_margin: number | null }
 
 /**
  * Writes the cost and price the suppliers module computed (DESIGN §11b), in the caller's transaction:
- * only rows whose cost or price differ, and never the price of an item the operator locked (its cost
- * still moves). Changed rows get the catalog's change time, so resellers' delta sync sees them, and
+ * only rows whose cost, price or floor margin differ, and never the price of an item the operator locked
+ * (its cost and floor margin still move: the floor alone protects it). Changed rows get the catalog's change time, so resellers' delta sync sees them, and
  * cached listings are told. Answers the ids of the items written.
  */
 export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice[]): Promise<number[]> {
@@ -24,16 +27,18 @@ export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice
   await holdItems(trx, ids)
   const { rows } = await sql<{ id: number }>`
     WITH v AS (
-      SELECT * FROM unnest(${ids}::bigint[], ${prices.map((p) => p.cost)}::numeric[], ${prices.map((p) => p.price)}::bigint[])
-        AS v(id, cost, price)
+      SELECT * FROM unnest(${ids}::bigint[], ${prices.map((p) => p.cost)}::numeric[], ${prices.map((p) => p.price)}::bigint[],
+                           ${prices.map((p) => p.min_margin)}::bigint[])
+        AS v(id, cost, price, min_margin)
     )
     UPDATE items i
        SET cost = v.cost,
            price = CASE WHEN i.price_locked THEN i.price ELSE v.price END,
+           min_margin = v.min_margin,
            updated_at = ${catalogChangeTime}
       FROM v
      WHERE i.id = v.id
-       AND (i.cost IS DISTINCT FROM v.cost OR (NOT i.price_locked AND i.price <> v.price))
+       AND (i.cost IS DISTINCT FROM v.cost OR (NOT i.price_locked AND i.price <> v.price) OR i.min_margin IS DISTINCT FROM v.min_margin)
     RETURNING i.id`.execute(trx)
   if (rows.length > 0) await announceCatalogChange(trx)
   return rows.map((r) => r.id)

@@ -109,6 +109,15 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
       },
     )
+    // A promotion: the item may sell below its source's cost + the floor margin (DESIGN §11c).
+    app.post(
+      '/console/items/:id/allow-loss',
+      { schema: { hide, params: IdParam, body: Form({ allow_loss: StringEnum(['true', 'false']) }) } },
+      async (request, reply) => {
+        await updateItem(db, request.params.id, { allow_loss: request.body.allow_loss === 'true' })
+        return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
+      },
+    )
     // Pasted or read from a file in the browser: one license a line; blank lines are no license.
     app.post(
       '/console/items/:id/licenses',

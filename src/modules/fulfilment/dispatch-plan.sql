@@ -4,7 +4,8 @@
 -- request's upstream ref derives from the invoice and the line's number (from 1), so sending it again
 -- is a status check, never a second order; a bill's payment goes under its inquiry's ref (p_bill_ref:
 -- pay-pasca must reuse it). Rings NOTIFY dispatch for the upstream worker at commit.
--- cost: what the supplier charges for the request (NULL when unknown).
+-- cost: what the supplier charges for the request (NULL when unknown). max_cost: the most it may cost
+-- and keep the floor at the price paid (DESIGN §11c), which failover holds its next source to.
 CREATE OR REPLACE FUNCTION plan_dispatches(p_order bigint, p_line bigint, p_line_number integer, p_invoice text, p_item bigint,
                                            p_process text, p_quantity integer, p_cost bigint, p_target text, p_options jsonb,
                                            p_units integer, p_bill_ref text) RETURNS void
@@ -23,20 +24,26 @@ BEGIN
   IF p_bill_ref IS NULL THEN
     SELECT s.provider, s.code, s.price INTO v_provider, v_code, v_price FROM serving_sources(p_item, now()) s LIMIT 1;
   END IF;
-  INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost)
+  INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost,
+                          max_cost)
   SELECT p_order, p_line, s, pr.code, pr.kind,
          coalesce(p_bill_ref, p_invoice || '-' || p_line_number || '-' || (s + 1)), coalesce(v_code, it.provider_code), p_target,
          CASE WHEN p_bill_ref IS NOT NULL THEN jsonb_build_object('postpaid', true)
               WHEN p_units IS NOT NULL THEN jsonb_build_object('qty', p_units) ELSE p_options END,
-         q.quantity,
-         CASE WHEN p_process = 'h2h' AND p_units IS NULL THEN p_cost / p_quantity ELSE p_cost END,
+         q.quantity, q.amount,
          -- What the supplier charges for it: the source's price (an item without sources: its cost), per
          -- unit of the item's price (an open denomination's units count in the price's unit, as check_cart_line prices them).
-         cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units)
+         cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units),
+         -- The amount paid less the floor margin per unit of price bought, never below 0. No bound for an
+         -- item allowed a loss, a bill (its inquiry has a floor of its own), or an item without sources
+         -- whose cost is unknown (nothing to hold it to).
+         CASE WHEN p_bill_ref IS NULL AND NOT it.allow_loss AND (v_provider IS NOT NULL OR it.cost IS NOT NULL)
+              THEN greatest(floor(q.amount - floor_margin(it.min_margin) * q.units), 0)::bigint END
     FROM items it JOIN providers pr ON pr.code = coalesce(v_provider, it.provider),
          LATERAL (SELECT CASE WHEN p_units IS NOT NULL THEN p_units WHEN p_process = 'h2h' THEN 1 ELSE p_quantity END AS quantity,
                          CASE WHEN p_units IS NOT NULL THEN units_of_price(it.provider_meta, p_units)
-                              WHEN p_process = 'h2h' THEN 1 ELSE p_quantity END AS units) q,
+                              WHEN p_process = 'h2h' THEN 1 ELSE p_quantity END AS units,
+                         CASE WHEN p_process = 'h2h' AND p_units IS NULL THEN p_cost / p_quantity ELSE p_cost END AS amount) q,
          generate_series(0, CASE WHEN p_process = 'h2h' AND p_units IS NULL THEN p_quantity ELSE 1 END - 1) s
    WHERE it.id = p_item;
   -- Wakes the upstream worker at commit. NOTIFY serializes its committers on one lock, so as with

@@ -78,7 +78,9 @@ END
 $$;
 
 -- A request that failed definitely before anything was delivered, sent on to the next source of its
--- item that serves now and that its chain (the requests it replaced) has not tried: it ends `failed`
+-- item, of its kind, listed and outside its cut-off window now, that its chain (the requests it
+-- replaced) has not tried and that keeps the floor at the price the buyer paid (cost ≤ max_cost,
+-- DESIGN §11c; NULL: no bound), whatever the item's price is now: it ends `failed`
 -- with nothing to refund, and a new request takes its place (same line, target, amount) under a ref
 -- of its own, the chain's first ref + '-F' + its length, which no purchase's ref can take (those
 -- end in '-' and a number).
@@ -101,14 +103,20 @@ BEGIN
      FOR NO KEY UPDATE OF d;
   IF NOT FOUND THEN RETURN false; END IF;
   SELECT it.* INTO v_item FROM items it JOIN order_lines l ON l.item_id = it.id WHERE l.id = v_d.order_line_id;
+  -- Units of the item's price the request buys, as plan_dispatches counts them for its cost.
+  v_units := CASE WHEN v_d.options ? 'qty' THEN units_of_price(v_item.provider_meta, v_d.quantity)
+                  ELSE v_d.quantity END;
   WITH RECURSIVE chain AS (
     SELECT d.id, d.failover_of, d.provider, d.provider_code, d.upstream_ref, 1 AS depth FROM dispatches d WHERE d.id = p_id
     UNION ALL
     SELECT d.id, d.failover_of, d.provider, d.provider_code, d.upstream_ref, c.depth + 1 FROM dispatches d JOIN chain c ON d.id = c.failover_of)
+  -- A source with no listed price passes, as item_source_states counts it within the floor.
   SELECT s.provider, s.code, s.price, (SELECT c.upstream_ref FROM chain c WHERE c.failover_of IS NULL), (SELECT max(c.depth) FROM chain c)
     INTO v_provider, v_code, v_price, v_root, v_depth
-    FROM serving_sources(v_item.id, now()) s JOIN providers pr ON pr.code = s.provider
-   WHERE pr.kind = v_d.kind AND NOT EXISTS (SELECT 1 FROM chain c WHERE c.provider = s.provider AND c.provider_code = s.code)
+    FROM item_source_states(v_item.id, now()) s
+   WHERE s.listed AND NOT s.in_cut_off AND s.kind = v_d.kind
+     AND NOT EXISTS (SELECT 1 FROM chain c WHERE c.provider = s.provider AND c.provider_code = s.code)
+     AND (v_d.max_cost IS NULL OR s.price IS NULL OR cost_of(s.price, v_units) <= v_d.max_cost)
    ORDER BY s.priority LIMIT 1;
   IF NOT FOUND THEN RETURN false; END IF;
 
@@ -116,13 +124,11 @@ BEGIN
      SET status = 'failed', refund_amount = 0, sn = NULL, message = left('failed over to ' || v_provider || ': ' || coalesce(p_reason, ''), 500),
          upstream_status = coalesce(p_upstream_status, upstream_status), finished_at = clock_timestamp(), updated_at = clock_timestamp()
    WHERE id = p_id;
-  -- Units of the item's price the request buys, as plan_dispatches counts them for its cost.
-  v_units := CASE WHEN v_d.options ? 'qty' THEN units_of_price(v_item.provider_meta, v_d.quantity)
-                  ELSE v_d.quantity END;
-  INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost, failover_of)
+  INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost,
+                          max_cost, failover_of)
   VALUES (v_d.order_id, v_d.order_line_id, (SELECT max(d.seq) + 1 FROM dispatches d WHERE d.order_line_id = v_d.order_line_id),
           v_provider, v_d.kind, v_root || '-F' || v_depth, v_code, v_d.target, v_d.options, v_d.quantity, v_d.amount,
-          cost_of(v_price, v_units), p_id);
+          cost_of(v_price, v_units), v_d.max_cost, p_id);
   IF pg_try_advisory_xact_lock(dispatch_bell_lock_class(), 0) THEN PERFORM pg_notify('dispatch', ''); END IF;
   RETURN true;
 END

@@ -97,7 +97,12 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
     trx,
     fresh.map((p, i) => itemInput(kind, provider, p, skus[i]!, priced[i]!.price)),
   )
-  const prices: SupplierPrice[] = ids.map((id, i) => ({ id, cost: priced[i]!.cost, price: priced[i]!.price }))
+  const prices: SupplierPrice[] = ids.map((id, i) => ({
+    id,
+    cost: priced[i]!.cost,
+    price: priced[i]!.price,
+    min_margin: priced[i]!.rule?.min_margin ?? null,
+  }))
   const created: Created[] = fresh.map((p, i) => ({
     id: ids[i]!,
     sku: skus[i]!,

@@ -4,6 +4,8 @@ export { supplierRoutes } from './suppliers.routes.js'
 export { pricingRoutes } from './pricing.routes.js'
 export { sourceRoutes } from './sources.routes.js'
 export { repriceItems, repriceItemsNow, repriceProviderNow } from './reprice.service.js'
+// The service's start writes MIN_MARGIN with this.
+export { recordMinMargin } from './margin-settings.service.js'
 export { supplierSyncBatch } from './sync-worker.js'
 export { syncActiveProviders, syncProvider, type SyncView } from './sync.service.js'
 // The demo seed imports its catalog from the simulators' lists with this.

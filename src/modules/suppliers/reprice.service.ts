@@ -5,9 +5,9 @@ import { rulesFor } from './pricing-rules.queries.js'
 import { firstServingSources, type RepriceTarget } from './serving-sources.queries.js'
 
 /**
- * Recomputes the cost (from the first serving source) and the price (by the item's rule) of the
- * targeted items in the caller's transaction, in a fixed number of statements whatever their count,
- * and writes only what changed (a locked price stays). Answers how many items were written.
+ * Recomputes the cost (from the first serving source), the price and the floor margin (by the item's
+ * rule) of the targeted items in the caller's transaction, in a fixed number of statements whatever
+ * their count, and writes only what changed (a locked price stays). Answers how many items were written.
  */
 export async function reprice(trx: Trx, target: RepriceTarget): Promise<number> {
   const sources = await firstServingSources(trx, target)
@@ -20,8 +20,11 @@ export async function reprice(trx: Trx, target: RepriceTarget): Promise<number> 
   const changed: SupplierPrice[] = []
   for (const s of sources) {
     const cost = unitCost(s.list_price, s.kind)
-    const price = priceFor(cost, ruleFor(rules, s), s.price)
-    if (s.cost === null || !sameDecimal(s.cost, cost) || s.price !== price) changed.push({ id: s.item_id, cost, price })
+    const rule = ruleFor(rules, s)
+    const price = priceFor(cost, rule, s.price)
+    const minMargin = rule?.min_margin ?? null
+    if (s.cost === null || !sameDecimal(s.cost, cost) || s.price !== price || s.min_margin !== minMargin)
+      changed.push({ id: s.item_id, cost, price, min_margin: minMargin })
   }
   return (await setSupplierPrices(trx, changed)).length
 }

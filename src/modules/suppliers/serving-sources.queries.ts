@@ -9,6 +9,8 @@ export type ServingSource = {
   item_id: number
   price: number
   cost: string | null
+  /** The floor margin written for it (its covering rule's), null: the store's. */
+  min_margin: number | null
   provider: string
   kind: string
   category: string
@@ -24,18 +26,19 @@ function targetOf(target: RepriceTarget) {
 }
 
 /**
- * Each targeted item's first serving source (DESIGN §11b): the lowest priority whose supplier product
- * is on, still listed and at an active provider; when none can serve, its lowest priority source.
+ * Each targeted item's first serving source (DESIGN §11b, §11c): the lowest priority listed one
+ * (item_source_states, suppliers/sources.sql), whatever its cut-off window or the floor, so a price
+ * does not flip daily or chase itself; when none is listed, its lowest priority source.
  */
 export async function firstServingSources(trx: Trx, target: RepriceTarget): Promise<ServingSource[]> {
   const { rows } = await sql<ServingSource>`
-    SELECT DISTINCT ON (s.item_id)
-           s.item_id, i.price, i.cost::text AS cost, s.provider, pr.kind, sp.category, sp.brand, sp.price::text AS list_price
-      FROM item_sources s
-      JOIN items i ON i.id = s.item_id
-      JOIN providers pr ON pr.code = s.provider
-      JOIN supplier_products sp ON sp.provider = s.provider AND sp.code = s.code
-     WHERE ${targetOf(target)}
-     ORDER BY s.item_id, (sp.active AND sp.gone_at IS NULL AND pr.active) DESC, s.priority`.execute(trx)
+    SELECT DISTINCT ON (i.id)
+           i.id AS item_id, i.price, i.cost::text AS cost, i.min_margin, st.provider, st.kind, sp.category, sp.brand,
+           sp.price::text AS list_price
+      FROM items i
+     CROSS JOIN LATERAL item_source_states(i.id, now()) st
+      JOIN supplier_products sp ON sp.provider = st.provider AND sp.code = st.code
+     WHERE i.id IN (SELECT s.item_id FROM item_sources s WHERE ${targetOf(target)})
+     ORDER BY i.id, st.listed DESC, st.priority`.execute(trx)
   return rows
 }

@@ -3,6 +3,11 @@ CREATE OR REPLACE FUNCTION default_min_margin() RETURNS bigint LANGUAGE sql STAB
   SELECT coalesce((SELECT min_margin FROM margin_settings), 0)
 $$;
 
+-- The margin per unit of price the floor keeps for an item: its rule's (items.min_margin), else the store's.
+CREATE OR REPLACE FUNCTION floor_margin(p_item_min_margin bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT coalesce(p_item_min_margin, default_min_margin())
+$$;
+
 -- Every source of an item and what it can do at p_at: the one definition of "a source serves"
 -- (DESIGN §11b, §11c), read by the purchase, routing, failover, the catalog and Margin watch.
 --   listed:       its provider on, and its supplier product on and still listed (a source linked by
@@ -27,7 +32,7 @@ LANGUAGE sql STABLE AS $$
     JOIN providers pr ON pr.code = s.provider
     LEFT JOIN supplier_products sp ON sp.provider = s.provider AND sp.code = s.code
     CROSS JOIN LATERAL (SELECT CASE WHEN pr.kind = 'smm_panel' THEN sp.price / 1000 ELSE sp.price END AS price) c
-    CROSS JOIN LATERAL (SELECT coalesce(it.min_margin, default_min_margin()) AS margin) m
+    CROSS JOIN LATERAL (SELECT floor_margin(it.min_margin) AS margin) m
     CROSS JOIN LATERAL (SELECT (p_at AT TIME ZONE 'Asia/Jakarta')::time AS now_wib,
                                sp.cut_off_start::time AS from_wib, sp.cut_off_end::time AS to_wib) w
    WHERE s.item_id = p_item
