@@ -29,11 +29,12 @@ await admin(app, 'POST', '/providers', { code: 'panel2', kind: 'smm_panel', base
 for (const code of ['dgf', 'dgf2', 'panel', 'panel2']) await admin(app, 'POST', `/providers/${code}/sync?force=true`)
 
 type Source = { provider: string; code: string; priority: number }
+// Priced so every source keeps the floor (DESIGN §11c; test/floor.test.ts has the sources that do not).
 async function itemWith(process: 'h2h' | 'smm', sources: Source[]) {
   const [first] = sources
   const item = await createItem(app, {
     order_process: process,
-    price: process === 'h2h' ? 20_000 : 2,
+    price: process === 'h2h' ? 40_000 : 2,
     unlimited_stock: true,
     provider: first!.provider,
     provider_code: first!.code,
@@ -46,7 +47,7 @@ async function itemWith(process: 'h2h' | 'smm', sources: Source[]) {
     payload: { sources },
   })
   expect(res.statusCode, res.body).toBe(200)
-  // The item is repriced from its first serving source (no pricing rule: its cost rounded up).
+  // The item is repriced from its first serving source (no pricing rule: its price, raised to its cost).
   const { price } = await ctx.db.selectFrom('items').select('price').where('id', '=', item.id).executeTakeFirstOrThrow()
   return { id: item.id as number, price }
 }
@@ -129,7 +130,7 @@ describe('failover between an item’s sources', () => {
   it('when every source fails the line is refunded exactly once', async () => {
     up.digiflazz.skuSteering.set('ml86', 'fail').set('ml172', 'fail')
     try {
-      const r = await createReseller(app, { balance: 50_000 })
+      const r = await createReseller(app, { balance: 100_000 })
       const order = await bought(r, 'fo-all', [{ item_id: h2h.id, quantity: 2, note: '081255500002' }])
       await dispatch()
       await dispatch()
@@ -146,7 +147,7 @@ describe('failover between an item’s sources', () => {
       expect(await requestsOf(order.id)).toHaveLength(4)
       expect((await get(app, '/trx/fo-all', r)).json().data.status).toBe('canceled')
       expect(await refundsOf(order.id)).toEqual([{ amount: 2 * h2h.price }])
-      expect(await balanceOf(app, r)).toBe(50_000)
+      expect(await balanceOf(app, r)).toBe(100_000)
     } finally {
       up.digiflazz.skuSteering.clear()
     }
