@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       providerTimeoutMs: 20000,
       supplierSyncMinutes: 15,
       retentionDays: 90,
+      minMargin: 0,
       upstreamConcurrency: 512,
       upstreamPerHost: 256,
       validationSourceUrl: 'http://127.0.0.1:8080/sim/validation',
@@ -69,8 +70,10 @@ describe('loadConfig', () => {
       SEED_DEMO: 'false',
       TRUST_PROXY: '127.0.0.1, 10.0.0.0/8',
       RATE_LIMIT_PER_MINUTE: '0',
+      MIN_MARGIN: '250',
     })
     expect(config).toMatchObject({
+      minMargin: 250,
       port: 9090,
       host: '0.0.0.0',
       publicUrl: 'http://0.0.0.0:9090',
@@ -118,6 +121,9 @@ describe('loadConfig', () => {
     ],
     [{ METRICS_PORT: 'metrics' }, /^METRICS_PORT: .*integer.*"metrics"/],
     [{ AUTH_FAILURES_PER_MINUTE: '-5' }, /^AUTH_FAILURES_PER_MINUTE: .*0.*"-5"/],
+    [{ MIN_MARGIN: '-1' }, /^MIN_MARGIN: .*0.*"-1"/],
+    [{ MIN_MARGIN: '1000000001' }, /^MIN_MARGIN: .*1000000000.*"1000000001"/],
+    [{ MIN_MARGIN: '2.5' }, /^MIN_MARGIN: .*integer.*"2\.5"/],
     // A header cannot carry a line break.
     [{ WEBHOOK_USER_AGENT: 'Hook\r\nX-Evil: 1' }, /^WEBHOOK_USER_AGENT: /],
   ])('%j gives one line naming the variable', (env, line) => {
