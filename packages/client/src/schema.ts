@@ -591,7 +591,7 @@ export interface paths {
     head?: never
     /**
      * Change price, stock, activity or provider mapping
-     * @description Changes an item’s price, stock, activity or provider mapping; only the fields sent change. `price_locked: true` keeps the price through supplier cost changes and pricing rules (the `cost` still moves); a `price` sent for an item with a supplier `cost` locks it unless the same request says `price_locked: false`, and unlocking prices the item by its pricing rule at once.
+     * @description Changes an item’s price, stock, activity or provider mapping; only the fields sent change. `price_locked: true` keeps the price through supplier cost changes and pricing rules (the `cost` still moves); a `price` sent for an item with a supplier `cost` locks it unless the same request says `price_locked: false`, and unlocking prices the item by its pricing rule at once. `allow_loss: true` lets the item sell below its source’s cost + the floor margin (a promotion; DESIGN §11c); false (the default) keeps the floor.
      */
     patch: operations['adminUpdateItem']
     trace?: never
@@ -6673,7 +6673,9 @@ export interface operations {
            *           "active": true,
            *           "provider_code": null,
            *           "cost": null,
-           *           "price_locked": false
+           *           "price_locked": false,
+           *           "allow_loss": false,
+           *           "min_margin": null
            *         },
            *         {
            *           "id": 21,
@@ -6718,7 +6720,9 @@ export interface operations {
            *           "active": true,
            *           "provider_code": "ml86",
            *           "cost": 19500,
-           *           "price_locked": false
+           *           "price_locked": false,
+           *           "allow_loss": false,
+           *           "min_margin": null
            *         }
            *       ],
            *       "meta": {
@@ -6783,6 +6787,9 @@ export interface operations {
               cost: number | null
               /** @description the operator’s price: supplier cost changes and pricing rules leave it */
               price_locked: boolean
+              /** @description the item may sell below its source’s cost + the floor margin (a promotion) */
+              allow_loss: boolean
+              min_margin: number | null
             }[]
             meta: {
               page: number
@@ -6960,7 +6967,9 @@ export interface operations {
            *         "active": true,
            *         "provider_code": "ml86",
            *         "cost": 19500,
-           *         "price_locked": false
+           *         "price_locked": false,
+           *         "allow_loss": false,
+           *         "min_margin": null
            *       }
            *     }
            */
@@ -7018,6 +7027,9 @@ export interface operations {
               cost: number | null
               /** @description the operator’s price: supplier cost changes and pricing rules leave it */
               price_locked: boolean
+              /** @description the item may sell below its source’s cost + the floor margin (a promotion) */
+              allow_loss: boolean
+              min_margin: number | null
             }
           }
         }
@@ -7161,7 +7173,9 @@ export interface operations {
            *         "active": true,
            *         "provider_code": null,
            *         "cost": null,
-           *         "price_locked": false
+           *         "price_locked": false,
+           *         "allow_loss": false,
+           *         "min_margin": null
            *       }
            *     }
            */
@@ -7219,6 +7233,9 @@ export interface operations {
               cost: number | null
               /** @description the operator’s price: supplier cost changes and pricing rules leave it */
               price_locked: boolean
+              /** @description the item may sell below its source’s cost + the floor margin (a promotion) */
+              allow_loss: boolean
+              min_margin: number | null
             }
           }
         }
@@ -7332,6 +7349,8 @@ export interface operations {
           active?: boolean
           /** @description true: supplier cost changes and pricing rules leave the price alone; a `price` sent for an item with a supplier cost locks it unless this says false */
           price_locked?: boolean
+          /** @description true: the item may sell below its source’s cost + the floor margin (a promotion) */
+          allow_loss?: boolean
         }
       }
     }
@@ -7381,7 +7400,9 @@ export interface operations {
            *         "active": true,
            *         "provider_code": null,
            *         "cost": null,
-           *         "price_locked": false
+           *         "price_locked": false,
+           *         "allow_loss": false,
+           *         "min_margin": null
            *       }
            *     }
            */
@@ -7439,6 +7460,9 @@ export interface operations {
               cost: number | null
               /** @description the operator’s price: supplier cost changes and pricing rules leave it */
               price_locked: boolean
+              /** @description the item may sell below its source’s cost + the floor margin (a promotion) */
+              allow_loss: boolean
+              min_margin: number | null
             }
           }
         }
