@@ -203,6 +203,7 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/items': { product_name: 'Forged', name: 'forged', price: '1', order_process: 'manual' },
   '/console/items/:id': { name: 'forged', price: '1' },
   '/console/items/:id/active': { active: 'false' },
+  '/console/items/:id/allow-loss': { allow_loss: 'true' },
   '/console/items/:id/licenses': { licenses: 'FORGED-1' },
   '/console/providers': { code: 'forged', kind: 'digiflazz', base_url: 'https://forged.example/v1' },
   '/console/providers/:code/active': { active: 'false' },

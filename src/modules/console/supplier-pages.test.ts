@@ -164,6 +164,24 @@ describe('console: pricing rules and sources', () => {
     expect((await operator.post(`/console/pricing/${ruleId}/delete`, {})).location).toBe('/console/pricing?done=deleted')
     expect(await ctx.db.selectFrom('pricing_rules').select('id').execute()).toEqual([])
   })
+
+  it('shows an item’s floor margin and switches allow_loss', async () => {
+    const item = await createItem(app, {
+      order_process: 'h2h',
+      price: 20_000,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'ml86',
+    })
+    const floorOf = async () => (await operator.get(`/console/items/${item.id}`)).body.split('id="item-floor">')[1]!.split('<')[0]
+    expect(await floorOf()).toBe('store default')
+    const allowed = await operator.post(`/console/items/${item.id}/allow-loss`, { allow_loss: 'true' })
+    expect(allowed.location).toBe(`/console/items/${item.id}?done=item`)
+    expect(await floorOf()).toBe('loss allowed')
+    expect(await admin(app, 'GET', `/items/${item.id}`)).toMatchObject({ allow_loss: true, min_margin: null })
+    await operator.post(`/console/items/${item.id}/allow-loss`, { allow_loss: 'false' })
+    expect((await admin(app, 'GET', `/items/${item.id}`)).allow_loss).toBe(false)
+  })
 })
 
 describe('console: margin', () => {
