@@ -103,6 +103,7 @@ describe('POST /providers/{code}/import', () => {
       ['1', 0.0009, 2],
     ])
     expect(await item(done.created[1].id)).toMatchObject({
+      min_margin: 1,
       name: 'Instagram Followers',
       product_name: 'Instagram',
       order_process: 'smm',
@@ -128,17 +129,22 @@ describe('pricing rules', () => {
     const { created } = await importing(code, { categories: ['Games'] })
     const [ff, ml86, ml172] = created.map((c: any) => c.id)
     const prices = async () => Promise.all([ff, ml86, ml172].map(async (id) => (await item(id)).price))
+    // The floor margin each keeps (DESIGN §11c): its rule's, null with none (the store's).
+    const margins = async () => Promise.all([ff, ml86, ml172].map(async (id) => (await item(id)).min_margin))
     expect(await prices()).toEqual([18_200, 19_500, 38_900])
+    expect(await margins()).toEqual([null, null, null])
 
-    const provider = await setRule({ scope: 'provider', provider: code, percent: 10, round_to: 100 })
+    const provider = await setRule({ scope: 'provider', provider: code, percent: 10, round_to: 100, min_margin: 50 })
     expect(provider).toMatchObject({ created: true, repriced: 3 })
     expect(await prices()).toEqual([20_100, 21_500, 42_800])
+    expect(await margins()).toEqual([50, 50, 50])
     expect((await setRule({ scope: 'category', provider: code, category: 'games', percent: 5, round_to: 50 })).repriced).toBe(3)
     expect(await prices()).toEqual([19_150, 20_500, 40_850])
     const brand = await setRule({ scope: 'brand', provider: code, brand: 'MOBILE LEGENDS', percent: 2, flat: 100, round_to: 1 })
     expect(await prices()).toEqual([19_150, 19_990, 39_778])
     await setRule({ scope: 'item', item_id: ml86, percent: 0, round_to: 1000, min_margin: 1_000 })
     expect(await prices()).toEqual([19_150, 21_000, 39_778])
+    expect(await margins()).toEqual([0, 1_000, 0])
 
     // The same key again changes that rule's terms; a name's case does not make a new one.
     const changed = await setRule({ scope: 'brand', provider: code, brand: 'mobile legends', percent: 3, round_to: 1 })
@@ -151,6 +157,7 @@ describe('pricing rules', () => {
     const deleted = await call('DELETE', `/pricing-rules/${itemRule.id}`)
     expect(deleted.json().data.repriced).toBe(1)
     expect(await prices()).toEqual([19_150, 20_085, 40_067])
+    expect(await margins()).toEqual([0, 0, 0])
     expect((await call('DELETE', `/pricing-rules/${itemRule.id}`)).statusCode).toBe(404)
   })
 
