@@ -4,6 +4,7 @@ import { createTestApp } from './app.js'
 import { admin, createItem, createReseller, get, type Reseller } from './factory.js'
 import { balanceOf, buy } from './factory-orders.js'
 import { assertInvariants } from './invariants.js'
+import { recordMinMargin } from '../src/modules/suppliers/index.js'
 import { addSimulatedProviders, startUpstreams } from './upstreams.js'
 
 // The floor (DESIGN §11c) against the Digiflazz simulator over real HTTP: two providers on one
@@ -246,8 +247,24 @@ describe('the floor: nothing sells below cost + min_margin unless the item allow
     expect((await requestsOf(uncosted.id)).map((d) => [d.cost, d.max_cost])).toEqual([[null, null]])
   })
 
-  it('MIN_MARGIN is written at start; the books add up', async () => {
-    expect(await ctx.db.selectFrom('margin_settings').select('min_margin').executeTakeFirstOrThrow()).toEqual({ min_margin: 500 })
+  it('MIN_MARGIN is written at start; a new one moves the change time of the items it governs; the books add up', async () => {
+    const margin = () => ctx.db.selectFrom('margin_settings').select('min_margin').executeTakeFirstOrThrow()
+    expect(await margin()).toEqual({ min_margin: 500 })
+    const governed = await itemWith(20_000, [{ provider: 'dgf', code: 'ml86', priority: 1 }])
+    const ruled = await itemWith(20_000, [{ provider: 'dgf', code: 'ml86', priority: 1 }])
+    await admin(app, 'PUT', '/pricing-rules', { scope: 'item', item_id: ruled, percent: 0, flat: 0, round_to: 1, min_margin: 0 })
+    const [governedAt, ruledAt] = [(await itemRow(governed)).updated_at, (await itemRow(ruled)).updated_at]
+    // 19,500 + 600 passes 20,000: the item no rule covers goes off; the one its rule covers stays on.
+    await recordMinMargin(ctx.db, 600)
+    try {
+      expect(await margin()).toEqual({ min_margin: 600 })
+      expect((await itemRow(governed)).updated_at.getTime()).toBeGreaterThan(governedAt.getTime())
+      expect((await itemRow(ruled)).updated_at).toEqual(ruledAt)
+      const r = await createReseller(app)
+      expect([await catalogStatus(r, governed), await catalogStatus(r, ruled)]).toEqual(['off', 'on'])
+    } finally {
+      await recordMinMargin(ctx.db, 500)
+    }
     await dispatch()
     await assertInvariants(ctx.db)
   })

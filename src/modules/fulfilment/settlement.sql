@@ -7,7 +7,7 @@
 -- (an smm Partial), none nothing. A line whose requests have all ended is settled by the orders
 -- module (orders/settlement.sql), with the last answer's reason on its refund.
 -- An answer with `failover` (a definite failure before anything was delivered) moves the request to
--- its line's next serving source not yet tried (fail_over_request); when none is left, 'or_refund'
+-- its line's next source not yet tried that keeps the floor (fail_over_request); when none is left, 'or_refund'
 -- records the answer as given and 'or_keep' (a refused connection) leaves the request as it was.
 CREATE OR REPLACE FUNCTION record_upstream_answers(p_answers jsonb) RETURNS SETOF bigint LANGUAGE plpgsql AS $$
 DECLARE
