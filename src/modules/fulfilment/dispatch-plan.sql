@@ -31,8 +31,10 @@ BEGIN
          q.quantity,
          CASE WHEN p_process = 'h2h' AND p_units IS NULL THEN p_cost / p_quantity ELSE p_cost END,
          -- What the supplier charges for it: the source's price (an item without sources: its cost), per
-         -- unit of the item's price (an open denomination's units count in the price's unit, as check_cart_line prices them).
-         cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units)
+         -- unit of the item's price (an open denomination's units count in the price's unit, as check_cart_line prices them);
+         -- a bill's: the supplier's price from its inquiry (DESIGN §11c).
+         CASE WHEN p_bill_ref IS NOT NULL THEN (SELECT b.provider_price FROM bill_inquiries b WHERE b.upstream_ref = p_bill_ref)
+              ELSE cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units) END
     FROM items it JOIN providers pr ON pr.code = coalesce(v_provider, it.provider),
          LATERAL (SELECT CASE WHEN p_units IS NOT NULL THEN p_units WHEN p_process = 'h2h' THEN 1 ELSE p_quantity END AS quantity,
                          CASE WHEN p_units IS NOT NULL THEN units_of_price(it.provider_meta, p_units)
