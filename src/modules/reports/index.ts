@@ -3,5 +3,5 @@
 export { reportRoutes } from './reports.routes.js'
 export { marginReport, MAX_REPORT_DAYS } from './margin.service.js'
 export { MARGIN_GROUPS, type MarginGroup, type MarginReport, type MarginRow } from './reports.schemas.js'
-export { marginWatch } from './margin-watch.service.js'
+export { floorBlockedItems, marginWatch } from './margin-watch.service.js'
 export { WATCH_CAUSES, type MarginWatch } from './margin-watch.schemas.js'

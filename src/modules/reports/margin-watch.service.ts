@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import { reportRange } from './margin.service.js'
-import { itemsBlockedByFloor, linesBelowFloor, refusedBills } from './margin-watch.queries.js'
+import { itemsBlockedByFloor, linesBelowFloor, refusedBills, type FloorBlockedItem } from './margin-watch.queries.js'
 import type { MarginWatch, MarginWatchQuery } from './margin-watch.schemas.js'
 
 const total = (rows: { total: number | string }[]) => Number(rows[0]?.total ?? 0)
@@ -47,14 +47,21 @@ export async function marginWatch(db: Database, query: MarginWatchQuery, timeZon
         created_at: b.created_at.toISOString(),
       })),
     },
-    items: {
-      total: total(items),
-      rows: items.map(({ total: _, ...i }) => ({
-        ...i,
-        price: Number(i.price),
-        cheapest_cost: Number(i.cheapest_cost),
-        floor_margin: Number(i.floor_margin),
-      })),
-    },
+    items: blockedSection(items),
   }
+}
+
+const blockedSection = (items: FloorBlockedItem[]) => ({
+  total: total(items),
+  rows: items.map(({ total: _, ...i }) => ({
+    ...i,
+    price: Number(i.price),
+    cheapest_cost: Number(i.cheapest_cost),
+    floor_margin: Number(i.floor_margin),
+  })),
+})
+
+/** Margin watch's items section alone: what the floor keeps from selling now (the Suppliers page lists it too). */
+export async function floorBlockedItems(db: Database): Promise<MarginWatch['items']> {
+  return blockedSection(await itemsBlockedByFloor(db))
 }
