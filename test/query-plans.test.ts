@@ -10,7 +10,7 @@ import { listMutations } from '../src/modules/ledger/index.js'
 import { relayOutbox } from '../src/modules/webhooks/index.js'
 import { idleCapacity } from './webhook-capacity.js'
 import { detailByRefReader, listPurchases } from '../src/modules/orders/index.js'
-import { marginReport } from '../src/modules/reports/index.js'
+import { marginReport, marginWatch } from '../src/modules/reports/index.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createAutoItem, createReseller, get } from './factory.js'
@@ -193,6 +193,14 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
       ).toEqual([])
       if (day === before) expect(scans.filter((n) => n['Relation Name'] === 'order_lines' && n['Actual Rows'] > 0)).toEqual([])
     }
+  })
+
+  it('reads Margin watch’s orders through the created_at BRIN index too, never the whole orders table', async () => {
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta' }).format(new Date(Date.now() - 300_000_000))
+    const plans = await plansOf((db) => marginWatch(db, { from: day, to: day }, 'Asia/Jakarta'), { generic: false })
+    const scans = plans.flatMap((p) => p.nodes)
+    expect(scans.some((n) => n['Index Name'] === 'orders_created_brin')).toBe(true)
+    expect(scans.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'orders')).toEqual([])
   })
 
   it('answers the list routes over HTTP with the capped total', async () => {

@@ -15,3 +15,12 @@ describe('admin CLI help', () => {
     }
   })
 })
+
+describe('admin CLI reports', () => {
+  it('reports:margin-watch asks GET /reports/margin-watch with its days as the query', () => {
+    const { name, flags } = parseArgs(['reports:margin-watch', '--from', '2026-11-01', '--to', '2026-11-30'])
+    const command = COMMANDS[name]!
+    expect([command.method, command.path([]), flags]).toEqual(['GET', '/reports/margin-watch', { from: '2026-11-01', to: '2026-11-30' }])
+    expect(exampleOf(name, command)).toBe('reports:margin-watch --from 2026-11-01 --to 2026-11-30')
+  })
+})

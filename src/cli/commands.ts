@@ -281,6 +281,13 @@ export const COMMANDS: Record<string, Command> = {
     method: 'GET',
     path: () => '/reports/margin',
   },
+  // What slipped past the floor (DESIGN §11c): lines sold below it, bills it refused, items it keeps from selling.
+  'reports:margin-watch': {
+    usage: '[--from YYYY-MM-DD] [--to YYYY-MM-DD]',
+    example: 'reports:margin-watch --from 2026-11-01 --to 2026-11-30',
+    method: 'GET',
+    path: () => '/reports/margin-watch',
+  },
   'providers:changes': {
     usage: 'CODE [--kind new|price|status|gone|back] [--page N]',
     method: 'GET',

@@ -5,8 +5,9 @@ import crypto from 'node:crypto'
  * last character of the customer number, as its prepaid test customers:
  *   …2 a bill whose payment fails; …3 a bill whose payment is pending, then paid when its status is
  *   asked; …4 two months' bills, the older with a late fee; …5 no bill (rc 60); …6 a wrong customer
- *   number (rc 54); …7 a bill whose late fee grows by Rp 1,000 at every inquiry; anything else one
- *   bill, paid at once.
+ *   number (rc 54); …7 a bill whose late fee grows by Rp 1,000 at every inquiry; …8 a bill of
+ *   100,000 whose provider fee is 10,500 (its price, 110,000, is above what a small admin fee of ours
+ *   charges: the floor's test customer); anything else one bill, paid at once.
  */
 export type PostpaidCommand = 'inq-pasca' | 'pay-pasca' | 'status-pasca'
 export const POSTPAID_COMMANDS: readonly string[] = ['inq-pasca', 'pay-pasca', 'status-pasca']
@@ -22,6 +23,7 @@ type Bill = {
 
 // The provider's own admin fee per bill, and what it keeps of it for itself.
 const PROVIDER_ADMIN = 2_500
+const DEAR_ADMIN = 10_500
 const PROVIDER_COMMISSION = 500
 
 /** YYYYMM of the month `back` months before this one (a bill is for a past month). */
@@ -43,6 +45,7 @@ export function postpaidBills() {
         { periode: monthBefore(2), nilai_tagihan: 120_000, admin: PROVIDER_ADMIN, denda: 5_000 },
         { periode: monthBefore(1), nilai_tagihan: 150_000, admin: PROVIDER_ADMIN, denda: 0 },
       ]
+    if (last === '8') return [{ periode: monthBefore(1), nilai_tagihan: 100_000, admin: DEAR_ADMIN, denda: 0 }]
     const late = last === '7' ? 1_000 * (asked.get(customerNo) ?? 0) : 0
     return [{ periode: monthBefore(1), nilai_tagihan: 150_000, admin: PROVIDER_ADMIN, denda: late }]
   }
@@ -54,7 +57,7 @@ export function postpaidBills() {
       customer_no: b.customer_no,
       customer_name: `PELANGGAN ${b.customer_no.slice(-4)}`,
       buyer_sku_code: b.buyer_sku_code,
-      admin: PROVIDER_ADMIN * b.periods.length,
+      admin: b.periods.reduce((sum, p) => sum + p.admin, 0),
       message,
       status,
       rc,

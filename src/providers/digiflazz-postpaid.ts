@@ -13,7 +13,7 @@ export type BillPeriod = { period: string; billAmount: number; admin: number; pe
 
 /** What an inquiry came to; anything the caller cannot act on is `unavailable` (a 503, ask again). */
 export type BillInquiry =
-  | { kind: 'bill'; customerName: string; periods: BillPeriod[]; providerPrice: number | null; message: string }
+  | { kind: 'bill'; customerName: string; periods: BillPeriod[]; providerPrice: number; message: string }
   | { kind: 'no_bill'; message: string }
   | { kind: 'wrong_customer'; message: string }
   | { kind: 'refused'; message: string }
@@ -71,8 +71,11 @@ export async function inquireBill(account: ProviderAccount, req: PostpaidRequest
   if (rc === '00') {
     const periods = periodsOf(data.desc)
     if (!periods) return { kind: 'unavailable', reason: 'the bill came without a readable breakdown' }
+    // The supplier's price is the bill's cost (DESIGN §11c): without it the floor cannot be kept.
+    const providerPrice = rupiah(data.price)
+    if (providerPrice === undefined) return { kind: 'unavailable', reason: 'the bill came without the supplier’s price' }
     const customerName = text(data.customer_name)?.trim() ?? ''
-    return { kind: 'bill', customerName, periods, providerPrice: rupiah(data.price) ?? null, message }
+    return { kind: 'bill', customerName, periods, providerPrice, message }
   }
   if (NO_BILL.has(rc)) return { kind: 'no_bill', message }
   if (WRONG_CUSTOMER.has(rc)) return { kind: 'wrong_customer', message }

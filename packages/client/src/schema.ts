@@ -163,7 +163,7 @@ export interface paths {
     put?: never
     /**
      * Ask for a postpaid bill (PLN, BPJS, PDAM, …) before paying it
-     * @description Asks the provider for a customer’s bill of a postpaid item (`postpaid: true` in the catalog: PLN postpaid, BPJS, PDAM, phone bills) and keeps it for you for 15 minutes. `amount` is what paying it will take from your balance: the bills, their late fees (`penalty`) and the item’s price per bill as admin fee. Nothing is charged. Pay it with `POST /api/v1/trx/tagihan` and its `inquiry_id`.
+     * @description Asks the provider for a customer’s bill of a postpaid item (`postpaid: true` in the catalog: PLN postpaid, BPJS, PDAM, phone bills) and keeps it for you for 15 minutes. `amount` is what paying it will take from your balance: the bills, their late fees (`penalty`) and the item’s price per bill as admin fee. Nothing is charged. Pay it with `POST /api/v1/trx/tagihan` and its `inquiry_id`. A bill the provider charges the store more for than this item may take (its admin fee would not cover the provider’s price and the store’s margin) is 503 `PRODUCT_TEMPORARILY_UNAVAILABLE`: there is nothing to pay; try later or another item.
      */
     post: operations['inquireBill']
     delete?: never
@@ -1152,6 +1152,31 @@ export interface paths {
      *     - Rows: days in order; other groups by margin, highest first.
      */
     get: operations['adminMarginReport']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/reports/margin-watch': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Lines sold below cost + the floor margin, bills the floor refused, items it keeps from selling
+     * @description What slipped past the floor (DESIGN §11c: a price must cover cost + `min_margin`) on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`; at most 366 days; by default the last 30 days up to today), and what the floor keeps from selling now. Each section lists at most 500 rows, newest (or furthest below) first; `total` counts them all.
+     *
+     *     - **lines:** lines of `paid`, `completed` or `canceled` orders made in the period whose revenue (subtotal − refunded_amount) is below cost + floor margin. Cost as `GET /reports/margin` counts it: an upstream line the sum of its requests’ costs (a failed or voided request 0, an smm Partial what was delivered), any other line its recorded cost scaled to what was not refunded; a line of unknown cost is not judged. The floor margin is the item’s `min_margin` (else the store’s) × quantity, scaled as revenue is. `loss` = cost − revenue; `short_of_floor` = cost + floor margin − revenue.
+     *     - **cause** of a line, the first that applies: `failover` (one of its requests replaced a failed one, at a dearer source), `allow_loss` (the item allows a loss), `price_locked` (the item’s price was set by hand), else `cost_rise` (the cost charged or recorded came above what the floor allowed: a supplier charged more than it listed). The item’s flags are read as they are now.
+     *     - **bills:** bill inquiries the floor refused in the period (cause `bill`): the supplier’s price + floor margin was above what the reseller would pay. They were answered 503 and cannot be paid.
+     *     - **items:** active items that cannot sell now because of the floor alone: a source is listed and outside its cut-off, but none of those keeps the floor. `cheapest_cost` is the lowest of their prices. Raise the price, lower `min_margin`, or allow a loss to sell it again.
+     */
+    get: operations['adminMarginWatch']
     put?: never
     post?: never
     delete?: never
@@ -11954,6 +11979,228 @@ export interface operations {
                 margin_percent: number | null
                 /** @description lines whose cost is not known (bought before costs were recorded, or an item without one) */
                 unknown_cost_lines: number
+              }
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminMarginWatch: {
+    parameters: {
+      query?: {
+        /**
+         * @description YYYY-MM-DD, the first day counted (inclusive) in LEADERBOARD_TZ; default 29 days before `to`
+         * @example 2026-11-01
+         */
+        from?: string
+        /**
+         * @description YYYY-MM-DD, the last day counted (inclusive) in LEADERBOARD_TZ; default today
+         * @example 2026-11-01
+         */
+        to?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The three sections */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "from": "2026-11-01",
+           *         "to": "2026-11-30",
+           *         "time_zone": "Asia/Jakarta",
+           *         "lines": {
+           *           "total": 1,
+           *           "rows": [
+           *             {
+           *               "order_id": 9120,
+           *               "invoice": "INV20261114AB12CD34",
+           *               "ref_id": "shop-4471",
+           *               "reseller_id": 12,
+           *               "reseller_name": "Toko Makmur",
+           *               "item_id": 301,
+           *               "item_name": "Mobile Legends — 86 Diamonds",
+           *               "quantity": 1,
+           *               "revenue": 20000,
+           *               "cost": 20400,
+           *               "floor_margin": 100,
+           *               "loss": 400,
+           *               "short_of_floor": 500,
+           *               "cause": "failover",
+           *               "created_at": "2026-11-14T03:12:45.120Z"
+           *             }
+           *           ]
+           *         },
+           *         "bills": {
+           *           "total": 1,
+           *           "rows": [
+           *             {
+           *               "inquiry_id": 318,
+           *               "reseller_id": 12,
+           *               "reseller_name": "Toko Makmur",
+           *               "item_id": 40,
+           *               "item_name": "PLN Pascabayar — Tagihan",
+           *               "customer_id": "530000000008",
+           *               "customer_name": "PELANGGAN 0008",
+           *               "amount": 102500,
+           *               "supplier_price": 110000,
+           *               "cause": "bill",
+           *               "created_at": "2026-11-20T09:01:02.000Z"
+           *             }
+           *           ]
+           *         },
+           *         "items": {
+           *           "total": 1,
+           *           "rows": [
+           *             {
+           *               "item_id": 302,
+           *               "item_name": "Free Fire — 140 Diamonds",
+           *               "sku": "ff140",
+           *               "price": 18500,
+           *               "cheapest_cost": 18900,
+           *               "floor_margin": 100,
+           *               "price_locked": true
+           *             }
+           *           ]
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** Format: date */
+              from: string
+              /** Format: date */
+              to: string
+              /** @description LEADERBOARD_TZ: where a day starts */
+              time_zone: string
+              lines: {
+                /** @description how many lines sold below the floor in the period there are; at most 500 are listed */
+                total: number
+                rows: {
+                  order_id: number
+                  invoice: string
+                  /** @description the reseller’s ref_id of the order */
+                  ref_id: string
+                  reseller_id: number
+                  reseller_name: string
+                  item_id: number
+                  /** @description the product’s name — the item’s name */
+                  item_name: string
+                  quantity: number
+                  /** @description subtotal − refunded_amount */
+                  revenue: number
+                  /** @description what the line cost us, as the margin report counts it */
+                  cost: number
+                  /** @description the item’s min_margin (else the store’s) × quantity, scaled to what was not refunded */
+                  floor_margin: number
+                  /** @description cost − revenue: money lost (0 or less when the line kept a margin, only below the floor) */
+                  loss: number
+                  /** @description cost + floor_margin − revenue: how far below the floor it sold */
+                  short_of_floor: number
+                  /**
+                   * @description why it sold below the floor; see the description
+                   * @enum {string}
+                   */
+                  cause: 'failover' | 'allow_loss' | 'price_locked' | 'cost_rise'
+                  /** Format: date-time */
+                  created_at: string
+                }[]
+              }
+              bills: {
+                /** @description how many bill inquiries the floor refused in the period there are; at most 500 are listed */
+                total: number
+                rows: {
+                  inquiry_id: number
+                  reseller_id: number
+                  reseller_name: string
+                  item_id: number
+                  /** @description the product’s name — the item’s name */
+                  item_name: string
+                  customer_id: string
+                  customer_name: string
+                  /** @description what the reseller would have paid */
+                  amount: number
+                  supplier_price: number | null
+                  /** @enum {string} */
+                  cause: 'bill'
+                  /** Format: date-time */
+                  created_at: string
+                }[]
+              }
+              items: {
+                /** @description how many items the floor keeps from selling now there are; at most 500 are listed */
+                total: number
+                rows: {
+                  item_id: number
+                  /** @description the product’s name — the item’s name */
+                  item_name: string
+                  sku: string
+                  price: number
+                  /** @description the lowest price of its sources that are listed and outside their cut-off, per unit of price */
+                  cheapest_cost: number
+                  /** @description the item’s min_margin, else the store’s */
+                  floor_margin: number
+                  price_locked: boolean
+                }[]
               }
             }
           }

@@ -115,7 +115,8 @@ export async function seedDemo(ctx: AppContext): Promise<{ accountId: number; ap
       stock: 20,
     })
     // A postpaid bill (DESIGN §5c): its price is the admin fee per bill; the simulator's PLN customers
-    // have bills (…2 a payment that fails, …3 one that settles later, …5 no bill).
+    // have bills (…2 a payment that fails, …3 one that settles later, …5 no bill, …8 one its supplier
+    // asks more for than this admin fee covers: refused by the floor, on Margin watch).
     await createItemWithin(trx, {
       category: 'Tagihan',
       product_name: 'PLN Pascabayar',

@@ -35,7 +35,7 @@ const notPostpaid = { message: 'VALIDATION_ERROR', errors: { item_id: ['is not a
 export const BILL_DOCS = operations({
   inquireBill: {
     description:
-      'Asks the provider for a customer’s bill of a postpaid item (`postpaid: true` in the catalog: PLN postpaid, BPJS, PDAM, phone bills) and keeps it for you for 15 minutes. `amount` is what paying it will take from your balance: the bills, their late fees (`penalty`) and the item’s price per bill as admin fee. Nothing is charged. Pay it with `POST /api/v1/trx/tagihan` and its `inquiry_id`.',
+      'Asks the provider for a customer’s bill of a postpaid item (`postpaid: true` in the catalog: PLN postpaid, BPJS, PDAM, phone bills) and keeps it for you for 15 minutes. `amount` is what paying it will take from your balance: the bills, their late fees (`penalty`) and the item’s price per bill as admin fee. Nothing is charged. Pay it with `POST /api/v1/trx/tagihan` and its `inquiry_id`. A bill the provider charges the store more for than this item may take (its admin fee would not cover the provider’s price and the store’s margin) is 503 `PRODUCT_TEMPORARILY_UNAVAILABLE`: there is nothing to pay; try later or another item.',
     returns: 'The bill, itemised by period, with its `inquiry_id` and `expires_at`',
     codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND', 'BILL_NOT_AVAILABLE', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
     request: { item_id: 12, customer_id: '530000000001' },

@@ -12,7 +12,18 @@ export type NewInquiry = {
   upstreamRef: string
   customerName: string
   details: BillDetail[]
-  providerPrice: number | null
+  providerPrice: number
+  /** The floor refused it (DESIGN §11c): kept for Margin watch, never payable. */
+  floorRefused: boolean
+}
+
+/** What the floor keeps on a bill of this item: its margin (the item's, else the store's) and whether it may sell at a loss. */
+export async function billFloorOf(db: Database, itemId: number) {
+  return db
+    .selectFrom('items')
+    .select(['allow_loss', sql<string>`coalesce(min_margin, default_min_margin())`.as('margin')])
+    .where('id', '=', itemId)
+    .executeTakeFirstOrThrow()
 }
 
 /** Stores an answered inquiry; the totals are the details' sums (the table's CHECK holds amount to them). */
@@ -37,6 +48,7 @@ export async function insertInquiry(db: Database, q: NewInquiry) {
       amount: billAmount + penalty + adminFee,
       details: JSON.stringify(q.details),
       provider_price: q.providerPrice,
+      floor_refused: q.floorRefused,
       expires_at: sql<Date>`now() + make_interval(mins => ${INQUIRY_MINUTES}::integer)`,
     })
     .returningAll()

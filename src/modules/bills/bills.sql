@@ -2,7 +2,7 @@
 -- which prices the line by it and links it to the line in the purchase's own transaction.
 
 -- The inquiry a postpaid line pays, locked until the purchase ends: this account's (another's is
--- not found), unpaid, for this item and customer, unexpired. A second payment of it waits on the
+-- not found), unpaid, not refused by the floor, for this item and customer, unexpired. A second payment of it waits on the
 -- row lock, then finds it paid.
 CREATE OR REPLACE FUNCTION bill_for_payment(p_account bigint, p_inquiry bigint, p_item bigint, p_customer text)
 RETURNS bill_inquiries LANGUAGE plpgsql AS $$
@@ -19,6 +19,11 @@ BEGIN
     SELECT o.ref_id INTO v_ref FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.id = v.order_line_id;
     PERFORM raise_app('INQUIRY_ALREADY_USED', 'inquiry_id', 'this bill was paid by your transaction ' || v_ref || ': a new bill needs a new inquiry',
                       jsonb_build_object('inquiry_id', v.id, 'ref_id', v_ref));
+  END IF;
+  -- The floor refused it at its inquiry (DESIGN §11c): the supplier's price was above what it would be paid.
+  IF v.floor_refused THEN
+    PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', 'inquiry_id', 'the provider charges more for this bill than this item may take for it: it cannot be paid now; ask a new inquiry later',
+                      jsonb_build_object('inquiry_id', v.id));
   END IF;
   IF v.item_id <> p_item THEN
     PERFORM raise_app('VALIDATION_ERROR', 'inquiry_id', 'is an inquiry for item ' || v.item_id || ': pay it with that item_id, or ask an inquiry for this item');

@@ -6,7 +6,7 @@ import type { Vault } from '../../vault.js'
 import { refuseUnsellable } from '../catalog/index.js'
 import { loadProviderAccount } from '../fulfilment/index.js'
 import { newInvoice } from '../refids/index.js'
-import { insertInquiry } from './bills.queries.js'
+import { billFloorOf, insertInquiry } from './bills.queries.js'
 import type { BillInquiryBody, BillInquiryData } from './bills.schemas.js'
 
 export type InquiryDeps = { db: Database; vault: Vault; fulfillable: readonly string[]; providerTimeoutMs: number }
@@ -78,6 +78,10 @@ export async function askBill(deps: InquiryDeps, accountId: number, body: BillIn
   }))
   const amount = details.reduce((sum, d) => sum + d.bill_amount + d.admin + d.penalty, 0)
   if (amount > MONEY_MAX) throw invalidField('customer_id', `has bills of more than ${MONEY_MAX}, more than one transaction may carry`)
+  // The floor (DESIGN §11c): the supplier's price is the bill's cost; a bill that would not keep the
+  // margin is stored refused (Margin watch lists it) and never payable.
+  const floor = await billFloorOf(deps.db, item.id)
+  const floorRefused = !floor.allow_loss && amount < answer.providerPrice + Number(floor.margin)
   const row = await insertInquiry(deps.db, {
     accountId,
     itemId: item.id,
@@ -86,6 +90,15 @@ export async function askBill(deps: InquiryDeps, accountId: number, body: BillIn
     customerName: answer.customerName,
     details,
     providerPrice: answer.providerPrice,
+    floorRefused,
   })
+  if (floorRefused)
+    throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE', {
+      fieldErrors: {
+        item_id: [
+          'the provider charges more for this bill than this item may take for it: it cannot be paid now; try again later or ask the store',
+        ],
+      },
+    })
   return inquiryView(row)
 }

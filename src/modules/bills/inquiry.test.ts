@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { admin, createItem, createReseller, get } from '../../../test/factory.js'
@@ -180,5 +181,62 @@ describe('a postpaid item elsewhere', () => {
       errors: { quantity: ['must be 1 for a postpaid bill: one payment per inquiry'] },
     })
     expect(up.digiflazz.requests.length).toBe(asked)
+  })
+})
+
+describe('the floor on a bill (DESIGN §11c)', () => {
+  const refused = (id?: number) =>
+    ctx.db
+      .selectFrom('bill_inquiries')
+      .select(['item_id', 'customer_no', 'amount', 'provider_price', 'floor_refused'])
+      .where('floor_refused', '=', true)
+      .$if(id !== undefined, (q) => q.where('item_id', '=', id!))
+      .execute()
+
+  it('a bill the provider charges more for than it would be paid is 503, kept refused for Margin watch, and not payable', async () => {
+    // …8: a bill of 100,000 for which the provider asks 110,000; our admin fee makes it 102,500.
+    const res = await inquire({ item_id: pln.id, customer_id: '530000000008' })
+    expect(res.statusCode, res.body).toBe(503)
+    expect(res.json()).toEqual({
+      message: 'PRODUCT_TEMPORARILY_UNAVAILABLE',
+      errors: { item_id: [expect.stringContaining('the provider charges more for this bill')] },
+    })
+    expect(await refused(pln.id)).toEqual([
+      { item_id: pln.id, customer_no: '530000000008', amount: 102_500, provider_price: 110_000, floor_refused: true },
+    ])
+    const row = await ctx.db.selectFrom('bill_inquiries').select('id').where('customer_no', '=', '530000000008').executeTakeFirstOrThrow()
+    const before = (await get(app, '/balance', r)).json().data.balance
+    const pay = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx/tagihan',
+      headers: r.headers,
+      payload: { ref_id: 'floor-1', item_id: pln.id, customer_id: '530000000008', inquiry_id: row.id },
+    })
+    expect([pay.statusCode, pay.json().message, Object.keys(pay.json().errors)]).toEqual([
+      503,
+      'PRODUCT_TEMPORARILY_UNAVAILABLE',
+      ['inquiry_id'],
+    ])
+    expect((await get(app, '/balance', r)).json().data.balance).toBe(before)
+    expect(await ctx.db.selectFrom('orders').select('id').where('ref_id', '=', 'floor-1').execute()).toEqual([])
+  })
+
+  it('the floor margin counts: a bill 500 above its price is refused when the item keeps 1,000', async () => {
+    const item = await createItem(app, { ...postpaid, provider: 'dgf', provider_code: 'pln' })
+    await sql`UPDATE items SET min_margin = 1000 WHERE id = ${item.id}`.execute(ctx.db)
+    const res = await inquire({ item_id: item.id, customer_id: '530000000011' })
+    expect([res.statusCode, res.json().message]).toEqual([503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'])
+    expect(await refused(item.id)).toEqual([
+      { item_id: item.id, customer_no: '530000000011', amount: 152_500, provider_price: 152_000, floor_refused: true },
+    ])
+  })
+
+  it('an item that allows a loss answers the bill, payable', async () => {
+    const item = await createItem(app, { ...postpaid, provider: 'dgf', provider_code: 'pln' })
+    await sql`UPDATE items SET allow_loss = true WHERE id = ${item.id}`.execute(ctx.db)
+    const res = await inquire({ item_id: item.id, customer_id: '530000000018' })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().data).toMatchObject({ amount: 102_500 })
+    expect(await refused(item.id)).toEqual([])
   })
 })

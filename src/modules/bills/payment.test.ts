@@ -321,6 +321,52 @@ describe('POST /v1/trx/tagihan', () => {
     expect((await pay(r, { ref_id: 'bill-short', customer_id: '530000000101', inquiry_id: bill.inquiry_id })).statusCode).toBe(200)
   })
 
+  it('a bill costs the supplier’s price from its inquiry: the line’s cost and its payment’s, so its margin is exact', async () => {
+    const r = await createReseller(app, { balance: 500_000 })
+    const bill = await inquiry(r, '530000000021')
+    const res = await pay(r, { ref_id: 'bill-cost', customer_id: '530000000021', inquiry_id: bill.inquiry_id })
+    expect(res.statusCode, res.body).toBe(200)
+    const orderId = res.json().data.id
+    // The simulator's price: the bill and its own admin fee less its commission, 152,000; ours 152,500.
+    const line = await ctx.db
+      .selectFrom('order_lines')
+      .select(['subtotal', 'cost'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(line).toEqual({ subtotal: 152_500, cost: 152_000 })
+    const sent = await ctx.db.selectFrom('dispatches').select(['cost', 'amount']).where('order_id', '=', orderId).execute()
+    expect(sent).toEqual([{ cost: 152_000, amount: 152_500 }])
+  })
+
+  it('an item that allows a loss pays a bill above its amount, at the supplier’s price', async () => {
+    const promo = await createItem(app, { ...postpaid, provider_code: 'pln' })
+    await sql`UPDATE items SET allow_loss = true WHERE id = ${promo.id}`.execute(ctx.db)
+    const r = await createReseller(app, { balance: 500_000 })
+    const bill = await inquiry(r, '530000000028', promo.id)
+    expect(bill.amount).toBe(102_500)
+    const res = await call(r, '/trx/tagihan', {
+      item_id: promo.id,
+      ref_id: 'bill-loss',
+      customer_id: '530000000028',
+      inquiry_id: bill.inquiry_id,
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const line = await ctx.db
+      .selectFrom('order_lines')
+      .select(['subtotal', 'cost'])
+      .where('order_id', '=', res.json().data.id)
+      .executeTakeFirstOrThrow()
+    expect(line).toEqual({ subtotal: 102_500, cost: 110_000 })
+  })
+
+  it('a bill below the floor, paid without an inquiry, is 503 with nothing charged and the ref_id free', async () => {
+    const r = await createReseller(app, { balance: 500_000 })
+    const res = await pay(r, { ref_id: 'bill-floor', customer_id: '530000000038' })
+    expect([res.statusCode, res.json().message]).toEqual([503, 'PRODUCT_TEMPORARILY_UNAVAILABLE'])
+    expect(await balanceOf(app, r)).toBe(500_000)
+    expect((await get(app, '/trx/bill-floor', r)).statusCode).toBe(404)
+  })
+
   it('the books hold after all of it', async () => {
     await assertInvariants(ctx.db)
   })

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Database, Trx } from '../../db/database.js'
+import type { Trx } from '../../db/database.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
 import { catalogChangeTime } from './catalog.queries.js'
 
@@ -53,22 +53,4 @@ export async function markSupplyChanged(trx: Trx, ids: readonly number[]): Promi
   await holdItems(trx, [...ids])
   await sql`UPDATE items SET updated_at = ${catalogChangeTime} WHERE id = ANY(${[...ids]}::bigint[])`.execute(trx)
   await announceCatalogChange(trx)
-}
-
-/**
- * Active items priced below what one unit costs at their source: an operator's locked price the
- * supplier's cost has passed, most money lost per unit first.
- */
-export async function itemsBelowCost(db: Database, limit: number) {
-  return db
-    .selectFrom('items as i')
-    .innerJoin('products as p', 'p.id', 'i.product_id')
-    .select(['i.id', 'i.sku', 'p.name as product_name', 'i.name', 'i.price', 'i.cost', 'i.price_locked'])
-    .where('i.active', '=', true)
-    .where('i.cost', 'is not', null)
-    .where(sql<boolean>`i.price < i.cost`)
-    .orderBy(sql`i.price - i.cost`)
-    .orderBy('i.id')
-    .limit(limit)
-    .execute()
 }

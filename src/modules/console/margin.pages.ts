@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { StringEnum } from '../../http/schemas.js'
-import { MARGIN_GROUPS, marginReport, type MarginRow } from '../reports/index.js'
+import { MARGIN_GROUPS, marginReport, marginWatch, type MarginRow } from '../reports/index.js'
 import { Optional, blankToUndefined } from './form.js'
 
 const hide = true
@@ -32,7 +32,7 @@ export function marginBars(rows: MarginRow[]) {
   }
 }
 
-/** The margin report (DESIGN §11b) with its form, table and chart. */
+/** The margin report (DESIGN §11b) with its form, table and chart; Margin watch (§11c). */
 export function marginPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -55,6 +55,20 @@ export function marginPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           ctx.config.leaderboardTz,
         )
         return reply.page('margin.eta', { report, chart: marginBars(report.rows), groups: MARGIN_GROUPS })
+      },
+    )
+    app.get(
+      '/console/margin-watch',
+      {
+        schema: {
+          hide,
+          querystring: Type.Object({ from: Optional(Type.String({ maxLength: 10 })), to: Optional(Type.String({ maxLength: 10 })) }),
+        },
+      },
+      async (request, reply) => {
+        const { from, to } = request.query
+        const watch = await marginWatch(ctx.db, { from: blankToUndefined(from), to: blankToUndefined(to) }, ctx.config.leaderboardTz)
+        return reply.page('margin-watch.eta', { watch, blocked: watch.items })
       },
     )
   }

@@ -20,7 +20,7 @@ const rowsOf = (html: string, id: string) => tableOf(html, id).split('<tr>').len
 describe('console: suppliers', () => {
   it('shows each provider’s last sync, syncs on demand with the page’s CSRF token, and pages the changes', async () => {
     const before = await operator.get('/console/suppliers')
-    expect(before.status).toBe(200)
+    expect(before.status, before.body).toBe(200)
     expect(tableOf(before.body, 'suppliers')).toContain('never')
     expect(before.body).toContain('href="/console/suppliers"')
 
@@ -57,7 +57,7 @@ describe('console: suppliers', () => {
     expect(gone).toContain('<span class="tag off">failed</span>')
     expect(gone).toContain('provider unreachable')
 
-    // A price locked by hand that the supplier's price passes is listed as sold below cost.
+    // A price locked by hand that the supplier's price passes: the floor keeps it from selling, as on Margin watch.
     expect(page.body).not.toContain('id="below-cost"')
     const item = await createItem(app, {
       order_process: 'h2h',
@@ -70,9 +70,12 @@ describe('console: suppliers', () => {
     await admin(app, 'PATCH', `/items/${item.id}`, { price: 18_500, price_locked: true })
     up.digiflazz.priceLists.prepaid.change('ff140', { price: 18_900 })
     await operator.post('/console/providers/dgf/sync', {})
-    const below = tableOf((await operator.get('/console/suppliers')).body, 'below-cost')
+    const suppliers = (await operator.get('/console/suppliers')).body
+    const below = tableOf(suppliers, 'below-cost')
     expect(below).toContain(`/console/items/${item.id}`)
-    expect(below).toContain('18900')
+    expect(below).toContain('Rp 18.900')
+    expect(suppliers).toContain('href="/console/margin-watch"')
+    expect(tableOf((await operator.get('/console/margin-watch')).body, 'below-cost')).toBe(below)
 
     // Without the page's token nothing is read.
     const forged = await operator.post('/console/providers/dgf/sync', {}, { csrf: 'x'.repeat(40) })
@@ -224,6 +227,51 @@ describe('console: margin', () => {
       true,
     ])
     const bad = await operator.get('/console/margin?from=2026-11-02&to=2026-11-01')
+    expect([bad.status, bad.body.includes('VALIDATION_ERROR')]).toEqual([422, true])
+  })
+})
+
+describe('console: margin watch', () => {
+  it('lists a line sold below the floor with its cause, a bill the floor refused, and says what fills an empty section', async () => {
+    const empty = await operator.get('/console/margin-watch?from=2020-01-01&to=2020-01-02')
+    expect(empty.status).toBe(200)
+    expect(empty.body).toContain('Nothing sold below the floor in these days')
+    expect(empty.body).toContain('No bill refused in these days')
+    expect(empty.body).toContain('href="/console/margin-watch"')
+
+    const shop = await createReseller(app, { name: 'Toko Promo', balance: 500_000 })
+    const promo = await createAutoItem(app, 3, { price: 10_000 })
+    await sql`UPDATE items SET cost = 11000, allow_loss = true WHERE id = ${promo.id}`.execute(ctx.db)
+    expect((await buy(app, shop, 'cw-1', [{ item_id: promo.id, quantity: 1 }])).statusCode).toBe(200)
+    await sql`UPDATE order_lines SET cost = 11000 WHERE item_id = ${promo.id} AND cost IS NULL`.execute(ctx.db)
+    const bill = await createItem(app, {
+      order_process: 'h2h',
+      price: 2_500,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'pln',
+      provider_meta: { postpaid: true },
+    })
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx/tagihan/inquiry',
+      headers: shop.headers,
+      payload: { item_id: bill.id, customer_id: '530000000008' },
+    })
+    expect(refused.statusCode).toBe(503)
+
+    const page = await operator.get('/console/margin-watch')
+    expect(page.status).toBe(200)
+    // The margin report's loss above is listed too; this is the promotion's row.
+    const lines = tableOf(page.body, 'watch-lines')
+      .split('<tr>')
+      .find((row) => row.includes('Toko Promo'))!
+    expect(lines).toContain('allow_loss')
+    expect(lines).toContain('Rp 1.000')
+    const bills = tableOf(page.body, 'watch-bills')
+    expect(bills).toContain('530000000008')
+    expect(bills).toContain('Rp 110.000')
+    const bad = await operator.get('/console/margin-watch?from=2026-11-02&to=2026-11-01')
     expect([bad.status, bad.body.includes('VALIDATION_ERROR')]).toEqual([422, true])
   })
 })

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { PageNumber, StringEnum } from '../../http/schemas.js'
-import { itemsBelowCost } from '../catalog/index.js'
+import { floorBlockedItems } from '../reports/index.js'
 import { providerSyncs, supplierChanges, syncProvider } from '../suppliers/index.js'
 import { Optional, noticeOf } from './form.js'
 
@@ -41,7 +41,7 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           `?${new URLSearchParams(Object.entries({ provider: provider?.code, kind, page: to }).flatMap(([k, v]) => (v ? [[k, String(v)]] : [])))}`
         return reply.page('suppliers.eta', {
           providers,
-          belowCost: await itemsBelowCost(db, 50),
+          blocked: await floorBlockedItems(db),
           provider,
           changes: changes.rows,
           total: changes.total,

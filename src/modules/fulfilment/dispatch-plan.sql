@@ -32,8 +32,10 @@ BEGIN
               WHEN p_units IS NOT NULL THEN jsonb_build_object('qty', p_units) ELSE p_options END,
          q.quantity, q.amount,
          -- What the supplier charges for it: the source's price (an item without sources: its cost), per
-         -- unit of the item's price (an open denomination's units count in the price's unit, as check_cart_line prices them).
-         cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units),
+         -- unit of the item's price (an open denomination's units count in the price's unit, as check_cart_line prices them);
+         -- a bill's: the supplier's price from its inquiry (DESIGN §11c).
+         CASE WHEN p_bill_ref IS NOT NULL THEN (SELECT b.provider_price FROM bill_inquiries b WHERE b.upstream_ref = p_bill_ref)
+              ELSE cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units) END,
          -- The amount paid less the floor margin per unit of price bought, never below 0. No bound for an
          -- item allowed a loss, a bill (its inquiry has a floor of its own), or an item without sources
          -- whose cost is unknown (nothing to hold it to).

@@ -130,14 +130,16 @@ BEGIN
 
   FOR i IN 1 .. n LOOP
     -- cost: what the line costs the store, the item's cost of one unit of price times the units of
-    -- price bought (an open denomination's: its provider units over the price's unit, as check_cart_line prices it).
+    -- price bought (an open denomination's: its provider units over the price's unit, as check_cart_line prices it);
+    -- a bill's: the supplier's price from its inquiry (DESIGN §11c).
     INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity,
                              unit_price, subtotal, note, status, stock_taken, delivered_at, cost)
     SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], v_costs[i] / p_qtys[i], v_costs[i], v_notes[i],
            CASE WHEN it.order_process = 'auto' THEN 'delivered' ELSE 'pending' END,
            CASE WHEN it.order_process <> 'auto' AND NOT it.unlimited_stock THEN p_qtys[i] ELSE 0 END,
            CASE WHEN it.order_process = 'auto' THEN now() END,
-           CASE WHEN it.cost IS NOT NULL
+           CASE WHEN i = v_bill_line THEN (SELECT b.provider_price FROM bill_inquiries b WHERE b.id = v_bill_id)
+                WHEN it.cost IS NOT NULL
                 THEN cost_of(it.cost, coalesce(units_of_price(it.provider_meta, v_units[i]), p_qtys[i])) END
       FROM items it JOIN products p ON p.id = it.product_id WHERE it.id = p_items[i]
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_taken;

@@ -29,6 +29,18 @@ const LABELS: Record<MarginGroup, RawBuilder<string>> = {
   day: sql`s.key`,
 }
 
+// What one upstream request `d` cost us: failed or voided nothing, an smm Partial what the panel
+// delivered, any other its cost (an open one its planned cost). The margin report and Margin watch share it.
+export const REQUEST_COST = sql`CASE WHEN d.status IN ('failed', 'void') THEN 0
+                                     WHEN d.status = 'completed' AND d.kind = 'smm_panel' AND d.quantity > 0
+                                       THEN round(d.cost::numeric * (d.quantity - least(coalesce(d.remains, 0), d.quantity)) / d.quantity)
+                                     ELSE d.cost END`
+// A request whose cost is unknown and counts: its line's cost is unknown.
+export const REQUEST_COST_UNKNOWN = sql`d.cost IS NULL AND d.status NOT IN ('failed', 'void')`
+// A line `l` that is not upstream costs its recorded cost, scaled to what was not refunded.
+export const OWN_LINE_COST = sql`CASE WHEN l.subtotal = 0 THEN l.cost
+                                      ELSE round(l.cost::numeric * (l.subtotal - l.refunded_amount) / l.subtotal) END`
+
 /**
  * The margin of the lines of orders created on the days `from` to `to` (inclusive, YYYY-MM-DD in `timeZone`), summed per
  * group and in total, in one statement. Orders are found through the created_at BRIN index, their
@@ -46,20 +58,14 @@ export async function marginSums(db: Database, from: string, to: string, group: 
          AND o.status IN ('paid', 'completed', 'canceled')
     ), upstream AS (
       SELECT d.order_line_id,
-             CASE WHEN bool_or(d.cost IS NULL AND d.status NOT IN ('failed', 'void')) THEN NULL
-                  ELSE sum(CASE WHEN d.status IN ('failed', 'void') THEN 0
-                                WHEN d.status = 'completed' AND d.kind = 'smm_panel' AND d.quantity > 0
-                                  THEN round(d.cost::numeric * (d.quantity - least(coalesce(d.remains, 0), d.quantity)) / d.quantity)
-                                ELSE d.cost END) END AS cost,
+             CASE WHEN bool_or(${REQUEST_COST_UNKNOWN}) THEN NULL ELSE sum(${REQUEST_COST}) END AS cost,
              -- The source that served: the last completed request's, else the last open one's, else the last one's.
              (array_agg(d.provider ORDER BY d.status = 'completed' DESC, d.status NOT IN ('failed', 'void') DESC, d.id DESC))[1] AS provider
         FROM counted o JOIN dispatches d ON d.order_id = o.id
        GROUP BY d.order_line_id
     ), priced AS (
       SELECT ${KEYS[group](timeZone)} AS key, o.id AS order_id, l.subtotal - l.refunded_amount AS revenue,
-             CASE WHEN l.order_process IN ('h2h', 'smm') THEN u.cost
-                  WHEN l.subtotal = 0 THEN l.cost
-                  ELSE round(l.cost::numeric * (l.subtotal - l.refunded_amount) / l.subtotal) END AS cost
+             CASE WHEN l.order_process IN ('h2h', 'smm') THEN u.cost ELSE ${OWN_LINE_COST} END AS cost
         FROM counted o
         JOIN order_lines l ON l.order_id = o.id
         LEFT JOIN upstream u ON u.order_line_id = l.id

@@ -141,6 +141,41 @@ describe('GET /reports/margin', () => {
     })
   })
 
+  it('a paid bill costs the supplier’s price from its inquiry: its margin is our admin fee less the supplier’s commission', async () => {
+    const pln = await createItem(app, {
+      order_process: 'h2h',
+      price: 2_600,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'pln',
+      provider_meta: { postpaid: true },
+    })
+    const r = await createReseller(app, { name: 'Toko Tagihan', balance: 500_000 })
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx/tagihan/inquiry',
+      headers: r.headers,
+      payload: { item_id: pln.id, customer_id: '530000000011' },
+    })
+    expect(asked.statusCode, asked.body).toBe(200)
+    const paid = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx/tagihan',
+      headers: r.headers,
+      payload: { ref_id: 'm-bill', item_id: pln.id, customer_id: '530000000011', inquiry_id: asked.json().data.inquiry_id },
+    })
+    expect(paid.statusCode, paid.body).toBe(200)
+    await ctx.fulfilment.upstream.runOnce()
+    const day = dayOf(await createdAt(paid.json().data.id))
+    const { rows } = await margin(`?group=reseller&from=${day}&to=${day}`)
+    // 150,000 + our 2,600; the supplier's price 152,000: a margin of 600, not the whole amount.
+    expect(rows.find((row: { key: string }) => row.key === String(r.id))).toEqual({
+      key: String(r.id),
+      label: 'Toko Tagihan',
+      ...fig(1, 1, 152_600, 152_000),
+    })
+  })
+
   it('answers zero totals for a range without orders', async () => {
     const data = await margin('?from=2020-01-01&to=2020-01-31&group=item')
     expect(data).toEqual({

@@ -3,12 +3,15 @@ import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { marginReport } from './margin.service.js'
+import { MARGIN_WATCH_DOCS } from './margin-watch.openapi.js'
+import { MarginWatchAnswer, MarginWatchQuery } from './margin-watch.schemas.js'
+import { marginWatch } from './margin-watch.service.js'
 import { REPORT_DOCS } from './reports.openapi.js'
 import { MarginAnswer, MarginQuery } from './reports.schemas.js'
 
 const tags = ['operator']
 
-/** The operator's reports over what was sold (DESIGN §11b: margin per order line). */
+/** The operator's reports over what was sold (DESIGN §11b: margin per order line; §11c: Margin watch). */
 export function reportRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -22,6 +25,18 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => ok(await marginReport(ctx.db, request.query, ctx.config.leaderboardTz)),
+    )
+    app.get(
+      '/reports/margin-watch',
+      {
+        schema: {
+          tags,
+          summary: 'Lines sold below cost + the floor margin, bills the floor refused, items it keeps from selling',
+          querystring: MarginWatchQuery,
+          ...operation('operator', MARGIN_WATCH_DOCS.adminMarginWatch, { 200: MarginWatchAnswer }),
+        },
+      },
+      async (request) => ok(await marginWatch(ctx.db, request.query, ctx.config.leaderboardTz)),
     )
   }
 }
