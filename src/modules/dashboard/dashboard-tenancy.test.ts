@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { dashboardVisitor } from '../../../test/dashboard.js'
+import { dashboardRoutes, dashboardVisitor } from '../../../test/dashboard.js'
 import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
-import type { App } from '../../http/server.js'
 
 // DESIGN §13: another account's anything is a 404 in the dashboard too. Swept over every dashboard route
 // with a path parameter, so a route added later must say here whose resource its parameter names.
@@ -43,22 +42,6 @@ const OWNED: Record<string, string[]> = {
   // Open pages: a token, not an account's resource (an unknown one is a 404 like any other).
   'GET /dashboard/invite/:token': ['no-such-invite'],
   'POST /dashboard/invite/:token': ['no-such-invite'],
-}
-
-function dashboardRoutes(app: App): string[] {
-  const routes: string[] = []
-  for (const method of ['GET', 'POST'] as const) {
-    const path: string[] = []
-    for (const line of app.printRoutes({ method, commonPrefix: false }).split('\n')) {
-      const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line)
-      if (!m) continue
-      path.length = m[1]!.length / 4
-      path.push(m[2]!)
-      const full = path.join('')
-      if (m[3]?.split(', ').includes(method) && full.startsWith('/dashboard')) routes.push(`${method} ${full}`)
-    }
-  }
-  return routes
 }
 
 describe('the dashboard is tenant-scoped', () => {

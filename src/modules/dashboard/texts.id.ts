@@ -232,6 +232,8 @@ export const ID = {
     } as Record<string | number, string>,
     codes: {
       INVALID_CSRF_TOKEN: 'Formulir ini sudah kedaluwarsa atau tidak berasal dari halaman ini. Muat ulang halaman lalu kirim lagi.',
+      THE_ACCOUNT_HAS_BEEN_SUSPENDED:
+        'Akun Anda sedang ditangguhkan: halaman tetap bisa dilihat, tetapi tidak ada yang bisa diubah, dan tidak ada yang diubah. Hubungi operator untuk mengaktifkannya kembali.',
       OWNER_ONLY: 'Hanya pemilik akun yang boleh membuka halaman ini.',
       INVITE_NOT_FOUND: 'Tautan undangan ini tidak dikenal, sudah dipakai, atau lewat 72 jam. Minta undangan baru.',
       TOO_MANY_REQUESTS: 'Terlalu banyak percobaan masuk yang gagal. Tunggu beberapa menit lalu coba lagi.',
