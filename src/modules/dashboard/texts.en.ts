@@ -31,6 +31,7 @@ export const EN: Texts = {
     intro: 'Sign in with the email and password of your reseller account.',
     failed: 'Wrong email or password.',
     button: 'Sign in',
+    locked: (minutes: number) => `Too many failed sign-ins with this email. Wait ${minutes} minutes and try again.`,
     noAccount: 'No access yet? Ask the account owner or the operator for an invite.',
   },
   invite: {

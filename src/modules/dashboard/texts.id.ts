@@ -29,6 +29,7 @@ export const ID = {
     intro: 'Masuk dengan email dan kata sandi akun reseller Anda.',
     failed: 'Email atau kata sandi salah.',
     button: 'Masuk',
+    locked: (minutes: number) => `Terlalu banyak percobaan gagal dengan email ini. Tunggu ${minutes} menit lalu coba lagi.`,
     noAccount: 'Belum punya akses? Minta undangan kepada pemilik akun atau operator.',
   },
   invite: {
