@@ -21,6 +21,7 @@ import { topupPages } from './topup.pages.js'
 import { lockPages } from './locks.pages.js'
 import { leaderboardPages } from './leaderboard.pages.js'
 import { passwordPages } from './password.pages.js'
+import { accountPages } from './accounts.pages.js'
 import { sessionUser, type DashboardUser } from './sessions.service.js'
 import { LANG_COOKIE, languageOf, type Lang } from './texts.js'
 
@@ -121,5 +122,6 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(lockPages(ctx))
     await app.register(leaderboardPages(ctx))
     await app.register(passwordPages(ctx))
+    await app.register(accountPages(ctx))
   }
 }

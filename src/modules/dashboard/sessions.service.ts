@@ -55,3 +55,29 @@ export async function sessionUser(db: Database, token: string | undefined): Prom
 export async function endSession(db: Database, token: string | undefined): Promise<void> {
   if (token) await db.deleteFrom('reseller_sessions').where('token_hash', '=', sha256Hex(token)).execute()
 }
+
+/** The accounts the session's sign-in proved (the chooser's list), the current one among them. */
+export async function sessionAccounts(db: Database, token: string | undefined) {
+  return db
+    .selectFrom('reseller_sessions as s')
+    .innerJoin('reseller_users as u', (join) => join.on(sql<boolean>`u.id = ANY(s.user_ids)`))
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select(['u.id as user_id', 'u.role', 'a.name as account_name', 'a.status as account_status'])
+    .where('s.token_hash', '=', sha256Hex(token ?? ''))
+    .orderBy('a.name')
+    .orderBy('u.id')
+    .execute()
+}
+
+/** Moves the session to another user its sign-in proved; false for any other (another account's is a 404). */
+export async function switchAccount(db: Database, token: string | undefined, userId: number): Promise<boolean> {
+  const switched = await db
+    .updateTable('reseller_sessions')
+    .set({ user_id: userId })
+    .where('token_hash', '=', sha256Hex(token ?? ''))
+    .where(sql<boolean>`${userId}::bigint = ANY(user_ids)`)
+    // A user removed since the sign-in is gone from the choice too.
+    .where((eb) => eb.exists(eb.selectFrom('reseller_users').select('id').where('id', '=', userId)))
+    .executeTakeFirst()
+  return switched.numUpdatedRows > 0n
+}

@@ -34,6 +34,12 @@ export const EN: Texts = {
     locked: (minutes: number) => `Too many failed sign-ins with this email. Wait ${minutes} minutes and try again.`,
     noAccount: 'No access yet? Ask the account owner or the operator for an invite.',
   },
+  accounts: {
+    title: 'Choose an account',
+    intro: 'This email and password open several reseller accounts. Choose the one to look at; you can switch at any time.',
+    current: 'open now',
+    switch: 'switch account',
+  },
   invite: {
     title: 'Set your password',
     intro: (email, account, role) => `You are invited as ${role} of ${account} with the email ${email}. Set a password to sign in.`,

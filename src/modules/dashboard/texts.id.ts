@@ -32,6 +32,12 @@ export const ID = {
     locked: (minutes: number) => `Terlalu banyak percobaan gagal dengan email ini. Tunggu ${minutes} menit lalu coba lagi.`,
     noAccount: 'Belum punya akses? Minta undangan kepada pemilik akun atau operator.',
   },
+  accounts: {
+    title: 'Pilih akun',
+    intro: 'Email dan kata sandi ini membuka beberapa akun reseller. Pilih akun yang ingin Anda lihat; Anda bisa berpindah kapan saja.',
+    current: 'sedang dibuka',
+    switch: 'ganti akun',
+  },
   invite: {
     title: 'Buat kata sandi',
     intro: (email: string, account: string, role: string) =>
