@@ -71,6 +71,11 @@ describe('the dashboard is tenant-scoped', () => {
       .where('token', '=', victimLock.lock_token)
       .executeTakeFirstOrThrow()
     expect(lockNow.status).toBe('active')
+    // The account chooser names a user in its form, not its path: another account's is a 404 too.
+    await intruderOwner.get('/dashboard/accounts')
+    const chosen = await intruderOwner.post('/dashboard/accounts', { user_id: String(victimUser.id) })
+    expect(chosen.status).toBe(404)
+    expect((await intruderOwner.get('/dashboard')).body).not.toContain('Victim Shop')
     // The victim's owner is still there and signed in.
     expect((await victimOwner.get('/dashboard')).status).toBe(200)
   })
