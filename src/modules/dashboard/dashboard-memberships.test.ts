@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { signedIn, visitor } from '../../../test/console.js'
-import { dashboardVisitor, invite, signIn } from '../../../test/dashboard.js'
+import { PASSWORD, dashboardVisitor, invite, signIn } from '../../../test/dashboard.js'
 import { createReseller } from '../../../test/factory.js'
 
 // An email may be a user of several accounts (one row, one invite and one password each), so inviting
@@ -142,5 +142,26 @@ describe('one password for several accounts', () => {
     const single = await dashboardVisitor(app, c.id, email('single'))
     await single.get('/dashboard')
     expect((await single.post('/dashboard/accounts', { user_id: String(beta.id) })).status).toBe(404)
+  })
+
+  it('a password changed in one account ends every other session its old password opened, wherever it looks now', async () => {
+    const [a, b] = [await createReseller(app, { name: 'Delta Shop' }), await createReseller(app, { name: 'Echo Shop' })]
+    const person = email('changer')
+    await dashboardVisitor(app, a.id, person)
+    await dashboardVisitor(app, b.id, person)
+    const rows = await ctx.db.selectFrom('reseller_users').select(['id', 'account_id']).where('email', '=', person).execute()
+    const [onA, onB] = [rows.find((r) => r.account_id === a.id)!, rows.find((r) => r.account_id === b.id)!]
+    // Someone who had the password looks at Echo Shop; the person changes Delta Shop's password.
+    const other = (await signIn(app, person)).v
+    await other.get('/dashboard/accounts')
+    await other.post('/dashboard/accounts', { user_id: String(onB.id) })
+    const here = (await signIn(app, person)).v
+    await here.get('/dashboard/accounts')
+    await here.post('/dashboard/accounts', { user_id: String(onA.id) })
+    await here.get('/dashboard/password')
+    const form = { current_password: PASSWORD, password: 'a brand new one', password_again: 'a brand new one' }
+    expect((await here.post('/dashboard/password', form)).location).toBe('/dashboard/password?done=changed')
+    expect((await other.get('/dashboard')).location).toBe('/dashboard/sign-in')
+    expect((await here.get('/dashboard')).body).toContain('Delta Shop')
   })
 })

@@ -140,7 +140,7 @@ export async function acceptInvite(db: Database, token: string, password: string
 }
 
 /**
- * A signed-in user's new password, given the current one; every other session of theirs ends, so a
+ * A signed-in user's new password, given the current one; every other session it opened ends, so a
  * password changed because it leaked also signs out whoever used it.
  */
 export async function changePassword(
@@ -160,6 +160,11 @@ export async function changePassword(
       .set({ password_hash: passwordHash, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute()
-    await trx.deleteFrom('reseller_sessions').where('user_id', '=', userId).where('token_hash', '<>', keepSessionHash).execute()
+    // Also the sessions the old password opened that now look at another of the email's accounts: they could switch back.
+    await trx
+      .deleteFrom('reseller_sessions')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb(sql<number>`${userId}::bigint`, '=', eb.fn.any('user_ids'))]))
+      .where('token_hash', '<>', keepSessionHash)
+      .execute()
   })
 }
