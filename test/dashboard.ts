@@ -36,3 +36,20 @@ export async function signIn(app: App, email: string, password = PASSWORD) {
   const res = await v.post('/dashboard/sign-in', { email, password })
   return { v, res }
 }
+
+/** Every dashboard route as `METHOD /path` (from the router), so sweeps cover routes added later. */
+export function dashboardRoutes(app: App): string[] {
+  const routes: string[] = []
+  for (const method of ['GET', 'POST'] as const) {
+    const path: string[] = []
+    for (const line of app.printRoutes({ method, commonPrefix: false }).split('\n')) {
+      const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line)
+      if (!m) continue
+      path.length = m[1]!.length / 4
+      path.push(m[2]!)
+      const full = path.join('')
+      if (m[3]?.split(', ').includes(method) && full.startsWith('/dashboard')) routes.push(`${method} ${full}`)
+    }
+  }
+  return routes
+}

@@ -4,7 +4,7 @@ import { APP_KEY } from '../../test/app.js'
 import { onPostgres } from '../../test/database.js'
 import { adminQuery, databaseUrlFor } from '../../test/templates.js'
 import { addLicenses } from '../modules/catalog/index.js'
-import { createVault } from '../vault.js'
+import { createVault, sha256Hex } from '../vault.js'
 import { openPGlite, openPostgres, type DatabaseHandle } from './database.js'
 import { migrateToLatest } from './migrate.js'
 import { migrations } from './migrations/index.js'
@@ -280,6 +280,32 @@ describe('migration 0230: categories get slugs', () => {
     await expect(sql`UPDATE categories SET slug = 'games' WHERE name = '***'`.execute(handle.db)).rejects.toMatchObject({
       code: '23505',
       constraint: 'categories_slug_key',
+    })
+  })
+})
+
+describe('migration 0330: dashboard users per account, sign-in failures per email', () => {
+  it('keeps each email’s failure count and lock, and lets an email be a user of several accounts but once in each', async () => {
+    const handle = await emptyDatabase()
+    await migrateTo(handle, '20261206_0300_margin-floor')
+    await sql`INSERT INTO accounts (name) VALUES ('one'), ('two')`.execute(handle.db)
+    await sql`INSERT INTO reseller_users (account_id, email, role, failed_sign_ins, locked_until) VALUES
+      (1, 'locked@x.example', 'owner', 0, now() + interval '10 minutes'),
+      (1, 'tried@x.example', 'owner', 4, NULL),
+      (1, 'calm@x.example', 'owner', 0, NULL)`.execute(handle.db)
+    await migrateToLatest(handle.db)
+    const { rows } = await sql<{ email_hash: string; failures: number; locked: boolean }>`
+      SELECT email_hash, failures, locked_until > now() AS locked FROM reseller_sign_in_failures ORDER BY failures`.execute(handle.db)
+    expect(rows).toEqual([
+      { email_hash: sha256Hex('locked@x.example'), failures: 0, locked: true },
+      { email_hash: sha256Hex('tried@x.example'), failures: 4, locked: null },
+    ])
+    await sql`INSERT INTO reseller_users (account_id, email, role) VALUES (2, 'locked@x.example', 'staff')`.execute(handle.db)
+    await expect(
+      sql`INSERT INTO reseller_users (account_id, email, role) VALUES (2, 'locked@x.example', 'owner')`.execute(handle.db),
+    ).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'reseller_users_account_email_key',
     })
   })
 })

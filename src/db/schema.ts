@@ -13,7 +13,7 @@ import type { DispatchesTable, OrderLinesTable, OrdersTable, OutboxEventsTable, 
 import type { PaymentChannelsTable, TopupsTable } from './tables/topups.js'
 import type { ConsoleSessionsTable } from './tables/console.js'
 import type { BillInquiriesTable } from './tables/bills.js'
-import type { ResellerSessionsTable, ResellerUsersTable } from './tables/dashboard.js'
+import type { ResellerSessionsTable, ResellerSignInFailuresTable, ResellerUsersTable } from './tables/dashboard.js'
 import type { LeaderboardMonthsTable } from './tables/leaderboard.js'
 import type {
   ItemSourcesTable,
@@ -64,6 +64,7 @@ export interface DB {
   bill_inquiries: BillInquiriesTable
   reseller_users: ResellerUsersTable
   reseller_sessions: ResellerSessionsTable
+  reseller_sign_in_failures: ResellerSignInFailuresTable
   supplier_syncs: SupplierSyncsTable
   supplier_products: SupplierProductsTable
   supplier_changes: SupplierChangesTable

@@ -1408,7 +1408,7 @@ export interface paths {
     put?: never
     /**
      * Invite a person to the account’s dashboard (the invite link is shown once)
-     * @description Invites a person to the reseller’s dashboard. `invite_url` sets the password once and lapses after 72 hours; no mail leaves the service, so hand the link over yourself. Inviting a pending email again issues a new link (the old one stops).
+     * @description Invites a person to the reseller’s dashboard. `invite_url` sets the password once and lapses after 72 hours; no mail leaves the service, so hand the link over yourself. Inviting a pending email again issues a new link (the old one stops). An email may be a user of several resellers, each invite making this account’s own user with its own password, so the answer never tells whether another account has the email; `DUPLICATE`: already a user of this account.
      */
     post: operations['adminInviteDashboardUser']
     delete?: never

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 import type { Id, Timestamp } from './columns.js'
 
-/** The people of a reseller account who sign in to the dashboard (DESIGN §13). */
+/** The people of a reseller account who sign in to the dashboard (DESIGN §13); an email may have a row in several accounts. */
 export interface ResellerUsersTable {
   id: Id
   account_id: number
@@ -10,8 +10,6 @@ export interface ResellerUsersTable {
   password_hash: string | null
   invite_hash: string | null
   invite_expires_at: Date | null
-  failed_sign_ins: Generated<number>
-  locked_until: Date | null
   created_at: Generated<Date>
   updated_at: Timestamp
 }
@@ -22,4 +20,14 @@ export interface ResellerSessionsTable {
   user_id: number
   created_at: Generated<Date>
   expires_at: Date
+  /** The users the sign-in proved (the email's accounts whose password matched); `user_id` is one of them. */
+  user_ids: Generated<number[]>
+}
+
+/** Failed sign-ins per email typed (its SHA-256), existing or not, and the lock they lead to. */
+export interface ResellerSignInFailuresTable {
+  email_hash: string
+  failures: Generated<number>
+  locked_until: Date | null
+  updated_at: Generated<Date>
 }

@@ -5,7 +5,8 @@ import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { countFailedAuthentication } from '../../http/auth.js'
 import { endSession, SESSION_HOURS, sessionUser, startSession } from './sessions.service.js'
-import { acceptInvite, checkSignIn, findInvite } from './users.service.js'
+import { checkSignIn, LOCK_MINUTES } from './sign-in.service.js'
+import { acceptInvite, findInvite } from './users.service.js'
 
 export const SESSION_COOKIE = 'dashboard_session'
 const hide = true
@@ -20,10 +21,11 @@ const PasswordBody = Type.Object({
 /** Sign-in with email and password, sign-out, and the invite link that sets a password once. */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const secure = ctx.config.appEnv === 'production'
-  const signIn = async (reply: FastifyReply, userId: number) => {
-    const token = await startSession(ctx.db, userId)
+  const signIn = async (reply: FastifyReply, userIds: number[]) => {
+    const token = await startSession(ctx.db, userIds)
     reply.setCookie(SESSION_COOKIE, token, { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_HOURS * 3600 })
-    return reply.redirect('/dashboard', 303)
+    // The password opened several accounts of the email's: the person chooses which to look at.
+    return reply.redirect(userIds.length > 1 ? '/dashboard/accounts' : '/dashboard', 303)
   }
   return async (app) => {
     app.get('/dashboard/sign-in', { schema: { hide } }, async (request, reply) => {
@@ -33,13 +35,14 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post('/dashboard/sign-in', { schema: { hide, body: SignInBody } }, async (request, reply) => {
       const { email, password } = request.body
       const outcome = await checkSignIn(ctx.db, email, password)
-      if (outcome && 'userId' in outcome) return signIn(reply, outcome.userId)
-      if (outcome && 'locked' in outcome) {
-        throw new AppError('TOO_MANY_REQUESTS', { headers: { 'retry-after': String(outcome.locked) } })
-      }
-      // Wrong guesses count against the address's budget too, like every failed authentication (DESIGN §4).
+      if (outcome && 'userIds' in outcome) return signIn(reply, outcome.userIds)
+      // Every failure counts against the address's budget too, a locked email's included, like every
+      // failed authentication (DESIGN §4): known and unknown emails spend it alike.
       const tooMany = await countFailedAuthentication(ctx, request)
       if (tooMany) throw tooMany
+      if (outcome) {
+        return reply.status(429).header('retry-after', String(outcome.locked)).screen('sign-in.eta', { locked: LOCK_MINUTES, email })
+      }
       return reply.status(401).screen('sign-in.eta', { failed: true, email })
     })
     app.post('/dashboard/sign-out', { schema: { hide } }, async (request, reply) => {
@@ -53,7 +56,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post('/dashboard/invite/:token', { schema: { hide, params: InviteParam, body: PasswordBody } }, async (request, reply) => {
       const { token } = request.params
       try {
-        return await signIn(reply, await acceptInvite(ctx.db, token, request.body.password, request.body.password_again))
+        return await signIn(reply, [await acceptInvite(ctx.db, token, request.body.password, request.body.password_again)])
       } catch (error) {
         // A password that does not qualify: the same form again, saying why.
         if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { dashboardVisitor } from '../../../test/dashboard.js'
+import { dashboardRoutes, dashboardVisitor } from '../../../test/dashboard.js'
 import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
-import type { App } from '../../http/server.js'
 
 // DESIGN §13: another account's anything is a 404 in the dashboard too. Swept over every dashboard route
 // with a path parameter, so a route added later must say here whose resource its parameter names.
@@ -45,22 +44,6 @@ const OWNED: Record<string, string[]> = {
   'POST /dashboard/invite/:token': ['no-such-invite'],
 }
 
-function dashboardRoutes(app: App): string[] {
-  const routes: string[] = []
-  for (const method of ['GET', 'POST'] as const) {
-    const path: string[] = []
-    for (const line of app.printRoutes({ method, commonPrefix: false }).split('\n')) {
-      const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line)
-      if (!m) continue
-      path.length = m[1]!.length / 4
-      path.push(m[2]!)
-      const full = path.join('')
-      if (m[3]?.split(', ').includes(method) && full.startsWith('/dashboard')) routes.push(`${method} ${full}`)
-    }
-  }
-  return routes
-}
-
 describe('the dashboard is tenant-scoped', () => {
   it('answers 404 for every route naming another account’s resource, and changes nothing', async () => {
     const parameterised = dashboardRoutes(app).filter((r) => r.includes(':'))
@@ -88,6 +71,11 @@ describe('the dashboard is tenant-scoped', () => {
       .where('token', '=', victimLock.lock_token)
       .executeTakeFirstOrThrow()
     expect(lockNow.status).toBe('active')
+    // The account chooser names a user in its form, not its path: another account's is a 404 too.
+    await intruderOwner.get('/dashboard/accounts')
+    const chosen = await intruderOwner.post('/dashboard/accounts', { user_id: String(victimUser.id) })
+    expect(chosen.status).toBe(404)
+    expect((await intruderOwner.get('/dashboard')).body).not.toContain('Victim Shop')
     // The victim's owner is still there and signed in.
     expect((await victimOwner.get('/dashboard')).status).toBe(200)
   })

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createTestApp } from '../../../test/app.js'
+import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { PASSWORD, invite } from '../../../test/dashboard.js'
 import { createAutoItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
@@ -164,6 +164,27 @@ describe('the reseller dashboard in a browser', () => {
       const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/dashboard/api-key')), page.click('#rotate-key')])
       expect(refused.status()).toBe(403)
       expect(await page.locator('#error').innerText()).toContain('Muat ulang halaman')
+      expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': key } })).statusCode).toBe(200)
+
+      // Suspended: the pages open with a banner, a form is refused with what to do, and nothing changes.
+      const setStatus = (status: string) =>
+        app.inject({
+          method: 'PATCH',
+          url: `/api/admin/v1/resellers/${shop.id}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          payload: { status },
+        })
+      await setStatus('suspended')
+      await page.goto(`${base}/dashboard/api-key`)
+      expect(await page.locator('#suspended').isVisible()).toBe(true)
+      const [suspended] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/dashboard/api-key')),
+        page.click('#rotate-key'),
+      ])
+      expect(suspended.status()).toBe(403)
+      expect(await page.locator('#suspended-refusal').innerText()).toContain('Hubungi operator')
+      expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': key } })).statusCode).toBe(403)
+      await setStatus('active')
       expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': key } })).statusCode).toBe(200)
 
       // English on the switch; every page at phone size without sideways scrolling.

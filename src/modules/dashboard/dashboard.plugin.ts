@@ -7,6 +7,7 @@ import view from '@fastify/view'
 import { Eta } from 'eta'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
+import { AppError } from '../../errors.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
 import { dashboardErrorHandler } from './errors.js'
 import { viewHelpers } from './format.js'
@@ -20,6 +21,7 @@ import { topupPages } from './topup.pages.js'
 import { lockPages } from './locks.pages.js'
 import { leaderboardPages } from './leaderboard.pages.js'
 import { passwordPages } from './password.pages.js'
+import { accountPages } from './accounts.pages.js'
 import { sessionUser, type DashboardUser } from './sessions.service.js'
 import { LANG_COOKIE, languageOf, type Lang } from './texts.js'
 
@@ -27,6 +29,9 @@ const here = (path: string) => new URL(path, import.meta.url)
 const css = fs.readFileSync(here('./assets/dashboard.css'))
 const isOpen = (path: string) =>
   path === '/dashboard/sign-in' || path.startsWith('/dashboard/invite/') || path.startsWith('/dashboard/assets/')
+// While the account is suspended these still work: they act on the person (leave, own password, which
+// account to look at), never on the account's keys, money, settings or people.
+const PERSONAL = new Set(['/dashboard/sign-out', '/dashboard/password', '/dashboard/accounts'])
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -91,6 +96,18 @@ export function dashboardPlugin(ctx: AppContext) {
     })
     // Every state change is a POST and carries its form's CSRF token, checked before its fields are.
     app.addHook('preValidation', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
+    // A suspended account's people read but do not act: one hook, so no state-changing route can forget it.
+    app.addHook('preHandler', async (request) => {
+      const user = request.dashboardUser
+      if (
+        request.method !== 'GET' &&
+        request.method !== 'HEAD' &&
+        user?.account_status === 'suspended' &&
+        !PERSONAL.has(request.url.split('?')[0]!)
+      ) {
+        throw new AppError('THE_ACCOUNT_HAS_BEEN_SUSPENDED')
+      }
+    })
     app.get('/dashboard/assets/dashboard.css', { schema: { hide: true } }, (_request, reply) =>
       reply.type('text/css').header('cache-control', 'public, max-age=3600').send(css),
     )
@@ -105,5 +122,6 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(lockPages(ctx))
     await app.register(leaderboardPages(ctx))
     await app.register(passwordPages(ctx))
+    await app.register(accountPages(ctx))
   }
 }

@@ -15,28 +15,46 @@ const KEY_LENGTH = 32
 export const PASSWORD_MIN = 10
 export const PASSWORD_MAX = 200
 
-/** `scrypt$N$r$p$salt$key`: the parameters travel with the hash, so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = crypto.randomBytes(16)
+/**
+ * `scrypt$N$r$p$salt$key`: the parameters travel with the hash, so they can be raised later. `like`, a
+ * hash of the same email in another account, lends its salt: one scrypt then checks all of that email's rows.
+ */
+export async function hashPassword(password: string, like?: string | null): Promise<string> {
+  const lent = like ? Buffer.from(like.split('$')[4] ?? '', 'base64url') : undefined
+  const salt = lent && lent.length >= 16 ? lent : crypto.randomBytes(16)
   const key = await scrypt(password, salt, KEY_LENGTH, COST)
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$')
 }
 
+const derive = (password: string, [, n, r, p, salt]: string[], length: number) =>
+  scrypt(password, Buffer.from(salt ?? '', 'base64url'), length, { N: Number(n), r: Number(r), p: Number(p), maxmem: COST.maxmem })
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, n, r, p, salt, key] = stored.split('$')
-  if (kind !== 'scrypt' || !key) return false
-  const expected = Buffer.from(key, 'base64url')
-  const given = await scrypt(password, Buffer.from(salt!, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: COST.maxmem,
-  })
-  return crypto.timingSafeEqual(given, expected)
+  return (await matchingHashes(password, [{ password_hash: stored }])).length === 1
+}
+
+/**
+ * The rows whose hash the password matches, for one scrypt per distinct salt and parameters (an
+ * email's rows share one), or a decoy's when there are none: the work does not tell how many there are.
+ */
+export async function matchingHashes<T extends { password_hash: string }>(password: string, rows: T[]): Promise<T[]> {
+  if (rows.length === 0) {
+    await derive(password, (await DECOY).split('$'), KEY_LENGTH)
+    return []
+  }
+  const derived = new Map<string, Buffer>()
+  const matched: T[] = []
+  for (const row of rows) {
+    const parts = row.password_hash.split('$')
+    const expected = Buffer.from(parts[5] ?? '', 'base64url')
+    if (parts[0] !== 'scrypt' || expected.length === 0) continue
+    const params = `${parts.slice(1, 5).join('$')}$${expected.length}`
+    const key = derived.get(params) ?? (await derive(password, parts, expected.length))
+    derived.set(params, key)
+    if (crypto.timingSafeEqual(key, expected)) matched.push(row)
+  }
+  return matched
 }
 
 // An unknown email still costs one scrypt, so the answer's timing does not tell which emails exist.
 const DECOY = hashPassword(crypto.randomBytes(16).toString('hex'))
-export async function spendDecoy(password: string): Promise<void> {
-  await verifyPassword(password, await DECOY)
-}

@@ -31,7 +31,14 @@ export const EN: Texts = {
     intro: 'Sign in with the email and password of your reseller account.',
     failed: 'Wrong email or password.',
     button: 'Sign in',
+    locked: (minutes: number) => `Too many failed sign-ins with this email. Wait ${minutes} minutes and try again.`,
     noAccount: 'No access yet? Ask the account owner or the operator for an invite.',
+  },
+  accounts: {
+    title: 'Choose an account',
+    intro: 'This email and password open several reseller accounts. Choose the one to look at; you can switch at any time.',
+    current: 'open now',
+    switch: 'switch account',
   },
   invite: {
     title: 'Set your password',
@@ -230,6 +237,8 @@ export const EN: Texts = {
     },
     codes: {
       INVALID_CSRF_TOKEN: 'This form has expired or did not come from this page. Reload the page and send it again.',
+      THE_ACCOUNT_HAS_BEEN_SUSPENDED:
+        'Your account is suspended: you can still see every page, but nothing can be changed, and nothing was. Contact the operator to have it resumed.',
       OWNER_ONLY: 'Only the account owner may open this page.',
       INVITE_NOT_FOUND: 'This invite link is unknown, already used or past its 72 hours. Ask for a new invite.',
       TOO_MANY_REQUESTS: 'Too many failed sign-ins. Wait a few minutes and try again.',

@@ -29,7 +29,14 @@ export const ID = {
     intro: 'Masuk dengan email dan kata sandi akun reseller Anda.',
     failed: 'Email atau kata sandi salah.',
     button: 'Masuk',
+    locked: (minutes: number) => `Terlalu banyak percobaan gagal dengan email ini. Tunggu ${minutes} menit lalu coba lagi.`,
     noAccount: 'Belum punya akses? Minta undangan kepada pemilik akun atau operator.',
+  },
+  accounts: {
+    title: 'Pilih akun',
+    intro: 'Email dan kata sandi ini membuka beberapa akun reseller. Pilih akun yang ingin Anda lihat; Anda bisa berpindah kapan saja.',
+    current: 'sedang dibuka',
+    switch: 'ganti akun',
   },
   invite: {
     title: 'Buat kata sandi',
@@ -232,6 +239,8 @@ export const ID = {
     } as Record<string | number, string>,
     codes: {
       INVALID_CSRF_TOKEN: 'Formulir ini sudah kedaluwarsa atau tidak berasal dari halaman ini. Muat ulang halaman lalu kirim lagi.',
+      THE_ACCOUNT_HAS_BEEN_SUSPENDED:
+        'Akun Anda sedang ditangguhkan: halaman tetap bisa dilihat, tetapi tidak ada yang bisa diubah, dan tidak ada yang diubah. Hubungi operator untuk mengaktifkannya kembali.',
       OWNER_ONLY: 'Hanya pemilik akun yang boleh membuka halaman ini.',
       INVITE_NOT_FOUND: 'Tautan undangan ini tidak dikenal, sudah dipakai, atau lewat 72 jam. Minta undangan baru.',
       TOO_MANY_REQUESTS: 'Terlalu banyak percobaan masuk yang gagal. Tunggu beberapa menit lalu coba lagi.',

@@ -7,7 +7,9 @@ export const DASHBOARD_USER_ADMIN_DOCS = operations({
   adminInviteDashboardUser: {
     description:
       'Invites a person to the reseller’s dashboard. `invite_url` sets the password once and lapses after 72 hours; no mail ' +
-      'leaves the service, so hand the link over yourself. Inviting a pending email again issues a new link (the old one stops).',
+      'leaves the service, so hand the link over yourself. Inviting a pending email again issues a new link (the old one stops). ' +
+      'An email may be a user of several resellers, each invite making this account’s own user with its own password, so ' +
+      'the answer never tells whether another account has the email; `DUPLICATE`: already a user of this account.',
     codes: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND', 'DUPLICATE'],
     request: { email: 'owner@tokomaju.example', role: 'owner' },
     response: {

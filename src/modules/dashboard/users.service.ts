@@ -4,15 +4,12 @@ import type { DB } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { getAccount } from '../accounts/index.js'
-import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, spendDecoy, verifyPassword } from './passwords.js'
+import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, verifyPassword } from './passwords.js'
 
 export const ROLES = ['owner', 'staff'] as const
 export type Role = (typeof ROLES)[number]
 /** DESIGN §13: an invite link sets the password once and lapses after 72 hours. */
 export const INVITE_HOURS = 72
-// Per email, on top of the per-address limit: guesses spread over many addresses still stop.
-const FAILURES_BEFORE_LOCK = 10
-const LOCK_MINUTES = 15
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/
 const USER_COLUMNS = ['id', 'account_id', 'email', 'role', 'created_at'] as const
@@ -26,6 +23,8 @@ export function normalEmail(email: string): string {
 /**
  * Invites a person to an account's dashboard: a one-time token (only its hash is kept) that sets the
  * password. Inviting an email again while its invite is pending issues a new link (the old one stops).
+ * An email may be a user of several accounts, one row (and one password) each: whether it is another
+ * account's user is never asked, so the answer cannot tell.
  */
 export async function inviteUser(db: Database, accountId: number, input: { email: string; role: Role }) {
   const email = normalEmail(input.email)
@@ -36,15 +35,16 @@ export async function inviteUser(db: Database, accountId: number, input: { email
     invite_hash: sha256Hex(token),
     invite_expires_at: sql<Date>`now() + make_interval(hours => ${INVITE_HOURS})`,
   }
-  const taken = () => new AppError('DUPLICATE', { fieldErrors: { email: ['already belongs to a dashboard user; remove that user first'] } })
+  const taken = () => new AppError('DUPLICATE', { fieldErrors: { email: ['is already a user of this account'] } })
   const user = await inTransaction(db, async (trx) => {
     const existing = await trx
       .selectFrom('reseller_users')
-      .select(['id', 'account_id', 'password_hash'])
+      .select(['id', 'password_hash'])
+      .where('account_id', '=', accountId)
       .where('email', '=', email)
       .forUpdate()
       .executeTakeFirst()
-    if (existing && (existing.account_id !== accountId || existing.password_hash !== null)) throw taken()
+    if (existing?.password_hash) throw taken()
     if (existing) {
       return trx
         .updateTable('reseller_users')
@@ -57,7 +57,7 @@ export async function inviteUser(db: Database, accountId: number, input: { email
     const inserted = await trx
       .insertInto('reseller_users')
       .values({ account_id: accountId, email, ...invite })
-      .onConflict((oc) => oc.column('email').doNothing())
+      .onConflict((oc) => oc.columns(['account_id', 'email']).doNothing())
       .returning([...USER_COLUMNS, 'invite_expires_at'])
       .executeTakeFirst()
     if (!inserted) throw taken()
@@ -109,13 +109,29 @@ export function checkNewPassword(password: string, repeated: string): void {
   if (password !== repeated) throw invalidField('password_again', 'must repeat the password exactly')
 }
 
+/** A password of the email's in another account: a new one of the email shares its salt (see hashPassword). */
+async function saltDonor(db: Database, email: string, exceptId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('reseller_users')
+    .select('password_hash')
+    .where('email', '=', email)
+    .where('id', '<>', exceptId)
+    .where('password_hash', 'is not', null)
+    .orderBy('id')
+    .executeTakeFirst()
+  return row?.password_hash ?? null
+}
+
 /** Sets the password an invite asked for, once: the link stops working in the same statement. */
 export async function acceptInvite(db: Database, token: string, password: string, repeated: string): Promise<number> {
   checkNewPassword(password, repeated)
-  const passwordHash = await hashPassword(password)
+  const invite = await db.selectFrom('reseller_users').select(['id', 'email']).where(liveInvite(token)).executeTakeFirst()
+  // An unknown link costs the same scrypt as a live one.
+  const passwordHash = await hashPassword(password, invite ? await saltDonor(db, invite.email, invite.id) : null)
   const user = await db
     .updateTable('reseller_users')
     .set({ password_hash: passwordHash, invite_hash: null, invite_expires_at: null, updated_at: sql`now()` })
+    .where('id', '=', invite?.id ?? 0)
     .where(liveInvite(token))
     .returning('id')
     .executeTakeFirst()
@@ -123,41 +139,8 @@ export async function acceptInvite(db: Database, token: string, password: string
   return user.id
 }
 
-export type SignInResult = { userId: number } | { locked: number } | undefined
-
 /**
- * Email and password to a user id. Past FAILURES_BEFORE_LOCK wrong passwords the email is locked for
- * LOCK_MINUTES, whatever the password: `locked` answers the seconds left. Undefined: wrong email or password.
- */
-export async function checkSignIn(db: Database, emailText: string, password: string): Promise<SignInResult> {
-  const email = emailText.trim().toLowerCase()
-  const user = await db
-    .selectFrom('reseller_users')
-    .select(['id', 'password_hash', sql<number>`ceil(extract(epoch FROM locked_until - now()))::int`.as('locked_for')])
-    .where('email', '=', email)
-    .executeTakeFirst()
-  if (!user?.password_hash) {
-    await spendDecoy(password)
-    return undefined
-  }
-  if (user.locked_for > 0) return { locked: user.locked_for }
-  if (await verifyPassword(password, user.password_hash)) {
-    await db.updateTable('reseller_users').set({ failed_sign_ins: 0, locked_until: null }).where('id', '=', user.id).execute()
-    return { userId: user.id }
-  }
-  await db
-    .updateTable('reseller_users')
-    .set({
-      failed_sign_ins: sql`CASE WHEN failed_sign_ins + 1 >= ${FAILURES_BEFORE_LOCK} THEN 0 ELSE failed_sign_ins + 1 END`,
-      locked_until: sql`CASE WHEN failed_sign_ins + 1 >= ${FAILURES_BEFORE_LOCK} THEN now() + make_interval(mins => ${LOCK_MINUTES}) ELSE locked_until END`,
-    })
-    .where('id', '=', user.id)
-    .execute()
-  return undefined
-}
-
-/**
- * A signed-in user's new password, given the current one; every other session of theirs ends, so a
+ * A signed-in user's new password, given the current one; every other session it opened ends, so a
  * password changed because it leaked also signs out whoever used it.
  */
 export async function changePassword(
@@ -166,17 +149,22 @@ export async function changePassword(
   keepSessionHash: string,
   input: { current: string; password: string; repeated: string },
 ): Promise<void> {
-  const user = await db.selectFrom('reseller_users').select('password_hash').where('id', '=', userId).executeTakeFirst()
+  const user = await db.selectFrom('reseller_users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst()
   if (!user?.password_hash) throw new AppError('USER_NOT_FOUND')
   if (!(await verifyPassword(input.current, user.password_hash))) throw invalidField('current_password', 'is not your current password')
   checkNewPassword(input.password, input.repeated)
-  const passwordHash = await hashPassword(input.password)
+  const passwordHash = await hashPassword(input.password, await saltDonor(db, user.email, userId))
   await inTransaction(db, async (trx) => {
     await trx
       .updateTable('reseller_users')
       .set({ password_hash: passwordHash, updated_at: sql`now()` })
       .where('id', '=', userId)
       .execute()
-    await trx.deleteFrom('reseller_sessions').where('user_id', '=', userId).where('token_hash', '<>', keepSessionHash).execute()
+    // Also the sessions the old password opened that now look at another of the email's accounts: they could switch back.
+    await trx
+      .deleteFrom('reseller_sessions')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb(sql<number>`${userId}::bigint`, '=', eb.fn.any('user_ids'))]))
+      .where('token_hash', '<>', keepSessionHash)
+      .execute()
   })
 }
