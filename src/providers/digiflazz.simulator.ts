@@ -15,6 +15,7 @@ type SimTransaction = {
   price?: number
 }
 type Body = Record<string, unknown>
+type SimRequest = { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number; max_price?: number; commands?: string }
 
 /**
  * A Digiflazz-compatible buyer API (POST /transaction, its postpaid `commands` included, POST
@@ -27,8 +28,7 @@ type Body = Record<string, unknown>
 export function digiflazzSimulator(credentials: { username: string; apiKey: string } = SIMULATOR_CREDENTIALS) {
   const transactions = new Map<string, SimTransaction>()
   /** Every transaction request received, in order: tests count upstream orders and checks here. */
-  const requests: { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number; max_price?: number; commands?: string }[] =
-    []
+  const requests: SimRequest[] = []
   /**
    * Answers steered by product, over the target's steering: `fail` (rc 40), `known` (rc 49, the ref
    * already known), `http500` (a server error). Tests steer one supplier product while another serves.

@@ -66,7 +66,8 @@ export async function sendH2h(
     return 'pending'
   }
   const qty = typeof d.options?.qty === 'number' ? d.options.qty : undefined
-  // The floor's bound (DESIGN §11c): above it Digiflazz fails the request (rc 69), which fails over, rather than sell at a loss.
+  // The floor's bound (DESIGN §11c): above it Digiflazz fails the request (rc 69) and it fails over,
+  // rather than sell at a loss.
   const maxPrice = d.max_cost ?? undefined
   const outcome =
     d.options?.postpaid === true
