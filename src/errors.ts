@@ -64,6 +64,8 @@ export const ERROR_CODES = {
   INQUIRY_NOT_FOUND: 404,
   INQUIRY_EXPIRED: 422,
   INQUIRY_ALREADY_USED: 422,
+  // DESIGN §11c: a cart line's unit price is above the max_price sent; `data` is {item_id, price}.
+  PRICE_ABOVE_MAX: 422,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -3,7 +3,7 @@ import type { App } from '../src/http/server.js'
 import { createWebhookWorker } from '../src/modules/webhooks/index.js'
 import type { Reseller } from './factory.js'
 
-export type Cart = { item_id: number; quantity: number; note?: string }
+export type Cart = { item_id: number; quantity: number; note?: string; max_price?: number | string | null }
 
 export function buy(app: App, reseller: Reseller, ref_id: string, carts: Cart[], extra: Record<string, unknown> = {}) {
   return app.inject({ method: 'POST', url: '/api/v1/trx', headers: reseller.headers, payload: { ref_id, carts, ...extra } })

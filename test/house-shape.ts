@@ -105,6 +105,7 @@ const CODES_WITH_DATA = new Set([
   'LOCK_MISMATCH',
   'BILL_AMOUNT_CHANGED',
   'INQUIRY_ALREADY_USED',
+  'PRICE_ABOVE_MAX',
 ])
 
 function sentJsonObject(req: SentRequest): boolean {

@@ -57,4 +57,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INQUIRY_NOT_FOUND: 'no bill inquiry of yours has that inquiry_id; ask one with POST /api/v1/trx/tagihan/inquiry',
   INQUIRY_EXPIRED: 'the inquiry passed its expires_at (15 minutes); ask a new one, the bill may have changed',
   INQUIRY_ALREADY_USED: 'the inquiry paid a bill already (`data.ref_id` is that transaction); a new bill needs a new inquiry',
+  PRICE_ABOVE_MAX:
+    'a cart line’s unit price is above the `max_price` you sent (`errors` names the line); `data` is `{item_id, price}`: send max_price ≥ price, or leave it out',
 }

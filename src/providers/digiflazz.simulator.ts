@@ -5,17 +5,30 @@ import { answerPriceList, digiflazzPriceLists } from './digiflazz-price-list.sim
 import { POSTPAID_COMMANDS, postpaidBills, type PostpaidCommand } from './digiflazz-postpaid.simulator.js'
 import { SIMULATOR_CREDENTIALS, steeringOf, type Steering } from './simulator-steering.js'
 
-type SimTransaction = { ref_id: string; customer_no: string; buyer_sku_code: string; steering: Steering; looks: number }
+type SimTransaction = {
+  ref_id: string
+  customer_no: string
+  buyer_sku_code: string
+  steering: Steering
+  looks: number
+  /** What it charges: the product's price on the simulator's list when first seen; unknown for a product not on it. */
+  price?: number
+}
 type Body = Record<string, unknown>
+type SimRequest = { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number; max_price?: number; commands?: string }
 
 /**
  * A Digiflazz-compatible buyer API (POST /transaction, its postpaid `commands` included, POST
  * /inquiry-pln, POST /price-list from steerable lists) for the demo and tests, in memory. A ref_id it has seen is answered with that transaction's state, never a new one.
+ * A transaction is charged its product's price on the prepaid list (answered as `price`); a
+ * `max_price` below that price is refused as Digiflazz does, rc 69, and no transaction is made.
+ * A product not on the list, or an open denomination's request (`qty`), has no known price: no
+ * `price` in the answer, and max_price never refuses it.
  */
 export function digiflazzSimulator(credentials: { username: string; apiKey: string } = SIMULATOR_CREDENTIALS) {
   const transactions = new Map<string, SimTransaction>()
   /** Every transaction request received, in order: tests count upstream orders and checks here. */
-  const requests: { ref_id: string; customer_no: string; buyer_sku_code: string; qty?: number; commands?: string }[] = []
+  const requests: SimRequest[] = []
   /**
    * Answers steered by product, over the target's steering: `fail` (rc 40), `known` (rc 49, the ref
    * already known), `http500` (a server error). Tests steer one supplier product while another serves.
@@ -32,7 +45,7 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       ref_id: t.ref_id,
       customer_no: t.customer_no,
       buyer_sku_code: t.buyer_sku_code,
-      price: 1000,
+      ...(t.price !== undefined && { price: t.price }),
       buyer_last_saldo: 1_000_000,
       tele: '',
       wa: '',
@@ -60,15 +73,39 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       const { qty } = body
       if (qty !== undefined && !(typeof qty === 'number' && Number.isSafeInteger(qty) && qty > 0))
         return reply.status(400).send({ data: { ref_id, rc: '40', status: 'Gagal', message: 'Nominal tidak valid' } })
-      requests.push({ ref_id, customer_no, buyer_sku_code, ...(qty !== undefined && { qty }) })
+      const { max_price: maxPrice } = body
+      if (maxPrice !== undefined && !(typeof maxPrice === 'number' && Number.isSafeInteger(maxPrice) && maxPrice >= 0))
+        return reply.status(400).send({ data: { ref_id, rc: '40', status: 'Gagal', message: 'max_price tidak valid' } })
+      requests.push({
+        ref_id,
+        customer_no,
+        buyer_sku_code,
+        ...(qty !== undefined && { qty }),
+        ...(maxPrice !== undefined && { max_price: maxPrice }),
+      })
       const bySku = skuSteering.get(buyer_sku_code)
       if (bySku === 'http500') return reply.status(500).send({ message: 'Internal Server Error' })
       if (bySku === 'known')
         return { data: { ref_id, customer_no, buyer_sku_code, status: 'Gagal', rc: '49', message: 'Ref ID tidak unik', sn: '' } }
       let t = transactions.get(ref_id)
       if (!t) {
+        const price = qty === undefined ? priceLists.prepaid.listed(buyer_sku_code)?.price : undefined
+        // Dearer than the buyer allows: refused before any transaction exists (a later send is judged anew).
+        if (price !== undefined && maxPrice !== undefined && price > maxPrice)
+          return {
+            data: {
+              ref_id,
+              customer_no,
+              buyer_sku_code,
+              price,
+              status: 'Gagal',
+              rc: '69',
+              message: 'Harga seller lebih besar dari ketentuan harga Buyer',
+              sn: '',
+            },
+          }
         const steering = bySku === 'fail' ? 'fail' : steeringOf(customer_no)
-        transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering, looks: 0 }))
+        transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering, looks: 0, price }))
       }
       return { data: answer(t) }
     })

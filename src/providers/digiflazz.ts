@@ -3,9 +3,16 @@ import { isRecord, postUpstream, text, type ProviderAccount, type UpstreamReply 
 
 /**
  * What one Digiflazz transaction request came to. `pending` covers every answer that is not final;
- * `refused`: the connection was never made, so nothing reached Digiflazz.
+ * `refused`: the connection was never made, so nothing reached Digiflazz; `price`: what Digiflazz
+ * says it charged (a success's `price`, a positive whole number), when it said so.
  */
-export type H2hOutcome = { status: 'completed' | 'failed' | 'pending'; sn: string | null; message: string; refused?: boolean }
+export type H2hOutcome = {
+  status: 'completed' | 'failed' | 'pending'
+  sn: string | null
+  message: string
+  refused?: boolean
+  price?: number
+}
 
 export const digiflazzSign = (username: string, apiKey: string, salt: string) =>
   crypto
@@ -21,6 +28,8 @@ const FAILED = ['gagal', 'failed']
  * Reads an answer of POST /transaction. rc 00 is success, 03, 99 and 49 pending, any other rc final;
  * the status word (Sukses/Pending/Gagal or Success/Processing/Failed) must not contradict it.
  * A timeout, a 5xx, a body without data, or an rc/status pair that disagrees is not final.
+ * rc 69 ("Harga seller lebih besar dari ketentuan harga Buyer": the price is above the request's
+ * max_price, and no transaction was made) is one of those final failures: another source may take it.
  */
 export function readTransaction(reply: UpstreamReply): H2hOutcome {
   if (reply.kind === 'unreachable')
@@ -50,13 +59,30 @@ export function readTransaction(reply: UpstreamReply): H2hOutcome {
   if (byWord === 'unknown' || (byRc && byWord && byRc !== byWord))
     return { status: 'pending', sn: null, message: `unclear answer: rc ${rc}, status ${word}` }
   const status = (byRc ?? byWord) as H2hOutcome['status']
-  return { status, sn: status === 'completed' ? sn : null, message: message || (rc ? `rc ${rc}` : word!) }
+  // Only a success charged anything; its price is the cost actually paid (DESIGN §11c).
+  const price = status === 'completed' ? chargedPrice(data.price) : undefined
+  return {
+    status,
+    sn: status === 'completed' ? sn : null,
+    message: message || (rc ? `rc ${rc}` : word!),
+    ...(price !== undefined && { price }),
+  }
 }
 
-/** Places the order, or, for a ref_id already sent, asks its status: the same request either way. */
+/** A price Digiflazz answered, as a whole number of Rupiah within the money bounds (10^15); else unknown. */
+function chargedPrice(value: unknown): number | undefined {
+  const price = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value
+  return typeof price === 'number' && Number.isSafeInteger(price) && price > 0 && price <= 1e15 ? price : undefined
+}
+
+/**
+ * Places the order, or, for a ref_id already sent, asks its status: the same request either way.
+ * `maxPrice` (Digiflazz's max_price): the most this request may cost; Digiflazz refuses it (rc 69)
+ * rather than charge more.
+ */
 export async function sendTransaction(
   account: ProviderAccount,
-  req: { sku: string; customerNo: string; refId: string; qty?: number },
+  req: { sku: string; customerNo: string; refId: string; qty?: number; maxPrice?: number },
   timeoutMs: number,
 ): Promise<H2hOutcome> {
   const body = {
@@ -66,6 +92,7 @@ export async function sendTransaction(
     ref_id: req.refId,
     // An open denomination's nominal (what the line was charged for); absent for fixed products.
     ...(req.qty !== undefined && { qty: req.qty }),
+    ...(req.maxPrice !== undefined && { max_price: req.maxPrice }),
     sign: digiflazzSign(account.username, account.apiKey, req.refId),
   }
   return readTransaction(await postUpstream(`${account.baseUrl}/transaction`, { json: body }, timeoutMs))

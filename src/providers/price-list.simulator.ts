@@ -24,6 +24,10 @@ export function steerablePriceList<T extends Record<string, unknown>>(key: keyof
       reads++
       return failure ? { failure } : { list: [...listed.values()].map((entry) => ({ ...entry })) }
     },
+    /** A listed product as it stands now, without counting a read (the simulator's own look at its prices). */
+    listed(code: string): T | undefined {
+      return listed.get(code)
+    },
     /** Changes fields of a product (listed or removed): its price, its status, its cut-off hours. */
     change(code: string, fields: Partial<T>) {
       Object.assign(find(code), fields)

@@ -103,7 +103,7 @@ export interface paths {
     put?: never
     /**
      * Buy with balance
-     * @description Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.
+     * @description Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items (with each line’s `max_price`: a unit price above it is 422 `PRICE_ABOVE_MAX`) → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.
      */
     post: operations['createPurchase']
     delete?: never
@@ -143,7 +143,7 @@ export interface paths {
     put?: never
     /**
      * A test order: checked, stored, never charged or delivered
-     * @description Runs every check of a purchase except the balance (the item, its minimum, the stock, the `ref_id`, and the note rules of its line: `note` as in a purchase's cart line) and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.
+     * @description Runs every check of a purchase except the balance (the item, its minimum, the stock, the `ref_id`, and the note rules of its line: `note` as in a purchase's cart line, and `max_price`) and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.
      */
     post: operations['createSandboxOrder']
     delete?: never
@@ -183,7 +183,7 @@ export interface paths {
     put?: never
     /**
      * Pay a postpaid bill with the balance
-     * @description Pays a postpaid bill with the balance, as one purchase: the `ref_id` rules of `POST /api/v1/trx` (a reused one answers `REF_ID_ALREADY_EXIST` with the existing transaction, so a retry never pays twice), one debit with its ledger entry, `order.paid`, then the payment goes to the provider. With `inquiry_id` it pays that inquiry (yours, unpaid, within its 15 minutes, for this `item_id` and `customer_id`); without, it asks for the bill now. `max_amount` refuses a bill that comes to more (`BILL_AMOUNT_CHANGED`, with the new amount and its `inquiry_id` in `data`). The answer is the transaction, `paid`; it turns `completed` with the payment reference as `sn` in `h2h_results`, or `canceled` and refunded in full if the provider refuses the payment. `GET /api/v1/trx/{ref}` shows the line’s `customer_name`, `period` and `bill`.
+     * @description Pays a postpaid bill with the balance, as one purchase: the `ref_id` rules of `POST /api/v1/trx` (a reused one answers `REF_ID_ALREADY_EXIST` with the existing transaction, so a retry never pays twice), one debit with its ledger entry, `order.paid`, then the payment goes to the provider. With `inquiry_id` it pays that inquiry (yours, unpaid, within its 15 minutes, for this `item_id` and `customer_id`); without, it asks for the bill now. `max_amount` refuses a bill that comes to more (`BILL_AMOUNT_CHANGED`, with the new amount and its `inquiry_id` in `data`); `max_price` is another name for it (as on a cart line), and with both the lower applies. The answer is the transaction, `paid`; it turns `completed` with the payment reference as `sn` in `h2h_results`, or `canceled` and refunded in full if the provider refuses the payment. `GET /api/v1/trx/{ref}` shows the line’s `customer_name`, `period` and `bill`.
      */
     post: operations['payBill']
     delete?: never
@@ -2571,7 +2571,8 @@ export interface operations {
          *       "carts": [
          *         {
          *           "item_id": 7,
-         *           "quantity": 1
+         *           "quantity": 1,
+         *           "max_price": 25000
          *         }
          *       ]
          *     }
@@ -2590,6 +2591,7 @@ export interface operations {
                     }
                 )
               | null
+            max_price?: number | null
           }[]
           lock_token?: string | null
         }
@@ -2716,6 +2718,8 @@ export interface operations {
        *     `MINIMUM_ORDER_NOT_MET`: the quantity is below the item's min_order (`errors` names the field and the minimum)
        *
        *     `OUT_OF_STOCK`: a cart line wants more than is in stock; `errors` names the line, `data` the item_id and what is available
+       *
+       *     `PRICE_ABOVE_MAX`: a cart line’s unit price is above the `max_price` you sent (`errors` names the line); `data` is `{item_id, price}`: send max_price ≥ price, or leave it out
        *
        *     `LOCK_EXPIRED`: the lock passed its expires_at; its stock is no longer reserved
        *
@@ -3104,6 +3108,7 @@ export interface operations {
                   }
               )
             | null
+          max_price?: number | null
         }
       }
     }
@@ -3210,6 +3215,8 @@ export interface operations {
        *     `REQUIRED_FIELD_MISSING`: the item needs a field this request lacks (`errors` names it, e.g. `carts.0.note`)
        *
        *     `OUT_OF_STOCK`: a cart line wants more than is in stock; `errors` names the line, `data` the item_id and what is available
+       *
+       *     `PRICE_ABOVE_MAX`: a cart line’s unit price is above the `max_price` you sent (`errors` names the line); `data` is `{item_id, price}`: send max_price ≥ price, or leave it out
        */
       422: {
         headers: {
@@ -3505,6 +3512,7 @@ export interface operations {
           customer_id: string
           inquiry_id?: number | null
           max_amount?: number | null
+          max_price?: number | null
         }
       }
     }

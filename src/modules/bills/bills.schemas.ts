@@ -43,5 +43,14 @@ export const BillPaymentBody = Type.Object({
   max_amount: Type.Optional(
     Nullable(Type.Integer({ minimum: 0, maximum: 1e15, description: 'refuse (BILL_AMOUNT_CHANGED) if the bill comes to more' })),
   ),
+  max_price: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1e15,
+        description: 'another name for max_amount (as Digiflazz buyers send it); with both, the lower applies',
+      }),
+    ),
+  ),
 })
 export type BillPaymentBody = Static<typeof BillPaymentBody>

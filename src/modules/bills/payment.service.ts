@@ -24,6 +24,16 @@ function inBodyFields(error: unknown): unknown {
 }
 
 /**
+ * The most the bill may come to: max_amount, or max_price (DESIGN §11c: Digiflazz buyers' name for
+ * it), the lower when both are sent; `field` is the one that set it, named in the refusal.
+ */
+function billLimit(body: BillPaymentBody): { field: 'max_amount' | 'max_price'; max: number } | undefined {
+  const { max_amount: amount, max_price: price } = body
+  if (price != null && (amount == null || price < amount)) return { field: 'max_price', max: price }
+  return amount != null ? { field: 'max_amount', max: amount } : undefined
+}
+
+/**
  * POST /v1/trx/tagihan (DESIGN §5c): pays a bill as one purchase of its postpaid item, priced by
  * the given inquiry or a fresh one. purchase() runs the ref_id rules, locks the inquiry, checks it
  * (this account's, unpaid, unexpired, this item and customer), debits the balance with its ledger
@@ -47,12 +57,13 @@ export async function payBill(deps: PaymentDeps, accountId: number, body: BillPa
     const fresh = await askBill(deps, accountId, { item_id: body.item_id, customer_id: body.customer_id })
     inquiry = { id: fresh.inquiry_id, amount: fresh.amount, expires_at: new Date(fresh.expires_at), payable: true }
   }
-  if (inquiry.payable && body.max_amount != null && inquiry.amount > body.max_amount)
+  const limit = billLimit(body)
+  if (inquiry.payable && limit && inquiry.amount > limit.max)
     throw new AppError('BILL_AMOUNT_CHANGED', {
       fieldErrors: {
-        max_amount: [`the bill now comes to ${inquiry.amount}, more than ${body.max_amount}: pay inquiry ${inquiry.id} if that suits`],
+        [limit.field]: [`the bill now comes to ${inquiry.amount}, more than ${limit.max}: pay inquiry ${inquiry.id} if that suits`],
       },
-      data: { inquiry_id: inquiry.id, amount: inquiry.amount, max_amount: body.max_amount, expires_at: inquiry.expires_at },
+      data: { inquiry_id: inquiry.id, amount: inquiry.amount, max_amount: limit.max, expires_at: inquiry.expires_at },
     })
   try {
     return await createPurchase(

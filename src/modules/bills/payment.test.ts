@@ -167,6 +167,43 @@ describe('POST /v1/trx/tagihan', () => {
     expect(ok.json().data.amount).toBe(first.amount + 1_000)
   })
 
+  it('max_price is another name for max_amount: the lower of the two applies, refused as BILL_AMOUNT_CHANGED', async () => {
+    const r = await createReseller(app, { balance: 500_000 })
+    const asked = await inquiry(r, '530000000101')
+    const base = { ref_id: 'bill-max-price', customer_id: '530000000101', inquiry_id: asked.inquiry_id }
+    const alone = await pay(r, { ...base, max_price: asked.amount - 1 })
+    expect([alone.statusCode, alone.json()]).toEqual([
+      422,
+      {
+        message: 'BILL_AMOUNT_CHANGED',
+        errors: {
+          max_price: [
+            `the bill now comes to ${asked.amount}, more than ${asked.amount - 1}: pay inquiry ${asked.inquiry_id} if that suits`,
+          ],
+        },
+        data: { inquiry_id: asked.inquiry_id, amount: asked.amount, max_amount: asked.amount - 1, expires_at: expect.stringMatching(/Z$/) },
+      },
+    ])
+    // Both sent: the lower bounds, whichever name it came by.
+    const lowerPrice = await pay(r, { ...base, max_amount: asked.amount, max_price: asked.amount - 5 })
+    expect([lowerPrice.json().message, Object.keys(lowerPrice.json().errors), lowerPrice.json().data.max_amount]).toEqual([
+      'BILL_AMOUNT_CHANGED',
+      ['max_price'],
+      asked.amount - 5,
+    ])
+    const lowerAmount = await pay(r, { ...base, max_amount: asked.amount - 7, max_price: asked.amount })
+    expect([lowerAmount.json().message, Object.keys(lowerAmount.json().errors), lowerAmount.json().data.max_amount]).toEqual([
+      'BILL_AMOUNT_CHANGED',
+      ['max_amount'],
+      asked.amount - 7,
+    ])
+    expect(await balanceOf(app, r)).toBe(500_000)
+    expect((await get(app, '/trx/bill-max-price', r)).statusCode).toBe(404)
+    const ok = await pay(r, { ...base, max_amount: asked.amount + 1, max_price: asked.amount })
+    expect(ok.statusCode, ok.body).toBe(200)
+    expect(await balanceOf(app, r)).toBe(500_000 - asked.amount)
+  })
+
   it('an inquiry pays once: a second payment of it is INQUIRY_ALREADY_USED, naming the transaction that paid it', async () => {
     const r = await createReseller(app, { balance: 500_000 })
     const bill = await inquiry(r, '530000000031')

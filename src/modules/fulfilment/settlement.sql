@@ -1,8 +1,10 @@
 -- Providers' final answers recorded in one statement: one round trip and one commit for a whole
 -- batch of answers (settlement.ts), each row locked for the statement only. p_answers is a JSON
 -- array of {id, from_states, status, refund, message, sn, upstream_status, start_count, remains,
--- upstream_order_id}; an answer is recorded only if its request is still in one of from_states
+-- upstream_order_id, cost}; an answer is recorded only if its request is still in one of from_states
 -- (another worker or the operator may have moved it on). Returns the ids recorded.
+-- cost: what the provider says it charged (Digiflazz's price), replacing the planned cost: losses
+-- are measured against the cost actually charged (DESIGN §11c); absent, the planned cost stays.
 -- refund: full gives the request's whole amount back, partial floor(amount × remains / quantity)
 -- (an smm Partial), none nothing. A line whose requests have all ended is settled by the orders
 -- module (orders/settlement.sql), with the last answer's reason on its refund.
@@ -38,7 +40,8 @@ BEGIN
   WITH answer AS (
     SELECT a.*, e.ord FROM jsonb_array_elements(p_answers) WITH ORDINALITY AS e(answer, ord),
            jsonb_to_record(e.answer) AS a(id bigint, from_states text[], status text, refund text, message text, sn text,
-                                          upstream_status text, start_count integer, remains integer, upstream_order_id text)
+                                          upstream_status text, start_count integer, remains integer, upstream_order_id text,
+                                          cost bigint)
   ), recorded AS (
     UPDATE dispatches d
        SET status = a.status,
@@ -51,6 +54,7 @@ BEGIN
            upstream_order_id = coalesce(a.upstream_order_id, d.upstream_order_id),
            start_count = coalesce(a.start_count, d.start_count),
            remains = coalesce(a.remains, d.remains),
+           cost = coalesce(a.cost, d.cost),
            finished_at = clock_timestamp(),
            updated_at = clock_timestamp()
       FROM answer a

@@ -30,6 +30,8 @@ export type FinalAnswer = {
   startCount?: number | null
   remains?: number | null
   upstreamOrderId?: string
+  /** What the provider says it charged for the request: it becomes the request's cost (losses are measured against it). */
+  cost?: number
   /**
    * A definite failure before anything was delivered: the request goes to its item's next serving
    * source when there is one; else `or_refund` records this answer, `or_keep` nothing (false).
@@ -49,6 +51,7 @@ type AnswerRow = {
   start_count: number | null
   remains: number | null
   upstream_order_id: string | null
+  cost: number | null
   failover?: FinalAnswer['failover']
 }
 
@@ -63,6 +66,7 @@ const answerRow = (id: number, a: FinalAnswer, from: DispatchStatus[]): AnswerRo
   start_count: a.startCount ?? null,
   remains: a.remains ?? null,
   upstream_order_id: a.upstreamOrderId ?? null,
+  cost: a.cost ?? null,
   ...(a.failover && { failover: a.failover }),
 })
 

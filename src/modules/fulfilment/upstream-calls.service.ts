@@ -66,10 +66,13 @@ export async function sendH2h(
     return 'pending'
   }
   const qty = typeof d.options?.qty === 'number' ? d.options.qty : undefined
+  // The floor's bound (DESIGN §11c): above it Digiflazz fails the request (rc 69) and it fails over,
+  // rather than sell at a loss.
+  const maxPrice = d.max_cost ?? undefined
   const outcome =
     d.options?.postpaid === true
       ? await billPayment(db, account, d, s.timeoutMs)
-      : await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref, qty }, s.timeoutMs)
+      : await sendTransaction(account, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref, qty, maxPrice }, s.timeoutMs)
   // A refused first send reached nobody: another source may take it. A refused re-check proves nothing.
   if (outcome.status === 'pending' && outcome.refused && d.attempts === 1) {
     const answer = { status: 'failed', refund: 'full', message: outcome.message, failover: 'or_keep' } as const
@@ -87,6 +90,7 @@ export async function sendH2h(
         refund: failed ? 'full' : 'none',
         message: outcome.message,
         sn: outcome.sn,
+        cost: outcome.price,
         ...(failed && { failover: 'or_refund' }),
       },
       ['pending', 'review'],

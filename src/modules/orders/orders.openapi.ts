@@ -51,6 +51,11 @@ const detail = {
   h2h_results: [],
   smm_results: [],
 }
+const priceAboveMax = (field: string) => ({
+  message: 'PRICE_ABOVE_MAX',
+  errors: { [field]: ['the price is now 10150; send max_price ≥ 10150 or leave it out'] },
+  data: { item_id: 7, price: 10150 },
+})
 const refIdTaken = { message: 'REF_ID_ALREADY_EXIST', errors: { ref_id: ['The ref id has already been used.'] }, data: purchase }
 
 /** OpenAPI metadata of the reseller transaction routes (each carried by its route’s schema). */
@@ -69,13 +74,14 @@ export const ORDER_DOCS = operations({
       'REQUIRED_FIELD_MISSING',
       'MINIMUM_ORDER_NOT_MET',
       'OUT_OF_STOCK',
+      'PRICE_ABOVE_MAX',
       'LOCK_EXPIRED',
       'LOCK_MISMATCH',
       'LOCK_ALREADY_USED',
       'LOCK_RELEASED',
       'PRODUCT_TEMPORARILY_UNAVAILABLE',
     ],
-    request: { ref_id: 'shop-order-881', carts: [{ item_id: 7, quantity: 1 }] },
+    request: { ref_id: 'shop-order-881', carts: [{ item_id: 7, quantity: 1, max_price: 25000 }] },
     response: { message: 'OK', data: createdPurchase },
     errorExamples: {
       REF_ID_ALREADY_EXIST: refIdTaken,
@@ -106,6 +112,7 @@ export const ORDER_DOCS = operations({
         message: 'ITEM_NOT_FOUND',
         errors: { 'carts.1.item_id': ['no active item has this id: see GET /api/v1/item'] },
       },
+      PRICE_ABOVE_MAX: priceAboveMax('carts.0.max_price'),
     },
   },
   getTransaction: {
@@ -127,7 +134,7 @@ export const ORDER_DOCS = operations({
   },
   createSandboxOrder: {
     description:
-      "Runs every check of a purchase except the balance (the item, its minimum, the stock, the `ref_id`, and the note rules of its line: `note` as in a purchase's cart line) and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.",
+      "Runs every check of a purchase except the balance (the item, its minimum, the stock, the `ref_id`, and the note rules of its line: `note` as in a purchase's cart line, and `max_price`) and stores a `sandbox` order: nothing is charged, reserved or delivered. Use it to test an integration; its `ref_id` stays usable for a real purchase.",
     returns: 'The sandbox order',
     codes: [
       'VALIDATION_ERROR',
@@ -137,10 +144,14 @@ export const ORDER_DOCS = operations({
       'REQUIRED_FIELD_MISSING',
       'SMM_ORDER_REQUIRES_JSON_NOTE',
       'OUT_OF_STOCK',
+      'PRICE_ABOVE_MAX',
       'PRODUCT_TEMPORARILY_UNAVAILABLE',
     ],
     request: { ref_id: 'sandbox-17', item_id: 7, quantity: 1, note: '081234567890' },
-    errorExamples: { REF_ID_ALREADY_EXIST: { ...refIdTaken, data: { ...purchase, invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } } },
+    errorExamples: {
+      REF_ID_ALREADY_EXIST: { ...refIdTaken, data: { ...purchase, invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } },
+      PRICE_ABOVE_MAX: priceAboveMax('max_price'),
+    },
     response: { message: 'OK', data: { id: 12, ref_id: 'sandbox-17', invoice: 'SBX20261122Q4M8T2ZA', status: 'sandbox' } },
   },
 })

@@ -20,7 +20,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Buy with balance',
           description:
-            'Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.',
+            'Buys the cart with the balance, in one database transaction. Checks, in order: `ref_id` (a reused one answers 422 `REF_ID_ALREADY_EXIST` with the existing transaction in `data`) → `lock_token` → items (with each line’s `max_price`: a unit price above it is 422 `PRICE_ABOVE_MAX`) → stock → balance. A refused purchase stores nothing and leaves its `ref_id` free. An all-auto order answers `paid` and is `completed` (licenses included) when read back with `GET /api/v1/trx/{ref}`; upstream (h2h, smm) lines complete later and send webhooks. After a timeout or 503, repeat with the same `ref_id`: it is bought once.',
           body: PurchaseBody,
           ...operation('reseller', ORDER_DOCS.createPurchase, { 200: CreatedOrder }),
         },

@@ -15,10 +15,20 @@ const Note = Type.Union(
   { description: 'the target: a number, account id or link; or for smm/open denomination a JSON object' },
 )
 
+// DESIGN §11c, as Digiflazz buyers send it: the most one unit may cost, else PRICE_ABOVE_MAX.
+const MaxPrice = Type.Integer({
+  minimum: 0,
+  maximum: 1e15,
+  description:
+    'the most you will pay per unit (an open denomination: for the line); above it the purchase is refused with `PRICE_ABOVE_MAX` and nothing is charged',
+  examples: [10150],
+})
+
 export const CartLine = Type.Object({
   item_id: RowId(),
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
   note: Type.Optional(Nullable(Note)),
+  max_price: Type.Optional(Nullable(MaxPrice)),
 })
 
 export const PurchaseBody = Type.Object({
@@ -172,6 +182,7 @@ export const SandboxBody = Type.Object({
   item_id: RowId(),
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
   note: Type.Optional(Nullable(Note)),
+  max_price: Type.Optional(Nullable(MaxPrice)),
 })
 export const SandboxOrder = Ok(
   Type.Object({ id: Type.Integer(), ref_id: Type.String(), invoice: Type.String(), status: Type.Literal('sandbox') }),

@@ -23,7 +23,12 @@ export async function createPurchase(
   inquiryId: number | null = null,
 ): Promise<CreatedOrderData> {
   refuseBlankRefId(body.ref_id)
-  const carts = body.carts.map((c, i) => ({ item_id: c.item_id, quantity: c.quantity, note: noteText(c.note, `carts.${i}.note`) }))
+  const carts = body.carts.map((c, i) => ({
+    item_id: c.item_id,
+    quantity: c.quantity,
+    note: noteText(c.note, `carts.${i}.note`),
+    max_price: c.max_price,
+  }))
   const attempt = async () => {
     const invoice = newInvoice('INV')
     const result = await callPurchase(deps.prepared, {

@@ -11,8 +11,11 @@
 -- A postpaid bill (DESIGN §5c) is one line priced by its inquiry (p_inquiry, POST /v1/trx/tagihan):
 -- the inquiry is locked, checked and linked to the line here (bills/bills.sql), and its dispatch takes
 -- the inquiry's upstream ref, so the payment is the one the provider quoted; POST /v1/trx refuses it.
+-- p_max_prices: each line's max_price (DESIGN §11c; NULL, or a NULL element: no bound), checked
+-- against the line's unit price with the item checks, from the values already in hand.
 CREATE OR REPLACE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text, p_items bigint[], p_qtys integer[],
-                                    p_notes text[], p_lock_token text, p_processes text[], p_inquiry bigint DEFAULT NULL)
+                                    p_notes text[], p_lock_token text, p_processes text[], p_inquiry bigint DEFAULT NULL,
+                                    p_max_prices bigint[] DEFAULT NULL)
 RETURNS TABLE (order_id bigint, created_at timestamptz, amount bigint, refused text)
 LANGUAGE plpgsql
 -- Generic plans kept on keys (as the webhook pool's KEYED_PLANS): every statement here finds its rows
@@ -33,6 +36,7 @@ DECLARE
   v_options jsonb[] := '{}';
   v_units integer[] := '{}';
   v_costs bigint[] := '{}';
+  v_unit_price bigint;
   v_bill_line integer;
   v_bill_id bigint;
   v_bill_ref text;
@@ -93,6 +97,15 @@ BEGIN
                                      ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END,
                                 NULL, v_field);
     v_line := check_purchase_line(v_field, v_item, p_qtys[i], p_notes[i], p_processes, p_account, p_inquiry, v_bill_line IS NOT NULL);
+    -- The unit price: the line's cost over its quantity (an open denomination, quantity 1: its price).
+    IF p_max_prices[i] IS NOT NULL THEN
+      v_unit_price := ceil(v_line.cost / p_qtys[i]);
+      IF v_unit_price > p_max_prices[i] THEN
+        PERFORM raise_app('PRICE_ABOVE_MAX', v_field || '.max_price',
+                          'the price is now ' || v_unit_price || '; send max_price ≥ ' || v_unit_price || ' or leave it out',
+                          jsonb_build_object('item_id', p_items[i], 'price', v_unit_price));
+      END IF;
+    END IF;
     IF v_line.bill_id IS NOT NULL THEN
       v_bill_line := i;
       v_bill_id := v_line.bill_id;

@@ -4,7 +4,7 @@ import { findStockForSale, refuseUnsellable } from '../catalog/index.js'
 import { checkCartLine, noteText, type NoteInput } from './cart-line.js'
 import { newInvoice, refuseBlankRefId } from '../refids/index.js'
 
-type SandboxInput = { ref_id: string; item_id: number; quantity: number; note?: NoteInput }
+type SandboxInput = { ref_id: string; item_id: number; quantity: number; note?: NoteInput; max_price?: number | null }
 
 async function findSandbox(db: Database, accountId: number, ref: string) {
   return db
@@ -32,9 +32,18 @@ async function findSandbox(db: Database, accountId: number, ref: string) {
 const refused = (s: { id: number; ref_id: string; invoice: string; amount: number; created_at: Date }) =>
   refIdAlreadyExists({ id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at })
 
+/** max_price as purchase() checks it (purchase.sql), with the item checks: the unit price above it is PRICE_ABOVE_MAX. */
+function refusePriceAboveMax(itemId: number, price: number, maxPrice: number | null | undefined) {
+  if (maxPrice == null || price <= maxPrice) return
+  throw new AppError('PRICE_ABOVE_MAX', {
+    fieldErrors: { max_price: [`the price is now ${price}; send max_price ≥ ${price} or leave it out`] },
+    data: { item_id: itemId, price },
+  })
+}
+
 /**
  * POST /v1/order/sandbox: every check of a purchase but the balance (ref_id, item, minimum, maximum,
- * the line's note rules and cost, stock); stores the order as `sandbox`, takes nothing, reserves
+ * the line's note rules and cost, max_price, stock); stores the order as `sandbox`, takes nothing, reserves
  * nothing, sends nothing.
  */
 export async function createSandboxOrder(db: Database, fulfillable: readonly string[], accountId: number, input: SandboxInput) {
@@ -43,6 +52,7 @@ export async function createSandboxOrder(db: Database, fulfillable: readonly str
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
   const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable)
   const line = await checkCartLine(db, item.id, input.quantity, noteText(input.note, 'note'))
+  refusePriceAboveMax(item.id, Math.ceil(line.cost / input.quantity), input.max_price)
   const available = await findStockForSale(db, item.id)
   // NULL is unlimited stock.
   if (available !== null && available < input.quantity)

@@ -23,6 +23,8 @@ const UNIT_COST = new Map<number, number>([
   [smm.id, 60],
 ])
 for (const [id, cost] of UNIT_COST) await sql`UPDATE items SET cost = ${cost} WHERE id = ${id}`.execute(ctx.db)
+// The supplier charges what the h2h item's cost says: a delivered request's cost is the price it charged.
+up.digiflazz.priceLists.prepaid.change('ml86', { price: 9_000 })
 
 async function bought(r: Reseller, ref: string, carts: { item_id: number; quantity: number; note?: string }[]) {
   const res = await buy(app, r, ref, carts)
