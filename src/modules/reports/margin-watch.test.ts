@@ -13,6 +13,8 @@ const up = await startUpstreams()
 afterAll(() => up.close())
 await addSimulatedProviders(app, up, { panel: false })
 await admin(app, 'POST', '/providers/dgf/sync?force=true')
+// The supplier charges what the items' cost says: a delivered request's cost is the price it charged.
+up.digiflazz.priceLists.prepaid.change('ml86', { price: 9_000 })
 
 const h2h = (extra: object = {}) =>
   createItem(app, { order_process: 'h2h', price: 10_000, unlimited_stock: true, provider: 'dgf', provider_code: 'ml86', ...extra })
@@ -48,6 +50,7 @@ await settle()
 await charged(rose.id, 10_300)
 await charged(lockedLine.id, 10_200)
 await charged(old.id, 12_000)
+await charged(promoLine.id, 11_000)
 await sql`UPDATE dispatches SET cost = 10100,
             failover_of = (SELECT id FROM dispatches WHERE order_id = ${failed.id})
           WHERE order_id = ${failover.id}`.execute(ctx.db)
