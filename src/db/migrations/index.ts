@@ -30,6 +30,7 @@ import * as supplierProducts from './20261127_0270_supplier-products.js'
 import * as itemSourcesPricing from './20261127_0280_item-sources-pricing.js'
 import * as retention from './20261127_0290_retention.js'
 import * as marginFloor from './20261206_0300_margin-floor.js'
+import * as heldPrices from './20261206_0320_held-prices.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '20261127_0280_item-sources-pricing': itemSourcesPricing,
   '20261127_0290_retention': retention,
   '20261206_0300_margin-floor': marginFloor,
+  '20261206_0320_held-prices': heldPrices,
 }

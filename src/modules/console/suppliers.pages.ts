@@ -14,7 +14,11 @@ const CodeParam = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 
 /** Suppliers' price lists (DESIGN §11b): each provider's last sync, a sync on demand, and what the syncs found changed. */
 export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  const settings = { syncMinutes: ctx.config.supplierSyncMinutes, timeoutMs: ctx.config.providerTimeoutMs }
+  const settings = {
+    syncMinutes: ctx.config.supplierSyncMinutes,
+    timeoutMs: ctx.config.providerTimeoutMs,
+    jumpPercent: ctx.config.supplierPriceJumpPercent,
+  }
   return async (app) => {
     app.get(
       '/console/suppliers',

@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely'
 import type { Trx } from '../../db/database.js'
 import type { SupplierChangesTable } from '../../db/schema.js'
 import type { ListedProduct } from '../../providers/price-list.js'
+import { heldReason } from './price-hygiene.js'
 import type { SupplierSync } from './sync-claims.queries.js'
 
 const CHUNK = 500
@@ -29,6 +30,43 @@ export function changesOf(known: Known[], listed: ListedProduct[]): Change[] {
   for (const k of known)
     if (!k.gone_at && !listedCodes.has(k.code)) changes.push({ code: k.code, kind: 'gone', old_value: String(k.price), new_value: null })
   return changes
+}
+
+type OpenHold = { id: number; code: string; new_value: string | null }
+
+/**
+ * The list as it will be applied (DESIGN §11c): an entry whose price is held keeps the last applied
+ * price (a new one is left out), logged once as `held`; an open hold still matching the list is
+ * not logged again, one the list moved away from is closed (`closing`).
+ */
+export function holdPrices(
+  kind: string,
+  known: Known[],
+  listed: ListedProduct[],
+  openHolds: OpenHold[],
+  jumpPercent: number,
+): { applied: ListedProduct[]; held: Change[]; closing: number[] } {
+  const before = new Map(known.map((k) => [k.code, k]))
+  const holds = new Map(openHolds.map((h) => [h.code, h]))
+  const applied: ListedProduct[] = []
+  const held: Change[] = []
+  const closing: number[] = []
+  for (const p of listed) {
+    const k = before.get(p.code)
+    const last = k === undefined ? undefined : String(k.price)
+    const hold = holds.get(p.code)
+    let keep = hold !== undefined && hold.new_value === p.price
+    if (hold && !keep) closing.push(hold.id)
+    if (!keep && (last === undefined || Number(last) !== Number(p.price))) {
+      const reason = heldReason(kind, p.postpaid, last, p.price, jumpPercent)
+      if (reason)
+        held.push({ code: p.code, kind: 'held', old_value: last ?? null, new_value: p.price, held_reason: reason, hold_open: true })
+      keep = reason !== undefined
+    }
+    if (!keep) applied.push(p)
+    else if (last !== undefined) applied.push({ ...p, price: last })
+  }
+  return { applied, held, closing }
 }
 
 const rowOf = (provider: string, p: ListedProduct) => ({
@@ -64,6 +102,7 @@ export async function applyList(
   syncId: number,
   provider: string,
   read: { products: ListedProduct[]; skipped: number },
+  jumpPercent: number,
 ): Promise<{ sync: SupplierSync; changedCodes: string[]; switchedCodes: string[] } | undefined> {
   const claim = await trx
     .selectFrom('supplier_syncs')
@@ -74,13 +113,22 @@ export async function applyList(
     .executeTakeFirst()
   if (!claim) return undefined
   // A code listed twice (prepaid and pasca alike) is kept as first listed.
-  const listed = [...new Map(read.products.map((p) => [p.code, p] as const).reverse()).values()].reverse()
+  const unique = [...new Map(read.products.map((p) => [p.code, p] as const).reverse()).values()].reverse()
   const known = await trx
     .selectFrom('supplier_products')
     .select(['code', 'price', 'active', 'gone_at'])
     .where('provider', '=', provider)
     .execute()
-  const changes = changesOf(known, listed)
+  const { kind } = await trx.selectFrom('providers').select('kind').where('code', '=', provider).executeTakeFirstOrThrow()
+  const openHolds = await trx
+    .selectFrom('supplier_changes')
+    .select(['id', 'code', 'new_value'])
+    .where('provider', '=', provider)
+    .where('hold_open', '=', true)
+    .execute()
+  const { applied: listed, held, closing } = holdPrices(kind, known, unique, openHolds, jumpPercent)
+  for (const ids of chunks(closing)) await trx.updateTable('supplier_changes').set({ hold_open: false }).where('id', 'in', ids).execute()
+  const changes = [...changesOf(known, listed), ...held]
   for (const rows of chunks(listed.map((p) => rowOf(provider, p))))
     await trx
       .insertInto('supplier_products')
@@ -125,17 +173,20 @@ export async function applyList(
     .set({
       status: 'ok',
       finished_at: sql`now()`,
-      total: listed.length,
+      total: unique.length,
       skipped: read.skipped,
       new_count: count('new'),
       price_count: count('price'),
       status_count: count('status'),
       gone_count: count('gone'),
       back_count: count('back'),
+      held_count: count('held'),
     })
     .where('id', '=', syncId)
     .returningAll()
     .executeTakeFirstOrThrow()
+  // A held price moves nothing: its items keep the cost of the last applied price.
+  const moved = changes.filter((c) => c.kind !== 'held')
   const switched = changes.filter((c) => c.kind === 'status' || c.kind === 'gone' || c.kind === 'back')
-  return { sync, changedCodes: [...new Set(changes.map((c) => c.code))], switchedCodes: [...new Set(switched.map((c) => c.code))] }
+  return { sync, changedCodes: [...new Set(moved.map((c) => c.code))], switchedCodes: [...new Set(switched.map((c) => c.code))] }
 }

@@ -8,7 +8,7 @@ const sync = {
   finished_at: '2026-11-27T10:00:02.310Z',
   listed: 1204,
   skipped: 0,
-  changes: { new: 3, price: 17, status: 2, gone: 1, back: 0 },
+  changes: { new: 3, price: 17, status: 2, gone: 1, back: 0, held: 1 },
   error: null,
 }
 

@@ -14,7 +14,11 @@ const security = [{ adminToken: [] }]
 /** DESIGN §11b: a provider's price list read on demand, its products as last read, and what changed. */
 export function supplierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  const settings = { syncMinutes: ctx.config.supplierSyncMinutes, timeoutMs: ctx.config.providerTimeoutMs }
+  const settings = {
+    syncMinutes: ctx.config.supplierSyncMinutes,
+    timeoutMs: ctx.config.providerTimeoutMs,
+    jumpPercent: ctx.config.supplierPriceJumpPercent,
+  }
   return async (app) => {
     app.post(
       '/providers/:code/sync',
