@@ -64,6 +64,10 @@ export const ERROR_CODES = {
   INQUIRY_NOT_FOUND: 404,
   INQUIRY_EXPIRED: 422,
   INQUIRY_ALREADY_USED: 422,
+  // Held supplier prices (DESIGN §11c): no such hold of that provider; one approved, rejected or
+  // moved past by a later list already, or a price that can never be applied.
+  HELD_PRICE_NOT_FOUND: 404,
+  HELD_PRICE_DECIDED: 422,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

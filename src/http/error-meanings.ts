@@ -57,4 +57,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INQUIRY_NOT_FOUND: 'no bill inquiry of yours has that inquiry_id; ask one with POST /api/v1/trx/tagihan/inquiry',
   INQUIRY_EXPIRED: 'the inquiry passed its expires_at (15 minutes); ask a new one, the bill may have changed',
   INQUIRY_ALREADY_USED: 'the inquiry paid a bill already (`data.ref_id` is that transaction); a new bill needs a new inquiry',
+  HELD_PRICE_NOT_FOUND: 'the provider has no held price with that id; list them with GET /api/admin/v1/providers/{code}/held',
+  HELD_PRICE_DECIDED:
+    'the held price was approved, rejected or replaced by a later list already, or can never be applied (out of the money bounds): reject it, or wait for the supplier to correct its list',
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { Ok, OkPage } from '../../http/schemas.js'
+import { heldRoutes } from './held.routes.js'
 import { SUPPLIER_DOCS } from './suppliers.openapi.js'
 import * as S from './suppliers.schemas.js'
 import { supplierChanges, supplierProducts } from './supplier-products.service.js'
@@ -20,6 +21,7 @@ export function supplierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     jumpPercent: ctx.config.supplierPriceJumpPercent,
   }
   return async (app) => {
+    await app.register(heldRoutes(ctx))
     app.post(
       '/providers/:code/sync',
       {
