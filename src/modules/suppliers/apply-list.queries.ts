@@ -2,11 +2,10 @@ import { sql, type Insertable } from 'kysely'
 import type { Trx } from '../../db/database.js'
 import type { SupplierChangesTable } from '../../db/schema.js'
 import type { ListedProduct } from '../../providers/price-list.js'
+import { chunks } from './chunks.js'
 import { heldReason } from './price-hygiene.js'
 import type { SupplierSync } from './sync-claims.queries.js'
 
-const CHUNK = 500
-const chunks = <T>(rows: T[]) => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK))
 const onOff = (active: boolean) => (active ? 'on' : 'off')
 
 type Known = { code: string; price: number; active: boolean; gone_at: Date | string | null }
