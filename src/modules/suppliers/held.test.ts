@@ -18,7 +18,7 @@ async function digiflazz() {
   return { code, prepaid: up.digiflazz.priceLists.prepaid }
 }
 
-const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   app.inject({ method, url: `/api/admin/v1${url}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload })
 const sync = (code: string) => admin(app, 'POST', `/providers/${code}/sync?force=true`)
 const product = async (code: string, sku: string) =>
@@ -126,5 +126,24 @@ describe('a sync holds a price it cannot trust', () => {
       expect(res.json().message).toBe(message)
     }
     expect((await call('GET', '/providers/nope/held')).statusCode).toBe(404)
+  })
+})
+
+describe('a price at the money maximum', () => {
+  it('is applied (approved) even where its rule would mark it up past the maximum: the price stops there', async () => {
+    const { code, prepaid } = await digiflazz()
+    await sync(code)
+    const ids = await imported(code, ['ml86'])
+    const rule = await call('PUT', '/pricing-rules', { scope: 'provider', provider: code, percent: 10 })
+    expect(rule.statusCode, rule.body).toBe(200)
+    prepaid.change('ml86', { price: 1e15 })
+    prepaid.change('tsel10', { price: 10_200 })
+    expect(await sync(code)).toMatchObject({ changes: { price: 1, held: 1 } })
+    const [hold] = await held(code)
+    const approved = await call('POST', `/providers/${code}/held/${hold.id}/approve`)
+    expect(approved.statusCode, approved.body).toBe(200)
+    expect(await item(ids.ml86!)).toMatchObject({ cost: 1e15, price: 1e15 })
+    prepaid.change('tsel10', { price: 10_300 })
+    expect(await sync(code)).toMatchObject({ changes: { price: 1, held: 0 } })
   })
 })
