@@ -1055,7 +1055,7 @@ export interface paths {
     put?: never
     /**
      * Read the provider’s price list now (or the last read, when recent)
-     * @description Reads the provider’s price list (Digiflazz `/price-list`, prepaid and pasca; an SMM panel’s `action=services`) and applies it whole, logging what changed since the last read. Within `SUPPLIER_SYNC_MINUTES` of the last good sync it answers that sync (`cached: true`) without asking the provider; `force=true` asks anyway. A provider that does not answer or answers an error changes nothing: 503 with the reason under `errors.provider`, the failed sync is recorded (its id in the message).
+     * @description Reads the provider’s price list (Digiflazz `/price-list`, prepaid and pasca; an SMM panel’s `action=services`) and applies it whole, logging what changed since the last read. Within `SUPPLIER_SYNC_MINUTES` of the last good sync it answers that sync (`cached: true`) without asking the provider; `force=true` asks anyway. An entry whose price is not a positive price within the money bounds, or that moved more than `SUPPLIER_PRICE_JUMP_PERCENT` from the last applied price, is held instead of applied (`changes.held`; see `GET /providers/{code}/held`): the rest of the list applies, and one entry never fails a sync. A provider that does not answer or answers an error changes nothing: 503 with the reason under `errors.provider`, the failed sync is recorded (its id in the message).
      */
     post: operations['adminSyncSupplier']
     delete?: never

@@ -1,15 +1,11 @@
-import { sql, type Insertable } from 'kysely'
+import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
-import type { SupplierChangesTable } from '../../db/schema.js'
 import type { ListedProduct } from '../../providers/price-list.js'
 import { chunks } from './chunks.js'
-import { heldReason } from './price-hygiene.js'
+import { holdPrices, type Change, type Known } from './price-hygiene.js'
 import type { SupplierSync } from './sync-claims.queries.js'
 
 const onOff = (active: boolean) => (active ? 'on' : 'off')
-
-type Known = { code: string; price: number; active: boolean; gone_at: Date | string | null }
-type Change = Omit<Insertable<SupplierChangesTable>, 'provider' | 'sync_id' | 'at'>
 
 /** What changed from the known rows to the list just read: new, price, status, back, gone, each once. */
 export function changesOf(known: Known[], listed: ListedProduct[]): Change[] {
@@ -29,43 +25,6 @@ export function changesOf(known: Known[], listed: ListedProduct[]): Change[] {
   for (const k of known)
     if (!k.gone_at && !listedCodes.has(k.code)) changes.push({ code: k.code, kind: 'gone', old_value: String(k.price), new_value: null })
   return changes
-}
-
-type OpenHold = { id: number; code: string; new_value: string | null }
-
-/**
- * The list as it will be applied (DESIGN §11c): an entry whose price is held keeps the last applied
- * price (a new one is left out), logged once as `held`; an open hold still matching the list is
- * not logged again, one the list moved away from is closed (`closing`).
- */
-export function holdPrices(
-  kind: string,
-  known: Known[],
-  listed: ListedProduct[],
-  openHolds: OpenHold[],
-  jumpPercent: number,
-): { applied: ListedProduct[]; held: Change[]; closing: number[] } {
-  const before = new Map(known.map((k) => [k.code, k]))
-  const holds = new Map(openHolds.map((h) => [h.code, h]))
-  const applied: ListedProduct[] = []
-  const held: Change[] = []
-  const closing: number[] = []
-  for (const p of listed) {
-    const k = before.get(p.code)
-    const last = k === undefined ? undefined : String(k.price)
-    const hold = holds.get(p.code)
-    let keep = hold !== undefined && hold.new_value === p.price
-    if (hold && !keep) closing.push(hold.id)
-    if (!keep && (last === undefined || Number(last) !== Number(p.price))) {
-      const reason = heldReason(kind, p.postpaid, last, p.price, jumpPercent)
-      if (reason)
-        held.push({ code: p.code, kind: 'held', old_value: last ?? null, new_value: p.price, held_reason: reason, hold_open: true })
-      keep = reason !== undefined
-    }
-    if (!keep) applied.push(p)
-    else if (last !== undefined) applied.push({ ...p, price: last })
-  }
-  return { applied, held, closing }
 }
 
 const rowOf = (provider: string, p: ListedProduct) => ({
@@ -113,18 +72,21 @@ export async function applyList(
   if (!claim) return undefined
   // A code listed twice (prepaid and pasca alike) is kept as first listed.
   const unique = [...new Map(read.products.map((p) => [p.code, p] as const).reverse()).values()].reverse()
+  // The open holds are locked before the products are read: an approval either commits first (its
+  // price is then read as applied) or waits for this list, never overwritten by it.
+  const openHolds = await trx
+    .selectFrom('supplier_changes')
+    .select(['id', 'code', 'new_value'])
+    .where('provider', '=', provider)
+    .where('hold_open', '=', true)
+    .forUpdate()
+    .execute()
   const known = await trx
     .selectFrom('supplier_products')
     .select(['code', 'price', 'active', 'gone_at'])
     .where('provider', '=', provider)
     .execute()
   const { kind } = await trx.selectFrom('providers').select('kind').where('code', '=', provider).executeTakeFirstOrThrow()
-  const openHolds = await trx
-    .selectFrom('supplier_changes')
-    .select(['id', 'code', 'new_value'])
-    .where('provider', '=', provider)
-    .where('hold_open', '=', true)
-    .execute()
   const { applied: listed, held, closing } = holdPrices(kind, known, unique, openHolds, jumpPercent)
   for (const ids of chunks(closing)) await trx.updateTable('supplier_changes').set({ hold_open: false }).where('id', 'in', ids).execute()
   const changes = [...changesOf(known, listed), ...held]

@@ -1,3 +1,7 @@
+import type { Insertable } from 'kysely'
+import type { SupplierChangesTable } from '../../db/schema.js'
+import type { ListedProduct } from '../../providers/price-list.js'
+
 // DESIGN §11c, price-list hygiene, pure: which listed prices a sync holds instead of applying.
 
 /** The most any price may be (money_max() in money.sql): 10^15 Rupiah stays exact in a JSON number. */
@@ -39,4 +43,43 @@ export function heldReason(
   const before = Number(lastApplied)
   if (before > 0 && Math.abs(Number(listed) - before) * 100 > jumpPercent * before) return 'jump'
   return undefined
+}
+
+export type Known = { code: string; price: number; active: boolean; gone_at: Date | string | null }
+export type Change = Omit<Insertable<SupplierChangesTable>, 'provider' | 'sync_id' | 'at'>
+type OpenHold = { id: number; code: string; new_value: string | null }
+
+/**
+ * The list as it will be applied (DESIGN §11c): an entry whose price is held keeps the last applied
+ * price (a new one is left out), logged once as `held`; an open hold still matching the list is
+ * not logged again, one the list moved away from is closed (`closing`).
+ */
+export function holdPrices(
+  kind: string,
+  known: Known[],
+  listed: ListedProduct[],
+  openHolds: OpenHold[],
+  jumpPercent: number,
+): { applied: ListedProduct[]; held: Change[]; closing: number[] } {
+  const before = new Map(known.map((k) => [k.code, k]))
+  const holds = new Map(openHolds.map((h) => [h.code, h]))
+  const applied: ListedProduct[] = []
+  const held: Change[] = []
+  const closing: number[] = []
+  for (const p of listed) {
+    const k = before.get(p.code)
+    const last = k === undefined ? undefined : String(k.price)
+    const hold = holds.get(p.code)
+    let keep = hold !== undefined && hold.new_value === p.price
+    if (hold && !keep) closing.push(hold.id)
+    if (!keep && (last === undefined || Number(last) !== Number(p.price))) {
+      const reason = heldReason(kind, p.postpaid, last, p.price, jumpPercent)
+      if (reason)
+        held.push({ code: p.code, kind: 'held', old_value: last ?? null, new_value: p.price, held_reason: reason, hold_open: true })
+      keep = reason !== undefined
+    }
+    if (!keep) applied.push(p)
+    else if (last !== undefined) applied.push({ ...p, price: last })
+  }
+  return { applied, held, closing }
 }
