@@ -129,6 +129,22 @@ describe('a sync holds a price it cannot trust', () => {
   })
 })
 
+describe('a panel’s rates per 1,000', () => {
+  it('applies a fractional rate; holds a rate of 0 or finer than 6 decimals', async () => {
+    const up = await startUpstreams()
+    opened.push(up)
+    const code = `held-panel-${++providers}`
+    await addSimulatedProvider(app, up, 'smm_panel', code)
+    await sync(code)
+    up.smm.services.change('1', { rate: '0.95' })
+    up.smm.services.change('2', { rate: '0' })
+    up.smm.services.change('3', { rate: '0.0200001' })
+    expect(await sync(code)).toMatchObject({ changes: { price: 1, held: 2 } })
+    expect((await product(code, '1')).price).toBe(0.95)
+    expect((await held(code)).map((h: any) => `${h.code} ${h.listed} ${h.reason}`).sort()).toEqual(['2 0 invalid', '3 0.0200001 invalid'])
+  })
+})
+
 describe('a price at the money maximum', () => {
   it('is applied (approved) even where its rule would mark it up past the maximum: the price stops there', async () => {
     const { code, prepaid } = await digiflazz()
