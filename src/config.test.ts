@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       providerPollSeconds: 60,
       providerTimeoutMs: 20000,
       supplierSyncMinutes: 15,
+      supplierPriceJumpPercent: 50,
       retentionDays: 90,
       minMargin: 0,
       upstreamConcurrency: 512,

@@ -39,6 +39,8 @@ const Env = Type.Object({
   PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
   // Suppliers' price lists are rate-limited upstream: read (and cached) at most this often (DESIGN §11b).
   SUPPLIER_SYNC_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
+  // A listed price that moved more than this from the last applied one is held for the operator (DESIGN §11c).
+  SUPPLIER_PRICE_JUMP_PERCENT: Type.Integer({ minimum: 1, maximum: 100000, default: 50 }),
   // Logs kept this long: webhook deliveries (with their payloads) and suppliers' change logs; the ledger and orders are kept forever.
   RETENTION_DAYS: Type.Integer({ minimum: 7, maximum: 3650, default: 90 }),
   // The floor (DESIGN §11c): the least margin over a source's cost an item sells at when no pricing rule sets one.
@@ -191,6 +193,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
     supplierSyncMinutes: env.SUPPLIER_SYNC_MINUTES,
+    supplierPriceJumpPercent: env.SUPPLIER_PRICE_JUMP_PERCENT,
     retentionDays: env.RETENTION_DAYS,
     minMargin: env.MIN_MARGIN,
     upstreamConcurrency: env.UPSTREAM_CONCURRENCY,

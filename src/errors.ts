@@ -66,6 +66,10 @@ export const ERROR_CODES = {
   INQUIRY_ALREADY_USED: 422,
   // DESIGN §11c: a cart line's unit price is above the max_price sent; `data` is {item_id, price}.
   PRICE_ABOVE_MAX: 422,
+  // Held supplier prices (DESIGN §11c): no such hold of that provider; one approved, rejected or
+  // moved past by a later list already, or a price that can never be applied.
+  HELD_PRICE_NOT_FOUND: 404,
+  HELD_PRICE_DECIDED: 422,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

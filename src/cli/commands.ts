@@ -289,9 +289,28 @@ export const COMMANDS: Record<string, Command> = {
     path: () => '/reports/margin-watch',
   },
   'providers:changes': {
-    usage: 'CODE [--kind new|price|status|gone|back] [--page N]',
+    usage: 'CODE [--kind new|price|status|gone|back|held] [--page N]',
     method: 'GET',
     path: ([code]) => `/providers/${code}/changes`,
+  },
+  // Prices a sync held instead of applying (DESIGN §11c): approve applies one and reprices its items, reject ignores it.
+  'providers:held': {
+    usage: 'CODE [--status pending|approved|rejected|superseded] [--page N]',
+    example: 'providers:held digiflazz --status pending',
+    method: 'GET',
+    path: ([code]) => `/providers/${code}/held`,
+  },
+  'providers:held-approve': {
+    usage: 'CODE ID (the id from providers:held)',
+    example: 'providers:held-approve digiflazz 912',
+    method: 'POST',
+    path: ([code, id]) => `/providers/${code}/held/${id}/approve`,
+  },
+  'providers:held-reject': {
+    usage: 'CODE ID (the id from providers:held)',
+    example: 'providers:held-reject digiflazz 912',
+    method: 'POST',
+    path: ([code, id]) => `/providers/${code}/held/${id}/reject`,
   },
   // Items from a supplier's list, and the pricing rules that price them from its costs (DESIGN §11b).
   'providers:import': {

@@ -59,4 +59,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INQUIRY_ALREADY_USED: 'the inquiry paid a bill already (`data.ref_id` is that transaction); a new bill needs a new inquiry',
   PRICE_ABOVE_MAX:
     'a cart line’s unit price is above the `max_price` you sent (`errors` names the line); `data` is `{item_id, price}`: send max_price ≥ price, or leave it out',
+  HELD_PRICE_NOT_FOUND: 'the provider has no held price with that id; list them with GET /api/admin/v1/providers/{code}/held',
+  HELD_PRICE_DECIDED:
+    'the held price was approved, rejected or replaced by a later list already, or can never be applied (out of the money bounds): reject it, or wait for the supplier to correct its list',
 }

@@ -984,6 +984,66 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/providers/{code}/held': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The prices a sync held instead of applying
+     * @description The prices a sync held instead of applying, newest first: a price that is not a positive price within the money bounds (`invalid`: Digiflazz’s whole Rupiah, a panel’s rate per 1,000 with at most 6 decimals, at most 10^15), or one that moved more than `SUPPLIER_PRICE_JUMP_PERCENT` from the last applied price (`jump`). The product keeps its last applied price (a new product is not listed at all) until the hold is approved. `status=pending` lists those waiting for a decision. The change log shows them too (`GET /providers/{code}/changes?kind=held`).
+     */
+    get: operations['adminListHeldPrices']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/providers/{code}/held/{id}/approve': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Apply a held price now, repricing its items
+     * @description Applies a pending held price now: the product takes it and the items bought from it are repriced by their rules, as a sync’s price change does (logged as a `price` change). A price out of the money bounds can never be applied: reject it. 422 `HELD_PRICE_DECIDED` for a hold approved, rejected or replaced by a later list already.
+     */
+    post: operations['adminApproveHeldPrice']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/providers/{code}/held/{id}/reject': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Ignore a held price until the list changes it
+     * @description Rejects a pending held price: the product keeps its last applied price, and later lists showing the same price are ignored (not held again) until the list changes that price.
+     */
+    post: operations['adminRejectHeldPrice']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/admin/v1/providers/{code}/sync': {
     parameters: {
       query?: never
@@ -995,7 +1055,7 @@ export interface paths {
     put?: never
     /**
      * Read the provider’s price list now (or the last read, when recent)
-     * @description Reads the provider’s price list (Digiflazz `/price-list`, prepaid and pasca; an SMM panel’s `action=services`) and applies it whole, logging what changed since the last read. Within `SUPPLIER_SYNC_MINUTES` of the last good sync it answers that sync (`cached: true`) without asking the provider; `force=true` asks anyway. A provider that does not answer or answers an error changes nothing: 503 with the reason under `errors.provider`, the failed sync is recorded (its id in the message).
+     * @description Reads the provider’s price list (Digiflazz `/price-list`, prepaid and pasca; an SMM panel’s `action=services`) and applies it whole, logging what changed since the last read. Within `SUPPLIER_SYNC_MINUTES` of the last good sync it answers that sync (`cached: true`) without asking the provider; `force=true` asks anyway. An entry whose price is not a positive price within the money bounds, or that moved more than `SUPPLIER_PRICE_JUMP_PERCENT` from the last applied price, is held instead of applied (`changes.held`; see `GET /providers/{code}/held`): the rest of the list applies, and one entry never fails a sync. A provider that does not answer or answers an error changes nothing: 503 with the reason under `errors.provider`, the failed sync is recorded (its id in the message).
      */
     post: operations['adminSyncSupplier']
     delete?: never
@@ -1055,7 +1115,7 @@ export interface paths {
     put?: never
     /**
      * Create items from the provider’s products (by category, brand, type or codes)
-     * @description Creates an item for each chosen product of the provider’s last synced list that no item is bought from yet (gone ones are not importable): products match every selector given (`categories`, `brands`, `types`: any case; `codes`: exact). Each item is named from the list (product = the supplier’s brand, item = its product name, category = its category), bought from that product (h2h for Digiflazz, smm for a panel, whose min and max become the item’s; a postpaid product becomes a postpaid bill item), with `cost` = the supplier’s price (a panel’s rate / 1,000 per unit) and the price its pricing rule gives; with no rule the price is the cost rounded up. Everything happens in one transaction; importing again creates nothing new (those products are under `skipped`). `dry_run: true` answers the same without creating anything.
+     * @description Creates an item for each chosen product of the provider’s last synced list that no item is bought from yet (gone ones are not importable): products match every selector given (`categories`, `brands`, `types`: any case; `codes`: exact). Each item is named from the list (product = the supplier’s brand, item = its product name, category = its category), bought from that product (h2h for Digiflazz, smm for a panel, whose min and max become the item’s; a postpaid product becomes a postpaid bill item), with `cost` = the supplier’s price (a panel’s rate / 1,000 per unit) and the price its pricing rule gives; with no rule the price is the cost rounded up. Everything happens in one transaction; importing again creates nothing new (those products are under `skipped`, reason `linked`). No item is created from a product whose listed price is held (`held`, see `GET /providers/{code}/held`) or priced 0 or out of the money bounds (`invalid_price`); `skipped_count` counts each reason. Any size of list imports (rows are written in chunks within PostgreSQL’s parameter limit). `dry_run: true` answers the same without creating anything.
      */
     post: operations['adminImportSupplierProducts']
     delete?: never
@@ -10543,6 +10603,367 @@ export interface operations {
       }
     }
   }
+  adminListHeldPrices: {
+    parameters: {
+      query?: {
+        /** @description pending: waits for a decision; superseded: a later list moved the price before anyone decided. All when absent */
+        status?: 'pending' | 'approved' | 'rejected' | 'superseded'
+        page?: number
+        per_page?: number
+      }
+      header?: never
+      path: {
+        /** @description the provider’s code */
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of held prices */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 912,
+           *           "code": "ml86",
+           *           "name": "MOBILE LEGENDS 86 Diamonds",
+           *           "last_applied": "19500",
+           *           "listed": "39000",
+           *           "reason": "jump",
+           *           "status": "pending",
+           *           "at": "2026-12-06T10:00:02.310Z",
+           *           "decided_at": null,
+           *           "sync_id": 44
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 100,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** @description the held change’s id in the change log */
+              id: number
+              /** @description the supplier product */
+              code: string
+              name: string | null
+              last_applied: string | null
+              listed: string | null
+              /**
+               * @description invalid: not a positive price within the money bounds; jump: moved more than SUPPLIER_PRICE_JUMP_PERCENT
+               * @enum {string}
+               */
+              reason: 'invalid' | 'jump'
+              /** @enum {string} */
+              status: 'pending' | 'approved' | 'rejected' | 'superseded'
+              /** Format: date-time */
+              at: string
+              decided_at: string | null
+              sync_id: number
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PROVIDER_NOT_FOUND`: no such provider */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminApproveHeldPrice: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description the provider’s code */
+        code: string
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The decision and how many items were repriced */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 912,
+           *         "code": "ml86",
+           *         "decision": "approved",
+           *         "repriced": 2
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              code: string
+              /** @enum {string} */
+              decision: 'approved' | 'rejected'
+              /** @description items whose cost or price the approved price moved */
+              repriced: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `PROVIDER_NOT_FOUND`: no such provider
+       *
+       *     `HELD_PRICE_NOT_FOUND`: the provider has no held price with that id; list them with GET /api/admin/v1/providers/{code}/held
+       */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `HELD_PRICE_DECIDED`: the held price was approved, rejected or replaced by a later list already, or can never be applied (out of the money bounds): reject it, or wait for the supplier to correct its list
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRejectHeldPrice: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description the provider’s code */
+        code: string
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The decision */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 912,
+           *         "code": "ml86",
+           *         "decision": "rejected",
+           *         "repriced": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              code: string
+              /** @enum {string} */
+              decision: 'approved' | 'rejected'
+              /** @description items whose cost or price the approved price moved */
+              repriced: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `PROVIDER_NOT_FOUND`: no such provider
+       *
+       *     `HELD_PRICE_NOT_FOUND`: the provider has no held price with that id; list them with GET /api/admin/v1/providers/{code}/held
+       */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `HELD_PRICE_DECIDED`: the held price was approved, rejected or replaced by a later list already, or can never be applied (out of the money bounds): reject it, or wait for the supplier to correct its list
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
   adminSyncSupplier: {
     parameters: {
       query?: {
@@ -10582,7 +11003,8 @@ export interface operations {
            *           "price": 17,
            *           "status": 2,
            *           "gone": 1,
-           *           "back": 0
+           *           "back": 0,
+           *           "held": 1
            *         },
            *         "error": null,
            *         "cached": false
@@ -10610,6 +11032,8 @@ export interface operations {
                 status: number
                 gone: number
                 back: number
+                /** @description prices not applied: out of the money bounds or a jump (see GET /providers/{code}/held) */
+                held: number
               }
               error: string | null
             } & {
@@ -10846,7 +11270,7 @@ export interface operations {
   adminListSupplierChanges: {
     parameters: {
       query?: {
-        kind?: 'new' | 'price' | 'status' | 'gone' | 'back'
+        kind?: 'new' | 'price' | 'status' | 'gone' | 'back' | 'held'
         page?: number
         per_page?: number
       }
@@ -10896,7 +11320,7 @@ export interface operations {
               id: number
               code: string
               /** @enum {string} */
-              kind: 'new' | 'price' | 'status' | 'gone' | 'back'
+              kind: 'new' | 'price' | 'status' | 'gone' | 'back' | 'held'
               old: string | null
               new: string | null
               /** Format: date-time */
@@ -11051,8 +11475,19 @@ export interface operations {
            *             "name": "MOBILE LEGENDS 172 Diamonds",
            *             "item_id": 17,
            *             "reason": "linked"
+           *           },
+           *           {
+           *             "code": "ff140",
+           *             "name": "FREE FIRE 140 Diamonds",
+           *             "item_id": null,
+           *             "reason": "held"
            *           }
            *         ],
+           *         "skipped_count": {
+           *           "linked": 1,
+           *           "held": 1,
+           *           "invalid_price": 0
+           *         },
            *         "not_found": []
            *       }
            *     }
@@ -11075,14 +11510,23 @@ export interface operations {
                 price: number
                 rule_id: number | null
               }[]
-              /** @description products an item is already bought from */
+              /** @description products no item was created for, and why */
               skipped: {
                 code: string
                 name: string
-                item_id: number
-                /** @enum {string} */
-                reason: 'linked'
+                item_id: number | null
+                /**
+                 * @description linked: an item is already bought from it; held: its listed price waits for a decision (GET /providers/{code}/held); invalid_price: priced 0 or out of the money bounds
+                 * @enum {string}
+                 */
+                reason: 'linked' | 'held' | 'invalid_price'
               }[]
+              /** @description how many were skipped for each reason */
+              skipped_count: {
+                linked: number
+                held: number
+                invalid_price: number
+              }
               /** @description codes asked for that the list does not have (or no longer lists) */
               not_found: string[]
             }

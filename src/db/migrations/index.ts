@@ -31,6 +31,7 @@ import * as itemSourcesPricing from './20261127_0280_item-sources-pricing.js'
 import * as retention from './20261127_0290_retention.js'
 import * as marginFloor from './20261206_0300_margin-floor.js'
 import * as purchaseMaxPrice from './20261206_0310_purchase-max-price.js'
+import * as heldPrices from './20261206_0320_held-prices.js'
 import * as dashboardMemberships from './20261206_0330_dashboard-memberships.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
@@ -67,5 +68,6 @@ export const migrations: Record<string, Migration> = {
   '20261127_0290_retention': retention,
   '20261206_0300_margin-floor': marginFloor,
   '20261206_0310_purchase-max-price': purchaseMaxPrice,
+  '20261206_0320_held-prices': heldPrices,
   '20261206_0330_dashboard-memberships': dashboardMemberships,
 }

@@ -20,6 +20,7 @@ export interface SupplierSyncsTable {
   status_count: Generated<number>
   gone_count: Generated<number>
   back_count: Generated<number>
+  held_count: Generated<number>
   error: string | null
 }
 
@@ -51,7 +52,7 @@ export interface SupplierProductsTable {
   gone_at: Timestamp | null
 }
 
-export type SupplierChangeKind = 'new' | 'price' | 'status' | 'gone' | 'back'
+export type SupplierChangeKind = 'new' | 'price' | 'status' | 'gone' | 'back' | 'held'
 
 /** What one sync found changed in one product. */
 export interface SupplierChangesTable {
@@ -63,6 +64,12 @@ export interface SupplierChangesTable {
   new_value: string | null
   at: Timestamp
   sync_id: number
+  /** held: why the listed price was not applied (out of the money bounds, or a jump). */
+  held_reason: 'invalid' | 'jump' | null
+  /** held: still governs its code (pending, or rejected while the list shows that price). */
+  hold_open: Generated<boolean>
+  decision: 'approved' | 'rejected' | null
+  decided_at: Timestamp | null
 }
 
 /** The store's floor margin for items no pricing rule covers (MIN_MARGIN, written at start). One row. */

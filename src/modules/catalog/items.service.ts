@@ -255,7 +255,10 @@ const INSERT_CHUNK = 500
  * Many items in the caller's transaction (a supplier's import): each category and product found or
  * made once, the rows inserted in chunks, one catalog change announced. Answers the ids in input order.
  */
-export async function createItemsWithin(trx: Trx, inputs: readonly ItemInput[]): Promise<number[]> {
+export async function createItemsWithin(
+  trx: Trx,
+  inputs: readonly (ItemInput & { cost?: string; min_margin?: number | null })[],
+): Promise<number[]> {
   inputs.forEach(checkStockRules)
   for (const provider of new Set(inputs.map((i) => i.provider))) await checkProvider(trx, provider)
   const products = new Map<string, number>()
@@ -265,7 +268,9 @@ export async function createItemsWithin(trx: Trx, inputs: readonly ItemInput[]):
     const key = JSON.stringify([category, input.product_name])
     let productId = products.get(key)
     if (productId === undefined) products.set(key, (productId = await productIdFor(trx, category, input.product_name)))
-    rows.push(newItemRow(productId, input))
+    // A supplier's cost and its rule's floor margin are written with the row: an UPDATE after would
+    // lock every new item (thousands in an import).
+    rows.push({ ...newItemRow(productId, input), cost: input.cost ?? null, min_margin: input.min_margin ?? null })
   }
   const ids = new Map<string, number>()
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {

@@ -220,6 +220,8 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/channels/:code/active': { active: 'false' },
   '/console/channels/sync': {},
   '/console/providers/:code/sync': {},
+  '/console/providers/:code/held/:id/approve': {},
+  '/console/providers/:code/held/:id/reject': {},
   '/console/pricing': { scope: 'provider', provider: 'csrf-prov', percent: '50' },
   '/console/pricing/:id/delete': {},
   '/console/items/:id/sources': { provider_0: 'csrf-prov', code_0: 'forged', priority_0: '1' },

@@ -57,5 +57,7 @@ export const NOTICES: Record<string, string> = {
   'sync-busy': 'A sync of this provider is running now; look again when it has finished.',
   rule: 'Pricing rule saved; its items repriced.',
   sources: 'Sources saved; the item follows the first that serves.',
+  'held-approved': 'Held price applied; its items repriced.',
+  'held-rejected': 'Held price rejected: the same price is ignored until the list changes it.',
 }
 export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

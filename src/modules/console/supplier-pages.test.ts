@@ -5,7 +5,7 @@ import { signedIn } from '../../../test/console.js'
 import { admin, createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
-import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
+import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
 // The console's supplier pages over inject, against the simulators over real HTTP: suppliers and
 // their syncs, pricing rules, an item's sources, and the margin report with its chart.
@@ -81,6 +81,44 @@ describe('console: suppliers', () => {
     const forged = await operator.post('/console/providers/dgf/sync', {}, { csrf: 'x'.repeat(40) })
     expect(forged.status).toBe(403)
     expect(up.digiflazz.priceLists.prepaid.reads).toBe(3)
+  })
+})
+
+describe('console: held prices', () => {
+  it('lists the prices a sync held; Approve applies one, Reject ignores another, each with the page’s CSRF token', async () => {
+    const own = await startUpstreams()
+    try {
+      await addSimulatedProvider(app, own, 'digiflazz', 'held-dgf')
+      await operator.post('/console/providers/held-dgf/sync', {})
+      own.digiflazz.priceLists.prepaid.change('ff140', { price: 90_000 })
+      own.digiflazz.priceLists.prepaid.change('tsel25', { price: 0 })
+      await operator.post('/console/providers/held-dgf/sync', {})
+      const page = await operator.get('/console/suppliers?provider=held-dgf')
+      expect(rowsOf(page.body, 'held-prices')).toBe(2)
+      const held = tableOf(page.body, 'held-prices')
+      expect(held).toContain('90000')
+      expect(held).toContain('invalid price')
+      // A price that can never be applied offers Reject only.
+      expect(held.split('/approve').length - 1).toBe(1)
+      const ids = await admin<{ id: number; code: string }[]>(app, 'GET', '/providers/held-dgf/held')
+      const idOf = (code: string) => ids.find((h) => h.code === code)!.id
+      const approved = await operator.post(`/console/providers/held-dgf/held/${idOf('ff140')}/approve`, {})
+      expect([approved.status, approved.location]).toEqual([303, '/console/suppliers?provider=held-dgf&done=held-approved'])
+      const rejected = await operator.post(`/console/providers/held-dgf/held/${idOf('tsel25')}/reject`, {})
+      expect(rejected.location).toBe('/console/suppliers?provider=held-dgf&done=held-rejected')
+      const after = await operator.get(rejected.location!)
+      expect(after.body).toContain('Held price rejected')
+      expect(tableOf(after.body, 'held-prices')).toContain('No price waits for a decision.')
+      const products = await admin<{ code: string; price: number }[]>(app, 'GET', '/providers/held-dgf/products')
+      expect(
+        products
+          .filter((p) => ['ff140', 'tsel25'].includes(p.code))
+          .map((p) => `${p.code} ${p.price}`)
+          .sort(),
+      ).toEqual(['ff140 90000', 'tsel25 24900'])
+    } finally {
+      await own.close()
+    }
   })
 })
 

@@ -4,17 +4,22 @@ import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { PageNumber, StringEnum } from '../../http/schemas.js'
 import { floorBlockedItems } from '../reports/index.js'
-import { providerSyncs, supplierChanges, syncProvider } from '../suppliers/index.js'
+import { decideHeldPrice, heldPrices, providerSyncs, supplierChanges, syncProvider } from '../suppliers/index.js'
 import { Optional, noticeOf } from './form.js'
 
 const hide = true
 const PER_PAGE = 50
 const CodeParam = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) })
+const HeldParam = Type.Object({ code: CodeParam.properties.code, id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
 
 /** Suppliers' price lists (DESIGN §11b): each provider's last sync, a sync on demand, and what the syncs found changed. */
 export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  const settings = { syncMinutes: ctx.config.supplierSyncMinutes, timeoutMs: ctx.config.providerTimeoutMs }
+  const settings = {
+    syncMinutes: ctx.config.supplierSyncMinutes,
+    timeoutMs: ctx.config.providerTimeoutMs,
+    jumpPercent: ctx.config.supplierPriceJumpPercent,
+  }
   return async (app) => {
     app.get(
       '/console/suppliers',
@@ -23,7 +28,7 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           hide,
           querystring: Type.Object({
             provider: Optional(Type.String({ maxLength: 64 })),
-            kind: Optional(StringEnum(['', 'new', 'price', 'status', 'gone', 'back'])),
+            kind: Optional(StringEnum(['', 'new', 'price', 'status', 'gone', 'back', 'held'])),
             page: Optional(PageNumber),
             done: Optional(Type.String({ maxLength: 20 })),
           }),
@@ -37,6 +42,8 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         const changes = provider
           ? await supplierChanges(db, provider.code, { kind: kind || undefined, page, perPage: PER_PAGE })
           : { rows: [], total: 0 }
+        // The holds waiting for a decision, newest first (the change log keeps every one).
+        const held = provider ? (await heldPrices(db, provider.code, { status: 'pending', page: 1, perPage: 100 })).rows : []
         const link = (to: number) =>
           `?${new URLSearchParams(Object.entries({ provider: provider?.code, kind, page: to }).flatMap(([k, v]) => (v ? [[k, String(v)]] : [])))}`
         return reply.page('suppliers.eta', {
@@ -44,6 +51,8 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           blocked: await floorBlockedItems(db),
           provider,
           changes: changes.rows,
+          held,
+          jumpPercent: ctx.config.supplierPriceJumpPercent,
           total: changes.total,
           kind: kind ?? '',
           page,
@@ -66,5 +75,15 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       }
       return reply.redirect(`/console/suppliers?provider=${encodeURIComponent(code)}&done=${done}`, 303)
     })
+    for (const [action, decision] of [
+      ['approve', 'approved'],
+      ['reject', 'rejected'],
+    ] as const)
+      app.post(`/console/providers/:code/held/:id/${action}`, { schema: { hide, params: HeldParam } }, async (request, reply) => {
+        const { code, id } = request.params
+        const result = await decideHeldPrice(db, code, id, decision)
+        if (result.repriced > 0) ctx.catalog.invalidate()
+        return reply.redirect(`/console/suppliers?provider=${encodeURIComponent(code)}&done=held-${decision}`, 303)
+      })
   }
 }

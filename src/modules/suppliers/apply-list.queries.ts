@@ -1,15 +1,11 @@
-import { sql, type Insertable } from 'kysely'
+import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
-import type { SupplierChangesTable } from '../../db/schema.js'
 import type { ListedProduct } from '../../providers/price-list.js'
+import { chunks } from './chunks.js'
+import { holdPrices, type Change, type Known } from './price-hygiene.js'
 import type { SupplierSync } from './sync-claims.queries.js'
 
-const CHUNK = 500
-const chunks = <T>(rows: T[]) => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK))
 const onOff = (active: boolean) => (active ? 'on' : 'off')
-
-type Known = { code: string; price: number; active: boolean; gone_at: Date | string | null }
-type Change = Omit<Insertable<SupplierChangesTable>, 'provider' | 'sync_id' | 'at'>
 
 /** What changed from the known rows to the list just read: new, price, status, back, gone, each once. */
 export function changesOf(known: Known[], listed: ListedProduct[]): Change[] {
@@ -64,6 +60,7 @@ export async function applyList(
   syncId: number,
   provider: string,
   read: { products: ListedProduct[]; skipped: number },
+  jumpPercent: number,
 ): Promise<{ sync: SupplierSync; changedCodes: string[]; switchedCodes: string[] } | undefined> {
   const claim = await trx
     .selectFrom('supplier_syncs')
@@ -74,13 +71,25 @@ export async function applyList(
     .executeTakeFirst()
   if (!claim) return undefined
   // A code listed twice (prepaid and pasca alike) is kept as first listed.
-  const listed = [...new Map(read.products.map((p) => [p.code, p] as const).reverse()).values()].reverse()
+  const unique = [...new Map(read.products.map((p) => [p.code, p] as const).reverse()).values()].reverse()
+  // The open holds are locked before the products are read: an approval either commits first (its
+  // price is then read as applied) or waits for this list, never overwritten by it.
+  const openHolds = await trx
+    .selectFrom('supplier_changes')
+    .select(['id', 'code', 'new_value'])
+    .where('provider', '=', provider)
+    .where('hold_open', '=', true)
+    .forUpdate()
+    .execute()
   const known = await trx
     .selectFrom('supplier_products')
     .select(['code', 'price', 'active', 'gone_at'])
     .where('provider', '=', provider)
     .execute()
-  const changes = changesOf(known, listed)
+  const { kind } = await trx.selectFrom('providers').select('kind').where('code', '=', provider).executeTakeFirstOrThrow()
+  const { applied: listed, held, closing } = holdPrices(kind, known, unique, openHolds, jumpPercent)
+  for (const ids of chunks(closing)) await trx.updateTable('supplier_changes').set({ hold_open: false }).where('id', 'in', ids).execute()
+  const changes = [...changesOf(known, listed), ...held]
   for (const rows of chunks(listed.map((p) => rowOf(provider, p))))
     await trx
       .insertInto('supplier_products')
@@ -125,17 +134,20 @@ export async function applyList(
     .set({
       status: 'ok',
       finished_at: sql`now()`,
-      total: listed.length,
+      total: unique.length,
       skipped: read.skipped,
       new_count: count('new'),
       price_count: count('price'),
       status_count: count('status'),
       gone_count: count('gone'),
       back_count: count('back'),
+      held_count: count('held'),
     })
     .where('id', '=', syncId)
     .returningAll()
     .executeTakeFirstOrThrow()
+  // A held price moves nothing: its items keep the cost of the last applied price.
+  const moved = changes.filter((c) => c.kind !== 'held')
   const switched = changes.filter((c) => c.kind === 'status' || c.kind === 'gone' || c.kind === 'back')
-  return { sync, changedCodes: [...new Set(changes.map((c) => c.code))], switchedCodes: [...new Set(switched.map((c) => c.code))] }
+  return { sync, changedCodes: [...new Set(moved.map((c) => c.code))], switchedCodes: [...new Set(switched.map((c) => c.code))] }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
+import { chunks } from './chunks.js'
 
 export type ImportSelection = { categories?: string[]; brands?: string[]; types?: string[]; codes?: string[] }
 
@@ -15,6 +16,8 @@ export type ImportableProduct = {
   postpaid: boolean
   /** The item already bought from it (through item_sources, or mapped by hand as provider + provider_code). */
   linked_item: number | null
+  /** A listed price waits for the operator's decision (DESIGN §11c): not imported until it is decided. */
+  held: boolean
 }
 
 const anyOf = (column: string, values: string[] | undefined) =>
@@ -29,7 +32,9 @@ export async function selectedProducts(trx: Trx, provider: string, sel: ImportSe
            coalesce(
              (SELECT min(s.item_id) FROM item_sources s WHERE s.provider = sp.provider AND s.code = sp.code),
              (SELECT min(i.id) FROM items i WHERE i.provider = sp.provider AND i.provider_code = sp.code)
-           ) AS linked_item
+           ) AS linked_item,
+           EXISTS (SELECT 1 FROM supplier_changes c
+                    WHERE c.provider = sp.provider AND c.code = sp.code AND c.hold_open AND c.decision IS NULL) AS held
       FROM supplier_products sp
      WHERE sp.provider = ${provider} AND sp.gone_at IS NULL
        ${anyOf('category', sel.categories)} ${anyOf('brand', sel.brands)} ${anyOf('type', sel.types)} ${codes}
@@ -54,9 +59,9 @@ export async function usedSkus(trx: Trx, bases: string[]): Promise<Set<string>> 
 }
 
 export async function linkSources(trx: Trx, provider: string, links: { itemId: number; code: string }[]): Promise<void> {
-  if (links.length === 0) return
-  await trx
-    .insertInto('item_sources')
-    .values(links.map((l) => ({ item_id: l.itemId, provider, code: l.code, priority: 1 })))
-    .execute()
+  for (const rows of chunks(links))
+    await trx
+      .insertInto('item_sources')
+      .values(rows.map((l) => ({ item_id: l.itemId, provider, code: l.code, priority: 1 })))
+      .execute()
 }

@@ -1,7 +1,7 @@
 import type { Database, Trx } from '../../db/database.js'
 import { inTransaction } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
-import { createItemsWithin, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
+import { createItemsWithin } from '../catalog/index.js'
 import {
   holdProviderForImport,
   linkSources,
@@ -10,10 +10,12 @@ import {
   type ImportableProduct,
   type ImportSelection,
 } from './import.queries.js'
-import { priceFor, ruleFor, unitCost } from './pricing.js'
+import { validPrice } from './price-hygiene.js'
+import { priceFor, ruleFor, unitCost, type Rule } from './pricing.js'
 import { rulesFor } from './pricing-rules.queries.js'
 
 export type ImportRequest = ImportSelection & { dry_run?: boolean }
+type Priced = { cost: string; price: number; rule: Rule | undefined }
 type Created = {
   id: number | null
   sku: string
@@ -28,9 +30,11 @@ export type ImportResult = {
   provider: string
   dry_run: boolean
   created: Created[]
-  skipped: { code: string; name: string; item_id: number; reason: 'linked' }[]
+  skipped: { code: string; name: string; item_id: number | null; reason: SkipReason }[]
+  skipped_count: Record<SkipReason, number>
   not_found: string[]
 }
+type SkipReason = 'linked' | 'held' | 'invalid_price'
 
 // A dry run does everything, then rolls back: what it answers is exactly what the import would do.
 class DryRun extends Error {
@@ -61,9 +65,12 @@ async function skusFor(trx: Trx, provider: string, products: ImportableProduct[]
   return skus
 }
 
-function itemInput(kind: string, provider: string, p: ImportableProduct, sku: string, price: number) {
+function itemInput(kind: string, provider: string, p: ImportableProduct, sku: string, priced: Priced) {
   const smm = kind === 'smm_panel'
+  const { cost, price } = priced
   return {
+    cost,
+    min_margin: priced.rule?.min_margin ?? null,
     category: p.category || 'Uncategorized',
     product_name: p.brand || p.category || p.name,
     name: p.name,
@@ -85,7 +92,15 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
   if (!kind) throw new AppError('PROVIDER_NOT_FOUND')
   const products = await selectedProducts(trx, provider, sel)
   const listed = new Set(products.map((p) => p.code))
-  const fresh = products.filter((p) => p.linked_item === null)
+  // Nothing is sold from a price the operator has not accepted, nor at Rp 0 (DESIGN §11c).
+  const skipOf = (p: ImportableProduct): SkipReason | undefined =>
+    p.linked_item !== null ? 'linked' : p.held ? 'held' : validPrice(kind, p.postpaid, p.list_price) ? undefined : 'invalid_price'
+  const reasons = products.map(skipOf)
+  const fresh = products.filter((_, i) => reasons[i] === undefined)
+  const skipped = products.flatMap((p, i) => {
+    const reason = reasons[i]
+    return reason ? [{ code: p.code, name: p.name, item_id: p.linked_item, reason }] : []
+  })
   const rules = await rulesFor(trx, [provider], [])
   const skus = await skusFor(trx, provider, fresh)
   const priced = fresh.map((p) => {
@@ -95,14 +110,8 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
   })
   const ids = await createItemsWithin(
     trx,
-    fresh.map((p, i) => itemInput(kind, provider, p, skus[i]!, priced[i]!.price)),
+    fresh.map((p, i) => itemInput(kind, provider, p, skus[i]!, priced[i]!)),
   )
-  const prices: SupplierPrice[] = ids.map((id, i) => ({
-    id,
-    cost: priced[i]!.cost,
-    price: priced[i]!.price,
-    min_margin: priced[i]!.rule?.min_margin ?? null,
-  }))
   const created: Created[] = fresh.map((p, i) => ({
     id: ids[i]!,
     sku: skus[i]!,
@@ -116,16 +125,18 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
   await linkSources(
     trx,
     provider,
-    prices.map((p, i) => ({ itemId: p.id, code: fresh[i]!.code })),
+    ids.map((id, i) => ({ itemId: id, code: fresh[i]!.code })),
   )
-  await setSupplierPrices(trx, prices)
   return {
     provider,
     dry_run: sel.dry_run ?? false,
     created,
-    skipped: products
-      .filter((p) => p.linked_item !== null)
-      .map((p) => ({ code: p.code, name: p.name, item_id: p.linked_item!, reason: 'linked' as const })),
+    skipped,
+    skipped_count: {
+      linked: skipped.filter((x) => x.reason === 'linked').length,
+      held: skipped.filter((x) => x.reason === 'held').length,
+      invalid_price: skipped.filter((x) => x.reason === 'invalid_price').length,
+    },
     not_found: (sel.codes ?? []).filter((c) => !listed.has(c)),
   }
 }

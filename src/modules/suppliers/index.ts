@@ -14,6 +14,7 @@ export { pruneChanges } from './retention.queries.js'
 // The console's supplier pages use these: syncs and changes, pricing rules, an item's sources.
 export { providerSyncs, type ProviderSyncs } from './supplier-overview.service.js'
 export { supplierChanges } from './supplier-products.service.js'
+export { decideHeldPrice, heldPrices } from './held-prices.service.js'
 export { deletePricingRule, listPricingRules, putPricingRule, type RuleView } from './pricing-rules.service.js'
 export { RuleBody } from './pricing.schemas.js'
 export { getItemSources, putItemSources } from './sources.service.js'

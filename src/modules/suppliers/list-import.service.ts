@@ -17,7 +17,8 @@ export async function importListWithin(
   rule: RuleTermsInput,
 ): Promise<ImportResult> {
   const syncId = await claimSync(trx, provider, 0)
-  if (syncId === undefined || !(await applyList(trx, syncId, provider, read)))
+  // A first list has no applied price to jump from: only prices out of bounds are held.
+  if (syncId === undefined || !(await applyList(trx, syncId, provider, read, Number.POSITIVE_INFINITY)))
     throw new Error(`the list of ${provider} is being synced by another process`)
   await insertRule(trx, { scope: 'provider', provider, category: null, brand: null, item_id: null }, rule)
   return importWithin(trx, provider, { codes: read.products.map((p) => p.code) })

@@ -19,7 +19,7 @@ const rule = {
 export const PRICING_DOCS = operations({
   adminImportSupplierProducts: {
     description:
-      'Creates an item for each chosen product of the provider’s last synced list that no item is bought from yet (gone ones are not importable): products match every selector given (`categories`, `brands`, `types`: any case; `codes`: exact). Each item is named from the list (product = the supplier’s brand, item = its product name, category = its category), bought from that product (h2h for Digiflazz, smm for a panel, whose min and max become the item’s; a postpaid product becomes a postpaid bill item), with `cost` = the supplier’s price (a panel’s rate / 1,000 per unit) and the price its pricing rule gives; with no rule the price is the cost rounded up. Everything happens in one transaction; importing again creates nothing new (those products are under `skipped`). `dry_run: true` answers the same without creating anything.',
+      'Creates an item for each chosen product of the provider’s last synced list that no item is bought from yet (gone ones are not importable): products match every selector given (`categories`, `brands`, `types`: any case; `codes`: exact). Each item is named from the list (product = the supplier’s brand, item = its product name, category = its category), bought from that product (h2h for Digiflazz, smm for a panel, whose min and max become the item’s; a postpaid product becomes a postpaid bill item), with `cost` = the supplier’s price (a panel’s rate / 1,000 per unit) and the price its pricing rule gives; with no rule the price is the cost rounded up. Everything happens in one transaction; importing again creates nothing new (those products are under `skipped`, reason `linked`). No item is created from a product whose listed price is held (`held`, see `GET /providers/{code}/held`) or priced 0 or out of the money bounds (`invalid_price`); `skipped_count` counts each reason. Any size of list imports (rows are written in chunks within PostgreSQL’s parameter limit). `dry_run: true` answers the same without creating anything.',
     returns: 'The items created, the products skipped, and codes the list does not have',
     codes: ['VALIDATION_ERROR', 'INVALID_JSON', 'BAD_REQUEST', 'PROVIDER_NOT_FOUND'],
     request: { brands: ['MOBILE LEGENDS'], codes: ['pln'] },
@@ -50,7 +50,11 @@ export const PRICING_DOCS = operations({
             rule_id: null,
           },
         ],
-        skipped: [{ code: 'ml172', name: 'MOBILE LEGENDS 172 Diamonds', item_id: 17, reason: 'linked' }],
+        skipped: [
+          { code: 'ml172', name: 'MOBILE LEGENDS 172 Diamonds', item_id: 17, reason: 'linked' },
+          { code: 'ff140', name: 'FREE FIRE 140 Diamonds', item_id: null, reason: 'held' },
+        ],
+        skipped_count: { linked: 1, held: 1, invalid_price: 0 },
         not_found: [],
       },
     },

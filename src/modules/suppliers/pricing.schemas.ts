@@ -32,9 +32,22 @@ export const ImportResult = Type.Object({
       rule_id: Nullable(Type.Integer({ description: 'the pricing rule that set the price; null: no rule, priced at cost' })),
     }),
   ),
-  skipped: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), item_id: Type.Integer(), reason: StringEnum(['linked']) }), {
-    description: 'products an item is already bought from',
-  }),
+  skipped: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      name: Type.String(),
+      item_id: Nullable(Type.Integer({ description: 'linked: the item bought from it; else null' })),
+      reason: StringEnum(['linked', 'held', 'invalid_price'], {
+        description:
+          'linked: an item is already bought from it; held: its listed price waits for a decision (GET /providers/{code}/held); invalid_price: priced 0 or out of the money bounds',
+      }),
+    }),
+    { description: 'products no item was created for, and why' },
+  ),
+  skipped_count: Type.Object(
+    { linked: Type.Integer(), held: Type.Integer(), invalid_price: Type.Integer() },
+    { description: 'how many were skipped for each reason' },
+  ),
   not_found: Type.Array(Type.String(), { description: 'codes asked for that the list does not have (or no longer lists)' }),
 })
 

@@ -1,4 +1,5 @@
 import type { PricingScope } from '../../db/schema.js'
+import { MONEY_MAX } from './price-hygiene.js'
 
 // DESIGN §11b's price formula and rule matching, pure. Decimals are exact (BigInt over a power of
 // ten): 10,000 × 1.1 must be 11,000, never 11,001 after a float's rounding error is rounded up.
@@ -44,6 +45,11 @@ export type RuleTerms = { percent: string | number; flat: number; round_to: numb
  * cost passes it (an import has no price yet: it starts at the cost), so nothing sells at a loss.
  */
 export function priceFor(costText: string | number, rule: RuleTerms | undefined, current?: number): number {
+  // No price passes the money maximum (money_max()): a markup on a cost near it stops there.
+  return Math.min(markedPrice(costText, rule, current), MONEY_MAX)
+}
+
+function markedPrice(costText: string | number, rule: RuleTerms | undefined, current?: number): number {
   const cost = decimalOf(costText)
   if (!rule) return Math.max(current ?? 0, Number(ceilDiv(cost.n, pow10(cost.scale))))
   const percent = decimalOf(rule.percent)

@@ -8,7 +8,7 @@ const sync = {
   finished_at: '2026-11-27T10:00:02.310Z',
   listed: 1204,
   skipped: 0,
-  changes: { new: 3, price: 17, status: 2, gone: 1, back: 0 },
+  changes: { new: 3, price: 17, status: 2, gone: 1, back: 0, held: 1 },
   error: null,
 }
 
@@ -16,7 +16,7 @@ const sync = {
 export const SUPPLIER_DOCS = operations({
   adminSyncSupplier: {
     description:
-      'Reads the provider’s price list (Digiflazz `/price-list`, prepaid and pasca; an SMM panel’s `action=services`) and applies it whole, logging what changed since the last read. Within `SUPPLIER_SYNC_MINUTES` of the last good sync it answers that sync (`cached: true`) without asking the provider; `force=true` asks anyway. A provider that does not answer or answers an error changes nothing: 503 with the reason under `errors.provider`, the failed sync is recorded (its id in the message).',
+      'Reads the provider’s price list (Digiflazz `/price-list`, prepaid and pasca; an SMM panel’s `action=services`) and applies it whole, logging what changed since the last read. Within `SUPPLIER_SYNC_MINUTES` of the last good sync it answers that sync (`cached: true`) without asking the provider; `force=true` asks anyway. An entry whose price is not a positive price within the money bounds, or that moved more than `SUPPLIER_PRICE_JUMP_PERCENT` from the last applied price, is held instead of applied (`changes.held`; see `GET /providers/{code}/held`): the rest of the list applies, and one entry never fails a sync. A provider that does not answer or answers an error changes nothing: 503 with the reason under `errors.provider`, the failed sync is recorded (its id in the message).',
     returns: 'The sync: what was read and what changed',
     codes: ['VALIDATION_ERROR', 'PROVIDER_NOT_FOUND', 'INVALID_STATE'],
     response: { message: 'OK', data: { ...sync, cached: false } },

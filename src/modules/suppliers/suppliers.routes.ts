@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { Ok, OkPage } from '../../http/schemas.js'
+import { heldRoutes } from './held.routes.js'
 import { SUPPLIER_DOCS } from './suppliers.openapi.js'
 import * as S from './suppliers.schemas.js'
 import { supplierChanges, supplierProducts } from './supplier-products.service.js'
@@ -14,8 +15,13 @@ const security = [{ adminToken: [] }]
 /** DESIGN §11b: a provider's price list read on demand, its products as last read, and what changed. */
 export function supplierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  const settings = { syncMinutes: ctx.config.supplierSyncMinutes, timeoutMs: ctx.config.providerTimeoutMs }
+  const settings = {
+    syncMinutes: ctx.config.supplierSyncMinutes,
+    timeoutMs: ctx.config.providerTimeoutMs,
+    jumpPercent: ctx.config.supplierPriceJumpPercent,
+  }
   return async (app) => {
+    await app.register(heldRoutes(ctx))
     app.post(
       '/providers/:code/sync',
       {

@@ -21,6 +21,7 @@ export const SupplierSync = Type.Object({
     status: Type.Integer(),
     gone: Type.Integer(),
     back: Type.Integer(),
+    held: Type.Integer({ description: 'prices not applied: out of the money bounds or a jump (see GET /providers/{code}/held)' }),
   }),
   error: Nullable(Type.String({ description: 'why a failed sync changed nothing' })),
 })
@@ -41,7 +42,7 @@ export const ProductQuery = Type.Object({
   ...Paging,
 })
 export const ChangeQuery = Type.Object({
-  kind: Type.Optional(StringEnum(['new', 'price', 'status', 'gone', 'back'])),
+  kind: Type.Optional(StringEnum(['new', 'price', 'status', 'gone', 'back', 'held'])),
   ...Paging,
 })
 
@@ -68,9 +69,9 @@ export const SupplierProduct = Type.Object({
 export const SupplierChange = Type.Object({
   id: Type.Integer(),
   code: Type.String(),
-  kind: StringEnum(['new', 'price', 'status', 'gone', 'back']),
-  old: Nullable(Type.String({ description: 'price: the old price; status: on/off; gone: the last price' })),
-  new: Nullable(Type.String({ description: 'new, back, price: the price; status: on/off' })),
+  kind: StringEnum(['new', 'price', 'status', 'gone', 'back', 'held']),
+  old: Nullable(Type.String({ description: 'price: the old price; status: on/off; gone: the last price; held: the last applied price' })),
+  new: Nullable(Type.String({ description: 'new, back, price: the price; status: on/off; held: the price listed, not applied' })),
   at: Timestamp,
   sync_id: Type.Integer(),
 })

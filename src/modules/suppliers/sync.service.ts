@@ -16,7 +16,7 @@ import {
   type SupplierSync,
 } from './sync-claims.queries.js'
 
-export type SyncSettings = { syncMinutes: number; timeoutMs: number }
+export type SyncSettings = { syncMinutes: number; timeoutMs: number; jumpPercent: number }
 
 /** A claim older than this was left by a process that stopped: the list is read twice at most (Digiflazz: prepaid, pasca). */
 const staleAfterMs = (s: SyncSettings) => 2 * s.timeoutMs + 60_000
@@ -30,7 +30,7 @@ export function syncView(s: SupplierSync) {
     finished_at: s.finished_at,
     listed: s.total,
     skipped: s.skipped,
-    changes: { new: s.new_count, price: s.price_count, status: s.status_count, gone: s.gone_count, back: s.back_count },
+    changes: { new: s.new_count, price: s.price_count, status: s.status_count, gone: s.gone_count, back: s.back_count, held: s.held_count },
     error: s.error,
   }
 }
@@ -64,7 +64,7 @@ async function readAndApply(db: Database, vault: Vault, provider: { code: string
       return await failed('the provider answered an empty list; the previous one is kept')
     // The list and the prices it moves commit together: a crash leaves neither half-applied.
     const applied = await inTransaction(db, async (trx) => {
-      const list = await applyList(trx, syncId, provider.code, read)
+      const list = await applyList(trx, syncId, provider.code, read, s.jumpPercent)
       if (list) await followSupplierChanges(trx, provider.code, list)
       return list?.sync
     })
