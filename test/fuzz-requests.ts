@@ -110,7 +110,15 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: pick(g, refs) }
       }
       if (resource === 'lock') return { value: pick(g, own(world.locks)).token }
-      if (resource === 'providers') return { value: pick(g, world.providers).code }
+      if (resource === 'providers') {
+        draft.chosen.provider = pick(g, world.providers).code
+        return { value: draft.chosen.provider }
+      }
+      // A held price of the provider chosen, mostly one still undecided (a decided one is a 422).
+      if (resource === 'held' && world.held.length) {
+        const open = world.held.filter((h) => h.provider === draft.chosen.provider && h.open)
+        return { value: pick(g, open.length && chance(g, 0.8) ? open : world.held).id }
+      }
       // A delete mostly aims at an empty one (else it is INVALID_STATE); other requests at any.
       if ((resource === 'categories' || resource === 'products') && world[resource].length) {
         const empty = world[resource].filter((r) => r.empty)

@@ -42,6 +42,8 @@ export type World = {
   deliveries: { id: number; account_id: number }[]
   /** Dashboard users (each account's invited owner and staff), for the operator's removals to reach. */
   users: { id: number; account_id: number }[]
+  /** Prices a sync held (DESIGN §11c), those still undecided first, for approve and reject to reach. */
+  held: { id: number; provider: string; open: boolean }[]
   /** Categories and products, the newest first; empty ones can be deleted. */
   categories: { id: number; empty: boolean }[]
   products: { id: number; empty: boolean }[]
@@ -218,6 +220,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     dispatches: [],
     deliveries: [],
     users: [],
+    held: [],
     categories: [],
     products: [],
     accountIds: [],
@@ -255,6 +258,10 @@ export async function refresh(world: World, db: Database): Promise<void> {
     await sql<World['deliveries'][number]>`SELECT id, account_id FROM webhook_deliveries ORDER BY id DESC LIMIT 200`.execute(db)
   ).rows
   world.users = (await sql<World['users'][number]>`SELECT id, account_id FROM reseller_users ORDER BY id DESC LIMIT 200`.execute(db)).rows
+  world.held = (
+    await sql<World['held'][number]>`SELECT id, provider, hold_open AS open FROM supplier_changes WHERE kind = 'held'
+      ORDER BY hold_open DESC, id DESC LIMIT 100`.execute(db)
+  ).rows
   type Row = { id: number; empty: boolean }
   const emptyIf = (table: string, child: string, key: string) =>
     sql<Row>`SELECT id, NOT EXISTS (SELECT 1 FROM ${sql.table(child)} c WHERE c.${sql.ref(key)} = t.id) AS empty

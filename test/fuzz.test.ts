@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createTestApp } from './app.js'
+import { ADMIN_TOKEN, createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { generateRequest } from './fuzz-requests.js'
-import { heal, seedWorld } from './fuzz-world.js'
+import { heal, refresh, seedWorld } from './fuzz-world.js'
 import { FailureLog, checkAnswer, type Answer, type SentRequest } from './house-shape.js'
 import { assertInvariants } from './invariants.js'
 import { loadOperations } from './openapi.js'
@@ -20,6 +20,27 @@ afterAll(() => upstreams.close())
 const { app, ctx } = await createTestApp({ VALIDATION_SOURCE_URL: `${upstreams.base}/validation`, PROVIDER_TIMEOUT_MS: '2000' })
 const operations = await loadOperations(app)
 const world = await seedWorld(app, ctx.db, upstreams.base)
+// Prices for the operator to approve or reject: a second read of the h2h provider's list finds a
+// few tripled, past the jump a sync applies (SUPPLIER_PRICE_JUMP_PERCENT), and holds them.
+for (let round = 0; round < 2; round++) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/admin/v1/providers/fz-h2h/sync?force=true',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  })
+  expect(res.statusCode, res.body).toBe(200)
+  for (const [code, price] of [
+    ['ml86', 19_500],
+    ['ml172', 38_900],
+    ['ff140', 18_200],
+    ['tsel10', 10_150],
+    ['tsel25', 24_900],
+    ['pln20', 20_150],
+  ] as const)
+    upstreams.digiflazz.priceLists.prepaid.change(code, { price: price * 3 })
+}
+await refresh(world, ctx.db)
+expect(world.held.filter((h) => h.open).length).toBe(6)
 
 const failures = new FailureLog()
 const perOperation = new Map<string, { sent: number; ok: number }>()
