@@ -37,13 +37,13 @@ const Env = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   PROVIDER_POLL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
-  // Suppliers' price lists are rate-limited upstream: read (and cached) at most this often (DESIGN §11b).
+  // Suppliers' price lists are rate-limited upstream: read (and cached) at most this often (docs/design.md §11b).
   SUPPLIER_SYNC_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
-  // A listed price that moved more than this from the last applied one is held for the operator (DESIGN §11c).
+  // A listed price that moved more than this from the last applied one is held for the operator (docs/design.md §11c).
   SUPPLIER_PRICE_JUMP_PERCENT: Type.Integer({ minimum: 1, maximum: 100000, default: 50 }),
   // Logs kept this long: webhook deliveries (with their payloads) and suppliers' change logs; the ledger and orders are kept forever.
   RETENTION_DAYS: Type.Integer({ minimum: 7, maximum: 3650, default: 90 }),
-  // The floor (DESIGN §11c): the least margin over a source's cost an item sells at when no pricing rule sets one.
+  // The floor (docs/design.md §11c): the least margin over a source's cost an item sells at when no pricing rule sets one.
   MIN_MARGIN: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
   UPSTREAM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 512 }),
   UPSTREAM_PER_HOST: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
@@ -80,7 +80,7 @@ type Derived = {
   /** What this process runs: `all` (API and workers), `api`, `worker` (scale-out) or `migrate` (then exits). */
   role: Role
   trustProxy: string[] | undefined
-  /** Where game-account ids are checked (§5b); the simulator outside production unless set. */
+  /** Where game-account ids are checked (docs/design.md §5b); the simulator outside production unless set. */
   validationSourceUrl: string | undefined
   dbQueryTimeoutMs: number
   metricsHost: string

@@ -1,4 +1,4 @@
-/** Every error code the service answers, with its HTTP status (DESIGN §4 and the spec). */
+/** Every error code the service answers, with its HTTP status (docs/design.md §4 and the spec). */
 export const ERROR_CODES = {
   INVALID_API_KEY: 401,
   INVALID_IP: 401,
@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: 500,
   PRODUCT_TEMPORARILY_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
-  // Top-ups (DESIGN §7): an unknown reference or channel; a payment link past its expiry; a gateway callback not signed by it.
+  // Top-ups (docs/design.md §7): an unknown reference or channel; a payment link past its expiry; a gateway callback not signed by it.
   TOPUP_NOT_FOUND: 404,
   CHANNEL_NOT_FOUND: 404,
   TOPUP_EXPIRED: 409,
@@ -53,20 +53,21 @@ export const ERROR_CODES = {
   // Categories and products managed on their own (the operator API's catalog routes).
   CATEGORY_NOT_FOUND: 404,
   PRODUCT_NOT_FOUND: 404,
-  // The reseller dashboard (DESIGN §13): a user of another account or none; an invite link used or lapsed; a page for the owner only.
+  // The reseller dashboard (docs/design.md §13): a user of another account or none; an invite link used or lapsed; a page for
+  // the owner only.
   USER_NOT_FOUND: 404,
   INVITE_NOT_FOUND: 404,
   OWNER_ONLY: 403,
-  // Postpaid bills (DESIGN §5c): no bill to pay now; the bill came to more than max_amount; an inquiry
+  // Postpaid bills (docs/design.md §5c): no bill to pay now; the bill came to more than max_amount; an inquiry
   // of another account or none, one past its 15 minutes, one already paid.
   BILL_NOT_AVAILABLE: 422,
   BILL_AMOUNT_CHANGED: 422,
   INQUIRY_NOT_FOUND: 404,
   INQUIRY_EXPIRED: 422,
   INQUIRY_ALREADY_USED: 422,
-  // DESIGN §11c: a cart line's unit price is above the max_price sent; `data` is {item_id, price}.
+  // docs/design.md §11c: a cart line's unit price is above the max_price sent; `data` is {item_id, price}.
   PRICE_ABOVE_MAX: 422,
-  // Held supplier prices (DESIGN §11c): no such hold of that provider; one approved, rejected or
+  // Held supplier prices (docs/design.md §11c): no such hold of that provider; one approved, rejected or
   // moved past by a later list already, or a price that can never be applied.
   HELD_PRICE_NOT_FOUND: 404,
   HELD_PRICE_DECIDED: 422,
@@ -93,7 +94,7 @@ export class AppError extends Error {
   }
 }
 
-/** REF_ID_ALREADY_EXIST (DESIGN §4): the docs' `errors` on ref_id, and the existing transaction in `data`. */
+/** REF_ID_ALREADY_EXIST (docs/design.md §4): the docs' `errors` on ref_id, and the existing transaction in `data`. */
 export function refIdAlreadyExists(data: unknown): AppError {
   return new AppError('REF_ID_ALREADY_EXIST', { fieldErrors: { ref_id: ['The ref id has already been used.'] }, data })
 }

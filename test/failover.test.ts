@@ -8,7 +8,7 @@ import { assertInvariants } from './invariants.js'
 import { freePort } from './server-process.js'
 import { addSimulatedProviders, startUpstreams } from './upstreams.js'
 
-// Failover between an item's sources (DESIGN §11b) against the simulators over real HTTP: two
+// Failover between an item's sources (docs/design.md §11b) against the simulators over real HTTP: two
 // Digiflazz providers and two panels on one simulator, steered per product (skuSteering,
 // refusedServices), one provider on a port nobody listens on, one on a simulator that hangs.
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '1500' })
@@ -29,7 +29,7 @@ await admin(app, 'POST', '/providers', { code: 'panel2', kind: 'smm_panel', base
 for (const code of ['dgf', 'dgf2', 'panel', 'panel2']) await admin(app, 'POST', `/providers/${code}/sync?force=true`)
 
 type Source = { provider: string; code: string; priority: number }
-// Priced so every source keeps the floor (DESIGN §11c; test/floor.test.ts has the sources that do not).
+// Priced so every source keeps the floor (docs/design.md §11c; test/floor.test.ts has the sources that do not).
 async function itemWith(process: 'h2h' | 'smm', sources: Source[]) {
   const [first] = sources
   const item = await createItem(app, {

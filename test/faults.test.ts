@@ -31,7 +31,7 @@ async function readyz(base: string) {
   return { status: res.status, ms: Date.now() - started }
 }
 
-// DESIGN §12: a lost database is a 503, never a 500; purchases stay all or nothing; the service recovers by itself.
+// docs/design.md §12: a lost database is a 503, never a 500; purchases stay all or nothing; the service recovers by itself.
 describe.skipIf(!onPostgres)('database connections killed under a purchase load (PostgreSQL)', () => {
   const servers: ServerProcess[] = []
   let database: Awaited<ReturnType<typeof cloneTestDatabase>>

@@ -7,7 +7,7 @@ import { assertInvariants } from './invariants.js'
 import { recordMinMargin } from '../src/modules/suppliers/index.js'
 import { addSimulatedProviders, startUpstreams } from './upstreams.js'
 
-// The floor (DESIGN §11c) against the Digiflazz simulator over real HTTP: two providers on one
+// The floor (docs/design.md §11c) against the Digiflazz simulator over real HTTP: two providers on one
 // simulator's list, a store floor of Rp 500 (MIN_MARGIN), items priced around their sources' costs
 // (ml86 19,500; ml172 38,900; tsel10 10,150; tsel25 24,900; pln20 20,150; ff140 18,200). A target
 // ending in 2, 3 or 4 steers the simulator's answer: the ones here end otherwise.

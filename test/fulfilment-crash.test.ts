@@ -14,7 +14,7 @@ async function eventually<T>(what: string, probe: () => Promise<T>, ready: (v: T
   throw new Error(`never: ${what}`)
 }
 
-// DESIGN §5: a crash between sending upstream and recording the answer never makes a second upstream order.
+// docs/design.md §5: a crash between sending upstream and recording the answer never makes a second upstream order.
 describe.skipIf(!onPostgres)('SIGKILL between dispatch and result (PostgreSQL, real server processes)', () => {
   const children: ServerProcess[] = []
   let database: Awaited<ReturnType<typeof cloneTestDatabase>>

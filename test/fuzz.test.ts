@@ -109,11 +109,11 @@ describe(`fuzz: ${RUNS} requests generated from the OpenAPI document (seed ${SEE
     expect(missing).toEqual([])
   })
 
-  it('leaves the invariants of DESIGN §5 intact', async () => {
+  it('leaves the invariants of docs/design.md §5 intact', async () => {
     await assertInvariants(ctx.db, { [world.ledgerItem.id]: world.ledgerStock })
   })
 
-  it('kept every balance, price and amount within 10^15 (DESIGN §3), whatever was asked', async () => {
+  it('kept every balance, price and amount within 10^15 (docs/design.md §3), whatever was asked', async () => {
     const { rows } = await sql<{ what: string; n: string }>`
       SELECT 'account ' || id AS what, balance::text AS n FROM accounts WHERE balance > 1e15
       UNION ALL SELECT 'order ' || id, amount::text FROM orders WHERE amount > 1e15

@@ -12,9 +12,9 @@ export type SentRequest = {
   headers: Record<string, string>
   payload?: string
   remoteAddress?: string
-  /** Set when the outcome is decided by the contract alone (DESIGN §3, §4). */
+  /** Set when the outcome is decided by the contract alone (docs/design.md §3, §4). */
   expect?: { statuses: number[]; codes: string[]; field?: string }
-  /** Unknown fields sent (with distinctive values): never written anywhere (DESIGN §3, rule 11). */
+  /** Unknown fields sent (with distinctive values): never written anywhere (docs/design.md §3, rule 11). */
   extras?: { key: string; value: unknown }[]
   /** A PATCH's valid top-level fields: the answer shows what was stored. */
   patch?: Record<string, unknown>
@@ -47,7 +47,7 @@ export function checkAnswer(req: SentRequest, res: Answer): Violation[] {
   const status = res.statusCode
   const message = body.message
   // A supplier sync reads the provider's list there and then, as a bill's inquiry (and a payment without one) asks for
-  // the bill: a provider that does not answer (the fuzz points base_url at a dead port) is a lost dependency (DESIGN §11b, §5c).
+  // the bill: a provider that does not answer (the fuzz points base_url at a dead port) is a lost dependency (docs/design.md §11b, §5c).
   const upstreamLost =
     message === 'SERVICE_UNAVAILABLE' &&
     req.op.method === 'POST' &&
@@ -87,13 +87,13 @@ function checkError(req: SentRequest, status: number, body: Record<string, unkno
     const errors = body.errors
     if (!isObject(errors) || !Object.values(errors).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string')))
       fail('errors is not {field: [sentence]}')
-    // `errors` names the field at fault (DESIGN §4): `body` only when the body as a whole is wrong, never for
+    // `errors` names the field at fault (docs/design.md §4): `body` only when the body as a whole is wrong, never for
     // a body-less request (GET /v1/trx/%00 blamed the body) or a JSON object whose one field the database refused.
     // A rerouted request (dot segments) may reach a route that takes a body, and rightly be told it has none.
     if (isObject(errors) && 'body' in errors && ((!req.op.body && !req.rerouted) || sentJsonObject(req)))
       fail('errors name the body, not the field at fault', JSON.stringify(errors).slice(0, 200))
   }
-  // `data` only where a code carries the numbers to fix it (DESIGN §4).
+  // `data` only where a code carries the numbers to fix it (docs/design.md §4).
   if (body.data !== undefined && !CODES_WITH_DATA.has(code)) fail('data on an error whose code carries none', code)
   if (text.includes(HUGE_MARK) || text.length > 16_384) fail('error echoes a huge input back', `${text.length} chars`)
 }

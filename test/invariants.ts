@@ -4,7 +4,7 @@ import type { Database } from '../src/db/database.js'
 import { auditLedger } from '../src/modules/ledger/index.js'
 
 /**
- * The invariants of DESIGN §5, asserted after every concurrent run: balances equal their ledgers
+ * The invariants of docs/design.md §5, asserted after every concurrent run: balances equal their ledgers
  * and stay ≥ 0, stock adds up, every license is sold at most once and to a line of its own item,
  * one order per (account, ref_id), and no paid order is left without a task that will end it.
  */
@@ -102,7 +102,7 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
   }
 
   // Upstream lines: requests add up to the line, and an open line has a request still under way (the poller's task).
-  // A request that failed over to another source (DESIGN §11b) is replaced by its one successor: it
+  // A request that failed over to another source (docs/design.md §11b) is replaced by its one successor: it
   // gave nothing back and counts no more.
   const upstream = await sql<{
     id: number

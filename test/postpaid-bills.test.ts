@@ -8,7 +8,7 @@ import { assertInvariants } from './invariants.js'
 import { startReceiver } from './receiver.js'
 import { addSimulatedProviders, startUpstreams } from './upstreams.js'
 
-// A bill from inquiry to the reseller's webhooks (DESIGN §5c, §8), across bills, orders, fulfilment,
+// A bill from inquiry to the reseller's webhooks (docs/design.md §5c, §8), across bills, orders, fulfilment,
 // the ledger and webhooks: the simulator as the provider, a receiver on 127.0.0.1 as the reseller.
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
 const up = await startUpstreams()

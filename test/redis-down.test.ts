@@ -40,7 +40,7 @@ async function awayFromWindowEdge(needMs: number) {
   if (left < needMs) await sleep(left + 50)
 }
 
-// DESIGN §12: with REDIS_URL set and Redis down or hung, the rate limit falls back to in-process counters.
+// docs/design.md §12: with REDIS_URL set and Redis down or hung, the rate limit falls back to in-process counters.
 describe('Redis lost under the rate limiter', () => {
   let redisPort: number
   let redis: ChildProcess | undefined

@@ -9,7 +9,7 @@ import { startReceiver } from './receiver.js'
 import { adminCall } from './server-process.js'
 import { adminQuery, databaseUrlFor } from './templates.js'
 
-// Roles from one build (DESIGN §12): `node dist/main.js` with ROLE=all|api|worker|migrate.
+// Roles from one build (docs/design.md §12): `node dist/main.js` with ROLE=all|api|worker|migrate.
 const dist = buildOnce('roles')
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -24,7 +24,7 @@ async function eventually<T>(what: string, probe: () => Promise<T>, ready: (v: T
   }
 }
 
-// DESIGN §11b: a sync applies a list whole or not at all. The apply is held at its end (the change
+// docs/design.md §11b: a sync applies a list whole or not at all. The apply is held at its end (the change
 // log's insert waits on a lock this test holds) with every product row already written in its open
 // transaction; the process is SIGKILLed there. Nothing of that list may be left, and the next sync applies it whole.
 describe.skipIf(!onPostgres)('SIGKILL while a 5,000-product price list is applied (PostgreSQL, real server processes)', () => {

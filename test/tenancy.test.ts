@@ -9,7 +9,7 @@ import { balanceOf, buy } from './factory-orders.js'
 import { validValue } from './fuzz-values.js'
 import { loadOperations, type Operation } from './openapi.js'
 
-// DESIGN §3 rule: another account's resource is a 404, never its data. Swept over every reseller route
+// docs/design.md §3 rule: another account's resource is a 404, never its data. Swept over every reseller route
 // of the OpenAPI document, so a route added later must say here how its path parameters are owned.
 
 const { app, ctx } = await createTestApp()

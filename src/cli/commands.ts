@@ -1,4 +1,4 @@
-/** The admin CLI's commands: each is one operator API call (DESIGN §11). */
+/** The admin CLI's commands: each is one operator API call (docs/design.md §11). */
 export type Command = {
   usage: string
   /** What `<command> --help` shows as a call to copy; made from `usage` when absent (exampleOf). */
@@ -262,7 +262,7 @@ export const COMMANDS: Record<string, Command> = {
     body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }),
   },
   'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
-  // A supplier's price list (DESIGN §11b): read now (or the last read, within SUPPLIER_SYNC_MINUTES), its products, its changes.
+  // A supplier's price list (docs/design.md §11b): read now (or the last read, within SUPPLIER_SYNC_MINUTES), its products, its changes.
   'providers:sync': { usage: 'CODE', method: 'POST', path: ([code]) => `/providers/${code}/sync` },
   'providers:sync-force': {
     usage: 'CODE (asks the provider even after a recent sync)',
@@ -274,14 +274,14 @@ export const COMMANDS: Record<string, Command> = {
     method: 'GET',
     path: ([code]) => `/providers/${code}/products`,
   },
-  // Revenue, cost and margin of the lines sold (DESIGN §11b); days in LEADERBOARD_TZ, the last 30 by default.
+  // Revenue, cost and margin of the lines sold (docs/design.md §11b); days in LEADERBOARD_TZ, the last 30 by default.
   'reports:margin': {
     usage: '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--group item|provider|reseller|day]',
     example: 'reports:margin --from 2026-11-01 --to 2026-11-30 --group provider',
     method: 'GET',
     path: () => '/reports/margin',
   },
-  // What slipped past the floor (DESIGN §11c): lines sold below it, bills it refused, items it keeps from selling.
+  // What slipped past the floor (docs/design.md §11c): lines sold below it, bills it refused, items it keeps from selling.
   'reports:margin-watch': {
     usage: '[--from YYYY-MM-DD] [--to YYYY-MM-DD]',
     example: 'reports:margin-watch --from 2026-11-01 --to 2026-11-30',
@@ -293,7 +293,7 @@ export const COMMANDS: Record<string, Command> = {
     method: 'GET',
     path: ([code]) => `/providers/${code}/changes`,
   },
-  // Prices a sync held instead of applying (DESIGN §11c): approve applies one and reprices its items, reject ignores it.
+  // Prices a sync held instead of applying (docs/design.md §11c): approve applies one and reprices its items, reject ignores it.
   'providers:held': {
     usage: 'CODE [--status pending|approved|rejected|superseded] [--page N]',
     example: 'providers:held digiflazz --status pending',
@@ -312,7 +312,7 @@ export const COMMANDS: Record<string, Command> = {
     method: 'POST',
     path: ([code, id]) => `/providers/${code}/held/${id}/reject`,
   },
-  // Items from a supplier's list, and the pricing rules that price them from its costs (DESIGN §11b).
+  // Items from a supplier's list, and the pricing rules that price them from its costs (docs/design.md §11b).
   'providers:import': {
     usage: 'CODE [--category C,…] [--brand B,…] [--type T,…] [--codes a,b] [--dry-run] (at least one of category, brand, type, codes)',
     method: 'POST',

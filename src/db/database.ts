@@ -41,7 +41,7 @@ function parseNumeric(value: string): number {
 pg.types.setTypeParser(INT8, parseSafeInteger)
 pg.types.setTypeParser(NUMERIC, parseNumeric)
 
-/** How long the service waits on PostgreSQL before a request answers 503 (DESIGN §12). */
+/** How long the service waits on PostgreSQL before a request answers 503 (docs/design.md §12). */
 export type DatabaseTimeouts = { connectMs: number; statementMs: number; queryMs: number; idleInTransactionMs: number }
 
 /**

@@ -19,7 +19,7 @@ const UNAVAILABLE_CODES = new Set([
 const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|timeout expired)/
 
-/** The database was lost or did not answer in time: 503, never 500 (DESIGN §12). */
+/** The database was lost or did not answer in time: 503, never 500 (docs/design.md §12). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false
   const { code, message } = error as { code?: unknown; message?: unknown }

@@ -23,7 +23,7 @@ const tooManyRequests = (decision: RateDecision) =>
 
 /**
  * Counts a wrong secret (API key, admin token, console sign-in, gateway signature) against the
- * caller's address (DESIGN §4). Answers the 429 to throw once the address is past the limit, so
+ * caller's address (docs/design.md §4). Answers the 429 to throw once the address is past the limit, so
  * guessing is bounded on every surface while a right secret from the same address is still served.
  */
 export async function countFailedAuthentication(ctx: AppContext, request: FastifyRequest): Promise<AppError | undefined> {
@@ -36,7 +36,7 @@ export async function refuseAuthentication(ctx: AppContext, request: FastifyRequ
   throw (await countFailedAuthentication(ctx, request)) ?? refusal
 }
 
-/** X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (DESIGN §4, §12). */
+/** X-APIKEY → account; then the allow-list, suspension and the per-key rate limit (docs/design.md §4, §12). */
 export function resellerAuth(ctx: AppContext) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = request.headers['x-apikey']

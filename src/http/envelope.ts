@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { PageMeta } from './schemas.js'
 
-/** The success envelope of DESIGN §3: `{ message: 'OK', data }`, and `meta` for a page of a list. */
+/** The success envelope of docs/design.md §3: `{ message: 'OK', data }`, and `meta` for a page of a list. */
 export function ok<T>(data: T): { message: 'OK'; data: T }
 export function ok<T, M>(data: T, meta: M): { message: 'OK'; data: T; meta: M }
 export function ok(data: unknown, meta?: unknown) {

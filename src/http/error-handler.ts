@@ -45,7 +45,7 @@ const FORMATS: Record<string, string> = {
   email: 'an email address',
 }
 
-// A pattern is said as the format it stands for, never as a regular expression (DESIGN §4).
+// A pattern is said as the format it stands for, never as a regular expression (docs/design.md §4).
 const PATTERNS: Record<string, string> = {
   '^[1-9][0-9]{3}-(0[1-9]|1[0-2])$': 'must be YYYY-MM, a month such as 2026-11',
   '^[a-z0-9][a-z0-9_-]{0,63}$': 'must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit',
@@ -100,7 +100,7 @@ const DATABASE_REFUSED_VALUE = new Set(['22003', '22P02', '22P05', '22021', '220
 // Deadlocks and serialization failures that outlived their retries: the database is too busy.
 const DATABASE_BUSY = new Set(['40001', '40P01'])
 
-/** Turns anything thrown into the error body of DESIGN §3; internals never reach the client. */
+/** Turns anything thrown into the error body of docs/design.md §3; internals never reach the client. */
 export function toAppError(error: FastifyError & { code?: string }): AppError {
   if (error instanceof AppError) return error
   if (error.validation)
@@ -142,7 +142,7 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     return reply.status(appError.status).send(body)
   })
   app.setNotFoundHandler((request, reply) => {
-    // A known path asked with another method is a 405 naming the methods it takes (DESIGN §4).
+    // A known path asked with another method is a 405 naming the methods it takes (docs/design.md §4).
     const url = request.url.split('?')[0]
     const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url }) !== null)
     if (allowed.length > 0)

@@ -112,7 +112,7 @@ export function enrichDocument(document: Json): Json {
 }
 
 /**
- * The document without the operator API: what production shows to anyone (DESIGN §12). Paths,
+ * The document without the operator API: what production shows to anyone (docs/design.md §12). Paths,
  * the operator tag and the bearer scheme go; `document` is a copy of the app's own.
  */
 export function resellerDocument(document: Json): Json {

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 
-/** Shared response shapes of DESIGN §3. */
+/** Shared response shapes of docs/design.md §3. */
 export const ErrorBody = Type.Object(
   {
     message: Type.String({ description: 'upper-case error code' }),

@@ -118,12 +118,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   )
   // The operator console: its own scope (form bodies, cookies, CSRF, HTML errors) around the same services.
   await app.register(consolePlugin(ctx))
-  // The reseller dashboard (DESIGN §13): its own scope, cookies and sessions, over the same services.
+  // The reseller dashboard (docs/design.md §13): its own scope, cookies and sessions, over the same services.
   await app.register(dashboardPlugin(ctx))
   // The payment gateway's side: its signed callback, and outside production the simulator's pay page.
   await app.register(tripayCallbackRoutes(ctx))
   if (ctx.config.appEnv !== 'production') await app.register(payPageRoutes(ctx))
-  // The upstreams' simulators (DESIGN §12): what the demo's providers and the tests talk to.
+  // The upstreams' simulators (docs/design.md §12): what the demo's providers and the tests talk to.
   if (ctx.config.appEnv !== 'production') await app.register(upstreamSimulators().plugin, { prefix: '/sim' })
   return app
 }

@@ -24,7 +24,7 @@ const orderCount = async () =>
   ).n
 const fieldsOf = (res: { json(): any }) => Object.keys(res.json().errors ?? {}).sort()
 
-describe('JSON bodies are typed strictly (DESIGN §3)', () => {
+describe('JSON bodies are typed strictly (docs/design.md §3)', () => {
   it.each([
     ['quantity true', { ref_id: 's-1', carts: [{ item_id: 0, quantity: true }] }, ['carts.0.quantity']],
     ['quantity "2"', { ref_id: 's-2', carts: [{ item_id: 0, quantity: '2' }] }, ['carts.0.quantity']],

@@ -54,7 +54,7 @@ function refusingUnstorable(validate: ValidateFunction): ValidateFunction {
 }
 
 /**
- * Fastify's validator factory, with two Ajv instances (DESIGN §3): a JSON body is typed strictly
+ * Fastify's validator factory, with two Ajv instances (docs/design.md §3): a JSON body is typed strictly
  * (`"2"` is no integer, `true` no quantity, `null` no 0), while query strings and path parameters
  * are text and parse numbers and booleans from it. Both keep Fastify's formats (ajv-formats).
  */

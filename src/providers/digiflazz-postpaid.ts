@@ -1,7 +1,7 @@
 import { digiflazzSign, readTransaction, type H2hOutcome } from './digiflazz.js'
 import { isRecord, postUpstream, text, type ProviderAccount } from './upstream-http.js'
 
-// Digiflazz's postpaid protocol (DESIGN §5c): POST /transaction with `commands` inq-pasca (the
+// Digiflazz's postpaid protocol (docs/design.md §5c): POST /transaction with `commands` inq-pasca (the
 // bill), then pay-pasca with the same ref_id (the payment), status-pasca to resolve a pending one.
 // Every request is signed md5(username + key + ref_id), as a prepaid one.
 
@@ -71,7 +71,7 @@ export async function inquireBill(account: ProviderAccount, req: PostpaidRequest
   if (rc === '00') {
     const periods = periodsOf(data.desc)
     if (!periods) return { kind: 'unavailable', reason: 'the bill came without a readable breakdown' }
-    // The supplier's price is the bill's cost (DESIGN §11c): without it the floor cannot be kept.
+    // The supplier's price is the bill's cost (docs/design.md §11c): without it the floor cannot be kept.
     const providerPrice = rupiah(data.price)
     if (providerPrice === undefined) return { kind: 'unavailable', reason: 'the bill came without the supplier’s price' }
     const customerName = text(data.customer_name)?.trim() ?? ''

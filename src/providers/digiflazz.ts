@@ -59,7 +59,7 @@ export function readTransaction(reply: UpstreamReply): H2hOutcome {
   if (byWord === 'unknown' || (byRc && byWord && byRc !== byWord))
     return { status: 'pending', sn: null, message: `unclear answer: rc ${rc}, status ${word}` }
   const status = (byRc ?? byWord) as H2hOutcome['status']
-  // Only a success charged anything; its price is the cost actually paid (DESIGN §11c).
+  // Only a success charged anything; its price is the cost actually paid (docs/design.md §11c).
   const price = status === 'completed' ? chargedPrice(data.price) : undefined
   return {
     status,

@@ -1,6 +1,6 @@
 import { isRecord, text, type UpstreamReply } from './upstream-http.js'
 
-/** One product of a provider's price list, read into the shape every protocol shares (DESIGN §11b). */
+/** One product of a provider's price list, read into the shape every protocol shares (docs/design.md §11b). */
 export type ListedProduct = {
   code: string
   name: string

@@ -4,7 +4,7 @@ import { smmPanelSimulator } from './smm-panel.simulator.js'
 import { validationSimulator } from './validation.simulator.js'
 
 /**
- * The upstream simulators, mounted under /sim/ outside production (DESIGN §12): the demo's
+ * The upstream simulators, mounted under /sim/ outside production (docs/design.md §12): the demo's
  * providers point here, so every demo item can be bought over the real protocols.
  */
 export function upstreamSimulators() {

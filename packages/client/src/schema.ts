@@ -591,7 +591,7 @@ export interface paths {
     head?: never
     /**
      * Change price, stock, activity or provider mapping
-     * @description Changes an item’s price, stock, activity or provider mapping; only the fields sent change. `price_locked: true` keeps the price through supplier cost changes and pricing rules (the `cost` still moves); a `price` sent for an item with a supplier `cost` locks it unless the same request says `price_locked: false`, and unlocking prices the item by its pricing rule at once. `allow_loss: true` lets the item sell below its source’s cost + the floor margin (a promotion; DESIGN §11c); false (the default) keeps the floor.
+     * @description Changes an item’s price, stock, activity or provider mapping; only the fields sent change. `price_locked: true` keeps the price through supplier cost changes and pricing rules (the `cost` still moves); a `price` sent for an item with a supplier `cost` locks it unless the same request says `price_locked: false`, and unlocking prices the item by its pricing rule at once. `allow_loss: true` lets the item sell below its source’s cost + the floor margin (a promotion; docs/design.md §11c); false (the default) keeps the floor.
      */
     patch: operations['adminUpdateItem']
     trace?: never
@@ -1133,7 +1133,7 @@ export interface paths {
     }
     /**
      * The pricing rules
-     * @description Every pricing rule (DESIGN §11b), by provider and from the broadest scope to the item. An item’s price is `round_up(cost × (1 + percent/100) + flat, round_to)`, never below `cost + min_margin`, by the most specific rule matching the supplier product of its first serving source: item > brand (with its category, then without) > category > provider.
+     * @description Every pricing rule (docs/design.md §11b), by provider and from the broadest scope to the item. An item’s price is `round_up(cost × (1 + percent/100) + flat, round_to)`, never below `cost + min_margin`, by the most specific rule matching the supplier product of its first serving source: item > brand (with its category, then without) > category > provider.
      */
     get: operations['adminListPricingRules']
     /**
@@ -1201,7 +1201,7 @@ export interface paths {
     }
     /**
      * Revenue, cost and margin of the lines sold, per item, source, reseller or day
-     * @description What the lines of orders sold on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`, default Asia/Jakarta; at most 366 days; by default the last 30 days up to today) earned over what they cost us (DESIGN §11b), per `group` and in total.
+     * @description What the lines of orders sold on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`, default Asia/Jakarta; at most 366 days; by default the last 30 days up to today) earned over what they cost us (docs/design.md §11b), per `group` and in total.
      *
      *     - **Counted:** the lines of orders in status `paid`, `completed` or `canceled`, by the order’s `created_at`.
      *     - **revenue** = the line’s `subtotal` − its `refunded_amount` (a refunded line earns 0).
@@ -1229,7 +1229,7 @@ export interface paths {
     }
     /**
      * Lines sold below cost + the floor margin, bills the floor refused, items it keeps from selling
-     * @description What slipped past the floor (DESIGN §11c: a price must cover cost + `min_margin`) on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`; at most 366 days; by default the last 30 days up to today), and what the floor keeps from selling now. Each section lists at most 500 rows, newest (or furthest below) first; `total` counts them all.
+     * @description What slipped past the floor (docs/design.md §11c: a price must cover cost + `min_margin`) on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`; at most 366 days; by default the last 30 days up to today), and what the floor keeps from selling now. Each section lists at most 500 rows, newest (or furthest below) first; `total` counts them all.
      *
      *     - **lines:** lines of `paid`, `completed` or `canceled` orders made in the period whose revenue (subtotal − refunded_amount) is below cost + floor margin. Cost as `GET /reports/margin` counts it: an upstream line the sum of its requests’ costs (a failed or voided request 0, an smm Partial what was delivered), any other line its recorded cost scaled to what was not refunded; a line of unknown cost is not judged. The floor margin is the item’s `min_margin` (else the store’s) × quantity, scaled as revenue is. `loss` = cost − revenue; `short_of_floor` = cost + floor margin − revenue.
      *     - **cause** of a line, the first that applies: `failover` (one of its requests replaced a failed one, at a dearer source), `allow_loss` (the item allows a loss), `price_locked` (the item’s price was set by hand), else `cost_rise` (the cost charged or recorded came above what the floor allowed: a supplier charged more than it listed). The item’s flags are read as they are now.
@@ -6990,7 +6990,7 @@ export interface operations {
             qty_label?: string
             validation?: boolean
             requires_zone_id?: boolean
-            /** @description an h2h postpaid bill (DESIGN §5c): price is the admin fee per bill */
+            /** @description an h2h postpaid bill (docs/design.md §5c): price is the admin fee per bill */
             postpaid?: boolean
           }
           required_fields?:
@@ -7428,7 +7428,7 @@ export interface operations {
             qty_label?: string
             validation?: boolean
             requires_zone_id?: boolean
-            /** @description an h2h postpaid bill (DESIGN §5c): price is the admin fee per bill */
+            /** @description an h2h postpaid bill (docs/design.md §5c): price is the admin fee per bill */
             postpaid?: boolean
           }
           required_fields?:

@@ -6,7 +6,7 @@ BEGIN
 END
 $$;
 
--- The same with the numbers a client needs to fix it (DESIGN §4's `data`, a JSON object): the
+-- The same with the numbers a client needs to fix it (docs/design.md §4's `data`, a JSON object): the
 -- detail then carries {"field", "data"} as JSON. No defaults, so a call never matches both.
 CREATE OR REPLACE FUNCTION raise_app(p_code text, p_field text, p_sentence text, p_data jsonb) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN

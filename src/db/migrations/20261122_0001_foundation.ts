@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Accounts, keys, the ledger and the catalog (DESIGN §3, §5b, §7, §11, §12). Tables only: the
+// Accounts, keys, the ledger and the catalog (docs/design.md §3, §5b, §7, §11, §12). Tables only: the
 // functions are repeatable SQL files (src/db/repeatable.ts), applied after every versioned migration.
 const statements = [
   `CREATE TABLE app_meta (key text PRIMARY KEY, value text NOT NULL)`,

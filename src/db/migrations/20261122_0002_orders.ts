@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Purchases, their lines, sandbox orders and the outbox (DESIGN §5, §10). Tables only: purchase()
+// Purchases, their lines, sandbox orders and the outbox (docs/design.md §5, §10). Tables only: purchase()
 // and its helpers are repeatable SQL files (src/db/repeatable.ts).
 const statements = [
   // One ref_id namespace per account, shared by purchases and top-ups; claimed first by a purchase.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §3: every price, amount, balance and line subtotal is at most 10^15 (money_max() in
+// docs/design.md §3: every price, amount, balance and line subtotal is at most 10^15 (money_max() in
 // db/functions/money.sql), exact in a JSON number. Added NOT VALID, then validated: rows stored
 // before the bound never stop a start; they are named in a warning and the bound holds for writes.
 const MONEY_MAX = '1000000000000000'

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §11: a voucher is unique in the whole store, not only within its item. Licenses already
+// docs/design.md §11: a voucher is unique in the whole store, not only within its item. Licenses already
 // stocked in several items are reported in license_duplicates (and a warning), never deleted.
 const statements = [
   `CREATE TABLE license_duplicates (

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Upstream fulfilment (DESIGN §5): one dispatch row per provider request, written by purchase() in
+// Upstream fulfilment (docs/design.md §5): one dispatch row per provider request, written by purchase() in
 // the purchase's transaction, claimed by workers with FOR UPDATE SKIP LOCKED and sent with no
 // transaction open. upstream_ref is derived from the order line, so sending it again is a status
 // check at the provider, never a second order.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Top-ups (DESIGN §7): the operator's payment channels and each top-up's payment link. A top-up's
+// Top-ups (docs/design.md §7): the operator's payment channels and each top-up's payment link. A top-up's
 // ref_id sits in the account's ref_ids registry beside purchases; its credit is one ledger entry.
 const MONEY_MAX = '1000000000000000'
 const statements = [

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Webhook settings, deliveries and their attempts (DESIGN §8).
+// Webhook settings, deliveries and their attempts (docs/design.md §8).
 const statements = [
   // Apart from accounts: the purchase updates the account row, which stays narrow.
   `CREATE TABLE webhook_settings (

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Per-month leaderboard aggregates (DESIGN §9), kept by leaderboard.sql in the transaction that completes an order.
+// Per-month leaderboard aggregates (docs/design.md §9), kept by leaderboard.sql in the transaction that completes an order.
 const statements = [
   // month: the first day of the month in LEADERBOARD_TZ. amount: completed Rupiah net of refunds.
   // points is derived here, so the rule "1 per Rp 1,000 of the month's total" has one home.

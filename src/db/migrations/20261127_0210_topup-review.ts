@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §7: a gateway's PAID whose paid total differs from the top-up's total credits nothing by
+// docs/design.md §7: a gateway's PAID whose paid total differs from the top-up's total credits nothing by
 // itself; the top-up waits in `review` for an operator, who credits the requested amount, another
 // amount, or nothing. Recorded: the gateway's paid total (NULL when it sent none usable), why it is
 // in review, what was credited, and the operator's reason and time.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §5b: the public docs filter GET /v1/item by a category's slug. Existing categories get
+// docs/design.md §5b: the public docs filter GET /v1/item by a category's slug. Existing categories get
 // one from their name (the rule of catalog/category-slug.ts as of this migration: ASCII letters
 // and digits, lower case, dashes between), a clash getting -2, -3… in id order; the catalog module
 // derives it on every insert and rename from then on. Nullable and unique: a category an older

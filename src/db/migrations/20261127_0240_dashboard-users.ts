@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// The reseller dashboard (DESIGN §13): the people of an account, their invites and sign-ins.
+// The reseller dashboard (docs/design.md §13): the people of an account, their invites and sign-ins.
 const statements = [
   // One person, one account: the email (kept lower-case) is unique store-wide, so a sign-in names one user.
   // A pending invite has invite_hash and no password yet; only SHA-256 of the link's token is kept.

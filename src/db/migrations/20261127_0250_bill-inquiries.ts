@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §5c: a postpaid bill is asked for first (inq-pasca) and paid later with the same upstream
+// docs/design.md §5c: a postpaid bill is asked for first (inq-pasca) and paid later with the same upstream
 // ref_id. An inquiry belongs to one account, lives 15 minutes, and pays at most once: purchase()
 // links it to the order line that paid it, under its row lock, and the dispatch of that line takes
 // its upstream_ref (dispatches.upstream_ref is unique too). purchase() gains its inquiry argument:

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §11b: each provider's price list as last read (supplier_products), every sync of it
+// docs/design.md §11b: each provider's price list as last read (supplier_products), every sync of it
 // (supplier_syncs; one running per provider, the claim that keeps two processes from reading
 // the same list at once), and what changed from one read to the next (supplier_changes).
 const statements = [

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §11b: the supplier products an item is bought from, by priority (item_sources), the
+// docs/design.md §11b: the supplier products an item is bought from, by priority (item_sources), the
 // pricing rules that turn a supplier's price into ours (pricing_rules), an item's cost and its
 // manual price lock, and what each line and upstream request cost us (margin per order).
 const statements = [

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §11c, the floor: an item may allow a loss (a promotion); the margin its pricing rule keeps
+// docs/design.md §11c, the floor: an item may allow a loss (a promotion); the margin its pricing rule keeps
 // above cost (null: the store's default, margin_settings); the most each upstream request may cost
 // to keep it; the bill inquiries the floor refused, kept for Margin watch.
 const statements = [

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// DESIGN §11c, price-list hygiene: a listed price a sync refused to apply (out of the money bounds,
+// docs/design.md §11c, price-list hygiene: a listed price a sync refused to apply (out of the money bounds,
 // or a jump past SUPPLIER_PRICE_JUMP_PERCENT) is logged as a `held` change the operator approves or
 // rejects. `hold_open` marks the hold still governing its code (pending, or rejected while the list
 // still shows that price): at most one per product.

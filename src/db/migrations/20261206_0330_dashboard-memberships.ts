@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// The reseller dashboard (DESIGN §13), so that nothing answers differently for emails that exist:
+// The reseller dashboard (docs/design.md §13), so that nothing answers differently for emails that exist:
 // sign-in failures are counted per email typed, existing or not, and an email may be a user of several
 // accounts (one row each, its own invite and password), so inviting it never finds it "taken".
 const statements = [

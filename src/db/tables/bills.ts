@@ -4,7 +4,7 @@ import type { Id } from './columns.js'
 /** One period of a bill as a reseller sees it: the bill, our admin fee for it, its late fee. */
 export type BillDetail = { period: string; bill_amount: number; admin: number; penalty: number }
 
-/** A postpaid bill asked for (inq-pasca, DESIGN §5c): what paying it costs, until expires_at, once. */
+/** A postpaid bill asked for (inq-pasca, docs/design.md §5c): what paying it costs, until expires_at, once. */
 export interface BillInquiriesTable {
   id: Id
   account_id: number
@@ -25,7 +25,10 @@ export interface BillInquiriesTable {
   details: ColumnType<BillDetail[], string, string>
   /** What the provider said it will charge us, for the operator; null when it did not say. */
   provider_price: number | null
-  /** The floor refused it (DESIGN §11c): the supplier's price + the floor margin passed what the reseller would pay; never payable. */
+  /**
+   * The floor refused it (docs/design.md §11c): the supplier's price + the floor margin passed what the reseller would pay;
+   * never payable.
+   */
   floor_refused: Generated<boolean>
   expires_at: Date
   /** The order line that paid it (written by purchase()); null while unpaid. */

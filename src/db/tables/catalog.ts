@@ -44,7 +44,7 @@ export type ProviderMeta = {
   qty_label?: string
   validation?: boolean
   requires_zone_id?: boolean
-  /** A postpaid bill (DESIGN §5c): price is the admin fee per bill, paid through POST /v1/trx/tagihan. */
+  /** A postpaid bill (docs/design.md §5c): price is the admin fee per bill, paid through POST /v1/trx/tagihan. */
   postpaid?: boolean
 }
 export type RequiredField = { key: string; label: string; required: boolean }
@@ -70,7 +70,7 @@ export interface ItemsTable {
   cost: ColumnType<number | null, string | number | null | undefined, string | number | null>
   /** Set by the operator: a cost change never reprices this item. */
   price_locked: Generated<boolean>
-  /** Set by the operator (a promotion): the item may sell below cost + min_margin (DESIGN §11c). */
+  /** Set by the operator (a promotion): the item may sell below cost + min_margin (docs/design.md §11c). */
   allow_loss: Generated<boolean>
   /** The margin the pricing rule that covers it keeps above cost, per unit of price; null: margin_settings' (MIN_MARGIN). */
   min_margin: ColumnType<number | null, number | null | undefined, number | null>

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 import type { Id, Timestamp } from './columns.js'
 
-/** The people of a reseller account who sign in to the dashboard (DESIGN §13); an email may have a row in several accounts. */
+/** The people of a reseller account who sign in to the dashboard (docs/design.md §13); an email may have a row in several accounts. */
 export interface ResellerUsersTable {
   id: Id
   account_id: number

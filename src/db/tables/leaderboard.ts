@@ -1,6 +1,6 @@
 import type { GeneratedAlways, Generated } from 'kysely'
 
-/** One account's month on the leaderboard (DESIGN §9); written only by leaderboard.sql. */
+/** One account's month on the leaderboard (docs/design.md §9); written only by leaderboard.sql. */
 export interface LeaderboardMonthsTable {
   account_id: number
   /** The first day of the month in LEADERBOARD_TZ. */

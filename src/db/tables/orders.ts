@@ -108,8 +108,8 @@ export interface DispatchesTable {
   finished_at: Date | null
   /** What this request costs us at its source (the supplier's price for its quantity or units); null when unknown. */
   cost: ColumnType<number | null, number | null | undefined, number | null>
-  /** The request that failed definitely at an earlier source, which this one replaces (DESIGN §11b failover). */
+  /** The request that failed definitely at an earlier source, which this one replaces (docs/design.md §11b failover). */
   failover_of: ColumnType<number | null, number | null | undefined, number | null>
-  /** The most this request may cost us and keep the floor (DESIGN §11c): its amount less the floor margin; null: no bound (the item allows a loss). */
+  /** The most this request may cost us and keep the floor (docs/design.md §11c): its amount less the floor margin; null: no bound (the item allows a loss). */
   max_cost: ColumnType<number | null, number | null | undefined, number | null>
 }

@@ -5,7 +5,7 @@ import type { Id, Timestamp } from './columns.js'
 type Decimal = ColumnType<number, string, string>
 type BigCount = ColumnType<number | null, number | null, number | null>
 
-/** One sync of a provider's price list (DESIGN §11b); a `running` row is the claim on that provider. */
+/** One sync of a provider's price list (docs/design.md §11b); a `running` row is the claim on that provider. */
 export interface SupplierSyncsTable {
   id: Id
   provider: string
@@ -79,7 +79,7 @@ export interface MarginSettingsTable {
   updated_at: Generated<Date>
 }
 
-/** A supplier product an item is bought from; the lowest priority that can serve is tried first (DESIGN §11b). */
+/** A supplier product an item is bought from; the lowest priority that can serve is tried first (docs/design.md §11b). */
 export interface ItemSourcesTable {
   item_id: number
   provider: string

@@ -10,7 +10,7 @@ import { ADMIN_CATALOG_DOCS } from './admin-catalog.openapi.js'
 
 const tags = ['operator']
 
-/** Categories and products on their own (DESIGN §11 creates them by name from an item; here they are listed and edited). */
+/** Categories and products on their own (docs/design.md §11 creates them by name from an item; here they are listed and edited). */
 export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   // The catalog snapshot of this process renews at once; others hear the NOTIFY.

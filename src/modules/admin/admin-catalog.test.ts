@@ -29,7 +29,7 @@ describe('operator API: categories', () => {
     expect(blank.statusCode).toBe(422)
     expect(blank.json().errors).toHaveProperty('name')
 
-    // An item naming the category by name lands in it (DESIGN §11), under a product created on first use.
+    // An item naming the category by name lands in it (docs/design.md §11), under a product created on first use.
     const item = await createItem(app, { category: name, product_name: 'Voucher' })
     const listed = await call('GET', `/categories?search=${encodeURIComponent(name)}`)
     expect(listed.json()).toMatchObject({ data: [{ id: created.id, product_count: 1, item_count: 1 }], meta: { total: 1 } })

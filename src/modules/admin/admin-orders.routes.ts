@@ -69,7 +69,7 @@ const Outcome = Ok(
   }),
 )
 
-/** The operator's view of every account's transactions, and manual delivery and cancel (DESIGN §11). */
+/** The operator's view of every account's transactions, and manual delivery and cancel (docs/design.md §11). */
 export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
   return async (app) => {

@@ -6,7 +6,7 @@ import { balanceOf } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { MAX_MONEY } from '../ledger/index.js'
 
-// Operator writes name their columns (DESIGN §3, §11): whatever else a body carries is never stored.
+// Operator writes name their columns (docs/design.md §3, §11): whatever else a body carries is never stored.
 const { app, ctx } = await createTestApp()
 
 const headers = { authorization: `Bearer ${ADMIN_TOKEN}` }
@@ -58,7 +58,7 @@ describe('PATCH /resellers/{id}', () => {
   })
 
   it('stores max_active_locks: null as NULL, so the account locks again at the default cap', async () => {
-    // Locks are worth at most the balance (DESIGN §6): ten of a Rp 10,000 item.
+    // Locks are worth at most the balance (docs/design.md §6): ten of a Rp 10,000 item.
     const r = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 20)
     const lock = () =>

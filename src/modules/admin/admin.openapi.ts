@@ -151,7 +151,7 @@ export const ADMIN_DOCS = operations({
   },
   adminUpdateItem: {
     description:
-      'Changes an item’s price, stock, activity or provider mapping; only the fields sent change. `price_locked: true` keeps the price through supplier cost changes and pricing rules (the `cost` still moves); a `price` sent for an item with a supplier `cost` locks it unless the same request says `price_locked: false`, and unlocking prices the item by its pricing rule at once. `allow_loss: true` lets the item sell below its source’s cost + the floor margin (a promotion; DESIGN §11c); false (the default) keeps the floor.',
+      'Changes an item’s price, stock, activity or provider mapping; only the fields sent change. `price_locked: true` keeps the price through supplier cost changes and pricing rules (the `cost` still moves); a `price` sent for an item with a supplier `cost` locks it unless the same request says `price_locked: false`, and unlocking prices the item by its pricing rule at once. `allow_loss: true` lets the item sell below its source’s cost + the floor margin (a promotion; docs/design.md §11c); false (the default) keeps the floor.',
     codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'MINIMUM_ORDER_NOT_MET'],
     request: { price: 26000, active: true },
     response: { message: 'OK', data: { ...item, price: 26000, updated_at: '2026-11-22T11:00:00.000Z' } },

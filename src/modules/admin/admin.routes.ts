@@ -12,7 +12,7 @@ import { ADMIN_DOCS } from './admin.openapi.js'
 
 const tags = ['operator']
 
-/** The operator API of DESIGN §11 (accounts, balance, items, licenses, providers). */
+/** The operator API of docs/design.md §11 (accounts, balance, items, licenses, providers). */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
   // This process forgets a changed account at once; others hear it through NOTIFY.

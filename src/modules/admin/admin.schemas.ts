@@ -65,7 +65,7 @@ const ProviderMetaBody = Type.Object({
   qty_label: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: 'what a provider unit is called' })),
   validation: Type.Optional(Type.Boolean()),
   requires_zone_id: Type.Optional(Type.Boolean()),
-  postpaid: Type.Optional(Type.Boolean({ description: 'an h2h postpaid bill (DESIGN §5c): price is the admin fee per bill' })),
+  postpaid: Type.Optional(Type.Boolean({ description: 'an h2h postpaid bill (docs/design.md §5c): price is the admin fee per bill' })),
 })
 const ItemFields = {
   sku: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

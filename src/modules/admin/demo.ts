@@ -114,7 +114,7 @@ export async function seedDemo(ctx: AppContext): Promise<{ accountId: number; ap
       order_process: 'manual',
       stock: 20,
     })
-    // A postpaid bill (DESIGN §5c): its price is the admin fee per bill; the simulator's PLN customers
+    // A postpaid bill (docs/design.md §5c): its price is the admin fee per bill; the simulator's PLN customers
     // have bills (…2 a payment that fails, …3 one that settles later, …5 no bill, …8 one its supplier
     // asks more for than this admin fee covers: refused by the floor, on Margin watch).
     await createItemWithin(trx, {
@@ -129,13 +129,13 @@ export async function seedDemo(ctx: AppContext): Promise<{ accountId: number; ap
       provider_code: 'pln',
       provider_meta: { postpaid: true },
     })
-    // The rest of the catalog comes from the simulators' price lists (DESIGN §11b), after the items
+    // The rest of the catalog comes from the simulators' price lists (docs/design.md §11b), after the items
     // above (their ids are the README's): each product not yet sold, priced by a provider-wide rule.
     const lists = simulatorPriceLists()
     await importListWithin(trx, 'sim-h2h', lists.digiflazz, DIGIFLAZZ_RULE)
     await importListWithin(trx, 'sim-smm', lists.smmPanel, PANEL_RULE)
 
-    // Top-up channels of each kind, with fees shaped like a gateway's (DESIGN §7).
+    // Top-up channels of each kind, with fees shaped like a gateway's (docs/design.md §7).
     await createChannelWithin(trx, {
       code: 'QRIS',
       name: 'QRIS',

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import type { BillDetail } from '../../db/schema.js'
 
-// How long an inquiry may be paid (DESIGN §5c); the provider's own quote lasts the day.
+// How long an inquiry may be paid (docs/design.md §5c); the provider's own quote lasts the day.
 export const INQUIRY_MINUTES = 15
 
 export type NewInquiry = {
@@ -13,7 +13,7 @@ export type NewInquiry = {
   customerName: string
   details: BillDetail[]
   providerPrice: number
-  /** The floor refused it (DESIGN §11c): kept for Margin watch, never payable. */
+  /** The floor refused it (docs/design.md §11c): kept for Margin watch, never payable. */
   floorRefused: boolean
 }
 

@@ -10,7 +10,7 @@ import { BILL_DOCS } from './bills.openapi.js'
 
 const tags = ['transactions']
 
-/** Postpaid bills (DESIGN §5c): ask for a bill, then pay it as a purchase. */
+/** Postpaid bills (docs/design.md §5c): ask for a bill, then pay it as a purchase. */
 export function billRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const deps: PaymentDeps = {
     db: ctx.db,

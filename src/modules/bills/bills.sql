@@ -1,4 +1,4 @@
--- Postpaid bills (DESIGN §5c): the inquiry a bill's payment uses, for purchase() (orders/purchase.sql),
+-- Postpaid bills (docs/design.md §5c): the inquiry a bill's payment uses, for purchase() (orders/purchase.sql),
 -- which prices the line by it and links it to the line in the purchase's own transaction.
 
 -- The inquiry a postpaid line pays, locked until the purchase ends: this account's (another's is
@@ -20,7 +20,7 @@ BEGIN
     PERFORM raise_app('INQUIRY_ALREADY_USED', 'inquiry_id', 'this bill was paid by your transaction ' || v_ref || ': a new bill needs a new inquiry',
                       jsonb_build_object('inquiry_id', v.id, 'ref_id', v_ref));
   END IF;
-  -- The floor refused it at its inquiry (DESIGN §11c): the supplier's price was above what it would be paid.
+  -- The floor refused it at its inquiry (docs/design.md §11c): the supplier's price was above what it would be paid.
   IF v.floor_refused THEN
     PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', 'inquiry_id', 'the provider charges more for this bill than this item may take for it: it cannot be paid now; ask a new inquiry later',
                       jsonb_build_object('inquiry_id', v.id));

@@ -46,7 +46,7 @@ export function inquiryView(row: Awaited<ReturnType<typeof insertInquiry>>): Bil
 }
 
 /**
- * POST /v1/trx/tagihan/inquiry (DESIGN §5c): asks the provider for the customer's bill (inq-pasca
+ * POST /v1/trx/tagihan/inquiry (docs/design.md §5c): asks the provider for the customer's bill (inq-pasca
  * under a ref of our own, which the payment reuses) and keeps it 15 minutes for this account.
  * Our admin fee is the item's price per bill; the balance will be charged bill + late fee + it.
  */
@@ -78,7 +78,7 @@ export async function askBill(deps: InquiryDeps, accountId: number, body: BillIn
   }))
   const amount = details.reduce((sum, d) => sum + d.bill_amount + d.admin + d.penalty, 0)
   if (amount > MONEY_MAX) throw invalidField('customer_id', `has bills of more than ${MONEY_MAX}, more than one transaction may carry`)
-  // The floor (DESIGN §11c): the supplier's price is the bill's cost; a bill that would not keep the
+  // The floor (docs/design.md §11c): the supplier's price is the bill's cost; a bill that would not keep the
   // margin is stored refused (Margin watch lists it) and never payable.
   const floor = await billFloorOf(deps.db, item.id)
   const floorRefused = !floor.allow_loss && amount < answer.providerPrice + Number(floor.margin)

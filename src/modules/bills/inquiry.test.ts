@@ -6,7 +6,7 @@ import { buy } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
 import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
-// DESIGN §5c's inquiry against the Digiflazz simulator over real HTTP (a listener on 127.0.0.1).
+// docs/design.md §5c's inquiry against the Digiflazz simulator over real HTTP (a listener on 127.0.0.1).
 // The timeout is generous: a busy machine's simulator must never read as a provider that hangs.
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
 const up = await startUpstreams()
@@ -184,7 +184,7 @@ describe('a postpaid item elsewhere', () => {
   })
 })
 
-describe('the floor on a bill (DESIGN §11c)', () => {
+describe('the floor on a bill (docs/design.md §11c)', () => {
   const refused = (id?: number) =>
     ctx.db
       .selectFrom('bill_inquiries')

@@ -24,7 +24,7 @@ function inBodyFields(error: unknown): unknown {
 }
 
 /**
- * The most the bill may come to: max_amount, or max_price (DESIGN §11c: Digiflazz buyers' name for
+ * The most the bill may come to: max_amount, or max_price (docs/design.md §11c: Digiflazz buyers' name for
  * it), the lower when both are sent; `field` is the one that set it, named in the refusal.
  */
 function billLimit(body: BillPaymentBody): { field: 'max_amount' | 'max_price'; max: number } | undefined {
@@ -34,7 +34,7 @@ function billLimit(body: BillPaymentBody): { field: 'max_amount' | 'max_price'; 
 }
 
 /**
- * POST /v1/trx/tagihan (DESIGN §5c): pays a bill as one purchase of its postpaid item, priced by
+ * POST /v1/trx/tagihan (docs/design.md §5c): pays a bill as one purchase of its postpaid item, priced by
  * the given inquiry or a fresh one. purchase() runs the ref_id rules, locks the inquiry, checks it
  * (this account's, unpaid, unexpired, this item and customer), debits the balance with its ledger
  * entry, writes order.paid and the dispatch that sends pay-pasca under the inquiry's ref.

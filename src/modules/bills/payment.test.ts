@@ -6,7 +6,7 @@ import { balanceOf } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
-// DESIGN §5c's payment: one purchase priced by its inquiry, then pay-pasca under the inquiry's ref,
+// docs/design.md §5c's payment: one purchase priced by its inquiry, then pay-pasca under the inquiry's ref,
 // status-pasca for a pending one, a refund once for a failed one. Against the Digiflazz simulator
 // over real HTTP; the upstream worker driven by runOnce. The timeout is generous: a busy machine's
 // simulator must never read as a provider that hangs.

@@ -29,7 +29,7 @@ export type CatalogSnapshot = {
 }
 
 /**
- * The catalog as every reseller sees it, kept per process (DESIGN §5b): renewed when an edit is
+ * The catalog as every reseller sees it, kept per process (docs/design.md §5b): renewed when an edit is
  * announced (here at once, elsewhere by NOTIFY catalog_changed) and otherwise at most a second
  * old, so stock lags committed sales, refunds and locks by at most a second without a sale
  * touching any shared row. Past half a second a read starts the renewal and is served the current

@@ -26,7 +26,7 @@ const openDenomFields = (meta: ProviderMeta): Variant['required_fields'] => [
   },
 ]
 
-// A postpaid bill is asked for and paid by its customer number (POST /v1/trx/tagihan, DESIGN §5c).
+// A postpaid bill is asked for and paid by its customer number (POST /v1/trx/tagihan, docs/design.md §5c).
 const POSTPAID_FIELDS: Variant['required_fields'] = [{ key: 'customer_id', label: 'Customer number (ID pelanggan)', required: true }]
 
 /** Where a validation is asked for, as the catalog's and the validation services' `validation` name it. */

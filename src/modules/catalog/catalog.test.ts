@@ -88,7 +88,7 @@ describe('GET /v1/item', () => {
       order_process: 'h2h',
       h2h_provider: `dgf-${unique}`,
       provider_meta: { open_denom: true, min_qty: 10, max_qty: 500, step_qty: 5, price_unit: 1, qty_label: null },
-      // The nominal's bounds, as a purchase checks them (DESIGN §5).
+      // The nominal's bounds, as a purchase checks them (docs/design.md §5).
       required_fields: [
         { key: 'note', label: expect.any(String), required: true },
         { key: 'provider_qty', label: 'Nominal', required: true, min: 10, max: 500, step: 5 },

@@ -8,7 +8,7 @@ import { containing } from './catalog.queries.js'
 export type CategoryInput = { name: string; icon?: string | null }
 export type CategoryChanges = Partial<CategoryInput>
 
-/** A name as stored: trimmed, never blank (DESIGN §11: items name their category by it). */
+/** A name as stored: trimmed, never blank (docs/design.md §11: items name their category by it). */
 export function cleanName(field: string, name: string): string {
   const trimmed = name.trim()
   if (!trimmed) throw invalidField(field, 'must not be blank')

@@ -30,7 +30,7 @@ export async function freeSlug(trx: Database, name: string, ownId?: number): Pro
 
 /**
  * Creates the category named `name`, with its slug, unless it exists (items and products name theirs,
- * DESIGN §11). Two requests naming one new category race on both unique indexes: the loser's insert
+ * docs/design.md §11). Two requests naming one new category race on both unique indexes: the loser's insert
  * does nothing and its next look finds the winner's row (or a slug taken meanwhile, and tries the next).
  */
 export async function ensureCategory(trx: Database, name: string): Promise<void> {

@@ -16,7 +16,7 @@ export async function lockItemForSources(trx: Trx, itemId: number): Promise<{ or
 }
 
 /**
- * Points an item's provider and code at its first source (DESIGN §11b), so the operator's item view
+ * Points an item's provider and code at its first source (docs/design.md §11b), so the operator's item view
  * and the paths that read items.provider agree with item_sources. Left as it is without a source.
  */
 export async function followFirstSource(trx: Trx, itemId: number, first: { provider: string; code: string } | undefined): Promise<void> {

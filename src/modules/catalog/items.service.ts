@@ -97,9 +97,9 @@ export async function createItem(db: Database, input: ItemInput) {
 }
 
 export type ItemChanges = Partial<Omit<ItemInput, 'order_process' | 'product_name' | 'category'>> & {
-  /** A locked price is the operator's: supplier cost changes and pricing rules leave it (DESIGN §11b). */
+  /** A locked price is the operator's: supplier cost changes and pricing rules leave it (docs/design.md §11b). */
   price_locked?: boolean
-  /** The item may sell below cost + the floor margin (a promotion, DESIGN §11c). */
+  /** The item may sell below cost + the floor margin (a promotion, docs/design.md §11c). */
   allow_loss?: boolean
 }
 

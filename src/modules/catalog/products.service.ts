@@ -6,7 +6,7 @@ import { categoryIs, containing } from './catalog.queries.js'
 import { cleanName, cleanPicture } from './categories.service.js'
 import { ensureCategory } from './category-slug.js'
 
-/** `category_id`, or `category` by name (created on first use; neither: Uncategorized), as items name theirs (DESIGN §11). */
+/** `category_id`, or `category` by name (created on first use; neither: Uncategorized), as items name theirs (docs/design.md §11). */
 export type ProductInput = { name: string; image?: string | null; category_id?: number; category?: string }
 export type ProductChanges = { name?: string; image?: string | null; category_id?: number }
 

@@ -1,4 +1,4 @@
--- The item checks of a purchase, in its order (DESIGN §5), for purchase(), sandbox orders and stock
+-- The item checks of a purchase, in its order (docs/design.md §5), for purchase(), sandbox orders and stock
 -- locks alike: the item exists and is active, its provider is on (or a source serves), the line meets
 -- the minimum, the item's quantity over the whole cart (p_item_total) stays within its maximum, the
 -- line costs at most money_max(), and a fulfilment can take it.

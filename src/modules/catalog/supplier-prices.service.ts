@@ -16,7 +16,7 @@ async function holdItems(trx: Trx, ids: number[]) {
 export type SupplierPrice = { id: number; cost: string; price: number; min_margin: number | null }
 
 /**
- * Writes the cost and price the suppliers module computed (DESIGN §11b), in the caller's transaction:
+ * Writes the cost and price the suppliers module computed (docs/design.md §11b), in the caller's transaction:
  * only rows whose cost, price or floor margin differ, and never the price of an item the operator locked
  * (its cost and floor margin still move: the floor alone protects it). Changed rows get the catalog's change time, so resellers' delta sync sees them, and
  * cached listings are told. Answers the ids of the items written.

@@ -109,7 +109,7 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
       },
     )
-    // A promotion: the item may sell below its source's cost + the floor margin (DESIGN §11c).
+    // A promotion: the item may sell below its source's cost + the floor margin (docs/design.md §11c).
     app.post(
       '/console/items/:id/allow-loss',
       { schema: { hide, params: IdParam, body: Form({ allow_loss: StringEnum(['true', 'false']) }) } },

@@ -8,7 +8,7 @@ import { Form, Text } from './form.js'
 
 const hide = true
 
-/** A reseller's dashboard users (DESIGN §13): invite (the one-time link shown here once), remove (signed out everywhere). */
+/** A reseller's dashboard users (docs/design.md §13): invite (the one-time link shown here once), remove (signed out everywhere). */
 export function dashboardUserPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {

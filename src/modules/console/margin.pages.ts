@@ -32,7 +32,7 @@ export function marginBars(rows: MarginRow[]) {
   }
 }
 
-/** The margin report (DESIGN §11b) with its form, table and chart; Margin watch (§11c). */
+/** The margin report (docs/design.md §11b) with its form, table and chart; Margin watch (§11c). */
 export function marginPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(

@@ -39,7 +39,7 @@ const SourceFields = Object.fromEntries(
   ]).flat(),
 )
 
-/** Pricing rules (list, add or change by scope, delete) and an item's sources by priority (DESIGN §11b). */
+/** Pricing rules (list, add or change by scope, delete) and an item's sources by priority (docs/design.md §11b). */
 export function pricingPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {

@@ -12,7 +12,7 @@ const PER_PAGE = 50
 const CodeParam = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) })
 const HeldParam = Type.Object({ code: CodeParam.properties.code, id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
 
-/** Suppliers' price lists (DESIGN §11b): each provider's last sync, a sync on demand, and what the syncs found changed. */
+/** Suppliers' price lists (docs/design.md §11b): each provider's last sync, a sync on demand, and what the syncs found changed. */
 export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   const settings = {

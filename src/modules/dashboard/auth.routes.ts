@@ -37,7 +37,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       const outcome = await checkSignIn(ctx.db, email, password)
       if (outcome && 'userIds' in outcome) return signIn(reply, outcome.userIds)
       // Every failure counts against the address's budget too, a locked email's included, like every
-      // failed authentication (DESIGN §4): known and unknown emails spend it alike.
+      // failed authentication (docs/design.md §4): known and unknown emails spend it alike.
       const tooMany = await countFailedAuthentication(ctx, request)
       if (tooMany) throw tooMany
       if (outcome) {

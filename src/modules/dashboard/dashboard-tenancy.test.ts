@@ -4,7 +4,7 @@ import { dashboardRoutes, dashboardVisitor } from '../../../test/dashboard.js'
 import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 
-// DESIGN §13: another account's anything is a 404 in the dashboard too. Swept over every dashboard route
+// docs/design.md §13: another account's anything is a 404 in the dashboard too. Swept over every dashboard route
 // with a path parameter, so a route added later must say here whose resource its parameter names.
 
 const { app, ctx } = await createTestApp()

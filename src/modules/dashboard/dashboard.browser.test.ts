@@ -10,7 +10,7 @@ import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
 import { freePort } from '../../../test/server-process.js'
 
-// A reseller's owner in a real browser (DESIGN §13): invite → password → sign in → see a purchase →
+// A reseller's owner in a real browser (docs/design.md §13): invite → password → sign in → see a purchase →
 // rotate the key → allow-list → webhook with a test send; a form without its token refused; every
 // page without sideways scrolling at phone size. DASHBOARD_SHOTS=<dir> writes the docs' screenshots.
 const EXECUTABLE = '/usr/bin/chromium'

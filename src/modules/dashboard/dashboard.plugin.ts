@@ -46,7 +46,7 @@ declare module 'fastify' {
 }
 
 /**
- * The reseller dashboard (DESIGN §13) at /dashboard: server-rendered pages for the people of a
+ * The reseller dashboard (docs/design.md §13) at /dashboard: server-rendered pages for the people of a
  * reseller account, over the same services as the API and the console, scoped to the session's account.
  */
 export function dashboardPlugin(ctx: AppContext) {

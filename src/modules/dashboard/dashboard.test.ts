@@ -7,7 +7,7 @@ import { createAutoItem, createItem, createReseller } from '../../../test/factor
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
 
-// DESIGN §13: users invited by an operator, sign-in, sessions, CSRF and roles, over app.inject.
+// docs/design.md §13: users invited by an operator, sign-in, sessions, CSRF and roles, over app.inject.
 const { app, ctx } = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '1000' })
 const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` }
 let n = 0

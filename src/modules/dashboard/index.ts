@@ -1,4 +1,4 @@
-// dashboard: the resellers' own web dashboard (DESIGN §13) and the operator's routes for its users.
+// dashboard: the resellers' own web dashboard (docs/design.md §13) and the operator's routes for its users.
 export { dashboardPlugin } from './dashboard.plugin.js'
 export { dashboardUserAdminRoutes } from './users-admin.routes.js'
 export { inviteUrl } from './users-admin.routes.js'

@@ -2,7 +2,7 @@ import { operations } from '../../http/operation.js'
 
 const user = { id: 3, email: 'owner@tokomaju.example', role: 'owner' }
 
-/** OpenAPI metadata of the operator routes for dashboard users (DESIGN §13). */
+/** OpenAPI metadata of the operator routes for dashboard users (docs/design.md §13). */
 export const DASHBOARD_USER_ADMIN_DOCS = operations({
   adminInviteDashboardUser: {
     description:

@@ -34,7 +34,7 @@ const Invited = Ok(
 /** The link a person opens to set a password; the token is shown only in this answer. */
 export const inviteUrl = (publicUrl: string, token: string) => `${publicUrl}/dashboard/invite/${token}`
 
-/** An operator's side of the dashboard's users (DESIGN §13): invite, list, remove. */
+/** An operator's side of the dashboard's users (docs/design.md §13): invite, list, remove. */
 export function dashboardUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {

@@ -8,7 +8,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, verifyPassword } from './pass
 
 export const ROLES = ['owner', 'staff'] as const
 export type Role = (typeof ROLES)[number]
-/** DESIGN §13: an invite link sets the password once and lapses after 72 hours. */
+/** docs/design.md §13: an invite link sets the password once and lapses after 72 hours. */
 export const INVITE_HOURS = 72
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/

@@ -1,11 +1,11 @@
--- The upstream requests of a purchase's h2h or smm order line (DESIGN §5), written with the order:
+-- The upstream requests of a purchase's h2h or smm order line (docs/design.md §5), written with the order:
 -- h2h one request per unit of quantity, each at the unit price, or one open-denomination request for
 -- its provider units (p_units) at the line's cost; smm one panel order for the whole line. Each
 -- request's upstream ref derives from the invoice and the line's number (from 1), so sending it again
 -- is a status check, never a second order; a bill's payment goes under its inquiry's ref (p_bill_ref:
 -- pay-pasca must reuse it). Rings NOTIFY dispatch for the upstream worker at commit.
 -- cost: what the supplier charges for the request (NULL when unknown). max_cost: the most it may cost
--- and keep the floor at the price paid (DESIGN §11c), which failover holds its next source to.
+-- and keep the floor at the price paid (docs/design.md §11c), which failover holds its next source to.
 CREATE OR REPLACE FUNCTION plan_dispatches(p_order bigint, p_line bigint, p_line_number integer, p_invoice text, p_item bigint,
                                            p_process text, p_quantity integer, p_cost bigint, p_target text, p_options jsonb,
                                            p_units integer, p_bill_ref text) RETURNS void
@@ -33,7 +33,7 @@ BEGIN
          q.quantity, q.amount,
          -- What the supplier charges for it: the source's price (an item without sources: its cost), per
          -- unit of the item's price (an open denomination's units count in the price's unit, as check_cart_line prices them);
-         -- a bill's: the supplier's price from its inquiry (DESIGN §11c).
+         -- a bill's: the supplier's price from its inquiry (docs/design.md §11c).
          CASE WHEN p_bill_ref IS NOT NULL THEN (SELECT b.provider_price FROM bill_inquiries b WHERE b.upstream_ref = p_bill_ref)
               ELSE cost_of(CASE WHEN v_provider IS NULL THEN it.cost ELSE v_price END, q.units) END,
          -- The amount paid less the floor margin per unit of price bought, never below 0. No bound for an

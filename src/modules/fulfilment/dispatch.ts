@@ -3,7 +3,7 @@ import type { OrderProcess } from '../../db/schema.js'
 /**
  * The one seam for upstream fulfilment: an h2h provider protocol or an SMM panel plugs in as a
  * dispatcher. Until one is registered for a process, purchases of its items answer
- * PRODUCT_TEMPORARILY_UNAVAILABLE and nothing is debited (DESIGN §5).
+ * PRODUCT_TEMPORARILY_UNAVAILABLE and nothing is debited (docs/design.md §5).
  */
 export type LineDispatcher = {
   process: Extract<OrderProcess, 'h2h' | 'smm'>

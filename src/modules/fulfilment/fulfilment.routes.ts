@@ -45,7 +45,7 @@ const ResolveBody = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 500 })),
 })
 
-/** Upstream requests that need an operator (DESIGN §5): an smm add cut off by a crash, an h2h request pending for 90 days. */
+/** Upstream requests that need an operator (docs/design.md §5): an smm add cut off by a crash, an h2h request pending for 90 days. */
 export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {

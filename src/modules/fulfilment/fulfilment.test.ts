@@ -192,7 +192,7 @@ describe('h2h over the Digiflazz protocol', () => {
       ] as const) {
         const res = await buy(app, r, `dana-bad-${label}`, [{ item_id: item.id, ...cart }])
         expect([res.statusCode, res.json()], label).toEqual([422, { message: 'VALIDATION_ERROR', errors: { [field]: [sentence] } }])
-        // The sandbox runs the same rules (DESIGN §10).
+        // The sandbox runs the same rules (docs/design.md §10).
         const sandbox = await app.inject({
           method: 'POST',
           url: '/api/v1/order/sandbox',

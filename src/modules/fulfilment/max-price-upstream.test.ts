@@ -6,7 +6,7 @@ import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
-// DESIGN §11c upstream: a Digiflazz request carries max_price = its dispatch's max_cost; the
+// docs/design.md §11c upstream: a Digiflazz request carries max_price = its dispatch's max_cost; the
 // simulator charges its list price and refuses one above max_price with rc 69, a definite failure
 // (failover, else one refund); a success's price becomes the request's cost. max_cost is set here
 // by SQL before the worker sends (the purchase's planning of it is not under test).

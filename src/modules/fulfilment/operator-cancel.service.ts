@@ -4,7 +4,7 @@ import { withdrawUnsentRequests } from './unsent-requests.queries.js'
 import { settleLine } from './settlement.js'
 
 /**
- * Operator cancel (DESIGN §5): refunds every line not delivered yet; delivered lines stay. Upstream
+ * Operator cancel (docs/design.md §5): refunds every line not delivered yet; delivered lines stay. Upstream
  * requests never sent are voided and refunded; a line with a request at its provider turns
  * `cancel_requested` and is settled by the provider's final answer. It sits above orders because
  * it also voids the order's unsent dispatches.

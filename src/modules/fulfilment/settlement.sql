@@ -4,7 +4,7 @@
 -- upstream_order_id, cost}; an answer is recorded only if its request is still in one of from_states
 -- (another worker or the operator may have moved it on). Returns the ids recorded.
 -- cost: what the provider says it charged (Digiflazz's price), replacing the planned cost: losses
--- are measured against the cost actually charged (DESIGN §11c); absent, the planned cost stays.
+-- are measured against the cost actually charged (docs/design.md §11c); absent, the planned cost stays.
 -- refund: full gives the request's whole amount back, partial floor(amount × remains / quantity)
 -- (an smm Partial), none nothing. A line whose requests have all ended is settled by the orders
 -- module (orders/settlement.sql), with the last answer's reason on its refund.
@@ -84,7 +84,7 @@ $$;
 -- A request that failed definitely before anything was delivered, sent on to the next source of its
 -- item, of its kind, listed and outside its cut-off window now, that its chain (the requests it
 -- replaced) has not tried and that keeps the floor at the price the buyer paid (cost ≤ max_cost,
--- DESIGN §11c; NULL: no bound), whatever the item's price is now: it ends `failed`
+-- docs/design.md §11c; NULL: no bound), whatever the item's price is now: it ends `failed`
 -- with nothing to refund, and a new request takes its place (same line, target, amount) under a ref
 -- of its own, the chain's first ref + '-F' + its length, which no purchase's ref can take (those
 -- end in '-' and a number).

@@ -39,7 +39,7 @@ async function notePending(
 const PAY_SENT = 'pay-pasca sent'
 
 /**
- * A postpaid bill's request (DESIGN §5c): pay-pasca under the inquiry's ref, once; every later look,
+ * A postpaid bill's request (docs/design.md §5c): pay-pasca under the inquiry's ref, once; every later look,
  * a crash mid-call included, is status-pasca. The mark is a conditional update committed before the
  * payment leaves, so whoever loses it (or finds it set) only asks.
  */
@@ -66,7 +66,7 @@ export async function sendH2h(
     return 'pending'
   }
   const qty = typeof d.options?.qty === 'number' ? d.options.qty : undefined
-  // The floor's bound (DESIGN §11c): above it Digiflazz fails the request (rc 69) and it fails over,
+  // The floor's bound (docs/design.md §11c): above it Digiflazz fails the request (rc 69) and it fails over,
   // rather than sell at a loss.
   const maxPrice = d.max_cost ?? undefined
   const outcome =

@@ -46,7 +46,7 @@ const Services = Type.Object({
   }),
 })
 
-/** Account validation before buying (DESIGN §5b). */
+/** Account validation before buying (docs/design.md §5b). */
 export function validationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const validation = createAccountValidation(ctx.db, ctx.vault, ctx.config, ctx.fetch)
   return async (app) => {

@@ -29,7 +29,7 @@ export const validates = (processName: string, kind: string | null, meta: Provid
   processName === 'h2h' && kind === 'digiflazz' && meta?.validation === true
 
 /**
- * POST /v1/item/validate (DESIGN §5b): a PLN meter (provider_code pln…) through the provider's
+ * POST /v1/item/validate (docs/design.md §5b): a PLN meter (provider_code pln…) through the provider's
  * inquiry-pln, a game account through the validation source (VALIDATION_SOURCE_URL). Found
  * accounts are cached in this process for a few minutes.
  */

@@ -3,7 +3,7 @@ import { createTestApp } from '../../../test/app.js'
 import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { addSimulatedProvider, startUpstreams } from '../../../test/upstreams.js'
 
-// DESIGN §5b: account validation through the provider (Digiflazz inquiry-pln) or the validation source, cached.
+// docs/design.md §5b: account validation through the provider (Digiflazz inquiry-pln) or the validation source, cached.
 const up = await startUpstreams()
 afterAll(() => up.close())
 const { app } = await createTestApp({ VALIDATION_SOURCE_URL: `${up.base}/validation`, PROVIDER_TIMEOUT_MS: '3000' })

@@ -1,4 +1,4 @@
--- The leaderboard's rule, in one place (DESIGN §9). An order counts once, when its turn to
+-- The leaderboard's rule, in one place (docs/design.md §9). An order counts once, when its turn to
 -- `completed` leaves the outbox, in the month of its finished_at in LEADERBOARD_TZ: one
 -- transaction and its amount net of refunds.
 -- Every refund comes before its order closes (an order closes only when no line is open, and

@@ -44,7 +44,7 @@ export async function creditBalance(trx: Trx, p: Omit<LedgerPosting, 'direction'
 export { getBalance, ledgerCount, listMutations, listOrderEntries } from './ledger.queries.js'
 
 /**
- * An account's books checked as an operator would by hand (DESIGN §5: the balance is the sum of the
+ * An account's books checked as an operator would by hand (docs/design.md §5: the balance is the sum of the
  * ledger, always): each check with what it expected and found. An unknown account is a 404.
  */
 export async function auditLedger(db: Database, accountId: number, chunk?: number): Promise<LedgerAudit> {

@@ -12,12 +12,12 @@ const outcome = (res: { statusCode: number; json(): any }) => [res.statusCode, r
 const lockRows = async (r: Reseller) =>
   (await sql<{ n: number }>`SELECT count(*)::integer AS n FROM stock_locks WHERE account_id = ${r.id}`.execute(ctx.db)).rows[0].n
 
-// DESIGN §6: the account's active locks, the new one included, may be worth at most its balance.
+// docs/design.md §6: the account's active locks, the new one included, may be worth at most its balance.
 describe('POST /v1/item/lock and the balance', () => {
   it('refuses an account with Rp 82 the whole stock of a Rp 45,000 item, and stores nothing', async () => {
     const r = await createReseller(app, { balance: 82 })
     const item = await createItem(app, { order_process: 'manual', stock: 19, price: 45_000 })
-    // Stock is checked first (the order of DESIGN §6).
+    // Stock is checked first (the order of docs/design.md §6).
     expect(outcome(await lock(r, { item_id: item.id, quantity: 20 }))).toEqual([422, 'INSUFFICIENT_STOCK'])
     const res = await lock(r, { item_id: item.id, quantity: 19 })
     expect(res.statusCode).toBe(400)

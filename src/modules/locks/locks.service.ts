@@ -6,7 +6,7 @@ import { findActiveLocks, insertLock, markLockReleased, refuseUnusableLockRow } 
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
-/** POST /v1/item/lock: one call of create_lock() (locks.sql), which checks in DESIGN §6 order and holds the stock. */
+/** POST /v1/item/lock: one call of create_lock() (locks.sql), which checks in docs/design.md §6 order and holds the stock. */
 export async function createLock(
   prepared: PreparedStatement,
   limits: { defaultCap: number; fulfillable: readonly string[] },

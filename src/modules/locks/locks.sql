@@ -7,7 +7,7 @@ BEGIN
 END
 $$;
 
--- create_lock(): POST /v1/item/lock in one round trip, checks in DESIGN §6 order. The item is held
+-- create_lock(): POST /v1/item/lock in one round trip, checks in docs/design.md §6 order. The item is held
 -- exclusively first, which also waits out every purchase of it in flight; then the account row,
 -- under which the cap is counted. Stock that no purchase could take is not held either
 -- (refuse_unsellable). The token comes from the caller's random source. A lock is a promise to buy:

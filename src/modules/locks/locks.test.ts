@@ -7,7 +7,7 @@ import { assertInvariants } from '../../../test/invariants.js'
 import { sweepExpiredLocks } from './locks.service.js'
 
 const { app, ctx } = await createTestApp()
-// Locks are worth at most the balance (DESIGN §6): enough for every lock these tests take.
+// Locks are worth at most the balance (docs/design.md §6): enough for every lock these tests take.
 const FUNDED = { balance: 1_000_000 }
 
 const lock = (r: Reseller, payload: object) => app.inject({ method: 'POST', url: '/api/v1/item/lock', headers: r.headers, payload })
@@ -35,7 +35,7 @@ describe('POST /v1/item/lock', () => {
     expect(Date.parse(short.expires_at) - Date.parse(short.locked_at)).toBe(60_000)
   })
 
-  it('answers each refusal in the order of DESIGN §6', async () => {
+  it('answers each refusal in the order of docs/design.md §6', async () => {
     const r = await createReseller(app, FUNDED)
     await admin(app, 'PATCH', `/resellers/${r.id}`, { max_active_locks: 1 })
     const auto = await createAutoItem(app, 3, { min_order: 2 })

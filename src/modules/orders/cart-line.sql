@@ -1,4 +1,4 @@
--- A cart line's note and size rules (DESIGN §5), for purchase() and the sandbox alike: the target an
+-- A cart line's note and size rules (docs/design.md §5), for purchase() and the sandbox alike: the target an
 -- h2h or smm line needs, the smm JSON note, an open denomination's provider_qty and what it costs,
 -- a postpaid bill's single payment (its cost is its inquiry's: purchase() prices it).
 -- p_field prefixes field paths ('carts.0'; NULL for a body of one item). Answers the note as stored

@@ -5,7 +5,7 @@ import { admin, createAutoItem, createItem, createReseller } from '../../../test
 import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 
-// DESIGN §11c: a cart line's max_price bounds its unit price; above it the purchase (and the sandbox)
+// docs/design.md §11c: a cart line's max_price bounds its unit price; above it the purchase (and the sandbox)
 // is PRICE_ABOVE_MAX with the line's field and the price, nothing stored, the ref_id still free.
 const { app, ctx } = await createTestApp()
 

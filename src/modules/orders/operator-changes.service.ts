@@ -41,7 +41,7 @@ export async function creditRefunds(trx: Trx, order: Order, refunds: { lineId: n
   }
 }
 
-/** The first step of an operator cancel (DESIGN §5): the order locked, refused unless paid, with its reason. */
+/** The first step of an operator cancel (docs/design.md §5): the order locked, refused unless paid, with its reason. */
 export async function startCancel(trx: Trx, orderId: number, reason: string): Promise<Order> {
   const order = await lockOrder(trx, orderId)
   if (order.status !== 'paid') throw new AppError('INVALID_STATE', { detail: `order is ${order.status}` })

@@ -22,7 +22,7 @@ export type LineRow = {
   /** The item's now (the public docs list them on a line): its product and its description ('' is none). */
   product_id: number
   description: string
-  /** A postpaid line's bill, as its inquiry found it (DESIGN §5c); else null. */
+  /** A postpaid line's bill, as its inquiry found it (docs/design.md §5c); else null. */
   bill: LineBill | null
 }
 

@@ -73,7 +73,7 @@ function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, 
     view.licenses = [{ product_license: license, note: line.delivery_note }]
   }
   if (line.bill) {
-    // A bill's line: whose bill, for which periods, and how its amount is made up (DESIGN §5c).
+    // A bill's line: whose bill, for which periods, and how its amount is made up (docs/design.md §5c).
     const { customer_name, period, ...bill } = line.bill
     Object.assign(view, { customer_name, period, bill })
   }
@@ -99,7 +99,7 @@ function orderView(
     price: order.price,
     fees: order.fees,
     amount: order.amount,
-    // A balance purchase has no payment page, QR or expiry (DESIGN §5).
+    // A balance purchase has no payment page, QR or expiry (docs/design.md §5).
     note: null,
     payment_link: null,
     qr_link: null,
@@ -121,7 +121,7 @@ export function orderDetailFromJson({ order: o, lines, requests }: OrderDetailJs
   return orderView({ ...o, created_at: date(o.created_at), updated_at: date(o.updated_at) }, lines, requests, vault)
 }
 
-/** The full current state of an order as operators see it (DESIGN §5), in one statement. */
+/** The full current state of an order as operators see it (docs/design.md §5), in one statement. */
 export async function loadOrderDetail(db: Database, vault: Vault, order: OrderHead): Promise<OrderDetailView> {
   const { lines, requests } = await findOrderContents(db, order.id)
   return orderView(order, lines, requests, vault, 'operator')

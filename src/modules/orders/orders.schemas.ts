@@ -15,7 +15,7 @@ const Note = Type.Union(
   { description: 'the target: a number, account id or link; or for smm/open denomination a JSON object' },
 )
 
-// DESIGN §11c, as Digiflazz buyers send it: the most one unit may cost, else PRICE_ABOVE_MAX.
+// docs/design.md §11c, as Digiflazz buyers send it: the most one unit may cost, else PRICE_ABOVE_MAX.
 const MaxPrice = Type.Integer({
   minimum: 0,
   maximum: 1e15,

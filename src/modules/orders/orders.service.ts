@@ -45,9 +45,9 @@ export async function createPurchase(
   // An invoice collision is worth another go, with a new invoice.
   const invoiceTaken = (e: { code?: string; constraint?: string }) => e.code === '23505' && e.constraint === 'orders_invoice_key'
   const { result, invoice } = await retrying(attempt, invoiceTaken)
-  // The ref_id may be a top-up's: the namespace is shared (DESIGN §7).
+  // The ref_id may be a top-up's: the namespace is shared (docs/design.md §7).
   if (result.refused === 'REF_ID_ALREADY_EXIST') throw await refIdTaken(db, accountId, body.ref_id)
-  // A balance purchase has no fees: its price is its amount (DESIGN §5).
+  // A balance purchase has no fees: its price is its amount (docs/design.md §5).
   return {
     id: result.order_id,
     invoice,

@@ -8,10 +8,10 @@
 -- The steps other modules own are their functions, called here: a line's rules (check_purchase_line,
 -- orders/cart-line.sql), the stock check and take (stock_shortfall, claim_licenses, take_item_stock:
 -- catalog/stock.sql), the upstream requests (plan_dispatches, fulfilment/dispatch-plan.sql).
--- A postpaid bill (DESIGN §5c) is one line priced by its inquiry (p_inquiry, POST /v1/trx/tagihan):
+-- A postpaid bill (docs/design.md §5c) is one line priced by its inquiry (p_inquiry, POST /v1/trx/tagihan):
 -- the inquiry is locked, checked and linked to the line here (bills/bills.sql), and its dispatch takes
 -- the inquiry's upstream ref, so the payment is the one the provider quoted; POST /v1/trx refuses it.
--- p_max_prices: each line's max_price (DESIGN §11c; NULL, or a NULL element: no bound), checked
+-- p_max_prices: each line's max_price (docs/design.md §11c; NULL, or a NULL element: no bound), checked
 -- against the line's unit price with the item checks, from the values already in hand.
 CREATE OR REPLACE FUNCTION purchase(p_account bigint, p_ref text, p_invoice text, p_items bigint[], p_qtys integer[],
                                     p_notes text[], p_lock_token text, p_processes text[], p_inquiry bigint DEFAULT NULL,
@@ -144,7 +144,7 @@ BEGIN
   FOR i IN 1 .. n LOOP
     -- cost: what the line costs the store, the item's cost of one unit of price times the units of
     -- price bought (an open denomination's: its provider units over the price's unit, as check_cart_line prices it);
-    -- a bill's: the supplier's price from its inquiry (DESIGN §11c).
+    -- a bill's: the supplier's price from its inquiry (docs/design.md §11c).
     INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity,
                              unit_price, subtotal, note, status, stock_taken, delivered_at, cost)
     SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], v_costs[i] / p_qtys[i], v_costs[i], v_notes[i],

@@ -69,13 +69,13 @@ function smmResult(r: ResultRow) {
   }
 }
 
-/** The requests that stand for their unit: one that failed over to another source gave way to its successor (DESIGN §11b). */
+/** The requests that stand for their unit: one that failed over to another source gave way to its successor (docs/design.md §11b). */
 function standing(rows: ResultRow[]): ResultRow[] {
   const replaced = new Set(rows.flatMap((r) => (r.failover_of == null ? [] : [r.failover_of])))
   return replaced.size === 0 ? rows : rows.filter((r) => !replaced.has(r.id))
 }
 
-/** DESIGN §5: one h2h result per provider request, one smm result per panel order, from the requests in line order. */
+/** docs/design.md §5: one h2h result per provider request, one smm result per panel order, from the requests in line order. */
 export function upstreamResultsOf(rows: ResultRow[]) {
   const shown = standing(rows)
   return {

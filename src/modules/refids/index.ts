@@ -1,4 +1,4 @@
-// The ref_id namespace that purchases and top-ups share in an account (DESIGN §7), and the invoices
+// The ref_id namespace that purchases and top-ups share in an account (docs/design.md §7), and the invoices
 // both hand out. purchase() checks the same namespace in SQL under the same lock (lock_ref_id).
 export { newInvoice } from './invoice.js'
 export { claimTopupRefId, isRefIdHeld } from './refids.queries.js'

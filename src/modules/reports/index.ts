@@ -1,4 +1,4 @@
-// reports: what the store earned over what it cost (DESIGN §11b margin) and what slipped past the floor (§11c Margin
+// reports: what the store earned over what it cost (docs/design.md §11b margin) and what slipped past the floor (§11c Margin
 // watch), for the operator API, the console and the CLI.
 export { reportRoutes } from './reports.routes.js'
 export { marginReport, MAX_REPORT_DAYS } from './margin.service.js'

@@ -6,7 +6,7 @@ import type { MarginWatch, MarginWatchQuery } from './margin-watch.schemas.js'
 const total = (rows: { total: number | string }[]) => Number(rows[0]?.total ?? 0)
 
 /**
- * GET /reports/margin-watch (DESIGN §11c): what sold below cost + the floor margin in the period,
+ * GET /reports/margin-watch (docs/design.md §11c): what sold below cost + the floor margin in the period,
  * the bills the floor refused in it, and the items it keeps from selling now. One rule for the
  * console's Margin watch, the Suppliers page and the CLI.
  */

@@ -5,7 +5,7 @@ import { admin, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
-// Margin watch (DESIGN §11c) over real purchases and bill inquiries against the simulators over
+// Margin watch (docs/design.md §11c) over real purchases and bill inquiries against the simulators over
 // HTTP. Where what makes a line cost more than it was sold for belongs to routing (a supplier that
 // charges more than it listed, a failover to a dearer source), the request's cost is set by SQL.
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })

@@ -20,7 +20,7 @@ const row = (key: string, label: string, f: [number, number, number, number, num
 export const REPORT_DOCS = operations({
   adminMarginReport: {
     description: [
-      'What the lines of orders sold on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`, default Asia/Jakarta; at most 366 days; by default the last 30 days up to today) earned over what they cost us (DESIGN §11b), per `group` and in total.',
+      'What the lines of orders sold on the days `from` to `to` (inclusive, in `LEADERBOARD_TZ`, default Asia/Jakarta; at most 366 days; by default the last 30 days up to today) earned over what they cost us (docs/design.md §11b), per `group` and in total.',
       '',
       '- **Counted:** the lines of orders in status `paid`, `completed` or `canceled`, by the order’s `created_at`.',
       '- **revenue** = the line’s `subtotal` − its `refunded_amount` (a refunded line earns 0).',

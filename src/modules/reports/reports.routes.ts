@@ -11,7 +11,7 @@ import { MarginAnswer, MarginQuery } from './reports.schemas.js'
 
 const tags = ['operator']
 
-/** The operator's reports over what was sold (DESIGN §11b: margin per order line; §11c: Margin watch). */
+/** The operator's reports over what was sold (docs/design.md §11b: margin per order line; §11c: Margin watch). */
 export function reportRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(

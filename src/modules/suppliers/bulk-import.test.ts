@@ -4,7 +4,7 @@ import { admin } from '../../../test/factory.js'
 import { addSimulatedProvider, startUpstreams, type Upstreams } from '../../../test/upstreams.js'
 import { addBulkProducts, bulkCode } from '../../providers/bulk-price-list.simulator.js'
 
-// DESIGN §11c: a supplier's list of any size syncs and imports, every multi-row statement within
+// docs/design.md §11c: a supplier's list of any size syncs and imports, every multi-row statement within
 // PostgreSQL's 65,535 parameters (one INSERT of 16,384 item_sources rows passed it).
 const BULK = 50_000
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '60000' })

@@ -15,7 +15,7 @@ export async function heldPrices(db: Database, provider: string, f: { status?: H
 const refused = (sentence: string) => new AppError('HELD_PRICE_DECIDED', { fieldErrors: { id: [sentence] }, detail: sentence })
 
 /**
- * Approves or rejects one held price (DESIGN §11c). Approved: the product takes the listed price
+ * Approves or rejects one held price (docs/design.md §11c). Approved: the product takes the listed price
  * and its items are repriced, as a sync's price change does; rejected: the list's same price is
  * ignored until the list moves it again. Answers how many items were repriced.
  */

@@ -19,7 +19,7 @@ const decided = {
   },
 }
 
-/** OpenAPI metadata of the held-price routes (DESIGN §11c), carried by each route’s schema. */
+/** OpenAPI metadata of the held-price routes (docs/design.md §11c), carried by each route’s schema. */
 export const HELD_DOCS = operations({
   adminListHeldPrices: {
     description:

@@ -11,7 +11,7 @@ import { ProviderParam } from './suppliers.schemas.js'
 const tags = ['operator']
 const security = [{ adminToken: [] }]
 
-/** DESIGN §11c: the prices a sync held, and the operator's approve or reject. */
+/** docs/design.md §11c: the prices a sync held, and the operator's approve or reject. */
 export function heldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {

@@ -3,7 +3,7 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin } from '../../../test/factory.js'
 import { addSimulatedProvider, startUpstreams, type Upstreams } from '../../../test/upstreams.js'
 
-// DESIGN §11c, price-list hygiene, over real HTTP against the price-list simulators: each test has
+// docs/design.md §11c, price-list hygiene, over real HTTP against the price-list simulators: each test has
 // its own provider on a fresh simulator, so one test's steering never reaches another's list.
 const { app } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
 const opened: Upstreams[] = []

@@ -16,7 +16,7 @@ export type ImportableProduct = {
   postpaid: boolean
   /** The item already bought from it (through item_sources, or mapped by hand as provider + provider_code). */
   linked_item: number | null
-  /** A listed price waits for the operator's decision (DESIGN §11c): not imported until it is decided. */
+  /** A listed price waits for the operator's decision (docs/design.md §11c): not imported until it is decided. */
   held: boolean
 }
 

@@ -92,7 +92,7 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
   if (!kind) throw new AppError('PROVIDER_NOT_FOUND')
   const products = await selectedProducts(trx, provider, sel)
   const listed = new Set(products.map((p) => p.code))
-  // Nothing is sold from a price the operator has not accepted, nor at Rp 0 (DESIGN §11c).
+  // Nothing is sold from a price the operator has not accepted, nor at Rp 0 (docs/design.md §11c).
   const skipOf = (p: ImportableProduct): SkipReason | undefined =>
     p.linked_item !== null ? 'linked' : p.held ? 'held' : validPrice(kind, p.postpaid, p.list_price) ? undefined : 'invalid_price'
   const reasons = products.map(skipOf)
@@ -142,7 +142,7 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
 }
 
 /**
- * POST /providers/{code}/import (DESIGN §11b): an item per selected supplier product not yet linked,
+ * POST /providers/{code}/import (docs/design.md §11b): an item per selected supplier product not yet linked,
  * named and categorised from the list, bought from it (item_sources priority 1), at its cost and the
  * price its rule gives, all in one transaction. Importing again creates nothing new.
  */

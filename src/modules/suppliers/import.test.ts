@@ -129,7 +129,7 @@ describe('pricing rules', () => {
     const { created } = await importing(code, { categories: ['Games'] })
     const [ff, ml86, ml172] = created.map((c: any) => c.id)
     const prices = async () => Promise.all([ff, ml86, ml172].map(async (id) => (await item(id)).price))
-    // The floor margin each keeps (DESIGN §11c): its rule's, null with none (the store's).
+    // The floor margin each keeps (docs/design.md §11c): its rule's, null with none (the store's).
     const margins = async () => Promise.all([ff, ml86, ml172].map(async (id) => (await item(id)).min_margin))
     expect(await prices()).toEqual([18_200, 19_500, 38_900])
     expect(await margins()).toEqual([null, null, null])

@@ -1,5 +1,5 @@
 // suppliers: each provider's price list as last read (supplier_products), its syncs and the changes
-// they found (DESIGN §11b). Only route registration, the workers and the CLI use it.
+// they found (docs/design.md §11b). Only route registration, the workers and the CLI use it.
 export { supplierRoutes } from './suppliers.routes.js'
 export { pricingRoutes } from './pricing.routes.js'
 export { sourceRoutes } from './sources.routes.js'

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely'
 import type { SupplierChangesTable } from '../../db/schema.js'
 import type { ListedProduct } from '../../providers/price-list.js'
 
-// DESIGN §11c, price-list hygiene, pure: which listed prices a sync holds instead of applying.
+// docs/design.md §11c, price-list hygiene, pure: which listed prices a sync holds instead of applying.
 
 /** The most any price may be (money_max() in money.sql): 10^15 Rupiah stays exact in a JSON number. */
 export const MONEY_MAX = 10 ** 15
@@ -50,7 +50,7 @@ export type Change = Omit<Insertable<SupplierChangesTable>, 'provider' | 'sync_i
 type OpenHold = { id: number; code: string; new_value: string | null }
 
 /**
- * The list as it will be applied (DESIGN §11c): an entry whose price is held keeps the last applied
+ * The list as it will be applied (docs/design.md §11c): an entry whose price is held keeps the last applied
  * price (a new one is left out), logged once as `held`; an open hold still matching the list is
  * not logged again, one the list moved away from is closed (`closing`).
  */

@@ -30,7 +30,7 @@ export type RuleBody = {
 export const ruleView = (r: RuleRow) => ({ ...r, percent: Number(r.percent) })
 export type RuleView = ReturnType<typeof ruleView>
 
-// Which parts of the key each scope takes (DESIGN §11b): the rest must be left out.
+// Which parts of the key each scope takes (docs/design.md §11b): the rest must be left out.
 const KEY_PARTS: Record<PricingScope, { required: (keyof RuleKey)[]; optional: (keyof RuleKey)[] }> = {
   provider: { required: ['provider'], optional: [] },
   category: { required: ['provider', 'category'], optional: [] },

@@ -67,7 +67,7 @@ export const PRICING_DOCS = operations({
   },
   adminListPricingRules: {
     description:
-      'Every pricing rule (DESIGN §11b), by provider and from the broadest scope to the item. An item’s price is `round_up(cost × (1 + percent/100) + flat, round_to)`, never below `cost + min_margin`, by the most specific rule matching the supplier product of its first serving source: item > brand (with its category, then without) > category > provider.',
+      'Every pricing rule (docs/design.md §11b), by provider and from the broadest scope to the item. An item’s price is `round_up(cost × (1 + percent/100) + flat, round_to)`, never below `cost + min_margin`, by the most specific rule matching the supplier product of its first serving source: item > brand (with its category, then without) > category > provider.',
     returns: 'The rules',
     response: { message: 'OK', data: [rule] },
   },

@@ -13,7 +13,7 @@ import { ProviderParam } from './suppliers.schemas.js'
 const tags = ['operator']
 const security = [{ adminToken: [] }]
 
-/** DESIGN §11b: items imported from a supplier's list, and the pricing rules that price them. */
+/** docs/design.md §11b: items imported from a supplier's list, and the pricing rules that price them. */
 export function pricingRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   // This process's catalog listing shows the change at once; others hear it through NOTIFY.

@@ -1,7 +1,7 @@
 import type { PricingScope } from '../../db/schema.js'
 import { MONEY_MAX } from './price-hygiene.js'
 
-// DESIGN §11b's price formula and rule matching, pure. Decimals are exact (BigInt over a power of
+// docs/design.md §11b's price formula and rule matching, pure. Decimals are exact (BigInt over a power of
 // ten): 10,000 × 1.1 must be 11,000, never 11,001 after a float's rounding error is rounded up.
 
 /** A non-negative decimal: n / 10^scale. */

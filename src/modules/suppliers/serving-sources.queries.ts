@@ -26,7 +26,7 @@ function targetOf(target: RepriceTarget) {
 }
 
 /**
- * Each targeted item's first serving source (DESIGN §11b, §11c): the lowest priority listed one
+ * Each targeted item's first serving source (docs/design.md §11b, §11c): the lowest priority listed one
  * (item_source_states, suppliers/sources.sql), whatever its cut-off window or the floor, so a price
  * does not flip daily or chase itself; when none is listed, its lowest priority source.
  */

@@ -10,7 +10,7 @@ import { getItemSources, putItemSources } from './sources.service.js'
 const tags = ['operator']
 const security = [{ adminToken: [] }]
 
-/** DESIGN §11b: the supplier products an item is bought from, by priority. */
+/** docs/design.md §11b: the supplier products an item is bought from, by priority. */
 export function sourceRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {

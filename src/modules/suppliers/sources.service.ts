@@ -7,7 +7,7 @@ import { itemExists, listItemSources, providerKinds, replaceItemSources, type So
 
 export type SourceInput = { provider: string; code: string; priority: number }
 
-// The provider kind each order process buys from (DESIGN §11b).
+// The provider kind each order process buys from (docs/design.md §11b).
 const KIND_OF: Partial<Record<OrderProcess, string>> = { h2h: 'digiflazz', smm: 'smm_panel' }
 
 const view = (itemId: number, rows: SourceRow[]) => ({
@@ -60,7 +60,7 @@ async function sourceErrors(trx: Trx, process: OrderProcess, sources: SourceInpu
 }
 
 /**
- * Replaces an item's sources (DESIGN §11b) in one transaction: the item locked, the list checked
+ * Replaces an item's sources (docs/design.md §11b) in one transaction: the item locked, the list checked
  * whole (422 naming each bad field), written, the item's provider pointed at the first source, and
  * its cost and price recomputed from the first that serves.
  */

@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION floor_margin(p_item_min_margin bigint) RETURNS bigint
 $$;
 
 -- Every source of an item and what it can do at p_at: the one definition of "a source serves"
--- (DESIGN §11b, §11c), read by the purchase, routing, failover, the catalog and Margin watch.
+-- (docs/design.md §11b, §11c), read by the purchase, routing, failover, the catalog and Margin watch.
 --   listed:       its provider on, and its supplier product on and still listed (a source linked by
 --                 hand before any sync has no product row yet: listed, as the operator said);
 --   in_cut_off:   inside the product's daily cut-off window, in the supplier's local time (Digiflazz:

@@ -6,7 +6,7 @@ import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from '../../../test/upstreams.js'
 
-// An item's sources (DESIGN §11b): the admin list, and availability that follows the suppliers'
+// An item's sources (docs/design.md §11b): the admin list, and availability that follows the suppliers'
 // lists as synced from the simulator (a product off, gone, or inside its cut-off hours in WIB).
 const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' })
 const up = await startUpstreams()

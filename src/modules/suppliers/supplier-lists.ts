@@ -3,7 +3,7 @@ import type { PriceListRead } from '../../providers/price-list.js'
 import { readPanelServices } from '../../providers/smm-services.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 
-/** Reads a provider's whole list through its protocol (DESIGN §11b). */
+/** Reads a provider's whole list through its protocol (docs/design.md §11b). */
 export function readSupplierList(kind: string, account: ProviderAccount, timeoutMs: number): Promise<PriceListRead> {
   switch (kind) {
     case 'digiflazz':

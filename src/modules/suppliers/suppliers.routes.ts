@@ -12,7 +12,7 @@ import { syncProvider } from './sync.service.js'
 const tags = ['operator']
 const security = [{ adminToken: [] }]
 
-/** DESIGN §11b: a provider's price list read on demand, its products as last read, and what changed. */
+/** docs/design.md §11b: a provider's price list read on demand, its products as last read, and what changed. */
 export function supplierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   const settings = {

@@ -33,7 +33,7 @@ export function operatorChannel(c: Channel) {
 }
 
 /**
- * What resellers see (DESIGN §7). `fee` alone reads as the channel's fee for any amount, so the
+ * What resellers see (docs/design.md §7). `fee` alone reads as the channel's fee for any amount, so the
  * listing names the amount it priced (`?amount=`, else the minimum) and its total beside the rule.
  */
 export function resellerChannel(c: Channel, asked?: number) {

@@ -50,7 +50,7 @@ describe('payment channels', () => {
     expect([missing.statusCode, missing.json()]).toEqual([404, { message: 'CHANNEL_NOT_FOUND' }])
   })
 
-  it('are listed to resellers as DESIGN §7: fee for the minimum, or for the amount asked', async () => {
+  it('are listed to resellers as docs/design.md §7: fee for the minimum, or for the amount asked', async () => {
     const list = (await get(app, '/balance/channels', reseller)).json()
     expect(list.message).toBe('OK')
     expect(list.data).toEqual([

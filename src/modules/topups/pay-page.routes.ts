@@ -7,7 +7,7 @@ import { ReferenceParam } from './topups.schemas.js'
 import { findGatewayTopup, payTopup } from './topups.service.js'
 
 /**
- * The simulator gateway's hosted pay page (DESIGN §7, §12: outside production, under /sim/). A plain
+ * The simulator gateway's hosted pay page (docs/design.md §7, §12: outside production, under /sim/). A plain
  * form POST, no script; the form carries a keyed token of the reference, so a page that does not
  * know it cannot post a payment.
  */

@@ -22,7 +22,7 @@ export type GatewayChannel = {
   active: boolean
 }
 
-/** One payment gateway (DESIGN §7): creates payment links and lists its channels. */
+/** One payment gateway (docs/design.md §7): creates payment links and lists its channels. */
 export type PaymentGateway = {
   name: GatewayName
   createPayment(request: PaymentRequest): Promise<PaymentLink>

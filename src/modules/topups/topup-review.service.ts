@@ -14,7 +14,7 @@ function paidTotalOf(reported: unknown): number | null {
 }
 
 /**
- * A gateway's signed PAID (DESIGN §7): the paid total equal to the top-up's total credits once, as
+ * A gateway's signed PAID (docs/design.md §7): the paid total equal to the top-up's total credits once, as
  * payTopup does; any other total, or none, credits nothing and leaves the top-up in `review` for an
  * operator. A top-up already paid, in review or resolved stays as it is (a repeat answers the same).
  */

@@ -8,7 +8,7 @@ import { startFakeTripay, tripayEnv } from '../../../test/fake-tripay.js'
 import { assertInvariants } from '../../../test/invariants.js'
 import { COMMANDS } from '../../cli/commands.js'
 
-// DESIGN §7: a signed PAID whose paid total is not the top-up's total credits nothing by itself;
+// docs/design.md §7: a signed PAID whose paid total is not the top-up's total credits nothing by itself;
 // the top-up waits in review until an operator credits the requested amount, another, or nothing.
 const tripay = await startFakeTripay()
 afterAll(() => tripay.close())

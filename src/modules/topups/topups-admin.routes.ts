@@ -30,7 +30,7 @@ const TopupsQuery = Type.Object({
   account_id: Type.Optional(RowId()),
 })
 
-/** The operator's side of top-ups (DESIGN §11): channels, the top-ups, paying a simulator top-up, resolving one in review. */
+/** The operator's side of top-ups (docs/design.md §11): channels, the top-ups, paying a simulator top-up, resolving one in review. */
 export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {

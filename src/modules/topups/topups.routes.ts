@@ -9,7 +9,7 @@ import { TOPUP_DOCS } from './topups.openapi.js'
 
 const tags = ['balance']
 
-/** Top-ups (DESIGN §7): the payment channels and a payment link for one of them. */
+/** Top-ups (docs/design.md §7): the payment channels and a payment link for one of them. */
 export function topupRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(

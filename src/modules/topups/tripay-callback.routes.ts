@@ -67,7 +67,7 @@ export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
         const topup = await findGatewayTopup(ctx.db, 'tripay', body.reference)
         if (topup.invoice !== body.merchant_ref) throw new AppError('TOPUP_NOT_FOUND')
         if (body.status === 'PAID') {
-          // Another paid total than asked, or none, waits for an operator (DESIGN §7).
+          // Another paid total than asked, or none, waits for an operator (docs/design.md §7).
           const { review } = await recordGatewayPaid(ctx.db, topup, body.total_amount)
           if (review)
             request.log.warn(

@@ -1,5 +1,5 @@
 /**
- * Why an attempt failed: `kind` is all a reseller is told in production (DESIGN §8: "address not
+ * Why an attempt failed: `kind` is all a reseller is told in production (docs/design.md §8: "address not
  * allowed", "could not connect", "timeout", "HTTP 503", …); `detail` is the resolver's or the
  * socket's own text, which outside production helps a developer and in production would make
  * the test send a probe of the network.

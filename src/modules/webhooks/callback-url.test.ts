@@ -3,7 +3,7 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { createReseller, get, type Reseller } from '../../../test/factory.js'
 import { startReceiver } from '../../../test/receiver.js'
 
-// DESIGN §8: a callback_url is delivered to exactly as shown, so what the URL parser would
+// docs/design.md §8: a callback_url is delivered to exactly as shown, so what the URL parser would
 // silently drop or rewrite (whitespace, control characters, backslashes) is refused, never stored.
 const { app, ctx } = await createTestApp()
 

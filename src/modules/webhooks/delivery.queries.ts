@@ -19,7 +19,7 @@ export type ClaimedDelivery = {
   secret_enc: string | null
   /** The callback URL's host[:port] (webhook_receiver_host()): what the per-host bound counts by. */
   receiver_host: string | null
-  /** The event as the relay built it (DESIGN §8: once, the same on every attempt); null if relayed before migration 0220. */
+  /** The event as the relay built it (docs/design.md §8: once, the same on every attempt); null if relayed before migration 0220. */
   payload: StoredPayload | null
 }
 

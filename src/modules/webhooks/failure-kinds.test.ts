@@ -9,7 +9,7 @@ import type { Resolver } from './receiver-address.js'
 import { createTransport, type Transport } from './transport.js'
 import { createWebhookWorker } from './webhook-worker.js'
 
-// DESIGN §8: in production a failed send says only what kind of failure it was, never the
+// docs/design.md §8: in production a failed send says only what kind of failure it was, never the
 // resolver's or the socket's own text, so neither the test send nor the delivery log probes the network.
 const TIMEOUT_MS = 300
 const resolvingTo =

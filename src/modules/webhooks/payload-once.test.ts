@@ -7,7 +7,7 @@ import { startReceiver, type Received } from '../../../test/receiver.js'
 import { standardSignature } from './signing.js'
 import { createWebhookWorker } from './webhook-worker.js'
 
-// DESIGN §8: an event's payload is the order as of that event, built once; every retry and
+// docs/design.md §8: an event's payload is the order as of that event, built once; every retry and
 // redelivery sends the same body under the same webhook-id, only the times and signatures move.
 let now = Date.now()
 const clock = { now: () => new Date(now) }

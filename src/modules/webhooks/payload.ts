@@ -4,7 +4,7 @@ import { type OrderDetailView, type OrderLineView } from '../orders/index.js'
 export const EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'webhook.test'] as const
 export type WebhookEvent = (typeof EVENTS)[number]
 
-/** DESIGN §8: a payload stays under 32 KB. */
+/** docs/design.md §8: a payload stays under 32 KB. */
 export const MAX_PAYLOAD_BYTES = 32 * 1024
 
 type Line = Omit<OrderLineView, 'id' | 'sent_at' | 'h2h'> & { h2h_results?: OrderLineView['h2h'] }

@@ -113,7 +113,7 @@ export const hasUnsafeCharacters = (url: string) => UNSAFE_CHARACTER.test(url)
 const authorityOf = (raw: string) => raw.replace(/^[a-z][a-z0-9+.-]*:[/]*/i, '').split(/[/?#]/, 1)[0]
 
 /**
- * DESIGN §8 URL rule: https always; http only for localhost/loopback outside production. In
+ * docs/design.md §8 URL rule: https always; http only for localhost/loopback outside production. In
  * production a literal non-public address or a localhost name is refused as well. Nothing the
  * parser would rewrite (whitespace, controls, backslashes) and no credentials. Returns the
  * reason it is refused, as a sentence saying what to do, or undefined.

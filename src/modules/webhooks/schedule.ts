@@ -4,7 +4,7 @@ export type Clock = { now(): Date }
 export const systemClock: Clock = { now: () => new Date() }
 
 /**
- * Waits after each failed attempt (DESIGN §8): the spec's fast five (+0 then +1, +2, +4, +8 s),
+ * Waits after each failed attempt (docs/design.md §8): the spec's fast five (+0 then +1, +2, +4, +8 s),
  * then a tail for receivers down longer than a deploy; after the last the delivery is `failed`.
  * The fifth failure starts the slow tail, which the claim finds by time, not by account (delivery.queries.ts).
  */

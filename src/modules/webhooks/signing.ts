@@ -15,7 +15,7 @@ export function newWebhookId(): string {
 
 /**
  * X-Signature, the scheme existing receivers verify: lower-case hex SHA-256 of
- * `ref_id:invoice:S:secret` (DESIGN §8).
+ * `ref_id:invoice:S:secret` (docs/design.md §8).
  */
 export function legacySignature(refId: string, invoice: string, signedStatus: string, secret: string): string {
   return crypto.createHash('sha256').update(`${refId}:${invoice}:${signedStatus}:${secret}`).digest('hex')

@@ -1,6 +1,6 @@
 import { operations } from '../../http/operation.js'
 
-// A receiver that answered 503, then could not be reached: retried on DESIGN's schedule (1 s, 2 s, 4 s, …).
+// A receiver that answered 503, then could not be reached: retried on the schedule of docs/design.md §8 (1 s, 2 s, 4 s, …).
 const failingDelivery = {
   id: 91,
   event: 'order.completed',

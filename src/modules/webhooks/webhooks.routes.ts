@@ -10,7 +10,7 @@ import { WEBHOOK_DOCS } from './webhooks.openapi.js'
 
 const tags = ['webhooks']
 
-/** The reseller's webhook settings, test callback, docs and delivery log (DESIGN §8). */
+/** The reseller's webhook settings, test callback, docs and delivery log (docs/design.md §8). */
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   const production = ctx.config.appEnv === 'production'

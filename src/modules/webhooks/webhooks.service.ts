@@ -86,7 +86,7 @@ export async function sendTest(
   const webhookId = newWebhookId()
   const at = deps.clock.now()
   const receiver = { url: settings.callback_url, secret: deps.vault.decrypt(settings.secret_enc) }
-  // Stored with the delivery: a redelivery sends the same body (DESIGN §8).
+  // Stored with the delivery: a redelivery sends the same body (docs/design.md §8).
   const test = newTestPlaceholders(at)
   const outcome = await send(
     { db, vault: deps.vault, transport: deps.webhookTransport, clock: deps.clock, production: deps.production, userAgent: deps.userAgent },

@@ -1,4 +1,4 @@
--- The webhook module's database functions (DESIGN §8).
+-- The webhook module's database functions (docs/design.md §8).
 
 -- The body of the statement trigger outbox_events_ring (migration 20261122_0030, which created a
 -- first version: the trigger needs its function to exist). Wakes the delivery worker on commit.
