@@ -42,7 +42,7 @@ export type World = {
   deliveries: { id: number; account_id: number }[]
   /** Dashboard users (each account's invited owner and staff), for the operator's removals to reach. */
   users: { id: number; account_id: number }[]
-  /** Prices a sync held (DESIGN §11c), those still undecided first, for approve and reject to reach. */
+  /** Prices a sync held (docs/design.md §11c), those still undecided first, for approve and reject to reach. */
   held: { id: number; provider: string; open: boolean }[]
   /** Categories and products, the newest first; empty ones can be deleted. */
   categories: { id: number; empty: boolean }[]
