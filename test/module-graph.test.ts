@@ -1,20 +1,52 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { repeatables, sqlFiles } from '../src/db/repeatable.js'
+import { calledFunctions, functionOwners, sqlFileUses, type SqlFile } from '../src/db/sql-graph.js'
 
-// Which module imports which, read from the import and export statements of src/modules/*/
-// (type-only ones too). Tests sit above every module, so their imports do not count.
-const MODULES = path.resolve(import.meta.dirname, '../src/modules')
+// Which module uses which: the import and export statements of src/modules/*/ (type-only ones
+// too), and the database functions a module calls (in its .sql files, and in the sql`…` templates
+// and sql.raw('…') of its TypeScript) that another module's .sql file creates. Tests sit above
+// every module, so their imports do not count.
+const SRC = path.resolve(import.meta.dirname, '../src')
+const MODULES = path.join(SRC, 'modules')
 const FROM = /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm
+// A sql`…` template (sql<T>`…` too) or a sql.raw() of a string literal.
+const SQL_IN_TS = /\bsql(?:<[^`;]*?>)?`((?:[^`\\]|\\.)*)`|\bsql\.raw\((['"`])((?:(?!\2)[^\\]|\\.)*)\2/g
 
 type Edge = { from: string; to: string; file: string }
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, ext = '.ts'): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name)
-    if (statSync(full).isDirectory()) return sourceFiles(full)
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : []
+    if (statSync(full).isDirectory()) return sourceFiles(full, ext)
+    return name.endsWith(ext) && !name.endsWith('.test.ts') ? [full] : []
   })
+}
+
+/** The module of a file under src/ ('modules/orders/purchase.sql' → orders), or undefined outside modules/. */
+const moduleOf = (name: string) => (name.startsWith('modules/') ? name.split('/')[1] : undefined)
+
+const sqlTexts: SqlFile[] = sqlFiles.map((f) => ({ name: f.name, text: readFileSync(f.url, 'utf8') }))
+
+/** Module → module edges of database function calls, `file` naming the caller and the function. */
+function functionEdges(): Edge[] {
+  const edges: Edge[] = []
+  const add = (fromFile: string, toFile: string, fn: string) => {
+    const from = moduleOf(fromFile)
+    const to = moduleOf(toFile)
+    if (from && to && from !== to) edges.push({ from, to, file: `${fromFile.replace(/^modules\//, '')}: ${fn}()` })
+  }
+  for (const use of sqlFileUses(sqlTexts)) add(use.from, use.to, use.fn)
+  const owners = functionOwners(sqlTexts)
+  const known = new Set(owners.keys())
+  for (const file of sourceFiles(MODULES)) {
+    const name = path.relative(SRC, file).split(path.sep).join('/')
+    for (const m of readFileSync(file, 'utf8').matchAll(SQL_IN_TS)) {
+      for (const fn of calledFunctions(m[1] ?? m[3]!, known)) add(name, owners.get(fn)!, fn)
+    }
+  }
+  return edges
 }
 
 function moduleEdges(): Edge[] {
@@ -54,12 +86,31 @@ function findCycles(edges: Pick<Edge, 'from' | 'to'>[]): string[][] {
 
 describe('the module graph', () => {
   const edges = moduleEdges()
+  const calls = functionEdges()
 
   it('reads the imports between modules', () => {
     // A parser that saw nothing would pass the cycle check below for the wrong reason.
     expect(edges.length).toBeGreaterThan(20)
     const modules = readdirSync(MODULES).filter((name) => statSync(path.join(MODULES, name)).isDirectory())
     for (const e of edges) expect(modules, `${e.file} imports from src/modules/${e.to}`).toContain(e.to)
+  })
+
+  it('reads the database functions each module creates and which other modules call them', () => {
+    expect(calls.length).toBeGreaterThan(10)
+    expect(calls).toContainEqual({ from: 'locks', to: 'catalog', file: 'locks/locks.sql: refuse_unsellable()' })
+    // …and in the SQL of the TypeScript.
+    expect(calls).toContainEqual({ from: 'fulfilment', to: 'orders', file: 'fulfilment/claims.queries.ts: start_upstream_lines()' })
+  })
+
+  it('applies the SQL files in an order where each comes after the files whose functions it calls', () => {
+    const onDisk = sourceFiles(SRC, '.sql').map((f) => path.relative(SRC, f).split(path.sep).join('/'))
+    expect(sqlFiles.map((f) => f.name).sort(), 'every .sql file under src/ is in src/db/repeatable.ts').toEqual(onDisk.sort())
+    const order = repeatables.map((f) => f.name)
+    const uses = sqlFileUses(sqlTexts)
+    expect(uses.length).toBeGreaterThan(10)
+    for (const use of uses) {
+      expect(order.indexOf(use.to), `${use.from} calls ${use.fn}() of ${use.to}`).toBeLessThan(order.indexOf(use.from))
+    }
   })
 
   it('names a cycle when there is one', () => {

@@ -1,3 +1,6 @@
+import fs from 'node:fs'
+import { dependencyOrder } from './sql-graph.js'
+
 /** A repeatable SQL file: its name (the path under src/) is what the database records its hash under. */
 export type Repeatable = { name: string; url: URL }
 
@@ -5,11 +8,12 @@ const file = (path: string): Repeatable => ({ name: path, url: new URL(`../${pat
 
 /**
  * The database functions, each module's in its own file of CREATE OR REPLACE statements, re-applied
- * by migrate.ts whenever a file's text changes. Listed in dependency order: a file may use what an
- * earlier one defines. A changed signature or return type needs a versioned migration that drops
- * the old function first (CREATE OR REPLACE cannot change them).
+ * by migrate.ts whenever a file's text changes. Applied in dependency order, derived from the
+ * functions each file creates and calls (sql-graph.ts): a file comes after every file whose
+ * functions it calls, else in the order listed here. A changed signature or return type needs a
+ * versioned migration that drops the old function first (CREATE OR REPLACE cannot change them).
  */
-export const repeatables: readonly Repeatable[] = [
+export const sqlFiles: readonly Repeatable[] = [
   file('db/functions/advisory-locks.sql'),
   file('db/functions/app-errors.sql'),
   file('db/functions/money.sql'),
@@ -28,3 +32,8 @@ export const repeatables: readonly Repeatable[] = [
   file('modules/fulfilment/settlement.sql'),
   file('modules/webhooks/webhooks.sql'),
 ]
+
+const byName = new Map(sqlFiles.map((f) => [f.name, f]))
+export const repeatables: readonly Repeatable[] = dependencyOrder(
+  sqlFiles.map((f) => ({ name: f.name, text: fs.readFileSync(f.url, 'utf8') })),
+).map((name) => byName.get(name)!)
