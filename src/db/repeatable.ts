@@ -19,7 +19,7 @@ export const sqlFiles: readonly Repeatable[] = [
   file('db/functions/money.sql'),
   file('modules/catalog/stock.sql'),
   file('modules/catalog/catalog-clock.sql'),
-  file('modules/suppliers/sources.sql'),
+  file('modules/catalog/sources.sql'),
   file('modules/catalog/sellable.sql'),
   file('modules/ledger/ledger.sql'),
   file('modules/locks/locks.sql'),

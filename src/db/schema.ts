@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely'
 import type { AccountsTable, ApiKeysTable, AppMetaTable, LedgerEntriesTable } from './tables/accounts.js'
 import type {
   CategoriesTable,
+  ItemSourcesTable,
   ItemsTable,
   LicenseFingerprintsTable,
   LicensesTable,
@@ -16,7 +17,6 @@ import type { BillInquiriesTable } from './tables/bills.js'
 import type { ResellerSessionsTable, ResellerSignInFailuresTable, ResellerUsersTable } from './tables/dashboard.js'
 import type { LeaderboardMonthsTable } from './tables/leaderboard.js'
 import type {
-  ItemSourcesTable,
   MarginSettingsTable,
   PricingRulesTable,
   SupplierChangesTable,

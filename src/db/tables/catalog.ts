@@ -108,3 +108,13 @@ export interface StockLocksTable {
   finished_at: Date | null
   order_id: number | null
 }
+
+/** A supplier product an item is bought from (catalog/sources.sql says which serve); the lowest priority that can serve is tried first (docs/design.md §11b). */
+export interface ItemSourcesTable {
+  item_id: number
+  provider: string
+  /** The supplier's product code (supplier_products.code). */
+  code: string
+  priority: number
+  created_at: Generated<Date>
+}

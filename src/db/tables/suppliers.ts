@@ -79,16 +79,6 @@ export interface MarginSettingsTable {
   updated_at: Generated<Date>
 }
 
-/** A supplier product an item is bought from; the lowest priority that can serve is tried first (docs/design.md §11b). */
-export interface ItemSourcesTable {
-  item_id: number
-  provider: string
-  /** The supplier's product code (supplier_products.code). */
-  code: string
-  priority: number
-  created_at: Generated<Date>
-}
-
 export type PricingScope = 'provider' | 'category' | 'brand' | 'item'
 
 /** price = round_up(cost × (1 + percent/100) + flat, round_to), never below cost + min_margin; the most specific matching rule wins. */

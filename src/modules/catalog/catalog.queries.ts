@@ -49,7 +49,7 @@ export async function countVariants(db: Database, f: VariantFilter): Promise<num
 }
 
 // An item bought from supplier sources is on while one of them is listed and within the floor
-// (suppliers/sources.sql, docs/design.md §11b, §11c); null for an item without sources. Cut-off hours are left
+// (catalog/sources.sql, docs/design.md §11b, §11c); null for an item without sources. Cut-off hours are left
 // to the purchase: a cached listing cannot follow the clock.
 const sourcesOn = sql<boolean | null>`CASE WHEN EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = i.id) THEN EXISTS (
   SELECT 1 FROM item_source_states(i.id, now()) st WHERE st.listed AND st.within_floor) END`

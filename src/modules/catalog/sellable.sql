@@ -13,7 +13,7 @@ BEGIN
   IF NOT FOUND OR NOT v_item.active THEN
     PERFORM raise_app('ITEM_NOT_FOUND', concat_ws('.', p_field, 'item_id'), 'no active item has this id: see GET /api/v1/item');
   END IF;
-  -- An item bought from supplier sources is sellable while one of them serves (suppliers/sources.sql);
+  -- An item bought from supplier sources is sellable while one of them serves (sources.sql);
   -- one index probe tells the others, which follow their own provider.
   IF v_item.order_process IN ('h2h', 'smm') AND EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = p_item) THEN
     IF NOT EXISTS (SELECT 1 FROM serving_sources(p_item, now())) THEN

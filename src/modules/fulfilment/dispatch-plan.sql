@@ -18,7 +18,7 @@ DECLARE
   v_code text;
   v_price numeric;
 BEGIN
-  -- An item with sources goes to the first that serves (suppliers/sources.sql; purchase() checked
+  -- An item with sources goes to the first that serves (catalog/sources.sql; purchase() checked
   -- one does), priced at its supplier price; one without (one index probe finds none) follows its
   -- own provider. A bill stays with the provider that quoted it.
   IF p_bill_ref IS NULL THEN

@@ -114,7 +114,7 @@ export type FloorBlockedItem = Counted & {
 
 /**
  * Active items that cannot sell now because of the floor alone: some source is listed and outside
- * its cut-off, but none of those is within the floor (item_source_states, suppliers/sources.sql).
+ * its cut-off, but none of those is within the floor (item_source_states, catalog/sources.sql).
  * Furthest below the floor first.
  */
 export async function itemsBlockedByFloor(db: Database): Promise<FloorBlockedItem[]> {

@@ -27,7 +27,7 @@ function targetOf(target: RepriceTarget) {
 
 /**
  * Each targeted item's first serving source (docs/design.md §11b, §11c): the lowest priority listed one
- * (item_source_states, suppliers/sources.sql), whatever its cut-off window or the floor, so a price
+ * (item_source_states, catalog/sources.sql), whatever its cut-off window or the floor, so a price
  * does not flip daily or chase itself; when none is listed, its lowest priority source.
  */
 export async function firstServingSources(trx: Trx, target: RepriceTarget): Promise<ServingSource[]> {

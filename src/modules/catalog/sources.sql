@@ -1,3 +1,5 @@
+-- Which supplier sources of an item serve (docs/design.md §11b): catalog owns items and their item_sources;
+-- the suppliers module writes them and the price lists (supplier_products) these read.
 -- The floor margin of an item no pricing rule covers (MIN_MARGIN, written at start).
 CREATE OR REPLACE FUNCTION default_min_margin() RETURNS bigint LANGUAGE sql STABLE AS $$
   SELECT coalesce((SELECT min_margin FROM margin_settings), 0)
