@@ -5,6 +5,7 @@ import { listen, type Listen } from './db/notifications.js'
 import { createKeptPages, type KeptPages } from './http/kept-pages.js'
 import { type AccountCountersReader, accountCountersReader, type AuthCache, createAuthCache } from './modules/accounts/index.js'
 import { type CatalogCache, createCatalogCache, toVariant } from './modules/catalog/index.js'
+import { checkout, type Checkout } from './modules/checkout/index.js'
 import { createFulfilment, fulfillableProcesses, type Fulfilment, type LineDispatcher } from './modules/fulfilment/index.js'
 import { type DetailByRef, detailByRefReader } from './modules/orders/index.js'
 import { createLeaderboardCache, type LeaderboardCache } from './modules/leaderboard/index.js'
@@ -47,6 +48,8 @@ export type AppContext = {
   dispatchers: LineDispatcher[]
   /** Upstream h2h and smm requests: the upstream worker (the one send path) and the smm status poller. */
   fulfilment: Fulfilment
+  /** The flows across modules (the purchase, a bill's payment, operator cancel, a review's resolution): routes of orders, bills and fulfilment call them here. */
+  checkout: Checkout
   /** The order processes a purchase accepts now (auto, manual, and those with a dispatcher). */
   fulfillable: string[]
   /** PAYMENT_GATEWAY: where top-ups get their payment links. */
@@ -78,6 +81,7 @@ export function createContext(
     providerTimeoutMs: config.providerTimeoutMs,
     dbStatementTimeoutMs: config.dbStatementTimeoutMs,
     upstream: { concurrency: config.upstreamConcurrency, perHost: config.upstreamPerHost },
+    recordFinal: checkout.recordFinal,
   })
   const dispatchers = overrides.dispatchers ?? fulfilment.lineDispatchers
   const webhookTransport =
@@ -103,6 +107,7 @@ export function createContext(
     leaderboard: createLeaderboardCache(database.db),
     dispatchers,
     fulfilment,
+    checkout,
     fulfillable: fulfillableProcesses(dispatchers),
     paymentGateway: overrides.paymentGateway ?? createPaymentGateway(config, fetchFn),
     webhookTransport,

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
-import { callPurchase } from '../src/modules/orders/index.js'
+import { callPurchase } from '../src/modules/checkout/index.js'
 import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createAutoItem, createReseller } from './factory.js'

@@ -27,9 +27,10 @@ export const sqlFiles: readonly Repeatable[] = [
   file('modules/bills/bills.sql'),
   file('modules/orders/cart-line.sql'),
   file('modules/fulfilment/dispatch-plan.sql'),
-  file('modules/orders/purchase.sql'),
   file('modules/orders/settlement.sql'),
-  file('modules/fulfilment/settlement.sql'),
+  file('modules/checkout/purchase-line.sql'),
+  file('modules/checkout/purchase.sql'),
+  file('modules/checkout/settlement.sql'),
   file('modules/webhooks/webhooks.sql'),
 ]
 

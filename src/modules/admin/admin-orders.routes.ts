@@ -5,7 +5,7 @@ import { ok } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { CursorQuery, OkCursorPage, pageWindow } from '../../http/paging.js'
 import { IdParam, Nullable, Ok, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
-import { cancelOrder } from '../fulfilment/index.js'
+import { cancelOrder } from '../checkout/index.js'
 import { getOperatorOrder, listOperatorOrders, ListQuery, OrderDetail, OrderItem, OrderSummary, sendManualLine } from '../orders/index.js'
 import { ADMIN_ORDER_DOCS } from './admin-orders.openapi.js'
 

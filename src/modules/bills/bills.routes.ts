@@ -5,14 +5,13 @@ import { operation } from '../../http/operation.js'
 import { CreatedOrder } from '../orders/index.js'
 import { BillInquiry, BillInquiryBody, BillPaymentBody } from './bills.schemas.js'
 import { askBill } from './inquiry.service.js'
-import { payBill, type PaymentDeps } from './payment.service.js'
 import { BILL_DOCS } from './bills.openapi.js'
 
 const tags = ['transactions']
 
 /** Postpaid bills (docs/design.md §5c): ask for a bill, then pay it as a purchase. */
 export function billRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const deps: PaymentDeps = {
+  const deps = {
     db: ctx.db,
     prepared: ctx.prepared,
     vault: ctx.vault,
@@ -42,7 +41,7 @@ export function billRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('reseller', BILL_DOCS.payBill, { 200: CreatedOrder }),
         },
       },
-      async (request) => ok(await payBill(deps, request.account.id, request.body)),
+      async (request) => ok(await ctx.checkout.payBill(deps, request.account.id, request.body)),
     )
   }
 }

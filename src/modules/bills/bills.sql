@@ -1,4 +1,4 @@
--- Postpaid bills (docs/design.md §5c): the inquiry a bill's payment uses, for purchase() (orders/purchase.sql),
+-- Postpaid bills (docs/design.md §5c): the inquiry a bill's payment uses, for purchase() (checkout/purchase.sql),
 -- which prices the line by it and links it to the line in the purchase's own transaction.
 
 -- The inquiry a postpaid line pays, locked until the purchase ends: this account's (another's is

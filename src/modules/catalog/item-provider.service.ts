@@ -6,7 +6,7 @@ import { catalogChangeTime, holdItemExclusively } from './catalog.queries.js'
 
 /**
  * Locks an item whose supplier sources are about to change (its gate, then its row, as every writer
- * of items: purchase.sql's lock order) and answers its order process; ITEM_NOT_FOUND when there is none.
+ * of items: checkout/purchase.sql's lock order) and answers its order process; ITEM_NOT_FOUND when there is none.
  */
 export async function lockItemForSources(trx: Trx, itemId: number): Promise<{ order_process: OrderProcess }> {
   await holdItemExclusively(trx, itemId)

@@ -3,7 +3,7 @@ import type { Trx } from '../../db/database.js'
 import { announceCatalogChange } from './catalog-snapshot.js'
 import { catalogChangeTime } from './catalog.queries.js'
 
-// The gate then the row, ascending, like every other writer of items (purchase.sql's lock order).
+// The gate then the row, ascending, like every other writer of items (checkout/purchase.sql's lock order).
 async function holdItems(trx: Trx, ids: number[]) {
   await sql`SELECT hold_item_exclusively(id) FROM items WHERE id = ANY(${ids}::bigint[]) ORDER BY id`.execute(trx)
   await sql`SELECT id FROM items WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx)

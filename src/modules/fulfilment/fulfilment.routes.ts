@@ -5,7 +5,7 @@ import { ok, paginate } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp } from '../../http/schemas.js'
 import { providerBalance } from './provider-balance.service.js'
-import { listDispatches, resolveDispatch } from './review.service.js'
+import { listDispatches } from './review.service.js'
 import { FULFILMENT_ADMIN_DOCS } from './fulfilment.openapi.js'
 
 const tags = ['operator']
@@ -85,7 +85,7 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           }),
         },
       },
-      async (request) => ok(await resolveDispatch(db, request.params.id, request.body)),
+      async (request) => ok(await ctx.checkout.resolveDispatch(db, request.params.id, request.body)),
     )
     app.get(
       '/providers/:code/balance',

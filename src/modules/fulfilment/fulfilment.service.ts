@@ -3,6 +3,7 @@ import type { Dispatch } from '../../db/schema.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
 import { claimRunningSmm } from './claims.queries.js'
+import type { RecordFinal } from './answers.js'
 import type { LineDispatcher } from './dispatch.js'
 import { eachLimited, loadProviderAccount } from './provider-accounts.js'
 import { checkSmm, type CallSettings } from './upstream-calls.service.js'
@@ -14,6 +15,8 @@ export type FulfilmentSettings = {
   dbStatementTimeoutMs: number
   /** UPSTREAM_CONCURRENCY and UPSTREAM_PER_HOST: the upstream worker's bounds. */
   upstream: UpstreamWorkerOptions
+  /** How a provider's final answer is recorded: checkout's recordFinal (settlement and failover). */
+  recordFinal: RecordFinal
 }
 
 // smm status batches asked at once (each up to 100 orders of one panel).
@@ -26,7 +29,11 @@ const STATUS_BATCHES_AT_ONCE = 8
  * PROVIDER_POLL_SECONDS in batches of ≤ 100 per panel.
  */
 export function createFulfilment(db: Database, vault: Vault, settings: FulfilmentSettings) {
-  const call: CallSettings = { timeoutMs: settings.providerTimeoutMs, pollSeconds: settings.providerPollSeconds }
+  const call: CallSettings = {
+    timeoutMs: settings.providerTimeoutMs,
+    pollSeconds: settings.providerPollSeconds,
+    record: settings.recordFinal,
+  }
   // An smm add longer unanswered than a call and its recording can take was cut off by a crash.
   const leaseSeconds = Math.ceil((settings.providerTimeoutMs + 2 * settings.dbStatementTimeoutMs) / 1000) + 1
 

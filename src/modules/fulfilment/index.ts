@@ -1,10 +1,13 @@
-// fulfilment: upstream requests (dispatches) to h2h and smm providers: the upstream worker, settlement,
-// review, account validation, provider balances, and the operator cancel, which voids unsent requests.
+// fulfilment: upstream requests (dispatches) to h2h and smm providers: their planning
+// (dispatch-plan.sql), the upstream worker's claims and sends, review, account validation, provider
+// balances, and voiding unsent requests. A final answer is recorded by the RecordFinal it is given
+// (checkout's recordFinal: settlement and failover).
 export { fulfillableProcesses, type LineDispatcher } from './dispatch.js'
 export { createFulfilment, type Fulfilment } from './fulfilment.service.js'
 export { fulfilmentAdminRoutes } from './fulfilment.routes.js'
-export { cancelOrder } from './operator-cancel.service.js'
+export { FINAL_DISPATCH, type FinalAnswer, type RecordFinal } from './answers.js'
 export { hasBalance, providerBalance } from './provider-balance.service.js'
 export { loadProviderAccount } from './provider-accounts.js'
-export { listDispatches, resolveDispatch } from './review.service.js'
+export { listDispatches, resolveDispatch, type Resolution } from './review.service.js'
+export { withdrawUnsentRequests } from './unsent-requests.queries.js'
 export { validationRoutes } from './validation.routes.js'

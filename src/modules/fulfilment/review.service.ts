@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import type { Dispatch, DispatchStatus } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
-import { recordFinal } from './settlement.js'
+import type { RecordFinal } from './answers.js'
 
 const VIEW = [
   'd.id',
@@ -58,11 +58,11 @@ export type Resolution = { outcome: 'placed' | 'failed'; order_id?: string; sn?:
  * request its panel order id (polled from then on) or an h2h request its serial number
  * (delivered); `failed` refunds it. Only a request in review can be resolved.
  */
-export async function resolveDispatch(db: Database, id: number, r: Resolution) {
+export async function resolveDispatch(db: Database, id: number, r: Resolution, recordFinal: RecordFinal) {
   const d = await db.selectFrom('dispatches').selectAll().where('id', '=', id).executeTakeFirst()
   if (!d) throw new AppError('DISPATCH_NOT_FOUND')
   if (d.status !== 'review') throw new AppError('INVALID_STATE', { detail: `request is ${d.status}` })
-  const done = await resolve(db, d, r)
+  const done = await resolve(db, d, r, recordFinal)
   if (!done) throw new AppError('INVALID_STATE', { detail: 'request left review meanwhile' })
   const row = await db
     .selectFrom('dispatches')
@@ -72,7 +72,7 @@ export async function resolveDispatch(db: Database, id: number, r: Resolution) {
   return row
 }
 
-async function resolve(db: Database, d: Dispatch, r: Resolution): Promise<boolean> {
+async function resolve(db: Database, d: Dispatch, r: Resolution, recordFinal: RecordFinal): Promise<boolean> {
   if (r.outcome === 'failed') {
     return recordFinal(
       db,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
-import { FINAL_DISPATCH } from './settlement.js'
+import { FINAL_DISPATCH } from './answers.js'
 
 /**
  * Operator cancel, upstream side: the order's requests are locked (waiting for a claim in progress

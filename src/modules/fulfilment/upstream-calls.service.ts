@@ -5,9 +5,10 @@ import { sendTransaction, type H2hOutcome } from '../../providers/digiflazz.js'
 import { sendPostpaid } from '../../providers/digiflazz-postpaid.js'
 import { addOrder, orderStates, type SmmOrderState } from '../../providers/smm-panel.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
-import { recordFinal } from './settlement.js'
+import type { RecordFinal } from './answers.js'
 
-export type CallSettings = { timeoutMs: number; pollSeconds: number }
+/** record: how a final answer is recorded (checkout's recordFinal). */
+export type CallSettings = { timeoutMs: number; pollSeconds: number; record: RecordFinal }
 
 /**
  * Not final: the request stays pending with what was heard, re-checked after the poll interval
@@ -76,13 +77,13 @@ export async function sendH2h(
   // A refused first send reached nobody: another source may take it. A refused re-check proves nothing.
   if (outcome.status === 'pending' && outcome.refused && d.attempts === 1) {
     const answer = { status: 'failed', refund: 'full', message: outcome.message, failover: 'or_keep' } as const
-    if (await recordFinal(db, d, answer, ['pending'])) return 'failed'
+    if (await s.record(db, d, answer, ['pending'])) return 'failed'
   }
   if (outcome.status === 'pending') {
     await notePending(db, d, outcome.message, s.pollSeconds)
   } else {
     const failed = outcome.status === 'failed'
-    await recordFinal(
+    await s.record(
       db,
       d,
       {
@@ -136,7 +137,7 @@ export async function sendSmm(db: Database, account: ProviderAccount | undefined
         .execute()
       return
     case 'refused':
-      await recordFinal(
+      await s.record(
         db,
         d,
         { status: 'failed', refund: 'full', message: outcome.message, upstreamStatus: 'Canceled', failover: 'or_refund' },
@@ -145,7 +146,7 @@ export async function sendSmm(db: Database, account: ProviderAccount | undefined
       return
     case 'not_sent':
       // Nothing reached the panel: another source may take it, else sending again later cannot make a second order.
-      if (await recordFinal(db, d, { status: 'failed', refund: 'full', message: outcome.message, failover: 'or_keep' }, ['sending'])) return
+      if (await s.record(db, d, { status: 'failed', refund: 'full', message: outcome.message, failover: 'or_keep' }, ['sending'])) return
       await backToQueue(outcome.message)
       return
     case 'unknown':
@@ -179,9 +180,9 @@ export async function checkSmm(db: Database, account: ProviderAccount | undefine
     }
     const seen = { upstreamStatus: state.status, startCount: state.startCount }
     if (state.state === 'completed') {
-      await recordFinal(db, d, { status: 'completed', refund: 'none', message: state.message, ...seen, remains: 0 }, ['pending'])
+      await s.record(db, d, { status: 'completed', refund: 'none', message: state.message, ...seen, remains: 0 }, ['pending'])
     } else if (state.state === 'partial') {
-      await recordFinal(
+      await s.record(
         db,
         d,
         {
@@ -194,7 +195,7 @@ export async function checkSmm(db: Database, account: ProviderAccount | undefine
         ['pending'],
       )
     } else if (state.state === 'canceled') {
-      await recordFinal(db, d, { status: 'failed', refund: 'full', message: state.message, ...seen, remains: d.quantity }, ['pending'])
+      await s.record(db, d, { status: 'failed', refund: 'full', message: state.message, ...seen, remains: d.quantity }, ['pending'])
     } else if (state.state === 'running') {
       await notePending(db, d, state.message, s.pollSeconds, {
         upstream_status: state.status,

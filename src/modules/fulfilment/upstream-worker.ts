@@ -39,7 +39,7 @@ const hostOf = (baseUrl: string) => {
 
 /**
  * Sends h2h and smm requests upstream as the webhook worker delivers: woken at commit (a purchase
- * with upstream lines rings NOTIFY dispatch, purchase.sql), each request out as soon as a slot is free, at most
+ * with upstream lines rings NOTIFY dispatch, checkout/purchase.sql), each request out as soon as a slot is free, at most
  * `concurrency` in flight and `perHost` to one provider host; no batch waits for its slowest
  * call. Pending h2h requests are re-checked as they fall due, never while their last send is out
  * (the claim moves them past the call). smm status checks stay with the poller (batched per panel).

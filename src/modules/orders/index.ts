@@ -1,5 +1,6 @@
-// orders: purchases (purchase.sql), their retrieval and lists, sandbox orders, manual delivery, and
-// every order and line state change: fulfilment and the operator change them through these.
+// orders: orders and their lines: cart line rules (cart-line.sql), their retrieval and lists, sandbox
+// orders, manual delivery, and every order and line state change (settlement.sql): checkout (the
+// purchase, settlement, operator cancel) and fulfilment change them through these.
 export {
   detailByRefReader,
   loadOrderDetails,
@@ -20,9 +21,18 @@ export {
 } from './operator-changes.service.js'
 export { getOperatorOrder, listOperatorOrders } from './operator-reads.service.js'
 export { orderRoutes } from './orders.routes.js'
-export { CreatedOrder, ListQuery, OrderDetail, OrderItem, OrderSummary, RefId } from './orders.schemas.js'
-export { createPurchase, getTransaction, listPurchases } from './orders.service.js'
+export {
+  CreatedOrder,
+  type CreatedOrderData,
+  ListQuery,
+  OrderDetail,
+  OrderItem,
+  OrderSummary,
+  type PurchaseBody,
+  RefId,
+} from './orders.schemas.js'
+export { getTransaction, listPurchases } from './orders.service.js'
+export { noteText } from './cart-line.js'
 
 // Statements the plan tests explain (test/*-plans.test.ts), not use cases.
 export { findOrdersWithContents } from './order-detail.queries.js'
-export { callPurchase } from './purchase.js'

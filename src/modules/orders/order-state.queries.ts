@@ -3,7 +3,7 @@ import type { Trx } from '../../db/database.js'
 import type { Order } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 
-// Every event an order emits, written here and in purchase.sql (a test holds the two together).
+// Every event an order emits, written here and in checkout/purchase.sql (a test holds the two together).
 export const ORDER_EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent'] as const
 export type OrderEvent = (typeof ORDER_EVENTS)[number]
 

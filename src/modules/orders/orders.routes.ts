@@ -5,7 +5,7 @@ import { sendKeptPage } from '../../http/kept-pages.js'
 import { operation } from '../../http/operation.js'
 import { pageWindow } from '../../http/paging.js'
 import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
-import { createPurchase, getTransaction, listPurchases, orderListVersion } from './orders.service.js'
+import { getTransaction, listPurchases, orderListVersion } from './orders.service.js'
 import { createSandboxOrder } from './sandbox.service.js'
 import { ORDER_DOCS } from './orders.openapi.js'
 
@@ -25,7 +25,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('reseller', ORDER_DOCS.createPurchase, { 200: CreatedOrder }),
         },
       },
-      async (request) => ok(await createPurchase(ctx.db, ctx, request.account.id, request.body)),
+      async (request) => ok(await ctx.checkout.createPurchase(ctx.db, ctx, request.account.id, request.body)),
     )
     app.get(
       '/trx/:ref',

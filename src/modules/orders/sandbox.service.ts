@@ -32,7 +32,7 @@ async function findSandbox(db: Database, accountId: number, ref: string) {
 const refused = (s: { id: number; ref_id: string; invoice: string; amount: number; created_at: Date }) =>
   refIdAlreadyExists({ id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at })
 
-/** max_price as purchase() checks it (purchase.sql), with the item checks: the unit price above it is PRICE_ABOVE_MAX. */
+/** max_price as purchase() checks it (checkout/purchase.sql), with the item checks: the unit price above it is PRICE_ABOVE_MAX. */
 function refusePriceAboveMax(itemId: number, price: number, maxPrice: number | null | undefined) {
   if (maxPrice == null || price <= maxPrice) return
   throw new AppError('PRICE_ABOVE_MAX', {

@@ -1,4 +1,4 @@
--- Order and line state changes when upstream requests end (fulfilment/settlement.sql calls
+-- Order and line state changes when upstream requests end (checkout/settlement.sql calls
 -- settle_lines once per batch of provider answers; operator actions call settle_order). Row locks
 -- follow one order everywhere: orders (ascending id), then items (ascending id), then accounts
 -- (ascending id), so batches, purchases and operator actions never deadlock one another.

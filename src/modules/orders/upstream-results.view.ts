@@ -64,7 +64,7 @@ function smmResult(r: ResultRow) {
     provider_status: r.upstream_status,
     delivered_count: r.status === 'completed' ? r.quantity - Math.min(remains, r.quantity) : 0,
     refund_amount: r.refund_amount,
-    // A panel's Partial is refunded when it is reported (fulfilment/settlement.ts): no partial refund ever waits for an operator.
+    // A panel's Partial is refunded when it is reported (checkout/settlement.ts): no partial refund ever waits for an operator.
     partial_refund_pending_manual: false,
   }
 }

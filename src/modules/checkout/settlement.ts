@@ -2,8 +2,7 @@ import { sql } from 'kysely'
 import { retrying, type Database, type Trx } from '../../db/database.js'
 import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import type { Dispatch, DispatchStatus } from '../../db/schema.js'
-
-export const FINAL_DISPATCH: DispatchStatus[] = ['completed', 'failed', 'void']
+import type { FinalAnswer } from '../fulfilment/index.js'
 
 /**
  * Closes a line once every request of it has a final answer: `refunded` when nothing was delivered,
@@ -20,26 +19,7 @@ export async function settleLine(trx: Trx, lineId: number): Promise<{ lineId: nu
   return amount === null || amount === undefined ? undefined : { lineId, amount: Number(amount) }
 }
 
-export type FinalAnswer = {
-  status: 'completed' | 'failed'
-  /** full: the request's whole amount back; partial: floor(amount × remains / quantity) (smm Partial). */
-  refund: 'none' | 'full' | 'partial'
-  message: string
-  sn?: string | null
-  upstreamStatus?: string | null
-  startCount?: number | null
-  remains?: number | null
-  upstreamOrderId?: string
-  /** What the provider says it charged for the request: it becomes the request's cost (losses are measured against it). */
-  cost?: number
-  /**
-   * A definite failure before anything was delivered: the request goes to its item's next serving
-   * source when there is one; else `or_refund` records this answer, `or_keep` nothing (false).
-   */
-  failover?: 'or_refund' | 'or_keep'
-}
-
-/** One answer as record_upstream_answers() reads it (fulfilment/settlement.sql). */
+/** One answer as record_upstream_answers() reads it (settlement.sql). */
 type AnswerRow = {
   id: number
   from_states: DispatchStatus[]

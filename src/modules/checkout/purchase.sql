@@ -5,8 +5,8 @@
 -- shared, then FOR SHARE, so their buyers do not queue on each other; whoever needs the row
 -- exclusively takes the gate first (hold_item_exclusively), a fair queue where share locks would
 -- starve it. Exclusive row locks are FOR NO KEY UPDATE: FOR UPDATE deadlocks with inserts' FOR KEY SHARE.
--- The steps other modules own are their functions, called here: a line's rules (check_purchase_line,
--- orders/cart-line.sql), the stock check and take (stock_shortfall, claim_licenses, take_item_stock:
+-- The checkout module's flow across modules: the steps other modules own are their functions, called here: a line's rules (check_purchase_line,
+-- purchase-line.sql, with orders/cart-line.sql's note rules), the stock check and take (stock_shortfall, claim_licenses, take_item_stock:
 -- catalog/stock.sql), the upstream requests (plan_dispatches, fulfilment/dispatch-plan.sql).
 -- A postpaid bill (docs/design.md §5c) is one line priced by its inquiry (p_inquiry, POST /v1/trx/tagihan):
 -- the inquiry is locked, checked and linked to the line here (bills/bills.sql), and its dispatch takes

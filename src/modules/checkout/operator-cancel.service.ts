@@ -1,13 +1,13 @@
 import { inTransaction, type Database } from '../../db/database.js'
 import { cancellableLines, creditRefunds, markCancelRequested, settleOrder, startCancel, withdrawLine } from '../orders/index.js'
-import { withdrawUnsentRequests } from './unsent-requests.queries.js'
+import { withdrawUnsentRequests } from '../fulfilment/index.js'
 import { settleLine } from './settlement.js'
 
 /**
  * Operator cancel (docs/design.md §5): refunds every line not delivered yet; delivered lines stay. Upstream
  * requests never sent are voided and refunded; a line with a request at its provider turns
- * `cancel_requested` and is settled by the provider's final answer. It sits above orders because
- * it also voids the order's unsent dispatches.
+ * `cancel_requested` and is settled by the provider's final answer. A checkout flow: it changes the
+ * order and its lines (orders) and voids the order's unsent requests (fulfilment).
  */
 export async function cancelOrder(db: Database, orderId: number, reason: string) {
   return inTransaction(db, async (trx) => {

@@ -1,10 +1,8 @@
 import type { PreparedStatement } from '../../db/database.js'
 import { AppError, type FieldErrors } from '../../errors.js'
-import { createPurchase } from '../orders/index.js'
+import { askBill, findInquiry, type BillPaymentBody, type InquiryDeps } from '../bills/index.js'
 import { isRefIdHeld, refIdTaken, refuseBlankRefId } from '../refids/index.js'
-import { findInquiry } from './bills.queries.js'
-import type { BillPaymentBody } from './bills.schemas.js'
-import { askBill, type InquiryDeps } from './inquiry.service.js'
+import { createPurchase } from './purchase.service.js'
 
 export type PaymentDeps = InquiryDeps & { prepared: PreparedStatement }
 
