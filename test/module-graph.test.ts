@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { repeatables, sqlFiles } from '../src/db/repeatable.js'
-import { calledFunctions, functionOwners, sqlFileUses, type SqlFile } from '../src/db/sql-graph.js'
+import { calledFunctions, dependencyOrder, functionOwners, sqlFileUses, type SqlFile } from '../src/db/sql-graph.js'
 
 // Which module uses which: the import and export statements of src/modules/*/ (type-only ones
 // too), and the database functions a module calls (in its .sql files, and in the sql`…` templates
@@ -100,6 +100,23 @@ describe('the module graph', () => {
     expect(calls).toContainEqual({ from: 'locks', to: 'catalog', file: 'locks/locks.sql: refuse_unsellable()' })
     // …and in the SQL of the TypeScript.
     expect(calls).toContainEqual({ from: 'fulfilment', to: 'orders', file: 'fulfilment/claims.queries.ts: start_upstream_lines()' })
+  })
+
+  it('reads calls past comments, and names SQL files that call each other', () => {
+    const files = [
+      {
+        name: 'modules/a/a.sql',
+        text: '-- b_fn() here is a comment\nCREATE OR REPLACE FUNCTION a_fn() RETURNS int LANGUAGE sql AS $$ SELECT b_fn() $$;',
+      },
+      {
+        name: 'modules/b/b.sql',
+        text: 'CREATE OR REPLACE FUNCTION b_fn() RETURNS int LANGUAGE plpgsql AS $$ BEGIN /* a_fn() */ RETURN 1; END $$;',
+      },
+    ]
+    expect(sqlFileUses(files)).toEqual([{ from: 'modules/a/a.sql', to: 'modules/b/b.sql', fn: 'b_fn' }])
+    expect(dependencyOrder(files)).toEqual(['modules/b/b.sql', 'modules/a/a.sql'])
+    files[1]!.text += '\nCREATE OR REPLACE FUNCTION b_too() RETURNS int LANGUAGE sql AS $$ SELECT a_fn() $$;'
+    expect(() => dependencyOrder(files)).toThrow('around a loop: modules/a/a.sql, modules/b/b.sql')
   })
 
   it('applies the SQL files in an order where each comes after the files whose functions it calls', () => {
