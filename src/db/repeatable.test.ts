@@ -107,6 +107,16 @@ describe('repeatable migrations', () => {
     }
   })
 
+  it('applies a moved file once, under its new path; the record of its old path stays, unused', async () => {
+    // A database from before purchase.sql moved to checkout/ recorded it under orders/.
+    await sql`INSERT INTO repeatable_migrations (name, hash) VALUES ('modules/orders/purchase.sql', 'before the move')`.execute(db)
+    await sql`DELETE FROM repeatable_migrations WHERE name = 'modules/checkout/purchase.sql'`.execute(db)
+    expect(await applyRepeatables(db, repeatables)).toEqual(['modules/checkout/purchase.sql'])
+    expect(await applyRepeatables(db, repeatables)).toEqual([])
+    expect((await recorded('modules/orders/purchase.sql')).hash).toBe('before the move')
+    await sql`DELETE FROM repeatable_migrations WHERE name = 'modules/orders/purchase.sql'`.execute(db)
+  })
+
   it('takes over a database whose functions an older version created: every file re-applied, all there', async () => {
     await sql`DELETE FROM repeatable_migrations WHERE name NOT LIKE 'test/%'`.execute(db)
     await migrateToLatest(db)
