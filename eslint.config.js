@@ -17,6 +17,27 @@ const anyQueries = {
   message: "Routes, workers and the CLI call a module's service, never a *.queries.ts.",
 }
 
+// Services orchestrate, queries hold the SQL (docs/architecture.md): in these modules no service builds a statement.
+const SERVICES_WITHOUT_SQL = [
+  'accounts',
+  'admin',
+  'console',
+  'dashboard',
+  'ledger',
+  'leaderboard',
+  'locks',
+  'reports',
+  'topups',
+  'webhooks',
+]
+const statementsInAService = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+    message: "A service calls its module's *.queries.ts; the statement belongs there.",
+  },
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message: "A service calls its module's *.queries.ts; the SQL belongs there." },
+]
+
 export default defineConfig(
   { ignores: ['node_modules/', 'coverage/', 'data/', 'packages/client/src/schema.ts'] },
   {
@@ -48,5 +69,9 @@ export default defineConfig(
   {
     files: ['src/modules/**/*.routes.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [anotherModulesInsides, anyQueries] }] },
+  },
+  {
+    files: SERVICES_WITHOUT_SQL.map((m) => `src/modules/${m}/*.service.ts`),
+    rules: { 'no-restricted-syntax': ['error', ...statementsInAService] },
   },
 )

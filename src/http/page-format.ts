@@ -1,6 +1,6 @@
-/** How the pages (the console, the pay page) show money, time and counts: Rupiah with Indonesian grouping, times on the operator's clock. */
-export function viewHelpers(timeZone: string) {
-  const clock = new Intl.DateTimeFormat('id-ID', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
+/** How the pages (the console, the dashboard, the pay page) show money, time and counts: Rupiah with Indonesian grouping, times on the operator's clock (in the locale given, Indonesian unless told). */
+export function viewHelpers(timeZone: string, locale = 'id-ID') {
+  const clock = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' })
   return {
     rp: (amount: number | string | null | undefined) =>
       amount === null || amount === undefined ? '—' : `Rp ${Number(amount).toLocaleString('id-ID')}`,

@@ -1,4 +1,5 @@
-import type { Database, PreparedStatement } from '../../db/database.js'
+import { sql } from 'kysely'
+import type { Database, PreparedStatement, Trx } from '../../db/database.js'
 
 export type AuthenticatedAccount = {
   id: number
@@ -43,4 +44,55 @@ export async function listAccounts(db: Database, q: { page: number; perPage: num
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   return { rows, total: count.n }
+}
+
+export function insertAccount(trx: Trx, values: { name: string; email: string | null }) {
+  return trx.insertInto('accounts').values(values).returning('id').executeTakeFirstOrThrow()
+}
+
+/** The account's id and balance, its row locked (FOR NO KEY UPDATE) until the transaction ends. */
+export function lockAccountRow(trx: Trx, accountId: number) {
+  return trx.selectFrom('accounts').select(['id', 'balance']).where('id', '=', accountId).forNoKeyUpdate().executeTakeFirst()
+}
+
+export type AccountColumns = {
+  status?: 'active' | 'suspended'
+  max_active_locks?: number | null
+  ip_allowlist?: string[]
+  name?: string
+  email?: string | null
+}
+
+/** Sets the given columns of the account; nothing when there is no such account. */
+export function updateAccountColumns(trx: Trx, accountId: number, columns: AccountColumns) {
+  const { name, email, status, max_active_locks, ip_allowlist } = columns
+  return trx
+    .updateTable('accounts')
+    .set({ name, email, status, max_active_locks, ip_allowlist, updated_at: sql`now()` })
+    .where('id', '=', accountId)
+    .returning('id')
+    .executeTakeFirst()
+}
+
+export async function insertApiKey(trx: Trx, accountId: number, keyHash: string, keyPrefix: string): Promise<void> {
+  await trx.insertInto('api_keys').values({ account_id: accountId, key_hash: keyHash, key_prefix: keyPrefix }).execute()
+}
+
+export async function revokeApiKeysOf(trx: Trx, accountId: number): Promise<void> {
+  await trx
+    .updateTable('api_keys')
+    .set({ revoked_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .execute()
+}
+
+/** The account's ledger entry made with this reference, if any. */
+export function ledgerEntryByReference(trx: Trx, accountId: number, reference: string) {
+  return trx
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('reference', '=', reference)
+    .executeTakeFirst()
 }

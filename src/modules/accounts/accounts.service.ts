@@ -1,19 +1,24 @@
-import { sql } from 'kysely'
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { isAddressOrCidr } from '../../ip-ranges.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { postLedgerEntry } from '../ledger/index.js'
 import { announceAccountChange } from './account-changes.js'
-import { findAccount } from './accounts.queries.js'
+import {
+  findAccount,
+  insertAccount,
+  insertApiKey,
+  ledgerEntryByReference,
+  lockAccountRow,
+  revokeApiKeysOf,
+  updateAccountColumns,
+  type AccountColumns,
+} from './accounts.queries.js'
 
 /** `rk_` + 32 random bytes; only the SHA-256 is kept, so the key is shown once. */
 async function issueApiKey(trx: Trx, accountId: number): Promise<string> {
   const apiKey = `rk_${randomToken(32)}`
-  await trx
-    .insertInto('api_keys')
-    .values({ account_id: accountId, key_hash: sha256Hex(apiKey), key_prefix: apiKey.slice(0, 8) })
-    .execute()
+  await insertApiKey(trx, accountId, sha256Hex(apiKey), apiKey.slice(0, 8))
   return apiKey
 }
 
@@ -23,17 +28,13 @@ export async function createAccount(db: Database, input: { name: string; email?:
 
 /** createAccount inside the caller's transaction (the demo seed runs in one). */
 export async function createAccountWithin(trx: Trx, input: { name: string; email?: string }) {
-  const account = await trx
-    .insertInto('accounts')
-    .values({ name: input.name, email: input.email ?? null })
-    .returning('id')
-    .executeTakeFirstOrThrow()
+  const account = await insertAccount(trx, { name: input.name, email: input.email ?? null })
   const apiKey = await issueApiKey(trx, account.id)
   return { ...(await findAccount(trx, account.id))!, api_key: apiKey }
 }
 
 async function lockAccount(trx: Trx, accountId: number) {
-  const account = await trx.selectFrom('accounts').select(['id', 'balance']).where('id', '=', accountId).forNoKeyUpdate().executeTakeFirst()
+  const account = await lockAccountRow(trx, accountId)
   if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
   return account
 }
@@ -42,24 +43,13 @@ async function lockAccount(trx: Trx, accountId: number) {
 export async function rotateApiKey(db: Database, accountId: number) {
   return inTransaction(db, async (trx) => {
     await lockAccount(trx, accountId)
-    await trx
-      .updateTable('api_keys')
-      .set({ revoked_at: sql`now()` })
-      .where('account_id', '=', accountId)
-      .where('revoked_at', 'is', null)
-      .execute()
+    await revokeApiKeysOf(trx, accountId)
     await announceAccountChange(trx, accountId)
     return { id: accountId, api_key: await issueApiKey(trx, accountId) }
   })
 }
 
-export type AccountChanges = {
-  status?: 'active' | 'suspended'
-  max_active_locks?: number | null
-  ip_allowlist?: string[]
-  name?: string
-  email?: string | null
-}
+export type AccountChanges = AccountColumns
 
 /** Only the columns named here can change; a balance moves only through the ledger. */
 export async function updateAccount(db: Database, accountId: number, changes: AccountChanges) {
@@ -73,12 +63,7 @@ export async function updateAccount(db: Database, accountId: number, changes: Ac
     return account
   }
   await inTransaction(db, async (trx) => {
-    const updated = await trx
-      .updateTable('accounts')
-      .set({ name, email, status, max_active_locks, ip_allowlist, updated_at: sql`now()` })
-      .where('id', '=', accountId)
-      .returning('id')
-      .executeTakeFirst()
+    const updated = await updateAccountColumns(trx, accountId, changes)
     if (!updated) throw new AppError('ACCOUNT_NOT_FOUND')
     await announceAccountChange(trx, accountId)
   })
@@ -100,12 +85,7 @@ export async function adjustBalanceWithin(trx: Trx, accountId: number, input: { 
   const direction = input.amount > 0 ? 'credit' : 'debit'
   await lockAccount(trx, accountId)
   if (input.reference) {
-    const existing = await trx
-      .selectFrom('ledger_entries')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('reference', '=', input.reference)
-      .executeTakeFirst()
+    const existing = await ledgerEntryByReference(trx, accountId, input.reference)
     if (existing && (existing.type !== 'adjustment' || existing.direction !== direction || existing.amount !== Math.abs(input.amount))) {
       const made = `a ${existing.direction} of ${existing.amount} (${existing.type})`
       throw new AppError('DUPLICATE', {

@@ -1,14 +1,12 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import cookie from '@fastify/cookie'
 import csrf from '@fastify/csrf-protection'
 import formbody from '@fastify/formbody'
-import view from '@fastify/view'
-import { Eta } from 'eta'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { viewHelpers } from '../../http/page-format.js'
+import { areaCookieSecret, checkCsrfOnPosts, pageSecurityHeaders, registerViews } from '../../http/web-pages.js'
 import { consoleErrorHandler } from './errors.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
 import { overviewPages } from './overview.pages.js'
@@ -43,8 +41,7 @@ declare module 'fastify' {
  */
 export function consolePlugin(ctx: AppContext) {
   const production = ctx.config.appEnv === 'production'
-  // Signs the CSRF secret cookie; derived, so APP_KEY stays the one secret to keep.
-  const cookieSecret = crypto.createHmac('sha256', ctx.config.appKey!).update('console-cookies').digest('hex')
+  const cookieSecret = areaCookieSecret(ctx.config.appKey!, 'console')
   const helpers = viewHelpers(ctx.config.leaderboardTz)
   return async (app: FastifyInstance) => {
     await app.register(cookie, { secret: cookieSecret })
@@ -54,11 +51,7 @@ export function consolePlugin(ctx: AppContext) {
       getToken: (request: FastifyRequest) =>
         (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['csrf-token'] as string),
     })
-    await app.register(view, {
-      engine: { eta: new Eta({ views: here('./views').pathname, cache: production }) },
-      templates: here('./views').pathname,
-      production,
-    })
+    await registerViews(app, here('./views').pathname, production)
     app.decorateReply('page', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
       const csrfToken = this.generateCsrf()
       return this.header('cache-control', 'no-store').view(template, {
@@ -71,14 +64,14 @@ export function consolePlugin(ctx: AppContext) {
     })
     app.setErrorHandler(consoleErrorHandler())
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin')
+      pageSecurityHeaders(reply)
       if (OPEN.has(request.url.split('?')[0])) return
       if (await isSessionLive(ctx.db, request.cookies[SESSION_COOKIE])) return
       // htmx follows HX-Redirect; a plain browser the 303.
       return reply.header('hx-redirect', '/console/sign-in').redirect('/console/sign-in', 303)
     })
-    // Every state change is a POST and carries the form's (or htmx's header) CSRF token, checked before its fields are.
-    app.addHook('preValidation', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
+    // Every state change is a POST and carries the form's (or htmx's header) CSRF token.
+    checkCsrfOnPosts(app)
     app.get('/console/assets/htmx.min.js', { schema: { hide: true } }, (_request, reply) =>
       reply.type('text/javascript').header('cache-control', 'public, max-age=86400').send(htmx),
     )

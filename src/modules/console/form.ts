@@ -1,9 +1,9 @@
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { AppError, invalidField } from '../../errors.js'
 
 /** A console form's body: its fields are text, plus the CSRF token every form carries. */
-export const Form = <T extends TProperties>(fields: T) => Type.Object({ ...fields, _csrf: Type.String() })
+export { Form } from '../../http/web-pages.js'
 export const Text = (maxLength = 500) => Type.String({ maxLength })
 export const Optional = Type.Optional
 

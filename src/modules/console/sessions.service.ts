@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import { randomToken, sha256Hex } from '../../vault.js'
+import { deleteExpiredSessions, deleteSession, insertSession, liveSessionExists } from './sessions.queries.js'
 
 /**
  * Console sign-ins, kept in the database so that every process sees a sign-out or expiry at once;
@@ -8,28 +8,16 @@ import { randomToken, sha256Hex } from '../../vault.js'
  */
 export async function startSession(db: Database, hours: number): Promise<string> {
   const token = randomToken(32)
-  await db
-    .deleteFrom('console_sessions')
-    .where('expires_at', '<=', sql<Date>`now()`)
-    .execute()
-  await db
-    .insertInto('console_sessions')
-    .values({ token_hash: sha256Hex(token), expires_at: sql<Date>`now() + make_interval(hours => ${hours})` })
-    .execute()
+  await deleteExpiredSessions(db)
+  await insertSession(db, sha256Hex(token), hours)
   return token
 }
 
 export async function isSessionLive(db: Database, token: string | undefined): Promise<boolean> {
   if (!token || token.length > 200) return false
-  const row = await db
-    .selectFrom('console_sessions')
-    .select('token_hash')
-    .where('token_hash', '=', sha256Hex(token))
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst()
-  return row !== undefined
+  return liveSessionExists(db, sha256Hex(token))
 }
 
 export async function endSession(db: Database, token: string | undefined): Promise<void> {
-  if (token) await db.deleteFrom('console_sessions').where('token_hash', '=', sha256Hex(token)).execute()
+  if (token) await deleteSession(db, sha256Hex(token))
 }

@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { getAccount, rotateApiKey, updateAccount } from '../accounts/index.js'
 import { ownerOnly } from './roles.js'
+import { Form } from '../../http/web-pages.js'
 
 const hide = true
-const AllowListBody = Type.Object({
+const AllowListBody = Form({
   ip_allowlist: Type.String({ maxLength: 10_000 }),
   add_mine: Type.Optional(Type.String({ maxLength: 10 })),
-  _csrf: Type.String(),
 })
 
 /** The API key (rotate: shown once, the old one revoked at once) and the IP allow-list: the owner's, through the operator's services. */

@@ -4,9 +4,10 @@ import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { SESSION_COOKIE } from './auth.routes.js'
 import { sessionAccounts, switchAccount } from './sessions.service.js'
+import { Form } from '../../http/web-pages.js'
 
 const hide = true
-const ChooseForm = Type.Object({ user_id: Type.String({ pattern: '^[0-9]{1,15}$' }), _csrf: Type.String() })
+const ChooseForm = Form({ user_id: Type.String({ pattern: '^[0-9]{1,15}$' }) })
 
 /** The account chooser: a password that opened several accounts of the email's picks which one to look at. */
 export function accountPages(ctx: AppContext): FastifyPluginAsyncTypebox {

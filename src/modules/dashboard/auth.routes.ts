@@ -7,15 +7,15 @@ import { countFailedAuthentication } from '../../http/auth.js'
 import { endSession, SESSION_HOURS, sessionUser, startSession } from './sessions.service.js'
 import { checkSignIn, LOCK_MINUTES } from './sign-in.service.js'
 import { acceptInvite, findInvite } from './users.service.js'
+import { Form } from '../../http/web-pages.js'
 
 export const SESSION_COOKIE = 'dashboard_session'
 const hide = true
-const SignInBody = Type.Object({ email: Type.String({ maxLength: 191 }), password: Type.String({ maxLength: 500 }), _csrf: Type.String() })
+const SignInBody = Form({ email: Type.String({ maxLength: 191 }), password: Type.String({ maxLength: 500 }) })
 const InviteParam = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })
-const PasswordBody = Type.Object({
+const PasswordBody = Form({
   password: Type.String({ maxLength: 500 }),
   password_again: Type.String({ maxLength: 500 }),
-  _csrf: Type.String(),
 })
 
 /** Sign-in with email and password, sign-out, and the invite link that sets a password once. */

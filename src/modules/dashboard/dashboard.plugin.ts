@@ -1,13 +1,11 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import cookie from '@fastify/cookie'
 import csrf from '@fastify/csrf-protection'
 import formbody from '@fastify/formbody'
-import view from '@fastify/view'
-import { Eta } from 'eta'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
+import { areaCookieSecret, checkCsrfOnPosts, pageSecurityHeaders, registerViews } from '../../http/web-pages.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
 import { dashboardErrorHandler } from './errors.js'
 import { viewHelpers } from './format.js'
@@ -51,8 +49,7 @@ declare module 'fastify' {
  */
 export function dashboardPlugin(ctx: AppContext) {
   const production = ctx.config.appEnv === 'production'
-  // Signs the CSRF secret cookie; derived, so APP_KEY stays the one secret to keep.
-  const cookieSecret = crypto.createHmac('sha256', ctx.config.appKey!).update('dashboard-cookies').digest('hex')
+  const cookieSecret = areaCookieSecret(ctx.config.appKey!, 'dashboard')
   return async (app: FastifyInstance) => {
     await app.register(cookie, { secret: cookieSecret })
     await app.register(formbody)
@@ -61,11 +58,7 @@ export function dashboardPlugin(ctx: AppContext) {
       cookieOpts: { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure: production, signed: true },
       getToken: (request: FastifyRequest) => (request.body as { _csrf?: string } | undefined)?._csrf,
     })
-    await app.register(view, {
-      engine: { eta: new Eta({ views: here('./views').pathname, cache: production }) },
-      templates: here('./views').pathname,
-      production,
-    })
+    await registerViews(app, here('./views').pathname, production)
     app.decorateRequest('dashboardUser', null as unknown as DashboardUser)
     app.decorateRequest('dashboardLang', 'id' as Lang)
     app.decorateReply('screen', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
@@ -80,7 +73,7 @@ export function dashboardPlugin(ctx: AppContext) {
     })
     app.setErrorHandler(dashboardErrorHandler())
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin')
+      pageSecurityHeaders(reply)
       const asked = (request.query as { lang?: string } | undefined)?.lang
       request.dashboardLang = languageOf(asked ?? request.cookies[LANG_COOKIE])
       if (asked === 'id' || asked === 'en') {
@@ -94,8 +87,8 @@ export function dashboardPlugin(ctx: AppContext) {
       }
       return reply.redirect('/dashboard/sign-in', 303)
     })
-    // Every state change is a POST and carries its form's CSRF token, checked before its fields are.
-    app.addHook('preValidation', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
+    // Every state change is a POST and carries its form's CSRF token.
+    checkCsrfOnPosts(app)
     // A suspended account's people read but do not act: one hook, so no state-changing route can forget it.
     app.addHook('preHandler', async (request) => {
       const user = request.dashboardUser

@@ -5,13 +5,13 @@ import { AppError } from '../../errors.js'
 import { sha256Hex } from '../../vault.js'
 import { SESSION_COOKIE } from './auth.routes.js'
 import { changePassword } from './users.service.js'
+import { Form } from '../../http/web-pages.js'
 
 const hide = true
-const PasswordForm = Type.Object({
+const PasswordForm = Form({
   current_password: Type.String({ maxLength: 500 }),
   password: Type.String({ maxLength: 500 }),
   password_again: Type.String({ maxLength: 500 }),
-  _csrf: Type.String(),
 })
 
 /** Any user's own password: the current one, then the new one twice; other sessions end. */

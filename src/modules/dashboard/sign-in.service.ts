@@ -1,7 +1,13 @@
-import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import { sha256Hex } from '../../vault.js'
 import { matchingHashes } from './passwords.js'
+import {
+  countSignInFailure,
+  deleteStaleSignInFailures,
+  forgetSignInFailures,
+  signInLockOf,
+  usersWithPasswordOfEmail,
+} from './sign-in.queries.js'
 
 // Per email typed, on top of the per-address limit: guesses spread over many addresses still stop.
 const FAILURES_BEFORE_LOCK = 10
@@ -21,23 +27,13 @@ export type SignInResult = { userIds: number[] } | { locked: number } | undefine
 export async function checkSignIn(db: Database, emailText: string, password: string): Promise<SignInResult> {
   const email = emailText.trim().toLowerCase()
   const emailHash = sha256Hex(email)
-  const users = await db
-    .selectFrom('reseller_users')
-    .select(['id', 'password_hash'])
-    .where('email', '=', email)
-    .where('password_hash', 'is not', null)
-    .orderBy('id')
-    .execute()
-  const lock = await db
-    .selectFrom('reseller_sign_in_failures')
-    .select(sql<number>`ceil(extract(epoch FROM locked_until - now()))::int`.as('seconds'))
-    .where('email_hash', '=', emailHash)
-    .executeTakeFirst()
+  const users = await usersWithPasswordOfEmail(db, email)
+  const lock = await signInLockOf(db, emailHash)
   // Checked before the lock is, so a locked email costs what any other does.
   const matched = await matchingHashes(password, users as Array<{ id: number; password_hash: string }>)
   if (lock && lock.seconds > 0) return { locked: lock.seconds }
   if (matched.length > 0) {
-    await db.deleteFrom('reseller_sign_in_failures').where('email_hash', '=', emailHash).execute()
+    await forgetSignInFailures(db, emailHash)
     return { userIds: matched.map((u) => u.id) }
   }
   await countFailure(db, emailHash)
@@ -45,21 +41,6 @@ export async function checkSignIn(db: Database, emailText: string, password: str
 }
 
 async function countFailure(db: Database, emailHash: string): Promise<void> {
-  const reached = sql<boolean>`reseller_sign_in_failures.failures + 1 >= ${FAILURES_BEFORE_LOCK}`
-  await db
-    .insertInto('reseller_sign_in_failures')
-    .values({ email_hash: emailHash, failures: 1 })
-    .onConflict((oc) =>
-      oc.column('email_hash').doUpdateSet({
-        failures: sql`CASE WHEN ${reached} THEN 0 ELSE reseller_sign_in_failures.failures + 1 END`,
-        locked_until: sql`CASE WHEN ${reached} THEN now() + make_interval(mins => ${LOCK_MINUTES}) ELSE reseller_sign_in_failures.locked_until END`,
-        updated_at: sql`now()`,
-      }),
-    )
-    .execute()
-  await db
-    .deleteFrom('reseller_sign_in_failures')
-    .where('updated_at', '<', sql<Date>`now() - make_interval(hours => ${FORGET_AFTER_HOURS})`)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-    .execute()
+  await countSignInFailure(db, emailHash, FAILURES_BEFORE_LOCK, LOCK_MINUTES)
+  await deleteStaleSignInFailures(db, FORGET_AFTER_HOURS)
 }

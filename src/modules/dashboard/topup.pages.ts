@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { invalidField } from '../../errors.js'
 import { createTopup, listChannels, resellerChannel } from '../topups/index.js'
+import { Form } from '../../http/web-pages.js'
 
 const hide = true
 const Amount = Type.String({ maxLength: 20 })
 const TopupQuery = Type.Object({ amount: Type.Optional(Amount) })
-const TopupForm = Type.Object({ amount: Amount, channel: Type.String({ maxLength: 64 }), _csrf: Type.String() })
+const TopupForm = Form({ amount: Amount, channel: Type.String({ maxLength: 64 }) })
 
 /** Form text to Rupiah: digits, with the dots or commas people type between thousands. */
 function rupiah(text: string | undefined): number | undefined {

@@ -6,9 +6,10 @@ import { RowId, StringEnum } from '../../http/schemas.js'
 import { ownerOnly } from './roles.js'
 import { inviteUrl } from './users-admin.routes.js'
 import { ROLES, inviteUser, listUsers, removeUser } from './users.service.js'
+import { Form } from '../../http/web-pages.js'
 
 const hide = true
-const InviteForm = Type.Object({ email: Type.String({ maxLength: 191 }), role: StringEnum(ROLES), _csrf: Type.String() })
+const InviteForm = Form({ email: Type.String({ maxLength: 191 }), role: StringEnum(ROLES) })
 const UserParam = Type.Object({ id: RowId() })
 
 /** The account's users (owner only): invite (the link shown once), remove (signed out everywhere). */

@@ -5,12 +5,12 @@ import type { AppContext } from '../../context.js'
 import { PageNumber, RowId } from '../../http/schemas.js'
 import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from '../webhooks/index.js'
 import { ownerOnly } from './roles.js'
+import { Form } from '../../http/web-pages.js'
 
 const hide = true
-const SettingsForm = Type.Object({
+const SettingsForm = Form({
   callback_url: Type.String({ maxLength: 2048 }),
   webhook_enabled: Type.Optional(Type.String({ maxLength: 10 })),
-  _csrf: Type.String(),
 })
 const PageQuery = Type.Object({ page: Type.Optional(PageNumber), done: Type.Optional(Type.String({ maxLength: 20 })) })
 const DeliveryParam = Type.Object({ id: RowId() })

@@ -1,6 +1,11 @@
 import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
 
+/** Makes the caller's transaction, before its first read, one read-only REPEATABLE READ snapshot. */
+export async function useReadOnlySnapshot(trx: Trx): Promise<void> {
+  await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(trx)
+}
+
 export type LedgerAuditRow = {
   balance: number
   orders_count: number

@@ -1,6 +1,8 @@
 import { sql } from 'kysely'
-import type { Database } from '../../db/database.js'
+import type { Database, Trx } from '../../db/database.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import { listPage, type PageWindow } from '../../db/keyset-paging.js'
+import type { LedgerDirection, LedgerEntry, LedgerType } from '../../db/schema.js'
 import type { MutationsQuery } from './ledger.schemas.js'
 
 /** The account row's balance and entry count, read in batches (accounts' accountCountersReader). */
@@ -37,4 +39,29 @@ export async function listOrderEntries(db: Database, accountId: number, orderId:
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute()
+}
+
+export type LedgerPosting = {
+  accountId: number
+  direction: LedgerDirection
+  type: LedgerType
+  amount: number
+  description: string
+  invoice?: string | null
+  reference?: string | null
+  orderId?: number | null
+  orderLineId?: number | null
+  topupId?: number | null
+}
+
+/** One call of post_ledger_entry (ledger.sql): the account row and its entry in one statement; undefined when a debit would go below zero. */
+export async function insertLedgerEntry(trx: Trx, p: LedgerPosting): Promise<LedgerEntry | undefined> {
+  const result = await raisingAppErrors(
+    sql<LedgerEntry>`
+    SELECT * FROM post_ledger_entry(${p.accountId}, ${p.direction}, ${p.type}, ${p.amount}::bigint, ${p.description},
+      ${p.invoice ?? null}, ${p.reference ?? null}, ${p.orderId ?? null}::bigint, ${p.orderLineId ?? null}::bigint, ${p.topupId ?? null}::bigint)`.execute(
+      trx,
+    ),
+  )
+  return result.rows[0]
 }

@@ -1,38 +1,19 @@
-import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
-import { raisingAppErrors } from '../../db/functions/app-errors.js'
-import type { LedgerDirection, LedgerEntry, LedgerType } from '../../db/schema.js'
+import type { LedgerEntry } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { findLedgerAudit } from './ledger-audit.queries.js'
+import { findLedgerAudit, useReadOnlySnapshot } from './ledger-audit.queries.js'
+import { insertLedgerEntry, type LedgerPosting } from './ledger.queries.js'
 import type { LedgerAudit } from './ledger.schemas.js'
 
-export type LedgerPosting = {
-  accountId: number
-  direction: LedgerDirection
-  type: LedgerType
-  amount: number
-  description: string
-  invoice?: string | null
-  reference?: string | null
-  orderId?: number | null
-  orderLineId?: number | null
-  topupId?: number | null
-}
+export type { LedgerPosting } from './ledger.queries.js'
 
 /**
  * The only way a balance changes: the account row and its ledger entry move in one statement
- * (post_ledger_entry in ledger.sql, whose only caller this is), inside the caller's transaction.
+ * (post_ledger_entry in ledger.sql, reached only through here), inside the caller's transaction.
  * Undefined when a debit would go below zero.
  */
 export async function postLedgerEntry(trx: Trx, p: LedgerPosting): Promise<LedgerEntry | undefined> {
-  const result = await raisingAppErrors(
-    sql<LedgerEntry>`
-    SELECT * FROM post_ledger_entry(${p.accountId}, ${p.direction}, ${p.type}, ${p.amount}::bigint, ${p.description},
-      ${p.invoice ?? null}, ${p.reference ?? null}, ${p.orderId ?? null}::bigint, ${p.orderLineId ?? null}::bigint, ${p.topupId ?? null}::bigint)`.execute(
-      trx,
-    ),
-  )
-  return result.rows[0]
+  return insertLedgerEntry(trx, p)
 }
 
 export async function creditBalance(trx: Trx, p: Omit<LedgerPosting, 'direction'>): Promise<LedgerEntry> {
@@ -50,7 +31,7 @@ export { getBalance, ledgerCount, listMutations, listOrderEntries } from './ledg
 export async function auditLedger(db: Database, accountId: number, chunk?: number): Promise<LedgerAudit> {
   // One snapshot over every range read: the books as of one instant, however long the account's history.
   const r = await db.transaction().execute(async (trx) => {
-    await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(trx)
+    await useReadOnlySnapshot(trx)
     return findLedgerAudit(trx, accountId, chunk)
   })
   if (!r) throw new AppError('ACCOUNT_NOT_FOUND')

@@ -1,4 +1,5 @@
-import type { PreparedStatement } from '../../db/database.js'
+import { sql } from 'kysely'
+import type { Database, PreparedStatement } from '../../db/database.js'
 import { raisingAppErrors } from '../../db/functions/app-errors.js'
 
 // Single statements bots call often: named prepared statements (on PostgreSQL planned once per connection).
@@ -55,4 +56,13 @@ export async function insertLock(prepared: PreparedStatement, c: CreateLockCall)
   const values = [c.accountId, c.itemId, c.quantity, c.seconds, c.processes, c.defaultCap, c.token]
   const [lock] = await raisingAppErrors(prepared<CreatedLockRow>('create_lock', CREATE_LOCK, values))
   return lock
+}
+
+/** Marks up to `batch` active locks past expires_at as expired then (rows another sweep holds are skipped); how many. */
+export async function expireLocksPastTheirTime(db: Database, batch: number): Promise<number> {
+  const result = await sql`
+    UPDATE stock_locks SET status = 'expired', finished_at = expires_at
+     WHERE id IN (SELECT id FROM stock_locks WHERE status = 'active' AND expires_at <= clock_timestamp()
+                   ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)`.execute(db)
+  return Number(result.numAffectedRows ?? 0)
 }

@@ -1,8 +1,7 @@
 import crypto from 'node:crypto'
-import { sql } from 'kysely'
 import { retrying, type Database, type PreparedStatement } from '../../db/database.js'
 import { AppError } from '../../errors.js'
-import { findActiveLocks, insertLock, markLockReleased, refuseUnusableLockRow } from './locks.queries.js'
+import { expireLocksPastTheirTime, findActiveLocks, insertLock, markLockReleased, refuseUnusableLockRow } from './locks.queries.js'
 
 type LockInput = { item_id: number; quantity: number; lock_duration?: number }
 
@@ -45,9 +44,5 @@ export async function releaseLock(prepared: PreparedStatement, accountId: number
 
 /** Marks locks past their time as expired (their stock was free from expires_at on anyway). */
 export async function sweepExpiredLocks(db: Database, batch = 500): Promise<number> {
-  const result = await sql`
-    UPDATE stock_locks SET status = 'expired', finished_at = expires_at
-     WHERE id IN (SELECT id FROM stock_locks WHERE status = 'active' AND expires_at <= clock_timestamp()
-                   ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)`.execute(db)
-  return Number(result.numAffectedRows ?? 0)
+  return expireLocksPastTheirTime(db, batch)
 }

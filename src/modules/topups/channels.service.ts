@@ -1,8 +1,15 @@
-import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { ChannelType, PaymentChannel } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import type { GatewayChannel } from './payment-gateway.js'
+import {
+  channelByCode,
+  channelRows,
+  insertChannel,
+  lockChannelRange,
+  updateChannelColumns,
+  upsertGatewayChannel,
+} from './channels.queries.js'
 import { channelFee } from './fees.js'
 
 export type ChannelInput = {
@@ -55,12 +62,12 @@ export function resellerChannel(c: Channel, asked?: number) {
 }
 
 export async function listChannels(db: Database): Promise<Channel[]> {
-  const rows = await db.selectFrom('payment_channels').selectAll().orderBy('code').execute()
+  const rows = await channelRows(db)
   return rows.map(channelRow)
 }
 
 export async function findChannel(db: Database, code: string): Promise<Channel | undefined> {
-  const row = await db.selectFrom('payment_channels').selectAll().where('code', '=', code).executeTakeFirst()
+  const row = await channelByCode(db, code)
   return row && channelRow(row)
 }
 
@@ -80,44 +87,29 @@ export async function createChannelWithin(db: Database, input: ChannelInput): Pr
   const max = input.max_amount ?? Math.max(DEFAULT_MAX, min)
   refuseFinePercent(input.fee_percent)
   refuseInvertedRange(min, max)
-  const row = await db
-    .insertInto('payment_channels')
-    .values({
-      code: input.code,
-      name: input.name,
-      type: input.type,
-      fee_flat: input.fee_flat ?? 0,
-      fee_percent: input.fee_percent ?? 0,
-      min_amount: min,
-      max_amount: max,
-      active: input.active ?? true,
-    })
-    .onConflict((oc) => oc.column('code').doNothing())
-    .returningAll()
-    .executeTakeFirst()
+  const row = await insertChannel(db, {
+    code: input.code,
+    name: input.name,
+    type: input.type,
+    fee_flat: input.fee_flat ?? 0,
+    fee_percent: input.fee_percent ?? 0,
+    min_amount: min,
+    max_amount: max,
+    active: input.active ?? true,
+  })
   if (!row) throw new AppError('DUPLICATE', { detail: `channel ${input.code} exists` })
   return channelRow(row)
 }
 
 /** Only the columns named here change; the range is checked against what is stored, under the row's lock. */
 export async function updateChannel(db: Database, code: string, changes: ChannelChanges): Promise<Channel> {
-  const { name, type, fee_flat, fee_percent, min_amount, max_amount, active } = changes
+  const { fee_percent, min_amount, max_amount } = changes
   refuseFinePercent(fee_percent)
   return inTransaction(db, async (trx) => {
-    const current = await trx
-      .selectFrom('payment_channels')
-      .select(['min_amount', 'max_amount'])
-      .where('code', '=', code)
-      .forNoKeyUpdate()
-      .executeTakeFirst()
+    const current = await lockChannelRange(trx, code)
     if (!current) throw new AppError('CHANNEL_NOT_FOUND')
     refuseInvertedRange(min_amount ?? current.min_amount, max_amount ?? current.max_amount)
-    const row = await trx
-      .updateTable('payment_channels')
-      .set({ name, type, fee_flat, fee_percent, min_amount, max_amount, active, updated_at: sql`now()` })
-      .where('code', '=', code)
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    const row = await updateChannelColumns(trx, code, changes)
     return channelRow(row)
   })
 }
@@ -133,33 +125,17 @@ export async function importChannels(db: Database, channels: GatewayChannel[]): 
     for (const c of channels) {
       const min = Math.max(MIN_TOPUP, c.min_amount)
       const max = Math.max(min, c.max_amount)
-      const row = await trx
-        .insertInto('payment_channels')
-        .values({
-          code: c.code,
-          name: c.name,
-          type: c.type,
-          fee_flat: c.fee_flat,
-          fee_percent: c.fee_percent,
-          min_amount: min,
-          max_amount: max,
-          active: c.active,
-        })
-        .onConflict((oc) =>
-          // A known channel takes the gateway's terms; on/off stays the operator's.
-          oc.column('code').doUpdateSet((eb) => ({
-            name: eb.ref('excluded.name'),
-            type: eb.ref('excluded.type'),
-            fee_flat: eb.ref('excluded.fee_flat'),
-            fee_percent: eb.ref('excluded.fee_percent'),
-            min_amount: eb.ref('excluded.min_amount'),
-            max_amount: eb.ref('excluded.max_amount'),
-            updated_at: sql`now()`,
-          })),
-        )
-        .returning(sql<boolean>`xmax = 0`.as('inserted'))
-        .executeTakeFirstOrThrow()
-      if (row.inserted) added++
+      const inserted = await upsertGatewayChannel(trx, {
+        code: c.code,
+        name: c.name,
+        type: c.type,
+        fee_flat: c.fee_flat,
+        fee_percent: c.fee_percent,
+        min_amount: min,
+        max_amount: max,
+        active: c.active,
+      })
+      if (inserted) added++
       else updated++
     }
   })

@@ -1,8 +1,8 @@
-import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { Topup } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { creditBalance } from '../ledger/index.js'
+import { holdTopupForReview, resolveTopupInReview, topupStatusOf } from './topups.queries.js'
 import { payTopup } from './topups.service.js'
 
 // Statuses a gateway's PAID may still settle; a top-up an operator resolved is theirs for good.
@@ -25,21 +25,11 @@ export async function recordGatewayPaid(db: Database, topup: Topup, reported: un
     return { review: false, credited }
   }
   const shown = reported === undefined ? 'no total_amount' : `total_amount ${JSON.stringify(reported).slice(0, 60)}`
-  const held = await db
-    .updateTable('topups')
-    .set({
-      status: 'review',
-      gateway_status: 'PAID',
-      paid_total: paidTotal,
-      review_reason: `${topup.gateway} reported PAID with ${shown}; the top-up's total is ${topup.total}`,
-      updated_at: sql`now()`,
-    })
-    .where('reference', '=', topup.reference)
-    .where('gateway', '=', topup.gateway)
-    .where('status', 'in', SETTLEABLE)
-    .where('resolved_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst()
+  const held = await holdTopupForReview(db, topup, {
+    paidTotal,
+    reason: `${topup.gateway} reported PAID with ${shown}; the top-up's total is ${topup.total}`,
+    settleable: SETTLEABLE,
+  })
   return { review: held !== undefined, credited: false }
 }
 
@@ -56,22 +46,9 @@ export async function resolveTopup(db: Database, reference: string, r: Resolutio
   if (!reason) throw invalidField('reason', 'must say why (it is kept with the top-up)')
   const credited = r.credit_amount === 'requested' || r.credit_amount > 0
   return inTransaction(db, async (trx) => {
-    const resolved = await trx
-      .updateTable('topups')
-      .set({
-        status: credited ? 'paid' : 'failed',
-        credited_amount: r.credit_amount === 'requested' ? sql`amount` : r.credit_amount,
-        resolution_reason: reason,
-        resolved_at: sql`now()`,
-        ...(credited && { paid_at: sql`now()` }),
-        updated_at: sql`now()`,
-      })
-      .where('reference', '=', reference)
-      .where('status', '=', 'review')
-      .returningAll()
-      .executeTakeFirst()
+    const resolved = await resolveTopupInReview(trx, reference, { credited, credit: r.credit_amount, reason })
     if (!resolved) {
-      const current = await trx.selectFrom('topups').select('status').where('reference', '=', reference).executeTakeFirst()
+      const current = await topupStatusOf(trx, reference)
       if (!current) throw new AppError('TOPUP_NOT_FOUND')
       throw new AppError('INVALID_STATE', { fieldErrors: { reference: [`the top-up is ${current.status}, not in review`] } })
     }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { Topup, TopupStatus } from '../../db/schema.js'
@@ -8,7 +7,16 @@ import { claimTopupRefId, isRefIdHeld, newInvoice, refIdTaken, refuseBlankRefId 
 import { findChannel, importChannels } from './channels.service.js'
 import { channelFee } from './fees.js'
 import { GatewayError, type PaymentGateway } from './payment-gateway.js'
-import { findTopupByReference } from './topups.queries.js'
+import {
+  expirePendingTopups,
+  findTopupByReference,
+  insertTopup,
+  markTopupPaid,
+  payerOf,
+  setGatewayStatus,
+  topupByReference,
+  topupsPage,
+} from './topups.queries.js'
 
 /** How long a payment link lives: within every channel's window at Tripay (QRIS and e-wallets allow 60 minutes at most). */
 export const TOPUP_TTL_MS = 60 * 60 * 1000
@@ -31,7 +39,7 @@ export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentG
   const invoice = newInvoice('TOP')
   const refId = body.ref_id ?? invoice
   if (await isRefIdHeld(db, accountId, refId)) throw await refIdTaken(db, accountId, refId)
-  const account = await db.selectFrom('accounts').select(['name', 'email']).where('id', '=', accountId).executeTakeFirstOrThrow()
+  const account = await payerOf(db, accountId)
   const link = await deps.paymentGateway
     .createPayment({
       invoice,
@@ -47,23 +55,19 @@ export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentG
     })
   const topup = await inTransaction(db, async (trx) => {
     if (!(await claimTopupRefId(trx, accountId, refId))) return undefined
-    return trx
-      .insertInto('topups')
-      .values({
-        account_id: accountId,
-        ref_id: refId,
-        invoice,
-        channel: channel.code,
-        gateway: deps.paymentGateway.name,
-        reference: link.reference,
-        amount: body.amount,
-        fee: link.fee,
-        total: body.amount + link.fee,
-        payment_url: link.paymentUrl,
-        expires_at: link.expiresAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    return insertTopup(trx, {
+      account_id: accountId,
+      ref_id: refId,
+      invoice,
+      channel: channel.code,
+      gateway: deps.paymentGateway.name,
+      reference: link.reference,
+      amount: body.amount,
+      fee: link.fee,
+      total: body.amount + link.fee,
+      payment_url: link.paymentUrl,
+      expires_at: link.expiresAt,
+    })
   })
   if (!topup) throw await refIdTaken(db, accountId, refId)
   return createdTopupView(topup)
@@ -106,21 +110,7 @@ export type PaidBy = 'page' | 'operator' | 'tripay'
 export async function payTopup(db: Database, reference: string, by: PaidBy): Promise<{ topup: Topup; credited: boolean }> {
   const gateway = by === 'tripay' ? 'tripay' : 'simulator'
   return inTransaction(db, async (trx) => {
-    let update = trx
-      .updateTable('topups')
-      .set({
-        status: 'paid',
-        paid_at: sql`now()`,
-        updated_at: sql`now()`,
-        ...(by === 'tripay' && { gateway_status: 'PAID', paid_total: sql`total` }),
-      })
-      .where('reference', '=', reference)
-      .where('gateway', '=', gateway)
-    update =
-      by === 'tripay'
-        ? update.where('status', 'in', ['pending', 'expired', 'failed']).where('resolved_at', 'is', null)
-        : update.where('status', '=', 'pending').where(sql<boolean>`expires_at > now()`)
-    const paid = await update.returningAll().executeTakeFirst()
+    const paid = await markTopupPaid(trx, reference, gateway)
     if (paid) {
       await creditBalance(trx, {
         accountId: paid.account_id,
@@ -132,7 +122,7 @@ export async function payTopup(db: Database, reference: string, by: PaidBy): Pro
       })
       return { topup: paid, credited: true }
     }
-    const current = await trx.selectFrom('topups').selectAll().where('reference', '=', reference).executeTakeFirst()
+    const current = await topupByReference(trx, reference)
     if (!current) throw new AppError('TOPUP_NOT_FOUND')
     if (current.status === 'paid' || (by === 'tripay' && current.gateway === 'tripay')) return { topup: current, credited: false }
     if (current.status === 'review') throw new AppError('INVALID_STATE', { detail: 'the top-up awaits an operator’s review' })
@@ -146,45 +136,19 @@ export async function payTopup(db: Database, reference: string, by: PaidBy): Pro
 /** A gateway's EXPIRED, FAILED or REFUND: retires a pending top-up, credits nothing; a refund of a paid one is recorded for the operator. */
 export async function recordGatewayStatus(db: Database, reference: string, status: 'EXPIRED' | 'FAILED' | 'REFUND') {
   const next = status === 'EXPIRED' ? 'expired' : status === 'FAILED' ? 'failed' : null
-  const row = await db
-    .updateTable('topups')
-    .set({
-      gateway_status: status,
-      status: next ? sql`CASE WHEN status = 'pending' THEN ${next} ELSE status END` : undefined,
-      updated_at: sql`now()`,
-    })
-    .where('reference', '=', reference)
-    .where('gateway', '=', 'tripay')
-    .returningAll()
-    .executeTakeFirst()
+  const row = await setGatewayStatus(db, reference, status, next)
   if (!row) throw new AppError('TOPUP_NOT_FOUND')
   return row
 }
 
 /** The sweeper: pending top-ups past expires_at turn expired, a batch at a time. */
 export async function expireTopups(db: Database, batch = 500): Promise<number> {
-  const { rows } = await sql<{ id: number }>`
-    UPDATE topups SET status = 'expired', updated_at = now()
-     WHERE id IN (SELECT id FROM topups WHERE status = 'pending' AND expires_at <= now() ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-    RETURNING id`.execute(db)
-  return rows.length
+  return expirePendingTopups(db, batch)
 }
 
 /** Every account's top-ups for an operator, newest first. */
 export async function listTopups(db: Database, q: { page: number; per_page: number; status?: TopupStatus; account_id?: number }) {
-  let query = db.selectFrom('topups')
-  if (q.status) query = query.where('status', '=', q.status)
-  if (q.account_id !== undefined) query = query.where('account_id', '=', q.account_id)
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(q.per_page)
-      .offset((q.page - 1) * q.per_page)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: count.n }
+  return topupsPage(db, q)
 }
 
 /** The gateway's channel list imported (new added, known updated; on/off stays the operator's); a failing gateway is a 503. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
 import type { DeliveryStatus } from '../../db/schema.js'
+import type { StoredPayload } from './delivery.queries.js'
 import type { Delivery, WebhookSettings } from './webhooks.schemas.js'
 
 const NO_SETTINGS: WebhookSettings = { callback_url: null, webhook_enabled: false, has_secret: false, secret_created_at: null }
@@ -98,4 +99,59 @@ export async function requeueDelivery(trx: Trx, accountId: number, deliveryId: n
     .executeTakeFirst()
   if (row) await sql`SELECT pg_notify('outbox', 'due')`.execute(trx)
   return row !== undefined
+}
+
+export async function setSettings(
+  trx: Trx,
+  accountId: number,
+  next: { callback_url: string | null; webhook_enabled: boolean },
+): Promise<void> {
+  await trx
+    .updateTable('webhook_settings')
+    .set({ callback_url: next.callback_url, webhook_enabled: next.webhook_enabled, updated_at: sql`clock_timestamp()` })
+    .where('account_id', '=', accountId)
+    .execute()
+}
+
+/** Stores the account's new secret (encrypted) and when it was made. */
+export async function setSecret(trx: Trx, accountId: number, secretEnc: string): Promise<void> {
+  await trx
+    .updateTable('webhook_settings')
+    .set({ secret_enc: secretEnc, secret_created_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })
+    .where('account_id', '=', accountId)
+    .execute()
+}
+
+/** Where the account's webhooks go and their encrypted secret. */
+export function receiverOf(db: Database, accountId: number) {
+  return db.selectFrom('webhook_settings').select(['callback_url', 'secret_enc']).where('account_id', '=', accountId).executeTakeFirst()
+}
+
+export type TestDelivery = {
+  accountId: number
+  webhookId: string
+  delivered: boolean
+  at: Date
+  attempt: { attempted_at: string; status_code: number | null; duration_ms: number; error: string | null }
+  payload: StoredPayload
+}
+
+/** A webhook.test already sent, recorded as a delivery with its one attempt; its id. */
+export async function insertTestDelivery(db: Database, d: TestDelivery): Promise<number> {
+  const { id } = await db
+    .insertInto('webhook_deliveries')
+    .values({
+      account_id: d.accountId,
+      event: 'webhook.test',
+      webhook_id: d.webhookId,
+      status: d.delivered ? 'delivered' : 'failed',
+      claims: 1,
+      failures: d.delivered ? 0 : 1,
+      delivered_at: d.delivered ? d.at : null,
+      attempts: JSON.stringify([d.attempt]),
+      payload: JSON.stringify(d.payload),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return id
 }

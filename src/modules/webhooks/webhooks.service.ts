@@ -1,17 +1,25 @@
-import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
 import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import type { Vault } from '../../vault.js'
 import { send } from './delivery-attempts.js'
-import type { StoredPayload } from './delivery.queries.js'
 import { newTestPlaceholders, testMessage } from './payload.js'
 import { callbackUrlProblem } from './receiver-address.js'
 import { systemClock, type Clock } from './schedule.js'
 import { newWebhookId, newWebhookSecret } from './signing.js'
 import type { DeliveryStatus } from '../../db/schema.js'
 import { getAccount } from '../accounts/index.js'
-import { findSettings, listDeliveries, loadDeliveries, lockSettings, requeueDelivery } from './webhooks.queries.js'
+import {
+  findSettings,
+  insertTestDelivery,
+  listDeliveries,
+  loadDeliveries,
+  lockSettings,
+  receiverOf,
+  requeueDelivery,
+  setSecret,
+  setSettings,
+} from './webhooks.queries.js'
 import type { SettingsBody, WebhookSettings } from './webhooks.schemas.js'
 
 /** GET /v1/webhook: the caller's settings, never the secret. */
@@ -44,11 +52,7 @@ export async function updateSettings(db: Database, production: boolean, accountI
       throw invalidField(body.webhook_enabled ? 'webhook_enabled' : 'callback_url', 'enabling webhooks needs a callback_url')
     if (next.webhook_enabled && !current.secret_enc)
       throw invalidField('webhook_enabled', 'generate a secret first (POST /api/v1/webhook/secret)')
-    await trx
-      .updateTable('webhook_settings')
-      .set({ callback_url: next.callback_url, webhook_enabled: next.webhook_enabled, updated_at: sql`clock_timestamp()` })
-      .where('account_id', '=', accountId)
-      .execute()
+    await setSettings(trx, accountId, next)
   })
   return findSettings(db, accountId)
 }
@@ -58,11 +62,7 @@ export async function generateSecret(db: Database, vault: Vault, accountId: numb
   const secret = newWebhookSecret()
   await inTransaction(db, async (trx) => {
     await lockSettings(trx, accountId)
-    await trx
-      .updateTable('webhook_settings')
-      .set({ secret_enc: vault.encrypt(secret), secret_created_at: sql`clock_timestamp()`, updated_at: sql`clock_timestamp()` })
-      .where('account_id', '=', accountId)
-      .execute()
+    await setSecret(trx, accountId, vault.encrypt(secret))
   })
   return secret
 }
@@ -76,11 +76,7 @@ export async function sendTest(
   deps: Pick<AppContext, 'vault' | 'webhookTransport' | 'clock'> & { production: boolean; userAgent?: string },
   accountId: number,
 ) {
-  const settings = await db
-    .selectFrom('webhook_settings')
-    .select(['callback_url', 'secret_enc'])
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
+  const settings = await receiverOf(db, accountId)
   if (!settings?.callback_url) throw invalidField('callback_url', 'set a callback_url first (PUT /api/v1/webhook)')
   if (!settings.secret_enc) throw invalidField('webhook_secret', 'generate a secret first (POST /api/v1/webhook/secret)')
   const webhookId = newWebhookId()
@@ -97,21 +93,14 @@ export async function sendTest(
   )
   const delivered = outcome.error === null
   const attempt = { attempted_at: at.toISOString(), status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error }
-  const { id: deliveryId } = await db
-    .insertInto('webhook_deliveries')
-    .values({
-      account_id: accountId,
-      event: 'webhook.test',
-      webhook_id: webhookId,
-      status: delivered ? 'delivered' : 'failed',
-      claims: 1,
-      failures: delivered ? 0 : 1,
-      delivered_at: delivered ? at : null,
-      attempts: JSON.stringify([attempt]),
-      payload: JSON.stringify({ timestamp: at.toISOString(), test } satisfies StoredPayload),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
+  const deliveryId = await insertTestDelivery(db, {
+    accountId,
+    webhookId,
+    delivered,
+    at,
+    attempt,
+    payload: { timestamp: at.toISOString(), test },
+  })
   return {
     delivered,
     status_code: outcome.statusCode,
