@@ -23,6 +23,8 @@ export const SLOW_SUITES = [
   'test/webhook-workers.test.ts',
   'src/http/metrics.test.ts',
   'src/modules/admin/demo.test.ts',
+  // A 50,000-product list: a minute on two cores.
+  'src/modules/suppliers/bulk-import.test.ts',
 ]
 
 export default defineConfig({
