@@ -1,8 +1,36 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+/**
+ * What `npm run test:fast` leaves out (TEST_FAST=1): the suites that start service processes or a
+ * browser, the fuzzer and the drills. CI (`bash .ci/run`) and `npm test` run everything.
+ */
+export const SLOW_SUITES = [
+  '**/*.browser.test.ts',
+  'test/fuzz.test.ts',
+  // Built or tsx service processes, crash and fault drills.
+  'test/cli.test.ts',
+  'test/crash.test.ts',
+  'test/deploy-files.test.ts',
+  'test/faults.test.ts',
+  'test/fulfilment-crash.test.ts',
+  'test/readme-walkthrough.test.ts',
+  'test/redis-down.test.ts',
+  'test/roles.test.ts',
+  'test/startup.test.ts',
+  'test/supplier-sync-crash.test.ts',
+  'test/upstream-drill.test.ts',
+  'test/webhook-logs.test.ts',
+  'test/webhook-workers.test.ts',
+  'src/http/metrics.test.ts',
+  'src/modules/admin/demo.test.ts',
+  // A 50,000-product list: a minute on two cores.
+  'src/modules/suppliers/bulk-import.test.ts',
+]
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(process.env.TEST_FAST === '1' ? SLOW_SUITES : [])],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // Two cores: two workers, each test file on its own database.

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { afterAll } from 'vitest'
 import { ADMIN_TOKEN, APP_KEY } from './app.js'
 import { freePort } from './server-process.js'
+import { eventually } from './eventually.js'
 
 export const root = path.resolve(import.meta.dirname, '..')
 
@@ -70,14 +71,17 @@ export function watchOutput(child: ChildProcess) {
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const waitFor = async (pattern: RegExp, ms = 180_000) => {
-    const deadline = Date.now() + ms
-    for (;;) {
+    const printed = () => {
       const match = output.match(pattern)
-      if (match) return match
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before ${pattern}:\n${output}`)
-      if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      if (!match && child.exitCode !== null) throw new Error(`exited ${child.exitCode} before ${pattern}:\n${output}`)
+      return match
     }
+    const match = await eventually(`${pattern} printed`, printed, (m) => m !== null, { timeoutMs: ms, intervalMs: 50 }).catch(
+      (error: Error) => {
+        throw error.message.startsWith('never:') ? new Error(`${error.message}:\n${output}`) : error
+      },
+    )
+    return match!
   }
   return { output: () => output, exited, waitFor }
 }

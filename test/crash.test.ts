@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cloneTestDatabase, onPostgres } from './database.js'
+import { until } from './eventually.js'
 import { assertInvariants } from './invariants.js'
 import { adminCall, startServerProcess, type ServerProcess } from './server-process.js'
 
@@ -70,7 +71,7 @@ describe.skipIf(!onPostgres)('crash during a purchase load (PostgreSQL)', () => 
       }
     }
     const load = Promise.all(Array.from({ length: 24 }, (_, w) => worker(w)))
-    while (acknowledged.length < 150) await new Promise((r) => setTimeout(r, 10))
+    await until('150 purchases acknowledged', () => acknowledged.length >= 150, { timeoutMs: 120_000, intervalMs: 10 })
     first.child.kill('SIGKILL')
     killed = true
     await first.exited

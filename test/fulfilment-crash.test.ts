@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cloneTestDatabase, onPostgres } from './database.js'
+import { eventually } from './eventually.js'
 import { assertInvariants } from './invariants.js'
 import { adminCall, startServerProcess, type ServerProcess } from './server-process.js'
 import { startUpstreams, type Upstreams } from './upstreams.js'
-
-/** Asks until `ready` holds (the workers run on their own clock): the value, or a failure after a minute. */
-async function eventually<T>(what: string, probe: () => Promise<T>, ready: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await probe()
-    if (ready(value)) return value
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`never: ${what}`)
-}
 
 // docs/design.md §5: a crash between sending upstream and recording the answer never makes a second upstream order.
 describe.skipIf(!onPostgres)('SIGKILL between dispatch and result (PostgreSQL, real server processes)', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest'
 import { ADMIN_TOKEN } from './app.js'
 import { adminCall } from './server-process.js'
+import { eventually } from './eventually.js'
 
 type Status = number | 'hang' | 'network'
 /** What one purchase request got: a status, or `hang` when it did not answer within HANG_MS. */
@@ -123,17 +124,19 @@ export function startLoad(base: string, shop: Shop, tag: string, buyers = 8, pau
   }
 }
 
-/** Until a purchase succeeds again (the service recovers by itself), within `withinMs`. */
-export async function untilPurchasesSucceed(base: string, shop: Shop, tag: string, withinMs = 20_000): Promise<Outcome[]> {
-  const deadline = Date.now() + withinMs
+/** Until a purchase succeeds again (the service recovers by itself); `withinMs` only ends a hung run. */
+export async function untilPurchasesSucceed(base: string, shop: Shop, tag: string, withinMs = 60_000): Promise<Outcome[]> {
   const tries: Outcome[] = []
-  for (let n = 0; Date.now() < deadline; n++) {
-    const outcome = await purchase(base, shop.keys[0], `${tag}-recover-${n}`, shop.items[0])
-    tries.push(outcome)
-    if (outcome.status === 200) return tries
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`no purchase succeeded within ${withinMs} ms: ${JSON.stringify(tries.slice(-3))}`)
+  await eventually(
+    `a purchase succeeds again (${tag})`,
+    async () => {
+      tries.push(await purchase(base, shop.keys[0], `${tag}-recover-${tries.length}`, shop.items[0]))
+      return tries.slice(-3)
+    },
+    (last) => last[last.length - 1].status === 200,
+    { timeoutMs: withinMs, intervalMs: 200 },
+  )
+  return tries
 }
 
 /**

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../src/errors.js'
 import { NODE, PHP, PYTHON } from '../src/modules/webhooks/index.js'
+import { eventually, until } from './eventually.js'
 
 // The README's "Five minutes with curl", run as written against `npm start`'s service: each bash
 // block in order, each answer compared with the block that follows it. "…" in an expected value
@@ -115,7 +116,7 @@ describe.skipIf(tools.length > 0)('README: the walkthrough against a started ser
     servicePort = await freePort()
     receiverPort = await freePort()
     // As `npm start` runs it, with nothing configured: a generated key and token, the demo seeded.
-    service = spawn(process.execPath, ['--max-semi-space-size=4', `${built}/main.js`], {
+    const started = spawn(process.execPath, ['--max-semi-space-size=4', `${built}/main.js`], {
       cwd: root,
       env: {
         PATH: process.env.PATH,
@@ -127,15 +128,20 @@ describe.skipIf(tools.length > 0)('README: the walkthrough against a started ser
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
+    service = started
     children.push(service)
     service.stdout!.on('data', (chunk) => (serviceOutput += chunk))
     service.stderr!.on('data', (chunk) => (serviceOutput += chunk))
-    const deadline = Date.now() + 90_000
-    while (!/admin token: +\S+/.test(serviceOutput)) {
-      if (service.exitCode !== null) throw new Error(`the service exited ${service.exitCode}:\n${serviceOutput}`)
-      if (Date.now() > deadline) throw new Error(`the service printed no banner:\n${serviceOutput}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    await until(
+      'the service printed its banner',
+      () => {
+        if (started.exitCode !== null) throw new Error(`the service exited ${started.exitCode}`)
+        return /admin token: +\S+/.test(serviceOutput)
+      },
+      { timeoutMs: 90_000 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${serviceOutput}`)
+    })
   }, 120_000)
 
   afterAll(async () => {
@@ -225,9 +231,15 @@ describe.skipIf(tools.length > 0)('README: the walkthrough against a started ser
           .split('\n')
           .filter((l) => l.trim())
         const wanted = (text: string) => lines.filter((line) => !text.split('\n').some((l) => pattern(line).test(l.trim())))
-        const deadline = Date.now() + 30_000
-        while (wanted(everything()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
-        expect(wanted(everything()), `printed so far:\n${everything()}`).toEqual([])
+        const missing = await eventually(
+          'every line printed',
+          () => wanted(everything()),
+          (w) => w.length === 0,
+          {
+            timeoutMs: 30_000,
+          },
+        ).catch(() => wanted(everything()))
+        expect(missing, `printed so far:\n${everything()}`).toEqual([])
       }
     }
   }, 240_000)

@@ -3,9 +3,9 @@ import crypto from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cloneTestDatabase, onPostgres } from './database.js'
+import { eventually, pause, until } from './eventually.js'
 import { adminCall, freePort, startServerProcess, type ServerProcess } from './server-process.js'
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const LIMIT = 30
 
 /** A Redis of this test's own on `port`, answering once spawn() resolves. */
@@ -18,17 +18,13 @@ async function startRedis(port: number): Promise<ChildProcess> {
   const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, enableOfflineQueue: false })
   probe.on('error', () => {})
   try {
-    for (let i = 0; i < 100; i++) {
-      if (
-        await probe.connect().then(
-          () => true,
-          () => false,
-        )
+    const connects = () =>
+      probe.connect().then(
+        () => true,
+        () => false,
       )
-        return child
-      await sleep(50)
-    }
-    throw new Error(`redis-server on ${port} did not answer`)
+    await until(`redis-server on ${port} answers`, connects, { timeoutMs: 30_000, intervalMs: 50 })
+    return child
   } finally {
     probe.disconnect()
   }
@@ -37,7 +33,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
 // Windows are fixed minutes: counting across a boundary would start over mid-test.
 async function awayFromWindowEdge(needMs: number) {
   const left = 60_000 - (Date.now() % 60_000)
-  if (left < needMs) await sleep(left + 50)
+  if (left < needMs) await pause(left + 50)
 }
 
 // docs/design.md §12: with REDIS_URL set and Redis down or hung, the rate limit falls back to in-process counters.
@@ -93,12 +89,15 @@ describe('Redis lost under the rate limiter', () => {
     await awayFromWindowEdge(3000)
 
     // Up: the count lives in Redis (once the server's client has connected: a loaded machine may take a moment).
-    const connectedBy = Date.now() + 10_000
-    while ((await counted(a.bucket)) === 0) {
-      expect(Date.now(), 'the server counts in Redis').toBeLessThan(connectedBy)
-      expect(await balance(a.key)).toBe(200)
-      await sleep(100)
-    }
+    await eventually(
+      'the server counts in Redis',
+      async () => {
+        expect(await balance(a.key)).toBe(200)
+        return counted(a.bucket)
+      },
+      (n) => n > 0,
+      { timeoutMs: 30_000 },
+    )
     // The outages' warnings are counted from here: on a loaded machine the server's first requests may
     // come before its client connected, which is not one of the outages below.
     const upFrom = server!.output().length
@@ -113,7 +112,24 @@ describe('Redis lost under the rate limiter', () => {
     } finally {
       redis!.kill('SIGCONT')
     }
-    await sleep(1100)
+    // Resumed: answered all along, and back to Redis once its second of back-off is over (the
+    // server says so).
+    const recoveries = () =>
+      (
+        server!
+          .output()
+          .slice(upFrom)
+          .match(/Redis answers again/g) ?? []
+      ).length
+    await eventually(
+      'the server counts in Redis again after SIGCONT',
+      async () => {
+        expect(await balance(b.key)).toBe(200)
+        return recoveries()
+      },
+      (n) => n === 1,
+      { timeoutMs: 30_000 },
+    )
     expect(await balance(b.key)).toBe(200)
     expect(await counted(b.bucket)).toBeGreaterThanOrEqual(1)
 
@@ -128,12 +144,15 @@ describe('Redis lost under the rate limiter', () => {
 
     // Back on the same port: counting returns to Redis by itself.
     redis = await startRedis(redisPort)
-    const deadline = Date.now() + 10_000
-    while ((await counted(a.bucket)) === 0) {
-      expect(Date.now(), 'counts went back to Redis').toBeLessThan(deadline)
-      expect(await balance(a.key)).toBe(200)
-      await sleep(200)
-    }
+    await eventually(
+      'counts went back to Redis',
+      async () => {
+        expect(await balance(a.key)).toBe(200)
+        return counted(a.bucket)
+      },
+      (n) => n > 0,
+      { timeoutMs: 30_000, intervalMs: 200 },
+    )
 
     const output = server!.output()
     expect(output).not.toMatch(/Unhandled error event|uncaught/i)

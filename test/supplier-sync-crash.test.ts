@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { addBulkProducts, steerBulkProducts } from '../src/providers/bulk-price-list.simulator.js'
 import { ADMIN_TOKEN } from './app.js'
 import { cloneTestDatabase, onPostgres } from './database.js'
+import { eventually } from './eventually.js'
 import { assertInvariants } from './invariants.js'
 import { adminCall, startServerProcess, type ServerProcess } from './server-process.js'
 import { startUpstreams } from './upstreams.js'
@@ -12,17 +13,6 @@ const BULK = 5_000
 const LISTED = BULK + 9
 const RULE = { percent: 3, flat: 0, round_to: 50, min_margin: 100 }
 const DRILL_LOCK = 4_343_001
-
-/** Asks until `ready` holds, every 100 ms, for at most a minute. */
-async function eventually<T>(what: string, probe: () => Promise<T>, ready: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const value = await probe()
-    if (ready(value)) return value
-    if (Date.now() > deadline) throw new Error(`never: ${what} (last: ${JSON.stringify(value).slice(0, 300)})`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 // docs/design.md §11b: a sync applies a list whole or not at all. The apply is held at its end (the change
 // log's insert waits on a lock this test holds) with every product row already written in its open

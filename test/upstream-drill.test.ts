@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildOnce, startBuilt, type BuiltProcess } from './built-process.js'
 import { cloneTestDatabase, onPostgres } from './database.js'
+import { eventually } from './eventually.js'
 import { assertInvariants } from './invariants.js'
 import { startReceiver } from './receiver.js'
 import { adminCall } from './server-process.js'
@@ -14,17 +15,6 @@ import { startUpstreams } from './upstreams.js'
 // and the books add up.
 const dist = onPostgres ? buildOnce('drill') : ''
 const PURCHASES = 60
-
-/** Asks until `ready` holds, every 200 ms, for at most `ms`. */
-async function eventually<T>(what: string, probe: () => Promise<T>, ready: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (ready(value)) return value
-    if (Date.now() > deadline) throw new Error(`never: ${what} (last: ${JSON.stringify(value).slice(0, 500)})`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
 
 describe.skipIf(!onPostgres)('multi-process drill (PostgreSQL, built processes)', () => {
   const closing: (() => Promise<unknown>)[] = []
@@ -122,7 +112,7 @@ describe.skipIf(!onPostgres)('multi-process drill (PostgreSQL, built processes)'
           )
         ).rows[0].n,
       )
-    await eventually('upstream requests out', out, (n) => n >= 6)
+    await eventually('upstream requests out', out, (n) => n >= 6, { intervalMs: 200 })
     worker1.child.kill('SIGKILL')
     await worker1.exited
     await Promise.all(Array.from({ length: PURCHASES - half }, (_, i) => buy(half + i)))
@@ -147,7 +137,7 @@ describe.skipIf(!onPostgres)('multi-process drill (PostgreSQL, built processes)'
         return (await open()).rows
       },
       (rows) => rows.length === 0,
-      90_000,
+      { timeoutMs: 90_000, intervalMs: 200 },
     )
     expect(Number((await sql<{ n: string }>`SELECT count(*) AS n FROM orders`.execute(db)).rows[0].n)).toBe(PURCHASES)
 
@@ -177,6 +167,7 @@ describe.skipIf(!onPostgres)('multi-process drill (PostgreSQL, built processes)'
       'every event delivered',
       async () => new Set(receiver.received.map((c) => `${c.json?.data?.ref_id} ${c.json?.event}`)).size,
       (n) => n >= PURCHASES * 2,
+      { intervalMs: 200 },
     )
     const ids = new Map<string, Set<string>>()
     for (const c of receiver.received) {

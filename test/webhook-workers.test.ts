@@ -5,19 +5,12 @@ import { createTestApp } from './app.js'
 import { onPostgres } from './database.js'
 import { createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
 import { buy } from './factory-orders.js'
+import { until } from './eventually.js'
 import { assertInvariants } from './invariants.js'
 import { startReceiver } from './receiver.js'
 import { startServerProcess, type ServerProcess } from './server-process.js'
 
 const READY = 'workers running'
-
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 /**
  * Which of `pids` hold a TCP connection to 127.0.0.1:`port` now (Linux: the established sockets of
@@ -92,7 +85,14 @@ describe.skipIf(!onPostgres)('webhook worker processes (PostgreSQL)', () => {
     await receiver.waitFor(2 * purchases, 30_000).finally(() => clearInterval(watch))
     // Both processes sent callbacks.
     expect([...sending].sort()).toEqual([...pids].sort())
-    await new Promise((r) => setTimeout(r, 1_000))
+    // Every delivery recorded as delivered, then both workers stopped: no process is left that could
+    // send a callback again, so the receiver's count is final.
+    await until('every delivery recorded', async () => {
+      const left = await ctx.db.selectFrom('webhook_deliveries').select('id').where('status', '<>', 'delivered').execute()
+      return left.length === 0
+    })
+    for (const w of workers) w.child.kill('SIGTERM')
+    await Promise.all(workers.map((w) => w.exited))
     const ids = receiver.received.map((c) => c.headers['webhook-id'])
     expect(ids).toHaveLength(2 * purchases)
     expect(new Set(ids).size).toBe(2 * purchases)
@@ -138,7 +138,9 @@ describe.skipIf(!onPostgres)('webhook worker processes (PostgreSQL)', () => {
     await startWorker(databaseUrl!, env)
     const deliveries = () =>
       ctx.db.selectFrom('webhook_deliveries').select(['status', 'webhook_id']).where('account_id', '=', shop.id).execute()
-    await until(async () => (await deliveries()).filter((d) => d.status === 'delivered').length === 20, 40_000, '20 delivered events')
+    await until('20 delivered events', async () => (await deliveries()).filter((d) => d.status === 'delivered').length === 20, {
+      timeoutMs: 40_000,
+    })
     const arrived = new Set(receiver.received.map((c) => c.headers['webhook-id']))
     for (const d of await deliveries()) expect(arrived.has(d.webhook_id)).toBe(true)
     const refs = new Set(receiver.received.map((c) => c.json.data.ref_id))

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cloneTestDatabase, onPostgres } from '../../test/database.js'
+import { eventually } from '../../test/eventually.js'
 import { isDatabaseUnavailable } from './database.js'
 import { pipelinedStatements } from './pipelined.js'
 
@@ -83,8 +84,15 @@ describe.runIf(onPostgres)('pipelined single statements', async () => {
 
   it('lets the calls in flight finish when closed, and refuses calls after', async () => {
     const closing = pipelinedStatements({ connectionString: database.url, query_timeout: 5000 }, 2)
-    const inFlight = closing.run<{ n: number }>('probe_slow_one', 'SELECT 1 AS n FROM pg_sleep(0.3)', [])
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    const inFlight = closing.run<{ n: number }>('probe_slow_one', 'SELECT 1 AS n FROM pg_sleep(1)', [])
+    // In flight: PostgreSQL is running it (its second of sleep leaves time to see it).
+    const running = async () =>
+      (
+        await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND state = 'active' AND query = 'SELECT 1 AS n FROM pg_sleep(1)'`.execute(database.db)
+      ).rows[0].n
+    await eventually('the slow call running', running, (n) => n === 1, { intervalMs: 20 })
     await closing.close()
     expect(await inFlight).toEqual([{ n: 1 }])
     await expect(closing.run('probe_pid', 'SELECT pg_backend_pid() AS pid', [])).rejects.toThrow('closed')

@@ -2,6 +2,7 @@ import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { createSiblingApp, createTestApp } from '../../../test/app.js'
 import { onPostgres } from '../../../test/database.js'
+import { eventually, until } from '../../../test/eventually.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { watchCatalogChanges } from './catalog-snapshot.js'
 
@@ -18,18 +19,20 @@ const variant = (body: any, id: number) => variantsOf(body).find((v) => v.id ===
 
 /**
  * Deltas from `since` until one shows the item as `wanted` says (each answer's server_time the next
- * cursor); undefined after `tries`. A delta may repeat an item it already gave (a cursor is
- * conservative while other transactions in the cluster are in flight), so wait for the state, not the item.
+ * cursor). A delta may repeat an item it already gave (a cursor is conservative while other
+ * transactions in the cluster are in flight), so wait for the state, not the item.
  */
-async function deltaUntil(since: string, id: number, wanted: (v: any) => boolean, tries = 50) {
-  for (let i = 0; i < tries; i++) {
-    const delta = await catalog(`?per_page=all&updated_since=${encodeURIComponent(since)}`)
-    const found = variant(delta, id)
-    if (found && wanted(found)) return found
-    since = delta.server_time
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return undefined
+async function deltaUntil(since: string, id: number, wanted: (v: any) => boolean) {
+  const shown = await eventually(
+    `item ${id} as wanted in a delta`,
+    async () => {
+      const delta = await catalog(`?per_page=all&updated_since=${encodeURIComponent(since)}`)
+      since = delta.server_time
+      return variant(delta, id)
+    },
+    (found) => found !== undefined && wanted(found),
+  )
+  return shown
 }
 
 describe('the catalog snapshot', () => {
@@ -103,14 +106,13 @@ describe.skipIf(!onPostgres)('the delta cursor with a transaction in flight (Pos
     const stop = await watchCatalogChanges(sibling.ctx)
     try {
       const item = await createItem(app, { price: 40_000 })
-      for (let i = 0; i < 250 && heard === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      await until('the sibling heard the new item', () => heard > 0, { intervalMs: 20 })
       const read = async () => variant((await get(sibling.app, '/item?per_page=all', r)).json(), item.id)?.price
       expect(await read()).toBe(40_000)
       heard = 0
       await admin(app, 'PATCH', `/items/${item.id}`, { price: 41_000 })
-      for (let i = 0; i < 250 && heard === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
       // Told by NOTIFY catalog_changed: its very next read is taken after the edit.
-      expect(heard).toBeGreaterThan(0)
+      await until('the sibling heard the edit', () => heard > 0, { intervalMs: 20 })
       expect(await read()).toBe(41_000)
     } finally {
       await stop()

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { onPostgres } from '../../../test/database.js'
+import { eventually } from '../../../test/eventually.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { holdItemExclusively } from './catalog.queries.js'
 
@@ -341,7 +342,13 @@ describe('delta sync and commit order', () => {
       headers: buyer.headers,
       payload: { ref_id: 'slow-sale', carts: [{ item_id: item.id, quantity: 1 }] },
     })
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    // The sale waits on the held row: PostgreSQL shows a session of this database waiting on a lock.
+    const waitingOnLocks = async () =>
+      (
+        await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(ctx.db)
+      ).rows[0].n
+    await eventually('the sale waits on the held item', waitingOnLocks, (n) => n >= 1)
     const listing = await catalog()
     letGo()
     await holder

@@ -3,6 +3,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { onPostgres } from '../../../test/database.js'
+import { eventually } from '../../../test/eventually.js'
 import { admin, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
@@ -59,13 +60,14 @@ describe.skipIf(!onPostgres)('upstream worker stop', () => {
       .upstreamWorker({ concurrency: 8, perHost: 8, pollMs: 60_000 })
       .start(ctx.listen, { error: () => {}, warn: (...args: unknown[]) => warned.push(args) })
     // Asked outside the holder's transaction: pg_stat_activity is read once per transaction.
-    for (let i = 0; ; i++) {
-      const { rows } = await sql<{ n: string }>`
-        SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(ctx.db)
-      if (Number(rows[0].n) > 0) break
-      if (i > 1_200) throw new Error('the claim never waited for the held lines')
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    const waitingOnLocks = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`
+            SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(ctx.db)
+        ).rows[0].n,
+      )
+    await eventually('the claim waits for the held lines', waitingOnLocks, (n) => n > 0, { intervalMs: 50 })
     const stopped = worker.stop()
     await holder.query('COMMIT')
     await holder.end()

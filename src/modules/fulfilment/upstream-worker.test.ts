@@ -2,6 +2,7 @@ import http from 'node:http'
 import type net from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
+import { eventually } from '../../../test/eventually.js'
 import { admin, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
@@ -44,17 +45,6 @@ function slowProvider(answerFor: (customerNo: string) => Answer) {
   }
 }
 
-/** Waits for a condition with a generous bound (never a race with the machine's speed). */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, label: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`${label}: still ${JSON.stringify(value)} after ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
 const provider = slowProvider((customer) =>
   customer.endsWith('49')
     ? { rc: '49', status: 'Gagal', delayMs: 10 }
@@ -88,9 +78,10 @@ describe('the upstream worker', () => {
       )
       for (const res of await Promise.all(purchases)) expect(res.statusCode, res.body).toBe(200)
       const rows = await eventually(
+        'burst dispatches completed',
         () => dispatchStates('burst-'),
         (rs) => rs.length === 40 && rs.every((d) => d.status === 'completed'),
-        'burst dispatches completed',
+        { timeoutMs: 30_000, intervalMs: 50 },
       )
       const refs = provider.sent.filter((s) => s.customer.startsWith('08120000')).map((s) => s.ref)
       expect(refs.sort()).toEqual(rows.map((d) => d.upstream_ref).sort())
@@ -113,9 +104,10 @@ describe('the upstream worker', () => {
       expect((await buy(app, r, 'known-ref', [{ item_id: item.id, quantity: 1, note: '081300049' }])).statusCode).toBe(200)
       // Pending answers take 1.5 s against a 1 s poll: each ref is asked again, never while asked.
       await eventually(
-        async () => provider.sent.filter((s) => s.customer.startsWith('0813000')).length,
-        (n) => n >= 10,
         'second checks of the pending requests',
+        () => provider.sent.filter((s) => s.customer.startsWith('0813000')).length,
+        (n) => n >= 10,
+        { timeoutMs: 30_000, intervalMs: 50 },
       )
       expect(provider.stats().overlapsPerRef).toBe(0)
       const known = await dispatchStates('known-ref')

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
+import { eventually } from '../../../test/eventually.js'
 import { admin, createReseller, get } from '../../../test/factory.js'
 import { addSimulatedProvider, startUpstreams, type Upstreams } from '../../../test/upstreams.js'
 
@@ -183,14 +184,15 @@ describe('pricing rules', () => {
 const variantsOf = (body: any): any[] => body.data.flatMap((c: any) => c.products.flatMap((p: any) => p.variants))
 /** Deltas from `since` until one shows the item as wanted (catalog-snapshot.test.ts: wait for the state, not the item). */
 async function deltaUntil(since: string, id: number, wanted: (v: any) => boolean) {
-  for (let i = 0; i < 50; i++) {
-    const delta = (await get(app, `/item?per_page=all&updated_since=${encodeURIComponent(since)}`, reseller)).json()
-    const found = variantsOf(delta).find((v) => v.id === id)
-    if (found && wanted(found)) return found
-    since = delta.server_time
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return undefined
+  return eventually(
+    `item ${id} as wanted in a delta`,
+    async () => {
+      const delta = (await get(app, `/item?per_page=all&updated_since=${encodeURIComponent(since)}`, reseller)).json()
+      since = delta.server_time
+      return variantsOf(delta).find((v) => v.id === id)
+    },
+    (found) => found !== undefined && wanted(found),
+  )
 }
 
 describe('reprice on sync', () => {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
+import { eventually } from '../../../test/eventually.js'
 import { createItem, createReseller, type Reseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
@@ -19,8 +20,9 @@ const silentLog = {
   level: 'silent',
   silent: () => {},
 }
-// A poll this slow never delivers anything within these tests: NOTIFY and the retry timers do.
-const running = await createWebhookWorker(ctx, { pollMs: 60_000 }).start(silentLog as never)
+// A poll of a day never runs within these tests: whatever is delivered, NOTIFY or a retry timer
+// woke the worker for it (causality, not a stopwatch).
+const running = await createWebhookWorker(ctx, { pollMs: 86_400_000 }).start(silentLog as never)
 afterAll(() => running.stop())
 
 async function subscriber(url: string, on: App = app): Promise<Reseller> {
@@ -34,26 +36,27 @@ async function subscriber(url: string, on: App = app): Promise<Reseller> {
 const manualItem = (on: App = app) => createItem(on, { order_process: 'manual', unlimited_stock: true, price: 1_000 })
 
 describe('the running worker', () => {
-  it('a receiver failing three times gets the event on the fourth attempt, 1 s, 2 s and 4 s apart', async () => {
+  it('a receiver failing three times gets the event on the fourth attempt, at least 1 s, 2 s and 4 s apart', async () => {
     const receiver = await startReceiver((_request, index) => ({ status: index < 3 ? 500 : 200 }))
     const r = await subscriber(receiver.url)
     const item = await manualItem()
-    const committed = performance.now()
     expect((await buy(app, r, 'flaky-1', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
-    await receiver.waitFor(4, 20_000)
+    // The first attempt woke by NOTIFY on commit and each retry by its timer: the day's poll never ran.
+    await receiver.waitFor(4, 60_000)
 
-    // Woken by NOTIFY on commit, not by the 60 s poll.
-    expect(receiver.received[0].at - committed).toBeLessThan(2_000)
+    // Never early: each retry at least its delay after the failure before it (a slow machine only
+    // makes a gap longer; how much longer is for `npm run bench`, not a test).
     const gaps = receiver.received.slice(1).map((call, i) => (call.at - receiver.received[i].at) / 1000)
     const expected = [1, 2, 4]
-    gaps.forEach((gap, i) => {
-      expect(gap, `gap ${i + 1}`).toBeGreaterThanOrEqual(expected[i] * 0.9)
-      expect(gap, `gap ${i + 1}`).toBeLessThan(expected[i] + 1.5)
-    })
+    gaps.forEach((gap, i) => expect(gap, `gap ${i + 1}`).toBeGreaterThanOrEqual(expected[i] * 0.9))
     expect(new Set(receiver.received.map((c) => c.headers['webhook-id'])).size).toBe(1)
-    await new Promise((r) => setTimeout(r, 300))
-    const [delivery] = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', r.id).execute()
+    const delivery = await eventually(
+      'the fourth attempt recorded',
+      () => ctx.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', r.id).executeTakeFirstOrThrow(),
+      (d) => d.status === 'delivered',
+    )
     expect(delivery).toMatchObject({ status: 'delivered', failures: 3 })
+    expect(delivery.attempts).toHaveLength(4)
     expect(receiver.received).toHaveLength(4)
   })
 
@@ -63,15 +66,15 @@ describe('the running worker', () => {
     const item = await manualItem()
     expect((await buy(app, r, 'again-1', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
     await receiver.waitFor(1)
-    // Settled: nothing open, so the worker sleeps until its 60 s poll unless told otherwise.
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const [delivery] = (await app.inject({ method: 'GET', url: '/api/v1/webhook/deliveries', headers: r.headers })).json().data
-    expect(delivery.status).toBe('delivered')
-    const asked = performance.now()
+    // Settled (the attempt recorded): nothing open, so the worker sleeps until its day-long poll
+    // unless told otherwise.
+    const delivered = async () =>
+      (await app.inject({ method: 'GET', url: '/api/v1/webhook/deliveries', headers: r.headers })).json().data[0]
+    const delivery = await eventually('the first attempt recorded', delivered, (d) => d?.status === 'delivered')
     const retried = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${delivery.id}/retry`, headers: r.headers })
     expect(retried.statusCode).toBe(200)
-    await receiver.waitFor(2, 5_000)
-    expect(receiver.received[1].at - asked).toBeLessThan(2_000)
+    // Only the retry's NOTIFY can wake it: the redelivery arriving at all is the proof.
+    await receiver.waitFor(2, 60_000)
     expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id'])
   })
 
