@@ -21,7 +21,7 @@ export type NewInquiry = {
 export async function billFloorOf(db: Database, itemId: number) {
   return db
     .selectFrom('items')
-    .select(['allow_loss', sql<string>`coalesce(min_margin, default_min_margin())`.as('margin')])
+    .select(['allow_loss', sql<string>`floor_margin(min_margin)`.as('margin')])
     .where('id', '=', itemId)
     .executeTakeFirstOrThrow()
 }

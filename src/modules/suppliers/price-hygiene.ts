@@ -1,11 +1,10 @@
 import type { Insertable } from 'kysely'
 import type { SupplierChangesTable } from '../../db/schema.js'
 import type { ListedProduct } from '../../providers/price-list.js'
+import { MAX_MONEY } from '../ledger/index.js'
 
 // docs/design.md §11c, price-list hygiene, pure: which listed prices a sync holds instead of applying.
 
-/** The most any price may be (money_max() in money.sql): 10^15 Rupiah stays exact in a JSON number. */
-export const MONEY_MAX = 10 ** 15
 /** A panel's rate per 1,000 may be fractional; more digits than this are no price anyone charges. */
 const RATE_DECIMALS = 6
 
@@ -14,14 +13,14 @@ export type HeldReason = 'invalid' | 'jump'
 /**
  * Whether a listed price (a plain decimal string) can be applied: Digiflazz's prices are positive
  * whole Rupiah (a postpaid admin fee may be 0: a bill without fee), a panel's rate per 1,000 is
- * positive with at most 6 decimals; neither above MONEY_MAX.
+ * positive with at most 6 decimals; neither above MAX_MONEY.
  */
 export function validPrice(kind: string, postpaid: boolean, price: string): boolean {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(price)
   if (!m) return false
   const decimals = m[2]?.length ?? 0
   const value = Number(price)
-  if (!(value <= MONEY_MAX)) return false
+  if (!(value <= MAX_MONEY)) return false
   if (kind === 'smm_panel') return value > 0 && decimals <= RATE_DECIMALS
   return decimals === 0 && (value > 0 || postpaid)
 }

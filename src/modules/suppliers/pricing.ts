@@ -1,5 +1,5 @@
 import type { PricingScope } from '../../db/schema.js'
-import { MONEY_MAX } from './price-hygiene.js'
+import { MAX_MONEY } from '../ledger/index.js'
 
 // docs/design.md §11b's price formula and rule matching, pure. Decimals are exact (BigInt over a power of
 // ten): 10,000 × 1.1 must be 11,000, never 11,001 after a float's rounding error is rounded up.
@@ -46,7 +46,7 @@ export type RuleTerms = { percent: string | number; flat: number; round_to: numb
  */
 export function priceFor(costText: string | number, rule: RuleTerms | undefined, current?: number): number {
   // No price passes the money maximum (money_max()): a markup on a cost near it stops there.
-  return Math.min(markedPrice(costText, rule, current), MONEY_MAX)
+  return Math.min(markedPrice(costText, rule, current), MAX_MONEY)
 }
 
 function markedPrice(costText: string | number, rule: RuleTerms | undefined, current?: number): number {

@@ -1,17 +1,10 @@
 import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
-import type { ChannelType, PaymentChannel } from '../../db/schema.js'
+import type { PaymentChannel } from '../../db/schema.js'
+import type { GatewayChannel } from './payment-gateway.js'
 
-export type ChannelColumns = {
-  code: string
-  name: string
-  type: ChannelType
-  fee_flat: number
-  fee_percent: number
-  min_amount: number
-  max_amount: number
-  active: boolean
-}
+/** A channel's columns as written: what a gateway lists for one. */
+export type ChannelColumns = GatewayChannel
 
 export function channelRows(db: Database): Promise<PaymentChannel[]> {
   return db.selectFrom('payment_channels').selectAll().orderBy('code').execute()
