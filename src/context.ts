@@ -13,6 +13,7 @@ import { memoryCounterStore, rateLimiter, redisCounterStore, type CounterStore, 
 import { createPaymentGateway, type PaymentGateway } from './modules/topups/index.js'
 import { type Clock, createTransport, systemClock, type Transport } from './modules/webhooks/index.js'
 import { createVault, type Vault } from './vault.js'
+import type { Actor } from './db/acting.js'
 
 /** Everything a request or a worker needs, wired by hand in one place. */
 export type AppContext = {
@@ -56,6 +57,8 @@ export type AppContext = {
   paymentGateway: PaymentGateway
   /** Sends webhook callbacks (keep-alive agents, SSRF guard in production). */
   webhookTransport: Transport
+  /** Who ADMIN_TOKEN acts as when not the "admin token" owner (the CLI on the database itself: docs/design.md §11d). */
+  adminTokenActor?: Actor
 }
 
 // Bounds how long a change missed by every notification path could go unseen.

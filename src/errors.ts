@@ -71,6 +71,10 @@ export const ERROR_CODES = {
   // moved past by a later list already, or a price that can never be applied.
   HELD_PRICE_NOT_FOUND: 404,
   HELD_PRICE_DECIDED: 422,
+  // The operator team (docs/design.md §11d): the caller's role may not call the route; an operator or token of none.
+  FORBIDDEN_FOR_ROLE: 403,
+  OPERATOR_NOT_FOUND: 404,
+  TOKEN_NOT_FOUND: 404,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

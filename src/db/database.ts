@@ -4,6 +4,7 @@ import pg from 'pg'
 import { AppError } from '../errors.js'
 import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
+import { ActingDialect } from './acting.js'
 import { pipelinedStatements } from './pipelined.js'
 import { withFreshPlan } from './statement-names.js'
 import { isDatabaseUnavailable } from './unavailable.js'
@@ -92,7 +93,7 @@ export async function openPostgres(url: string, poolMax: number, options: Postgr
     await pipelined?.close()
     await pool.end()
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool, end) }) })
+  const db = new Kysely<DB>({ dialect: new ActingDialect(new PostgresDialect({ pool: discardingLostClients(pool, end) })) })
   const prepared =
     pipelined?.run ??
     (<R>(name: string, text: string, values: unknown[]) =>
@@ -176,7 +177,7 @@ export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob
     loadDataDir: options.loadDataDir,
     parsers: { [INT8]: (v: string) => parseSafeInteger(v), [NUMERIC]: (v: string) => parseNumeric(v) },
   })
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
+  const db = new Kysely<DB>({ dialect: new ActingDialect(new PGliteDialect(pglite)) })
   return {
     db,
     driver: 'pglite',

@@ -32,6 +32,7 @@ export const sqlFiles: readonly Repeatable[] = [
   file('modules/checkout/purchase.sql'),
   file('modules/checkout/settlement.sql'),
   file('modules/webhooks/webhooks.sql'),
+  file('modules/audit/audit.sql'),
 ]
 
 const byName = new Map(sqlFiles.map((f) => [f.name, f]))

@@ -24,6 +24,7 @@ import type {
   SupplierSyncsTable,
 } from './tables/suppliers.js'
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
+import type { AuditLogTable, OperatorSignInFailuresTable, OperatorsTable, OperatorTokensTable } from './tables/team.js'
 
 // Kysely's view of the database, one file per area under tables/; importers keep using this module.
 export * from './tables/accounts.js'
@@ -36,6 +37,7 @@ export * from './tables/console.js'
 export * from './tables/bills.js'
 export * from './tables/dashboard.js'
 export * from './tables/suppliers.js'
+export * from './tables/team.js'
 
 export interface DB {
   console_sessions: ConsoleSessionsTable
@@ -71,6 +73,10 @@ export interface DB {
   item_sources: ItemSourcesTable
   pricing_rules: PricingRulesTable
   margin_settings: MarginSettingsTable
+  operators: OperatorsTable
+  operator_tokens: OperatorTokensTable
+  operator_sign_in_failures: OperatorSignInFailuresTable
+  audit_log: AuditLogTable
 }
 
 export type Account = Selectable<AccountsTable>

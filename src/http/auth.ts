@@ -1,15 +1,24 @@
 import crypto from 'node:crypto'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type Actor, currentActing, runActing } from '../db/acting.js'
 import { AppError } from '../errors.js'
 import { isInRanges } from '../ip-ranges.js'
 import { type AuthenticatedAccount, findAccountByKeyHash } from '../modules/accounts/index.js'
 import type { AppContext } from '../context.js'
 import { rateLimitHeaders, type RateDecision } from './rate-limit.js'
 import { sha256Hex } from '../vault.js'
+import { actorForToken, mayCall, ROLES } from '../modules/team/index.js'
+import { DOC_KEY, type OperationDoc } from './operation.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     account: AuthenticatedAccount
+    /** Who calls an operator route: a person, or the admin token acting as an owner. */
+    operator: Actor
+  }
+  interface FastifyContextConfig {
+    /** The route's operation id, the key of its access rule (modules/team/roles.ts) and its audit action. */
+    operationId?: string
   }
 }
 
@@ -71,12 +80,61 @@ export function isAdminToken(ctx: AppContext, given: string): boolean {
   return crypto.timingSafeEqual(digest(given), digest(expected))
 }
 
-/** `Authorization: Bearer <ADMIN_TOKEN>` (operator API and `/metrics`); wrong tokens count per address. */
+/** ADMIN_TOKEN acts as an owner by this name (docs/design.md §11d); the CLI on the database itself names itself. */
+export const ADMIN_TOKEN_ACTOR: Actor = { id: null, name: 'admin token', role: 'owner' }
+
+/** The operator a bearer token names: ADMIN_TOKEN, or a person's live `op_` token. */
+async function operatorOf(ctx: AppContext, token: string): Promise<Actor | undefined> {
+  if (isAdminToken(ctx, token)) return ctx.adminTokenActor ?? ADMIN_TOKEN_ACTOR
+  return actorForToken(ctx.db, token)
+}
+
+/** `Authorization: Bearer <ADMIN_TOKEN or op_…>` (operator API and `/metrics`); wrong tokens count per address. */
 export function adminAuth(ctx: AppContext) {
   return async function authenticateOperator(request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
     if (header === undefined || header === '') throw new AppError('UNAUTHORIZED')
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : ''
-    if (!isAdminToken(ctx, token)) return refuseAuthentication(ctx, request, new AppError('UNAUTHORIZED'))
+    const operator = await operatorOf(ctx, token)
+    if (!operator) return refuseAuthentication(ctx, request, new AppError('UNAUTHORIZED'))
+    request.operator = operator
   }
+}
+
+/** The roles an operation admits, as a refusal tells them. */
+export function rolesAllowed(operationId: string | undefined) {
+  return ROLES.filter((role) => mayCall(role, operationId))
+}
+
+/**
+ * Runs each request of an operator scope (the admin API, the console) inside its acting store
+ * (db/acting.ts), and keeps each route's operation id in its config. Added before the scope's routes.
+ */
+export function actingScope(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const doc = (route.schema as Record<string, OperationDoc | undefined> | undefined)?.[DOC_KEY]
+    if (doc && route.config?.operationId === undefined) route.config = { ...route.config, operationId: doc.operationId }
+  })
+  app.addHook('onRequest', (request, _reply, done) => runActing({ clientIp: request.ip, requestId: request.id }, done))
+  // Whatever the request left running (a timer, a kicked pass) writes as nobody once it is answered.
+  app.addHook('onResponse', async () => {
+    const store = currentActing()
+    if (store) store.action = undefined
+  })
+}
+
+/**
+ * After authentication: the operator's role must admit the route's operation (403 FORBIDDEN_FOR_ROLE,
+ * nothing done); a write then names itself, so the audit triggers log every row it changes.
+ */
+export async function authorizeOperator(request: FastifyRequest): Promise<void> {
+  const operationId = request.routeOptions.config.operationId
+  const { operator } = request
+  if (!mayCall(operator.role, operationId)) {
+    throw new AppError('FORBIDDEN_FOR_ROLE', { data: { role: operator.role, allowed: rolesAllowed(operationId) } })
+  }
+  const store = currentActing()
+  if (!store) return
+  store.actor = operator
+  if (request.method !== 'GET' && request.method !== 'HEAD') store.action = operationId
 }

@@ -4,7 +4,8 @@ import type { ErrorCode } from '../errors.js'
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_API_KEY: 'X-APIKEY is missing or unknown',
   INVALID_IP: "the caller's address is not on the account's allow-list",
-  UNAUTHORIZED: 'the operator token (Authorization: Bearer) is missing or wrong',
+  UNAUTHORIZED:
+    "the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed",
   THE_ACCOUNT_HAS_BEEN_SUSPENDED: 'the account is suspended',
   INVALID_JSON: 'the body is not valid JSON',
   BAD_REQUEST: 'the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done',
@@ -62,4 +63,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   HELD_PRICE_NOT_FOUND: 'the provider has no held price with that id; list them with GET /api/admin/v1/providers/{code}/held',
   HELD_PRICE_DECIDED:
     'the held price was approved, rejected or replaced by a later list already, or can never be applied (out of the money bounds): reject it, or wait for the supplier to correct its list',
+  FORBIDDEN_FOR_ROLE:
+    "the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed",
+  OPERATOR_NOT_FOUND: 'no operator with that id: list them with GET /operators',
+  TOKEN_NOT_FOUND: 'no such token of that operator (or it is revoked already): list them first',
 }

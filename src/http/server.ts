@@ -19,7 +19,7 @@ import { pricingRoutes, sourceRoutes, supplierRoutes } from '../modules/supplier
 import { reportRoutes } from '../modules/reports/index.js'
 import { upstreamSimulators } from '../providers/simulators.js'
 import { adminWebhookRoutes, storeWebhookDeliveryRoutes, webhookRoutes } from '../modules/webhooks/index.js'
-import { adminAuth, resellerAuth } from './auth.js'
+import { actingScope, adminAuth, authorizeOperator, resellerAuth } from './auth.js'
 import { registerErrorHandlers } from './error-handler.js'
 import { clientErrorHandler, frameworkErrors } from './malformed-requests.js'
 import { registerMetrics } from './metrics.js'
@@ -99,7 +99,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   )
   await app.register(
     async (admin) => {
+      actingScope(admin)
       admin.addHook('onRequest', adminAuth(ctx))
+      admin.addHook('onRequest', authorizeOperator)
       await admin.register(adminRoutes(ctx))
       await admin.register(adminOrderRoutes(ctx))
       await admin.register(operatorViewRoutes(ctx))

@@ -33,6 +33,7 @@ import * as marginFloor from './20261206_0300_margin-floor.js'
 import * as purchaseMaxPrice from './20261206_0310_purchase-max-price.js'
 import * as heldPrices from './20261206_0320_held-prices.js'
 import * as dashboardMemberships from './20261206_0330_dashboard-memberships.js'
+import * as operatorTeam from './20261206_0340_operator-team.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0310_purchase-max-price': purchaseMaxPrice,
   '20261206_0320_held-prices': heldPrices,
   '20261206_0330_dashboard-memberships': dashboardMemberships,
+  '20261206_0340_operator-team': operatorTeam,
 }

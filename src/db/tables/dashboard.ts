@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely'
 import type { Id, Timestamp } from './columns.js'
+import type { SignInStage } from './team.js'
 
 /** The people of a reseller account who sign in to the dashboard (docs/design.md §13); an email may have a row in several accounts. */
 export interface ResellerUsersTable {
@@ -10,6 +11,11 @@ export interface ResellerUsersTable {
   password_hash: string | null
   invite_hash: string | null
   invite_expires_at: Date | null
+  /** An owner's own second factor, as an operator's (team.ts). */
+  totp_secret_enc: string | null
+  totp_enabled_at: Date | null
+  totp_last_step: number | null
+  recovery_code_hashes: Generated<string[]>
   created_at: Generated<Date>
   updated_at: Timestamp
 }
@@ -22,6 +28,7 @@ export interface ResellerSessionsTable {
   expires_at: Date
   /** The users the sign-in proved (the email's accounts whose password matched); `user_id` is one of them. */
   user_ids: Generated<number[]>
+  stage: Generated<SignInStage>
 }
 
 /** Failed sign-ins per email typed (its SHA-256), existing or not, and the lock they lead to. */

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js'
 import { sha256Hex } from '../../vault.js'
-import { matchingHashes } from './passwords.js'
+import { matchingHashes } from '../../passwords.js'
 import {
   countSignInFailure,
   deleteStaleSignInFailures,

@@ -2,7 +2,7 @@ import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { getAccount } from '../accounts/index.js'
-import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, verifyPassword } from './passwords.js'
+import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, verifyPassword } from '../../passwords.js'
 import {
   deleteSessionsOfUserExcept,
   deleteUserOfAccount,

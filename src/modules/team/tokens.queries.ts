@@ -1,0 +1,24 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+
+/** The active operator a live token belongs to. */
+export async function findTokenOperator(db: Database, tokenHash: string) {
+  return db
+    .selectFrom('operator_tokens as t')
+    .innerJoin('operators as o', 'o.id', 't.operator_id')
+    .select(['t.id as token_id', 't.last_used_at', 'o.id', 'o.email', 'o.name', 'o.role'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.revoked_at', 'is', null)
+    .where('o.status', '=', 'active')
+    .executeTakeFirst()
+}
+
+/** Last used, to the minute: a busy script does not write a row per call. */
+export async function touchToken(db: Database, tokenId: number): Promise<void> {
+  await db
+    .updateTable('operator_tokens')
+    .set({ last_used_at: sql`now()` })
+    .where('id', '=', tokenId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]))
+    .execute()
+}
