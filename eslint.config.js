@@ -20,6 +20,7 @@ const anyQueries = {
 // Services orchestrate, queries hold the SQL (docs/architecture.md): in these modules no service builds a statement.
 const SERVICES_WITHOUT_SQL = [
   'accounts',
+  'audit',
   'admin',
   'console',
   'dashboard',

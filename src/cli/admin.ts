@@ -2,11 +2,13 @@ import fs from 'node:fs'
 import { loadConfig, withConfig, type Config } from '../config.js'
 import { dataDirHolder, runningServiceUrl } from '../db/data-dir.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
-import { COMMANDS, exampleOf, parseArgs } from './commands.js'
+import { COMMANDS, exampleOf, parseArgs, queryOf } from './commands.js'
 import { printAndExit, render } from './output.js'
 
 type Call = { method: string; url: string; body?: object }
-type Answer = { status: number; body: unknown }
+/** The API's answer: JSON, or (`csv`) text to print as it came, such as `audit --format csv`. */
+type Answer = { status: number; body: unknown; csv?: string }
+const isCsv = (contentType: string | null | undefined) => /^text\/csv\b/.test(contentType ?? '')
 
 /** A running service (found by --url, ADMIN_URL, or the URL its embedded database's lock records): talk to it over HTTP. */
 async function overHttp(config: Config, base: string, call: Call): Promise<Answer> {
@@ -25,6 +27,7 @@ async function overHttp(config: Config, base: string, call: Call): Promise<Answe
     )
   }
   const text = await res.text()
+  if (res.ok && isCsv(res.headers.get('content-type'))) return { status: res.status, body: undefined, csv: text }
   try {
     return { status: res.status, body: JSON.parse(text) }
   } catch {
@@ -46,6 +49,8 @@ async function inProcess(config: Config, call: Call): Promise<Answer> {
       payload: call.body,
     })
     await app.close()
+    if (res.statusCode < 400 && isCsv(res.headers['content-type'] as string | undefined))
+      return { status: res.statusCode, body: undefined, csv: res.body }
     return { status: res.statusCode, body: res.json() }
   } finally {
     await service.close()
@@ -114,10 +119,7 @@ async function main() {
   const base = urlFlag ?? config.adminUrl ?? (embedded ? runningServiceUrl(config.dataDir) : undefined)
   // The envelope every other command prints, so a script reads data the same way everywhere.
   if (name === 'info') return printAndExit(render({ message: 'OK', data: await info(config, base) }, table), 0)
-  const query =
-    command.method === 'GET'
-      ? new URLSearchParams(Object.entries(flags).map(([k, v]) => [k.replaceAll('-', '_'), String(v)])).toString()
-      : ''
+  const query = queryOf(command, flags)
   const call: Call = {
     method: command.method,
     url: `/api/admin/v1${command.path(args)}${query ? `?${query}` : ''}`,
@@ -128,7 +130,8 @@ async function main() {
   // In process, the app logs nothing to stdout: it carries the answer alone.
   const answer = base ? await overHttp(config, base, call) : await inProcess(withConfig(config, { logLevel: 'silent' }), call)
   // A refusal (4xx/5xx) is an error: its body goes to stderr, exit 1.
-  if (answer.status >= 400) printAndExit(render(answer.body, table), 1, process.stderr)
+  if (answer.csv !== undefined) printAndExit(answer.csv.replace(/\r?\n$/, ''), 0)
+  else if (answer.status >= 400) printAndExit(render(answer.body, table), 1, process.stderr)
   else printAndExit(render(answer.body, table), 0)
 }
 

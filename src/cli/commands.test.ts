@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { COMMANDS, exampleOf, parseArgs } from './commands.js'
+import { COMMANDS, exampleOf, parseArgs, queryOf } from './commands.js'
 
 describe('admin CLI help', () => {
   it('gives every command an example that parses into a call with no placeholder left', () => {
@@ -22,5 +22,21 @@ describe('admin CLI reports', () => {
     const command = COMMANDS[name]!
     expect([command.method, command.path([]), flags]).toEqual(['GET', '/reports/margin-watch', { from: '2026-11-01', to: '2026-11-30' }])
     expect(exampleOf(name, command)).toBe('reports:margin-watch --from 2026-11-01 --to 2026-11-30')
+  })
+})
+
+describe('admin CLI audit', () => {
+  it('audit asks GET /audit with each filter as the API names it', () => {
+    const argv = ['audit', '--actor', 'admin token', '--target-type', 'items', '--target-id', '7', '--from', '2026-12-01T00:00:00Z']
+    const { name, flags } = parseArgs([...argv, '--format', 'csv'])
+    const command = COMMANDS[name]!
+    expect([command.method, command.path([])]).toEqual(['GET', '/audit'])
+    expect(Object.fromEntries(new URLSearchParams(queryOf(command, flags)))).toEqual({
+      actor: 'admin token',
+      target_type: 'items',
+      target_id: '7',
+      from: '2026-12-01T00:00:00Z',
+      format: 'csv',
+    })
   })
 })

@@ -346,6 +346,14 @@ export const COMMANDS: Record<string, Command> = {
       }),
   },
   'pricing:delete': { usage: 'ID', method: 'DELETE', path: ([id]) => `/pricing-rules/${id}` },
+  // Who changed what (docs/design.md §11d): the audit log, newest first; the flags are the API's filters, times ISO 8601.
+  audit: {
+    usage:
+      '[--actor EMAIL|"admin token"] [--actor-id N] [--action OPERATION_ID] [--target-type TABLE --target-id ID] [--from TIME] [--to TIME] [--format csv] [--page N]',
+    example: 'audit --target-type items --target-id 7 --from 2026-12-01T00:00:00Z',
+    method: 'GET',
+    path: () => '/audit',
+  },
   'webhooks:show': { usage: 'ACCOUNT_ID', method: 'GET', path: ([id]) => `/resellers/${id}/webhook` },
   'webhooks:deliveries': {
     usage: 'ACCOUNT_ID [--status pending|retrying|delivered|failed] [--page N]',
@@ -421,6 +429,12 @@ export function exampleOf(name: string, command: Command): string {
     .filter(Boolean)
     .map((token) => (token.includes('|') && !token.startsWith('--') ? token.split('|')[0] : (SAMPLES[token] ?? token.split('|')[0])))
   return [name, ...required].join(' ')
+}
+
+/** A GET's flags as its query string (`--target-type` → `target_type`); other methods send a body instead. */
+export function queryOf(command: Command, flags: Flags): string {
+  if (command.method !== 'GET') return ''
+  return new URLSearchParams(Object.entries(flags).map(([k, v]) => [k.replaceAll('-', '_'), String(v)])).toString()
 }
 
 export function parseArgs(argv: string[]): { name: string; args: string[]; flags: Flags } {

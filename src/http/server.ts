@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
 import { adminCatalogRoutes, adminOrderRoutes, adminRoutes, operatorViewRoutes } from '../modules/admin/index.js'
+import { auditRoutes } from '../modules/audit/index.js'
 import { billRoutes } from '../modules/bills/index.js'
 import { catalogRoutes } from '../modules/catalog/index.js'
 import { leaderboardRoutes } from '../modules/leaderboard/index.js'
@@ -115,6 +116,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(adminCatalogRoutes(ctx))
       await admin.register(storeWebhookDeliveryRoutes(ctx))
       await admin.register(dashboardUserAdminRoutes(ctx))
+      await admin.register(auditRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

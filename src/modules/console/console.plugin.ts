@@ -20,6 +20,7 @@ import { dashboardUserPages } from './dashboard-users.pages.js'
 import { supplierPages } from './suppliers.pages.js'
 import { pricingPages } from './pricing.pages.js'
 import { marginPages } from './margin.pages.js'
+import { auditLogPages } from './audit-log.pages.js'
 import { isSessionLive } from './sessions.service.js'
 import { ICON_HREF, ICON_SVG } from '../../http/icon.js'
 
@@ -96,5 +97,6 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(supplierPages(ctx))
     await app.register(pricingPages(ctx))
     await app.register(marginPages(ctx))
+    await app.register(auditLogPages(ctx))
   }
 }

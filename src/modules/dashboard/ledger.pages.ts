@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js'
 import { pageWindow } from '../../http/paging.js'
 import { PageNumber, StringEnum } from '../../http/schemas.js'
 import { listMutations } from '../ledger/index.js'
-import { csvLine } from './csv.js'
+import { csvLine } from '../../http/csv.js'
 
 const hide = true
 // A blank select sends an empty value: "any".
