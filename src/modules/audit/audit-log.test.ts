@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { signedIn } from '../../../test/console.js'
-import { admin, createItem, createReseller } from '../../../test/factory.js'
+import { createItem, createReseller } from '../../../test/factory.js'
 import { operatorWithToken } from '../../../test/team.js'
 
 // docs/design.md §11d: the log as the operator reads it: GET /api/admin/v1/audit (JSON or CSV), the console page, its CSV.
