@@ -314,16 +314,18 @@ export function readUrl(path: string, w: SweepWorld): string {
 }
 
 /**
- * The whole database but the log and the tokens' last use (authentication touches it): one digest
- * per table of every row as text, so a refused call that changed anything anywhere shows.
+ * The whole database but the tokens' last use (authentication touches it): one digest per table
+ * of every row, so a call that changed anything anywhere shows. `ignoring` leaves columns out
+ * (`updated_at`, which the log deliberately skips).
  */
-export async function fingerprint(ctx: AppContext): Promise<Record<string, string>> {
+export async function fingerprint(ctx: AppContext, ignoring: string[] = []): Promise<Record<string, string>> {
   const { rows: tables } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('operator_tokens')
      ORDER BY 1`.execute(ctx.db)
+  const row = sql`(to_jsonb(t) - ${ignoring}::text[])::text`
   const digests = tables.map(
     ({ name }) =>
-      sql`SELECT ${name} AS name, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${sql.table(name)} t`,
+      sql`SELECT ${name} AS name, md5(coalesce(string_agg(${row}, '|' ORDER BY ${row}), '')) AS digest FROM ${sql.table(name)} t`,
   )
   const { rows } = await sql<{ name: string; digest: string }>`${sql.join(digests, sql` UNION ALL `)}`.execute(ctx.db)
   return Object.fromEntries(rows.map((r) => [r.name, r.digest]))

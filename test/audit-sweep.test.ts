@@ -55,14 +55,19 @@ describe('every operator write route', () => {
     for (const [operationId, callOf] of WRITE_CALLS) {
       const call = await callOf(world, ctx, up)
       const before = await lastId()
-      const tablesBefore = await fingerprint(ctx)
+      // Changes of updated_at alone are no change to log (modules/audit/audit.sql): they are left out here too.
+      const tablesBefore = await fingerprint(ctx, ['updated_at'])
       const res = await app.inject({ method: call.method, url: `/api/admin/v1${call.url}`, headers, payload: call.payload })
       expect(res.statusCode, `${operationId} ${call.method} ${call.url}: ${res.body}`).toBe(200)
-      const tablesAfter = await fingerprint(ctx)
-      for (const table of Object.keys(tablesAfter))
-        if (tablesAfter[table] !== tablesBefore[table] && !audited.includes(table) && !(table in UNAUDITED))
-          unlogged.push(`${operationId}: ${table}`)
+      const tablesAfter = await fingerprint(ctx, ['updated_at'])
       const rows = await ctx.db.selectFrom('audit_log').selectAll().where('id', '>', before).orderBy('id').execute()
+      const logged = new Set(rows.map((r) => r.target_type))
+      for (const table of Object.keys(tablesAfter)) {
+        if (tablesAfter[table] === tablesBefore[table] || table in UNAUDITED) continue
+        // An audited table whose rows changed with no row of the log: written past the acting connection.
+        if (!audited.includes(table)) unlogged.push(`${operationId}: ${table} (no audit trigger)`)
+        else if (!logged.has(table)) unlogged.push(`${operationId}: ${table} (changed, not logged)`)
+      }
       if (rows.length === 0) silent.push(operationId)
       for (const row of rows) {
         expect(row, operationId).toMatchObject({ action: operationId, actor: 'admin token', actor_id: null, role: 'owner' })
@@ -70,7 +75,7 @@ describe('every operator write route', () => {
       }
     }
     expect(silent, 'write routes that changed no audited table').toEqual([])
-    expect(unlogged, 'tables a write changed with no audit trigger (add one in a new migration, or say why in UNAUDITED)').toEqual([])
+    expect(unlogged, 'tables a write changed without logging it (an audit trigger in a new migration, or why not in UNAUDITED)').toEqual([])
   })
 
   it('logs no secret: no license, API key, provider key, webhook secret, invite token, password or stored digest of one', async () => {
