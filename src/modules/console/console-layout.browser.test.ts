@@ -115,7 +115,7 @@ describe('the console laid out for a person, at desktop and phone size', () => {
         // An empty store: every list says it is empty and what fills it.
         const lists = ['/console', '/console/resellers', '/console/orders', '/console/dispatches', '/console/items', '/console/categories']
         const more = ['/console/products', '/console/providers', '/console/topups', '/console/channels', '/console/webhook-deliveries']
-        const supply = ['/console/suppliers', '/console/pricing', '/console/margin', '/console/margin-watch']
+        const supply = ['/console/suppliers', '/console/pricing', '/console/margin', '/console/margin-watch', '/console/audit']
         expect.soft(await survey(page, base, [...lists, ...more, ...supply], 'empty')).toEqual({})
         await page.goto(`${base}/console`)
         expect(await page.locator('#first-steps').innerText()).toContain('Add something to sell')
