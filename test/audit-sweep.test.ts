@@ -2,7 +2,8 @@ import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../src/vault.js'
 import { ADMIN_TOKEN, createTestApp } from './app.js'
-import { adminOperations, fingerprint, SECRETS, sweepGateway, sweepWorld, WRITE_CALLS } from './admin-calls.js'
+import { SECRETS, sweepGateway, sweepWorld, WRITE_CALLS } from './admin-calls.js'
+import { adminOperations, fingerprint } from './admin-routes.js'
 import { startUpstreams } from './upstreams.js'
 
 // docs/design.md §11d: every operator write appends to the audit log, in its own transaction, as

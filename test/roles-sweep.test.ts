@@ -1,16 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { ACCESS, mayCall, ROLES } from '../src/modules/team/index.js'
 import { createTestApp } from './app.js'
-import {
-  adminOperations,
-  adminRouteTable,
-  fingerprint,
-  readUrl,
-  sweepGateway,
-  sweepWorld,
-  WRITE_CALLS,
-  type AdminCall,
-} from './admin-calls.js'
+import { readUrl, sweepGateway, sweepWorld, WRITE_CALLS, type AdminCall } from './admin-calls.js'
+import { adminOperations, adminRouteTable, fingerprint } from './admin-routes.js'
 import { operatorWithToken } from './team.js'
 import { startUpstreams } from './upstreams.js'
 
