@@ -52,8 +52,9 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       return reply.status(401).screen('sign-in.eta', { failed: true, email })
     })
     app.get('/dashboard/sign-in/code', { schema: { hide } }, async (request, reply) => {
-      if (!(await pendingSignIn(ctx.db, request.cookies[SESSION_COOKIE]))) return reply.redirect('/dashboard/sign-in', 303)
-      return reply.screen('sign-in-code.eta')
+      const proved = await pendingSignIn(ctx.db, request.cookies[SESSION_COOKIE])
+      if (!proved) return reply.redirect('/dashboard/sign-in', 303)
+      return reply.screen('sign-in-code.eta', { several: proved.length > 1 })
     })
     app.post('/dashboard/sign-in/code', { schema: { hide, body: CodeBody } }, async (request, reply) => {
       const outcome = await checkSignInCode(ctx.db, ctx.vault, request.cookies[SESSION_COOKIE], request.body.code, ctx.clock.now())
@@ -63,10 +64,11 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       // A wrong code is a failed sign-in: it spends the address's budget like a wrong password.
       const tooMany = await countFailedAuthentication(ctx, request)
       if (tooMany) throw tooMany
+      const several = ((await pendingSignIn(ctx.db, request.cookies[SESSION_COOKIE])) ?? []).length > 1
       if ('locked' in outcome) {
-        return reply.status(429).header('retry-after', String(outcome.locked)).screen('sign-in-code.eta', { locked: LOCK_MINUTES })
+        return reply.status(429).header('retry-after', String(outcome.locked)).screen('sign-in-code.eta', { locked: LOCK_MINUTES, several })
       }
-      return reply.status(401).screen('sign-in-code.eta', { wrong: true })
+      return reply.status(401).screen('sign-in-code.eta', { wrong: true, several })
     })
     app.post('/dashboard/sign-out', { schema: { hide } }, async (request, reply) => {
       await endSession(ctx.db, request.cookies[SESSION_COOKIE])

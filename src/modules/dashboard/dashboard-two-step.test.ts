@@ -139,7 +139,11 @@ describe('signing in with two-step verification on', () => {
     }
     expect((await v.post('/dashboard/two-step', {})).location).toBe('/dashboard/sign-in')
     const form = await v.get('/dashboard/sign-in/code')
-    expect([form.status, form.body.includes('id="sign-in-code-form"')]).toEqual([200, true])
+    expect([form.status, form.body.includes('id="sign-in-code-form"'), form.body.includes('id="several-accounts"')]).toEqual([
+      200,
+      true,
+      false,
+    ])
 
     const code = freshCode(secret)
     const wrongCode = code === '000000' ? '111111' : '000000'
@@ -244,6 +248,8 @@ describe('one email, several accounts', () => {
     const gammaSecret = (await enrol(await dashboardVisitor(app, gamma.id, person))).secret
     const [a, b, c] = [await userOf(person, alpha.id), await userOf(person, beta.id), await userOf(person, gamma.id)]
 
+    const pending = (await signIn(app, person)).v
+    expect((await pending.get('/dashboard/sign-in/code')).body).toContain('id="several-accounts"')
     const viaAlpha = await signInWithCode(person, freshCode(alphaSecret))
     expect(viaAlpha.res.location).toBe('/dashboard/accounts')
     const chooser = (await viaAlpha.v.get('/dashboard/accounts')).body
