@@ -97,6 +97,8 @@ export async function moveSessionToUser(db: Database, tokenHash: string, userId:
     .updateTable('reseller_sessions')
     .set({ user_id: userId })
     .where('token_hash', '=', tokenHash)
+    // A sign-in still waiting for its code switches nowhere (its pages are closed to it anyway).
+    .where('stage', '=', 'signed_in')
     .where(sql<boolean>`${userId}::bigint = ANY(user_ids)`)
     // A user removed since the sign-in is gone from the choice too.
     .where((eb) => eb.exists(eb.selectFrom('reseller_users').select('id').where('id', '=', userId)))

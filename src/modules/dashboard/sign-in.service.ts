@@ -71,9 +71,9 @@ export async function checkSignInCode(
   const proved = await pendingSignIn(db, token)
   if (!proved) return undefined
   const guarded = await usersWithSecondFactor(db, proved)
-  const email = await emailOfUser(db, guarded[0] ?? proved[0] ?? 0)
   // The second factors were all reset (or the users removed) since the password: sign in again.
-  if (guarded.length === 0 || !email) return undefined
+  const email = guarded.length > 0 ? await emailOfUser(db, guarded[0]!) : undefined
+  if (!email) return undefined
   const emailHash = sha256Hex(email)
   const lock = await signInLockOf(db, emailHash)
   if (lock && lock.seconds > 0) return { locked: lock.seconds }
