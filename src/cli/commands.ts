@@ -117,6 +117,12 @@ export const COMMANDS: Record<string, Command> = {
     method: 'DELETE',
     path: ([id, user]) => `/resellers/${id}/users/${user}`,
   },
+  'users:reset-2fa': {
+    usage: 'ACCOUNT_ID USER_ID (a lost phone: two-step verification off, signed out everywhere)',
+    example: 'users:reset-2fa 1 3',
+    method: 'POST',
+    path: ([id, user]) => `/resellers/${id}/users/${user}/second-factor/reset`,
+  },
   'balance:adjust': {
     usage: 'ID --amount N --reason TEXT [--reference KEY]',
     example: 'balance:adjust 1 --amount 250000 --reason "bank transfer 27/11" --reference TRF-20261127-01',

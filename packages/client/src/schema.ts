@@ -1497,6 +1497,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/resellers/{id}/users/{user}/second-factor/reset': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Reset a dashboard user’s two-step verification (a lost phone): signed out everywhere, password alone next time
+     * @description Forgets a dashboard user’s two-step verification, for a person who lost their phone and their recovery codes: every session of theirs ends, their next sign-in takes the password alone, and an owner may turn it on again from their account page. A user without it is answered the same (nothing to forget). Audit-logged.
+     */
+    post: operations['adminResetDashboardUserSecondFactor']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/v1/callbacks/tripay': {
     parameters: {
       query?: never
@@ -6014,8 +6034,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6145,8 +6176,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6246,8 +6288,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6389,8 +6442,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6485,8 +6549,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6636,8 +6711,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6893,8 +6979,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7142,8 +7239,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7333,8 +7441,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7575,8 +7694,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7709,8 +7839,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7828,8 +7969,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7949,8 +8101,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8089,8 +8252,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8232,8 +8406,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8491,8 +8676,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8617,8 +8813,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8756,8 +8963,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8932,8 +9150,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9058,8 +9287,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9200,8 +9440,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9325,8 +9576,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9454,8 +9716,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9601,8 +9874,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9694,8 +9978,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9828,8 +10123,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9959,8 +10265,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10143,8 +10460,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10306,8 +10634,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10427,8 +10766,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10535,8 +10885,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10685,8 +11046,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10788,8 +11160,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10899,8 +11282,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11043,8 +11437,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11210,8 +11615,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11336,8 +11752,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11548,8 +11975,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11666,8 +12104,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11822,8 +12271,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11936,8 +12396,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12074,8 +12545,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12257,8 +12739,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12436,8 +12929,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12658,8 +13162,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12746,8 +13261,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12874,8 +13400,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13030,8 +13567,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13169,8 +13717,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13297,8 +13856,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13419,8 +13989,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13526,8 +14107,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13624,8 +14216,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13769,8 +14372,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13907,8 +14521,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14035,8 +14660,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14143,8 +14779,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14241,8 +14888,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14390,8 +15048,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14507,8 +15176,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14662,8 +15342,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14736,6 +15427,7 @@ export interface operations {
            *           "email": "owner@tokomaju.example",
            *           "role": "owner",
            *           "status": "active",
+           *           "second_factor": true,
            *           "invite_expires_at": null,
            *           "created_at": "2026-11-27T09:00:00.000Z"
            *         }
@@ -14752,6 +15444,8 @@ export interface operations {
               role: 'owner' | 'staff'
               /** @enum {string} */
               status: 'invited' | 'active'
+              /** @description two-step verification is on for their sign-in (owners may turn it on) */
+              second_factor: boolean
               invite_expires_at: string | null
               /** Format: date-time */
               created_at: string
@@ -14759,8 +15453,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14899,8 +15604,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -15007,8 +15723,129 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `USER_NOT_FOUND`: no dashboard user of that account has that id */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminResetDashboardUserSecondFactor: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+        user: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 3,
+           *         "email": "owner@tokomaju.example",
+           *         "second_factor": false
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              /** @enum {boolean} */
+              second_factor: false
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
