@@ -112,7 +112,8 @@ export async function updateOperator(db: Database, id: number, changes: { name?:
   checkName(changes.name)
   return db.transaction().execute(async (trx) => {
     if (changes.role !== undefined) await keepAnOwner(trx, id, changes.role)
-    const updated = await updateOperatorRow(trx, id, { ...changes, ...(changes.name !== undefined && { name: changes.name.trim() }) })
+    // Each column named: a body's unknown fields never reach the row (docs/design.md §3).
+    const updated = await updateOperatorRow(trx, id, { name: changes.name?.trim(), role: changes.role })
     if (!updated) throw new AppError('OPERATOR_NOT_FOUND')
     return updated
   })

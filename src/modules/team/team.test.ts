@@ -215,7 +215,7 @@ describe('the team API', () => {
     expect((await call('GET', '/me', target.headers)).json().data.role).toBe('viewer')
   })
 
-  it('validates bodies: email, role, name 1–100, unknown fields dropped, an active email a DUPLICATE', async () => {
+  it('validates bodies: email, role, name 1–100, unknown fields ignored, an active email a DUPLICATE', async () => {
     const bad = await call('POST', '/operators', asAdminToken, { email: 'not-an-email', name: '', role: 'boss' })
     expect(bad.statusCode).toBe(422)
     expect(Object.keys(bad.json().errors).sort()).toEqual(['email', 'name', 'role'])
@@ -230,6 +230,13 @@ describe('the team API', () => {
       status: 'active',
     })
     expect(extra.json().data).toMatchObject({ email: 'extra@example.com', status: 'invited' })
+    // Unknown fields are ignored (docs/design.md §3): never written, whatever column they name.
+    const ignored = await call('PATCH', `/operators/${extra.json().data.id}`, asAdminToken, {
+      name: 'Renamed',
+      status: 'removed',
+      email: 'evil@example.com',
+    })
+    expect(ignored.json().data).toMatchObject({ name: 'Renamed', role: 'viewer', status: 'invited', email: 'extra@example.com' })
     const typed = await call('PATCH', `/operators/${extra.json().data.id}`, asAdminToken, { name: 5, role: 'owner ' })
     expect(Object.keys(typed.json().errors).sort()).toEqual(['name', 'role'])
     expect((await call('PATCH', '/operators/999999', asAdminToken, { name: 'Nobody' })).json()).toEqual({ message: 'OPERATOR_NOT_FOUND' })
