@@ -46,6 +46,8 @@ const statements = [
     totp_enabled_at timestamptz,
     totp_last_step bigint,
     recovery_code_hashes text[] NOT NULL DEFAULT '{}',
+    -- A sign-in older than this is over: a role change, a removal or a reset second factor moves it.
+    sessions_valid_from timestamptz NOT NULL DEFAULT now(),
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now()
   )`,

@@ -22,6 +22,8 @@ export interface OperatorsTable {
   totp_last_step: number | null
   /** SHA-256 of each unused recovery code. */
   recovery_code_hashes: Generated<string[]>
+  /** Console sessions started before this are over (a role change, a removal, a reset second factor). */
+  sessions_valid_from: Generated<Date>
   created_at: Generated<Date>
   updated_at: Timestamp
 }

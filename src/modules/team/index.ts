@@ -1,4 +1,38 @@
 // team: the operators who run the store, their roles, second factors and API tokens (docs/design.md §11d).
 export { ACCESS, AREAS, mayCall, ROLES, type Access, type Area } from './roles.js'
-export { actorForToken, newOperatorToken, OPERATOR_TOKEN_PREFIX } from './tokens.service.js'
+export {
+  acceptInvitation,
+  createFirstOwner,
+  findInvitation,
+  getOperator,
+  hasOperators,
+  INVITE_HOURS,
+  inviteOperator,
+  listOperators,
+  removeOperator,
+  resetOperatorSecondFactor,
+  updateOperator,
+  type OperatorView,
+} from './operators.service.js'
+export {
+  beginEnrolment,
+  checkSecondFactor,
+  confirmEnrolment,
+  hasSecondFactor,
+  resetSecondFactor,
+  SECOND_FACTOR_ROLES,
+  type SecondFactorTable,
+} from './second-factor.service.js'
+export {
+  actorForToken,
+  createOperatorToken,
+  listOperatorTokens,
+  newOperatorToken,
+  OPERATOR_TOKEN_PREFIX,
+  revokeOperatorToken,
+  revokeTokenOfOperator,
+  tokensOfOperator,
+} from './tokens.service.js'
+export { createMyToken, myTokens, revokeMyToken, whoAmI } from './self.service.js'
+export { operatorInviteUrl, teamRoutes } from './team.routes.js'
 export { acceptedStep, newRecoveryCodes, newTotpSecret, otpauthUri, recoveryCodeHash, totpCode, totpStep } from './totp.js'

@@ -22,3 +22,35 @@ export async function touchToken(db: Database, tokenId: number): Promise<void> {
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]))
     .execute()
 }
+
+const TOKEN_VIEW = ['id', 'operator_id', 'name', 'token_prefix', 'created_at', 'last_used_at', 'revoked_at'] as const
+
+export function insertToken(db: Database, operatorId: number, name: string, tokenHash: string, prefix: string) {
+  return db
+    .insertInto('operator_tokens')
+    .values({ operator_id: operatorId, name, token_hash: tokenHash, token_prefix: prefix })
+    .returning(TOKEN_VIEW)
+    .executeTakeFirstOrThrow()
+}
+
+/** An operator's tokens, live first, newest first. */
+export function listTokenRows(db: Database, operatorId: number) {
+  return db
+    .selectFrom('operator_tokens')
+    .select(TOKEN_VIEW)
+    .where('operator_id', '=', operatorId)
+    .orderBy(sql`revoked_at IS NOT NULL`)
+    .orderBy('id', 'desc')
+    .execute()
+}
+
+export function markTokenRevoked(db: Database, operatorId: number, tokenId: number) {
+  return db
+    .updateTable('operator_tokens')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('id', '=', tokenId)
+    .where('operator_id', '=', operatorId)
+    .where('revoked_at', 'is', null)
+    .returning(TOKEN_VIEW)
+    .executeTakeFirst()
+}
