@@ -2,7 +2,8 @@ import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../src/vault.js'
 import { ADMIN_TOKEN, createTestApp } from './app.js'
-import { SECRETS, sweepGateway, sweepWorld, WRITE_CALLS } from './admin-calls.js'
+import { WRITE_CALLS } from './admin-calls.js'
+import { SECRETS, sweepGateway, sweepWorld } from './sweep-world.js'
 import { adminOperations, fingerprint } from './admin-routes.js'
 import { startUpstreams } from './upstreams.js'
 
@@ -48,7 +49,7 @@ describe('every operator write route', () => {
     expect(swept.filter((id) => !writes.some((op) => op.operationId === id))).toEqual([])
   })
 
-  it('appends audit rows named by its operation id, as the admin token, with the request id it answered under', async () => {
+  it('appends audit rows named by its operation id, as its actor (the admin token, or a person for their own tokens), with the request id it answered under', async () => {
     const silent: string[] = []
     const unlogged: string[] = []
     const audited = await auditedTables()
@@ -58,7 +59,13 @@ describe('every operator write route', () => {
       const before = await lastId()
       // Changes of updated_at alone are no change to log (modules/audit/audit.sql): they are left out here too.
       const tablesBefore = await fingerprint(ctx, ['updated_at'])
-      const res = await app.inject({ method: call.method, url: `/api/admin/v1${call.url}`, headers, payload: call.payload })
+      const as = call.as === 'self' ? world.self : undefined
+      const res = await app.inject({
+        method: call.method,
+        url: `/api/admin/v1${call.url}`,
+        headers: as?.headers ?? headers,
+        payload: call.payload,
+      })
       expect(res.statusCode, `${operationId} ${call.method} ${call.url}: ${res.body}`).toBe(200)
       const tablesAfter = await fingerprint(ctx, ['updated_at'])
       const rows = await ctx.db.selectFrom('audit_log').selectAll().where('id', '>', before).orderBy('id').execute()
@@ -71,7 +78,12 @@ describe('every operator write route', () => {
       }
       if (rows.length === 0) silent.push(operationId)
       for (const row of rows) {
-        expect(row, operationId).toMatchObject({ action: operationId, actor: 'admin token', actor_id: null, role: 'owner' })
+        expect(row, operationId).toMatchObject({
+          action: operationId,
+          actor: as?.email ?? 'admin token',
+          actor_id: as?.id ?? null,
+          role: 'owner',
+        })
         expect(row.request_id, operationId).toBe(res.headers['x-request-id'])
       }
     }
@@ -79,7 +91,7 @@ describe('every operator write route', () => {
     expect(unlogged, 'tables a write changed without logging it (an audit trigger in a new migration, or why not in UNAUDITED)').toEqual([])
   })
 
-  it('logs no secret: no license, API key, provider key, webhook secret, invite token, password or stored digest of one', async () => {
+  it('logs no secret: no license, API key, op_ token, provider key, webhook secret, invite token, password, second factor or stored digest of one', async () => {
     const changes = (await ctx.db.selectFrom('audit_log').select(['id', 'target_type', 'changes']).execute()).map((r) => ({
       where: `${r.target_type} #${r.id}`,
       text: JSON.stringify(r.changes),
@@ -91,6 +103,11 @@ describe('every operator write route', () => {
     const providers = await ctx.db.selectFrom('providers').select('api_key_enc').execute()
     const lines = await ctx.db.selectFrom('order_lines').select('delivery_enc').execute()
     const webhook = await ctx.db.selectFrom('webhook_settings').select('secret_enc').execute()
+    const team = await ctx.db
+      .selectFrom('operators')
+      .select(['password_hash', 'invite_hash', 'totp_secret_enc', 'recovery_code_hashes'])
+      .execute()
+    const tokens = await ctx.db.selectFrom('operator_tokens').select('token_hash').execute()
     const rotated = (await ctx.db.selectFrom('audit_log').select('id').where('action', '=', 'adminRotateApiKey').execute()).length
     expect(rotated).toBeGreaterThan(0)
     const secrets = [
@@ -103,6 +120,9 @@ describe('every operator write route', () => {
       ...providers.map((p) => p.api_key_enc),
       ...lines.map((l) => l.delivery_enc),
       ...webhook.map((s) => s.secret_enc),
+      ...team.flatMap((o) => [o.password_hash, o.invite_hash, o.totp_secret_enc, ...o.recovery_code_hashes]),
+      ...tokens.map((t) => t.token_hash),
+      'sweep-recovery-hash',
     ].filter((s): s is string => typeof s === 'string' && s.length > 0)
     expect(secrets.length).toBeGreaterThan(15)
     for (const secret of secrets) {
@@ -120,6 +140,10 @@ describe('every operator write route', () => {
       ['adminUpdateProvider', 'providers'],
       ['adminRotateApiKey', 'api_keys'],
       ['adminRemoveDashboardUser', 'reseller_users'],
+      ['adminResetDashboardUserSecondFactor', 'reseller_users'],
+      ['adminResetOperatorSecondFactor', 'operators'],
+      ['adminInviteOperator', 'operators'],
+      ['adminCreateMyToken', 'operator_tokens'],
     ])
       expect(
         redacted.some((r) => r.action === action && r.target_type === table),
