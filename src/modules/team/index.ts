@@ -32,3 +32,13 @@ export {
   revokeOperatorToken,
 } from './tokens.service.js'
 export { acceptedStep, newRecoveryCodes, newTotpSecret, otpauthUri, recoveryCodeHash, totpCode, totpStep } from './totp.js'
+export {
+  checkOperatorCode,
+  checkOperatorPassword,
+  enrolmentFor,
+  requiresSecondFactor,
+  SIGN_IN_FAILURES_BEFORE_LOCK,
+  SIGN_IN_LOCK_MINUTES,
+  stageAfterPassword,
+  type SignInOperator,
+} from './sign-in.service.js'
