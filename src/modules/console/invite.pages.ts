@@ -17,9 +17,9 @@ const invitePage = (invite: Awaited<ReturnType<typeof findInvitation>>, token: s
 })
 
 /** A refusal of the form's own fields (VALIDATION_ERROR, DUPLICATE naming a field): shown under them; anything else is the error page's. */
-const fieldsOf = (error: unknown) =>
+const formRefusal = (error: unknown) =>
   error instanceof AppError && error.fieldErrors && ['VALIDATION_ERROR', 'DUPLICATE', 'INVALID_STATE'].includes(error.code)
-    ? error.fieldErrors
+    ? { status: error.status, fields: error.fieldErrors }
     : undefined
 
 /**
@@ -47,9 +47,11 @@ export function invitePages(ctx: AppContext): FastifyPluginAsyncTypebox {
         try {
           await acceptInvitation(db, token, { name, password: newPassword(password, password_again) })
         } catch (error) {
-          const fields = fieldsOf(error)
-          if (!fields) throw error
-          return reply.status(422).page('invite.eta', { ...invitePage(await findInvitation(db, token), token), fields, name })
+          const refused = formRefusal(error)
+          if (!refused) throw error
+          return reply
+            .status(refused.status)
+            .page('invite.eta', { ...invitePage(await findInvitation(db, token), token), fields: refused.fields, name })
         }
         return reply.redirect('/console/sign-in?done=invited', 303)
       },
@@ -69,9 +71,9 @@ export function invitePages(ctx: AppContext): FastifyPluginAsyncTypebox {
           if (!name.trim()) throw invalidField('name', 'must not be blank: how the team sees this person')
           await createFirstOwner(db, { email: emailField('email', email), name, password: newPassword(password, password_again) })
         } catch (error) {
-          const fields = fieldsOf(error)
-          if (!fields) throw error
-          return reply.status(422).page('first-owner.eta', { fields, email, name })
+          const refused = formRefusal(error)
+          if (!refused) throw error
+          return reply.status(refused.status).page('first-owner.eta', { fields: refused.fields, email, name })
         }
         await endSession(db, request.cookies[SESSION_COOKIE])
         reply.clearCookie(SESSION_COOKIE, { path: '/console' })
