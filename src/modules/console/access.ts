@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { currentActing } from '../../db/acting.js'
 import type { SignInStage } from '../../db/schema.js'
+import { AppError } from '../../errors.js'
 import { authorizeOperator } from '../../http/auth.js'
 import { actorOf, consoleSession, SESSION_COOKIE } from './sessions.service.js'
 
@@ -46,5 +47,13 @@ export async function consoleAccess(ctx: AppContext, request: FastifyRequest, re
     if (store) store.actor = request.operator
     return
   }
-  await authorizeOperator(request)
+  try {
+    await authorizeOperator(request)
+  } catch (error) {
+    // The page says it in words: whose role, and which roles it takes.
+    if (!(error instanceof AppError) || error.code !== 'FORBIDDEN_FOR_ROLE') throw error
+    const { role, allowed } = error.data as { role: string; allowed: string[] }
+    const takes = allowed.length ? `it takes ${allowed.join(' or ')}` : 'no role may'
+    throw new AppError('FORBIDDEN_FOR_ROLE', { data: error.data, detail: `your role, ${role}, cannot do this: ${takes}` })
+  }
 }

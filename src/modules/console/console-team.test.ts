@@ -40,6 +40,7 @@ describe('console pages by role', () => {
     const credit = await v.post(`/console/resellers/${shop.id}/balance`, { amount: '1000', reason: 'viewer tries' })
     expect(credit.status).toBe(403)
     expect(credit.body).toContain('FORBIDDEN_FOR_ROLE')
+    expect(credit.body).toContain('your role, viewer, cannot do this: it takes finance or admin or owner')
     const created = await v.post('/console/resellers', { name: 'Viewer Shop' })
     expect(created.status).toBe(403)
     expect(await balanceOf(shop.id)).toBe(5_000)
