@@ -31,6 +31,10 @@ describe('npm run admin', () => {
     expect(created.data.api_key).toMatch(/^rk_/)
     const credited = await admin(env, 'balance:adjust', '1', '--amount', '25000', '--reason', 'opening', '--reference', 'cli-1')
     expect(credited.data).toMatchObject({ applied: true, entry: { balance_after: 25_000 } })
+    // The first owner, on the database itself: the one-time link to the console.
+    const owner = await admin(env, 'operators:create', '--owner', '--email', 'owner@cli.example', '--name', 'CLI Owner')
+    expect(owner.data).toMatchObject({ email: 'owner@cli.example', name: 'CLI Owner', role: 'owner', status: 'invited' })
+    expect(owner.data.invite_url).toMatch(/\/console\/invite\/[A-Za-z0-9_-]{43}$/)
 
     const server = await startServerProcess(env)
     servers.push(server)
@@ -41,6 +45,17 @@ describe('npm run admin', () => {
     expect(listed.data.map((a: any) => [a.name, a.balance])).toEqual([['CLI Shop', 25_000]])
     const res = await fetch(`${server.base}/api/v1/balance`, { headers: { 'x-apikey': created.data.api_key } })
     expect(await res.json()).toEqual({ message: 'OK', data: { balance: 25_000 } })
+    expect((await admin(env, 'operators:list')).data.map((o: any) => [o.email, o.role])).toEqual([['owner@cli.example', 'owner']])
+    // A person's token, given, wins over ADMIN_TOKEN: an unknown one is refused rather than falling back.
+    const asUnknown: [Record<string, string>, string[]][] = [
+      [env, ['--token', 'op_unknown']],
+      [{ ...env, OPERATOR_TOKEN: 'op_unknown' }, []],
+    ]
+    for (const [withEnv, flags] of asUnknown) {
+      const refused = await admin(withEnv, 'me', ...flags).catch((e) => e)
+      expect([refused.code, JSON.parse(refused.stderr)]).toEqual([1, { message: 'UNAUTHORIZED' }])
+    }
+    expect((await admin(env, 'me')).data).toEqual({ id: null, email: null, name: 'admin token', role: 'owner' })
   }, 300_000)
 })
 

@@ -29,8 +29,11 @@ export function generateRequest(g: Gen, ops: Operation[], world: World): SentReq
   if (roll < 96) return settle(wrongMethod(g, draft, ops))
   return settle(oddHeaders(g, draft))
 }
+// A caller's own tokens: ADMIN_TOKEN has none, a person does.
+const SELF = /^\/api\/admin\/v1\/me(\/|$)/
+
 function actorFor(g: Gen, op: Operation, world: World): Actor {
-  if (op.audience === 'operator') return { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }
+  if (op.audience === 'operator') return { headers: SELF.test(op.path) ? world.me.headers : { authorization: `Bearer ${ADMIN_TOKEN}` } }
   const a = world.accounts[pick(g, [0, 0, 0, 1, 2])]
   return { headers: { 'x-apikey': a.apiKey }, accountId: a.id }
 }
@@ -123,6 +126,19 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       if ((resource === 'categories' || resource === 'products') && world[resource].length) {
         const empty = world[resource].filter((r) => r.empty)
         return { value: pick(g, draft.op.method === 'DELETE' && empty.length && chance(g, 0.8) ? empty : world[resource]).id }
+      }
+      // Another person (never the fuzz's own), mostly one not removed; then one of their tokens, or of `me` on /me.
+      if (resource === 'operators' && world.operators.length) {
+        const holders = new Set(world.tokens.filter((t) => t.live).map((t) => t.operator_id))
+        const aimed = world.operators.filter((o) => (draft.op.path.includes('/tokens') ? holders.has(o.id) : o.status !== 'removed'))
+        draft.chosen.operator = pick(g, aimed.length && chance(g, 0.9) ? aimed : world.operators).id
+        return { value: draft.chosen.operator }
+      }
+      if (resource === 'tokens' && world.tokens.length) {
+        const owner = SELF.test(draft.op.path) ? world.me.id : draft.chosen.operator
+        const theirs = world.tokens.filter((t) => t.operator_id === owner)
+        const live = theirs.filter((t) => t.live)
+        return { value: pick(g, live.length && chance(g, 0.8) ? live : theirs.length ? theirs : world.tokens).id }
       }
       if (resource === 'channels') return { value: pick(g, world.channels) }
       if (resource === 'topups') {

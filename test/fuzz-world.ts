@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Database } from '../src/db/database.js'
 import type { App } from '../src/http/server.js'
+import { newOperatorToken } from '../src/modules/team/index.js'
 import { admin, createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
 import { buy } from './factory-orders.js'
 
@@ -47,6 +48,11 @@ export type World = {
   /** Categories and products, the newest first; empty ones can be deleted. */
   categories: { id: number; empty: boolean }[]
   products: { id: number; empty: boolean }[]
+  /** The fuzz's own operator, an owner, whose op_ token sends the /me requests (ADMIN_TOKEN has no tokens of its own). */
+  me: { id: number; tokenId: number; headers: Record<string, string> }
+  /** The other operators, live ones first, and their tokens (and the spare ones of `me`), for the team routes to reach. */
+  operators: { id: number; status: string }[]
+  tokens: { id: number; operator_id: number; live: boolean }[]
   accountIds: number[]
   columns: string[]
 }
@@ -200,6 +206,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   const spare = await admin(app, 'POST', '/categories', { name: 'Fuzz Spare' })
   for (const name of ['Spare 1', 'Spare 2', 'Spare 3']) await admin(app, 'POST', '/products', { name, category_id: spare.id })
   await admin(app, 'POST', '/categories', { name: 'Fuzz Empty' })
+  const me = await seedTeam(app, db)
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
   const { rows } = await sql<{
@@ -223,11 +230,54 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     held: [],
     categories: [],
     products: [],
+    me,
+    operators: [],
+    tokens: [],
     accountIds: [],
     columns: rows.map((r) => r.column_name),
   }
   await refresh(world, db)
   return world
+}
+
+// Far above any id the requests draw (a generated id is at most a few thousand, or 2^53 - 1): no request removes, demotes or
+// revokes the fuzz's own operator and token by chance.
+const ME_ID = 7_000_000_001
+
+/** People for the team routes: invited ones, active ones with tokens, and the fuzz's own owner with spare tokens. */
+async function seedTeam(app: App, db: Database): Promise<World['me']> {
+  const insertToken = async (operatorId: number, name: string, id?: number) => {
+    const { token, hash, prefix } = newOperatorToken()
+    await db
+      .insertInto('operator_tokens')
+      .values({ ...(id !== undefined && { id }), operator_id: operatorId, name, token_hash: hash, token_prefix: prefix })
+      .execute()
+    return token
+  }
+  const person = (id: number | undefined, email: string, role: 'owner' | 'admin' | 'support') =>
+    db
+      .insertInto('operators')
+      .values({ ...(id !== undefined && { id }), email, name: email, role, status: 'active', updated_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  const me = await person(ME_ID, 'me@fuzz.example', 'owner')
+  const token = await insertToken(me.id, 'fuzz', ME_ID)
+  for (const n of [1, 2, 3]) await insertToken(me.id, `spare ${n}`)
+  for (const [email, role] of [
+    ['ops-admin@fuzz.example', 'admin'],
+    ['ops-support@fuzz.example', 'support'],
+  ] as const) {
+    const { id } = await person(undefined, email, role)
+    for (const n of [1, 2]) await insertToken(id, `token ${n}`)
+  }
+  await inviteSpares(app, 3)
+  return { id: me.id, tokenId: ME_ID, headers: { authorization: `Bearer ${token}` } }
+}
+
+let invited = 0
+const inviteSpares = async (app: App, n: number) => {
+  for (let i = 0; i < n; i++)
+    await admin(app, 'POST', '/operators', { email: `invited-${++invited}@fuzz.example`, name: `Invited ${invited}`, role: 'viewer' })
 }
 
 /** Re-reads the ids, refs and tokens the requests created or changed (the newest ones). */
@@ -269,6 +319,14 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.categories = (await emptyIf('categories', 'products', 'category_id')).rows
   world.products = (await emptyIf('products', 'items', 'product_id')).rows
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
+  world.operators = (
+    await sql<World['operators'][number]>`SELECT id, status FROM operators WHERE id <> ${world.me.id}
+      ORDER BY status = 'removed', id DESC LIMIT 100`.execute(db)
+  ).rows
+  world.tokens = (
+    await sql<World['tokens'][number]>`SELECT id, operator_id, revoked_at IS NULL AS live FROM operator_tokens
+      WHERE id <> ${world.me.tokenId} ORDER BY revoked_at IS NULL DESC, id DESC LIMIT 200`.execute(db)
+  ).rows
 }
 
 /**
@@ -320,6 +378,11 @@ export async function heal(app: App, db: Database, world: World): Promise<number
         licenses: Array.from({ length: 300 }, (_, i) => `FZ-${item.id}-${Date.now()}-${i}`),
       })
     }
+  }
+  // Removals use up the people: a few more to invite, change and remove.
+  if (world.operators.filter((o) => o.status !== 'removed').length < 4) {
+    requests += 3
+    await inviteSpares(app, 3)
   }
   await refresh(world, db)
   return requests

@@ -3,19 +3,17 @@ import { loadConfig, withConfig, type Config } from '../config.js'
 import { dataDirHolder, runningServiceUrl } from '../db/data-dir.js'
 import { resolveDevSecrets } from '../dev-secrets.js'
 import { COMMANDS, exampleOf, parseArgs } from './commands.js'
+import type { Answer, Call } from './in-process.js'
 import { printAndExit, render } from './output.js'
 
-type Call = { method: string; url: string; body?: object }
-type Answer = { status: number; body: unknown }
-
 /** A running service (found by --url, ADMIN_URL, or the URL its embedded database's lock records): talk to it over HTTP. */
-async function overHttp(config: Config, base: string, call: Call): Promise<Answer> {
+async function overHttp(base: string, call: Call, bearer: string): Promise<Answer> {
   const url = `${base}${call.url}`
   let res: Response
   try {
     res = await fetch(url, {
       method: call.method,
-      headers: { authorization: `Bearer ${config.adminToken}`, ...(call.body && { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${bearer}`, ...(call.body && { 'content-type': 'application/json' }) },
       body: call.body ? JSON.stringify(call.body) : undefined,
     })
   } catch (error) {
@@ -33,20 +31,12 @@ async function overHttp(config: Config, base: string, call: Call): Promise<Answe
 }
 
 /** Nobody holds the database: open it here and run the same routes in-process. */
-async function inProcess(config: Config, call: Call): Promise<Answer> {
+async function inProcess(config: Config, call: Call, bearer: string): Promise<Answer> {
   // Loaded only here: a call over HTTP starts in a fraction of the time without the whole service.
-  const [{ openService }, { buildApp }] = await Promise.all([import('../service.js'), import('../http/server.js')])
+  const [{ openService }, { callInProcess }] = await Promise.all([import('../service.js'), import('./in-process.js')])
   const service = await openService(config)
   try {
-    const app = await buildApp(service.ctx)
-    const res = await app.inject({
-      method: call.method as 'GET',
-      url: call.url,
-      headers: { authorization: `Bearer ${config.adminToken}` },
-      payload: call.body,
-    })
-    await app.close()
-    return { status: res.statusCode, body: res.json() }
+    return await callInProcess(service.ctx, call, bearer)
   } finally {
     await service.close()
   }
@@ -79,6 +69,8 @@ function help(): string {
     '  (-s keeps the "> pkg@version admin" header npm prints off stdout: it then carries the answer alone)',
     '',
     '  info   where the service is, its docs, the demo API key and admin token',
+    '  credentials: ADMIN_TOKEN (acts as an owner, "admin token"), or your own op_ token in OPERATOR_TOKEN or --token op_…,',
+    '    which wins over ADMIN_TOKEN when given (tokens:create makes one)',
     '  <command> --help   its usage and an example',
     ...lines,
   ].join('\n')
@@ -89,8 +81,12 @@ async function main() {
   // Output and routing flags are the CLI's own, never sent to the API.
   const table = flags.table === true
   const urlFlag = typeof flags.url === 'string' ? flags.url.replace(/\/+$/, '') : undefined
+  // A person's token (flag, then OPERATOR_TOKEN) wins over ADMIN_TOKEN: the audit log names them, not "admin token".
+  const tokenFlag = flags.token
   delete flags.table
   delete flags.url
+  delete flags.token
+  if (tokenFlag === true) throw new Error('--token: give your op_… token after it (or set OPERATOR_TOKEN)')
   const command = COMMANDS[name]
   if (command && flags.help === true) {
     console.log(`usage: npm run -s admin -- ${name} ${command.usage}\nexample: npm run -s admin -- ${exampleOf(name, command)}`)
@@ -123,10 +119,12 @@ async function main() {
     url: `/api/admin/v1${command.path(args)}${query ? `?${query}` : ''}`,
     body: command.body?.(flags, args),
   }
+  const bearer = tokenFlag || process.env.OPERATOR_TOKEN || config.adminToken
+  if (!bearer) throw new Error('no credentials: set ADMIN_TOKEN, or your op_… token in OPERATOR_TOKEN or --token')
   if (!base && embedded && dataDirHolder(config.dataDir) !== undefined)
     throw new Error(`a service holds ${config.dataDir} but recorded no URL; pass --url or set ADMIN_URL`)
   // In process, the app logs nothing to stdout: it carries the answer alone.
-  const answer = base ? await overHttp(config, base, call) : await inProcess(withConfig(config, { logLevel: 'silent' }), call)
+  const answer = base ? await overHttp(base, call, bearer) : await inProcess(withConfig(config, { logLevel: 'silent' }), call, bearer)
   // A refusal (4xx/5xx) is an error: its body goes to stderr, exit 1.
   if (answer.status >= 400) printAndExit(render(answer.body, table), 1, process.stderr)
   else printAndExit(render(answer.body, table), 0)

@@ -30,7 +30,7 @@ const TAGS = [
   { name: 'stock locks', description: 'Reserving stock before buying' },
   { name: 'webhooks', description: 'Callbacks on every order status change' },
   { name: 'gateway', description: 'What payment gateways call' },
-  { name: 'operator', description: 'The operator API (Authorization: Bearer ADMIN_TOKEN)' },
+  { name: 'operator', description: 'The operator API (Authorization: Bearer, with ADMIN_TOKEN or a person’s op_ token)' },
 ]
 
 const EXAMPLE_BODIES: Partial<Record<ErrorCode, Json>> = {
@@ -141,7 +141,7 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
         title: 'Reseller Ordering Service API',
         version: '1.0.0',
         description:
-          'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>`.\n\n' +
+          'Buy digital goods with a prepaid balance. Reseller routes take `X-APIKEY`; operator routes take `Authorization: Bearer <ADMIN_TOKEN>` or a person’s `op_…` token.\n\n' +
           'Every error answers `{"message": CODE, "errors"?: {field: [how to fix]}, "data"?: ...}`; each response below lists its codes. ' +
           'Every response carries `X-Request-Id` (yours echoed when you send one); reseller routes carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
@@ -150,7 +150,11 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' },
-          adminToken: { type: 'http', scheme: 'bearer' },
+          adminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'ADMIN_TOKEN (acts as an owner), or a person’s own `op_…` token (acts as them, with their role)',
+          },
         },
       },
     },

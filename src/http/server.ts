@@ -17,6 +17,7 @@ import { payPageRoutes, topupAdminRoutes, topupRoutes, tripayCallbackRoutes } fr
 import { fulfilmentAdminRoutes, validationRoutes } from '../modules/fulfilment/index.js'
 import { pricingRoutes, sourceRoutes, supplierRoutes } from '../modules/suppliers/index.js'
 import { reportRoutes } from '../modules/reports/index.js'
+import { teamRoutes } from '../modules/team/index.js'
 import { upstreamSimulators } from '../providers/simulators.js'
 import { adminWebhookRoutes, storeWebhookDeliveryRoutes, webhookRoutes } from '../modules/webhooks/index.js'
 import { actingScope, adminAuth, authorizeOperator, resellerAuth } from './auth.js'
@@ -115,6 +116,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(adminCatalogRoutes(ctx))
       await admin.register(storeWebhookDeliveryRoutes(ctx))
       await admin.register(dashboardUserAdminRoutes(ctx))
+      await admin.register(teamRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

@@ -1497,6 +1497,198 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/resellers/{id}/users/{user}/second-factor/reset': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Reset a dashboard user’s two-step verification (a lost phone): signed out everywhere, password alone next time
+     * @description Forgets a dashboard user’s two-step verification, for a person who lost their phone and their recovery codes: every session of theirs ends, their next sign-in takes the password alone, and an owner may turn it on again from their account page. A user without it is answered the same (nothing to forget). Audit-logged.
+     */
+    post: operations['adminResetDashboardUserSecondFactor']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/operators': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The operators: people, roles, second factors
+     * @description The people who run the store, removed ones last (their rows stay: the audit log names them). `totp_enabled_at` is when the person enrolled their second factor (null: not yet, or reset). Owners and admins may read it.
+     */
+    get: operations['adminListOperators']
+    put?: never
+    /**
+     * Invite a person with a role (the invite link is shown once)
+     * @description Invites a person with a role. `invite_url` opens the console page that sets their password, once, within 72 hours; no mail leaves the service, so hand the link over yourself. Their second factor is enrolled at the first sign-in (required for `owner`, `admin` and `finance`). Inviting an email still invited, or removed, issues a new link (an older one stops); `DUPLICATE` for an active operator. Owners only.
+     */
+    post: operations['adminInviteOperator']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/operators/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Remove a person: signed out and every token revoked at once
+     * @description Removes a person: in one transaction they are signed out everywhere and every token of theirs is revoked, so their next call is a 401. The row stays, `removed`, for the audit log; inviting the email again starts afresh. The last active owner cannot be removed (`INVALID_STATE`). Owners only.
+     */
+    delete: operations['adminRemoveOperator']
+    options?: never
+    head?: never
+    /**
+     * Rename a person or change their role
+     * @description Renames a person or changes their role. A changed role applies from their next call: their tokens act with it at once, and their console sign-ins end. The last active owner cannot be made anything else (`INVALID_STATE`): make another owner first. Owners only.
+     */
+    patch: operations['adminUpdateOperator']
+    trace?: never
+  }
+  '/api/admin/v1/operators/{id}/second-factor/reset': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Reset a person’s second factor (a lost phone)
+     * @description For a lost phone: forgets the person’s second factor and recovery codes and signs them out everywhere; at their next sign-in they enrol a new one. Their tokens keep working (revoke them separately if the phone held one). Owners only; the admin token may reset an owner’s, including the only owner’s.
+     */
+    post: operations['adminResetOperatorSecondFactor']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/operators/{id}/tokens': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * A person’s API tokens
+     * @description A person’s API tokens, live ones first, newest first: their names, first characters and when each was last used (to the minute). Never the token itself, which only its creation showed.
+     */
+    get: operations['adminListOperatorTokens']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/operators/{id}/tokens/{token}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Revoke one of a person’s API tokens
+     * @description Revokes one of a person’s tokens (a lost laptop, a leaked script): refused from its next use. Owners only.
+     */
+    delete: operations['adminRevokeOperatorToken']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/me': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Who the token acts as
+     * @description Who the bearer token acts as: the person and their role now, or for `ADMIN_TOKEN` `{ id: null, name: "admin token", role: "owner" }`. Any operator may call it.
+     */
+    get: operations['adminMe']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/me/tokens': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Your own API tokens
+     * @description Your own API tokens, live ones first. `ADMIN_TOKEN` has none of its own (`INVALID_STATE`): invite yourself as an operator.
+     */
+    get: operations['adminListMyTokens']
+    put?: never
+    /**
+     * Create an API token of your own (shown once)
+     * @description A new API token of yours, `op_` and 43 more characters, shown only in this answer (the service keeps its SHA-256). It acts as you with your role at each call: a role change applies at once, and removal or revocation refuses it. Send it as `Authorization: Bearer op_…`, to the API or to the CLI (`OPERATOR_TOKEN` or `--token`).
+     */
+    post: operations['adminCreateMyToken']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/me/tokens/{token}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Revoke one of your own API tokens
+     * @description Revokes one of your own tokens; refused from its next use (revoking the one you call with works, and is its last call).
+     */
+    delete: operations['adminRevokeMyToken']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/v1/callbacks/tripay': {
     parameters: {
       query?: never
@@ -6014,8 +6206,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6145,8 +6348,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6246,8 +6460,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6389,8 +6614,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6485,8 +6721,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6636,8 +6883,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -6893,8 +7151,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7142,8 +7411,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7333,8 +7613,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7575,8 +7866,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7709,8 +8011,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7828,8 +8141,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -7949,8 +8273,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8089,8 +8424,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8232,8 +8578,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8491,8 +8848,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8617,8 +8985,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8756,8 +9135,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -8932,8 +9322,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9058,8 +9459,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9200,8 +9612,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9325,8 +9748,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9454,8 +9888,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9601,8 +10046,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9694,8 +10150,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9828,8 +10295,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -9959,8 +10437,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10143,8 +10632,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10306,8 +10806,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10427,8 +10938,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10535,8 +11057,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10685,8 +11218,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10788,8 +11332,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -10899,8 +11454,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11043,8 +11609,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11210,8 +11787,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11336,8 +11924,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11548,8 +12147,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11666,8 +12276,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11822,8 +12443,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -11936,8 +12568,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12074,8 +12717,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12257,8 +12911,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12436,8 +13101,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12658,8 +13334,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12746,8 +13433,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -12874,8 +13572,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13030,8 +13739,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13169,8 +13889,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13297,8 +14028,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13419,8 +14161,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13526,8 +14279,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13624,8 +14388,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13769,8 +14544,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -13907,8 +14693,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14035,8 +14832,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14143,8 +14951,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14241,8 +15060,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14390,8 +15220,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14507,8 +15348,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14662,8 +15514,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14736,6 +15599,7 @@ export interface operations {
            *           "email": "owner@tokomaju.example",
            *           "role": "owner",
            *           "status": "active",
+           *           "second_factor": true,
            *           "invite_expires_at": null,
            *           "created_at": "2026-11-27T09:00:00.000Z"
            *         }
@@ -14752,6 +15616,8 @@ export interface operations {
               role: 'owner' | 'staff'
               /** @enum {string} */
               status: 'invited' | 'active'
+              /** @description two-step verification is on for their sign-in (owners may turn it on) */
+              second_factor: boolean
               invite_expires_at: string | null
               /** Format: date-time */
               created_at: string
@@ -14759,8 +15625,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -14899,8 +15776,19 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody']
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -15007,8 +15895,19 @@ export interface operations {
           }
         }
       }
-      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer) is missing or wrong */
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
       401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -15020,6 +15919,1541 @@ export interface operations {
       }
       /** @description `USER_NOT_FOUND`: no dashboard user of that account has that id */
       404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminResetDashboardUserSecondFactor: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+        user: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 3,
+           *         "email": "owner@tokomaju.example",
+           *         "second_factor": false
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              /** @enum {boolean} */
+              second_factor: false
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `USER_NOT_FOUND`: no dashboard user of that account has that id */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListOperators: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Every operator */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 4,
+           *           "email": "ana@tokomaju.example",
+           *           "name": "Ana Putri",
+           *           "role": "finance",
+           *           "status": "active",
+           *           "totp_enabled_at": "2026-12-01T08:12:40.000Z",
+           *           "invite_expires_at": null,
+           *           "created_at": "2026-11-30T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              name: string
+              /**
+               * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+               * @enum {string}
+               */
+              role: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+              /**
+               * @description `invited` until the link is used; `removed` people keep their row for the audit log
+               * @enum {string}
+               */
+              status: 'invited' | 'active' | 'removed'
+              totp_enabled_at: string | null
+              invite_expires_at: string | null
+              /** Format: date-time */
+              created_at: string
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminInviteOperator: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@tokomaju.example",
+         *       "name": "Ana Putri",
+         *       "role": "finance"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description what the person signs in with
+           */
+          email: string
+          /** @description how the person is shown in lists and the audit log */
+          name: string
+          /**
+           * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+           * @enum {string}
+           */
+          role: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+        }
+      }
+    }
+    responses: {
+      /** @description The invited operator and the link, shown once */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 4,
+           *         "email": "ana@tokomaju.example",
+           *         "name": "Ana Putri",
+           *         "role": "finance",
+           *         "status": "invited",
+           *         "totp_enabled_at": null,
+           *         "invite_expires_at": "2026-12-03T09:00:00.000Z",
+           *         "created_at": "2026-11-30T09:00:00.000Z",
+           *         "invite_url": "https://api.example/console/invite/3q2-bVn0h8Yt1l8w1tJ0kq9s8Zb7lQy6mX5nVb4cR2E"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              name: string
+              /**
+               * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+               * @enum {string}
+               */
+              role: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+              /**
+               * @description `invited` until the link is used; `removed` people keep their row for the audit log
+               * @enum {string}
+               */
+              status: 'invited' | 'active' | 'removed'
+              totp_enabled_at: string | null
+              invite_expires_at: string | null
+              /** Format: date-time */
+              created_at: string
+              /** @description sets the password once; shown only in this answer, lapses after 72 hours */
+              invite_url: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `DUPLICATE`: one with that key exists already */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRemoveOperator: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The operator, removed */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 4,
+           *         "email": "ana@tokomaju.example",
+           *         "name": "Ana Putri",
+           *         "role": "finance",
+           *         "status": "removed",
+           *         "totp_enabled_at": "2026-12-01T08:12:40.000Z",
+           *         "invite_expires_at": null,
+           *         "created_at": "2026-11-30T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              name: string
+              /**
+               * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+               * @enum {string}
+               */
+              role: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+              /**
+               * @description `invited` until the link is used; `removed` people keep their row for the audit log
+               * @enum {string}
+               */
+              status: 'invited' | 'active' | 'removed'
+              totp_enabled_at: string | null
+              invite_expires_at: string | null
+              /** Format: date-time */
+              created_at: string
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `OPERATOR_NOT_FOUND`: no operator with that id: list them with GET /operators */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminUpdateOperator: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "admin"
+         *     }
+         */
+        'application/json': {
+          /** @description how the person is shown in lists and the audit log */
+          name?: string
+          /**
+           * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+           * @enum {string}
+           */
+          role?: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+        }
+      }
+    }
+    responses: {
+      /** @description The operator as changed */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 4,
+           *         "email": "ana@tokomaju.example",
+           *         "name": "Ana Putri",
+           *         "role": "admin",
+           *         "status": "active",
+           *         "totp_enabled_at": "2026-12-01T08:12:40.000Z",
+           *         "invite_expires_at": null,
+           *         "created_at": "2026-11-30T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              name: string
+              /**
+               * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+               * @enum {string}
+               */
+              role: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+              /**
+               * @description `invited` until the link is used; `removed` people keep their row for the audit log
+               * @enum {string}
+               */
+              status: 'invited' | 'active' | 'removed'
+              totp_enabled_at: string | null
+              invite_expires_at: string | null
+              /** Format: date-time */
+              created_at: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `OPERATOR_NOT_FOUND`: no operator with that id: list them with GET /operators */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminResetOperatorSecondFactor: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The operator, without a second factor */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 4,
+           *         "email": "ana@tokomaju.example",
+           *         "name": "Ana Putri",
+           *         "role": "finance",
+           *         "status": "active",
+           *         "totp_enabled_at": null,
+           *         "invite_expires_at": null,
+           *         "created_at": "2026-11-30T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              email: string
+              name: string
+              /**
+               * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+               * @enum {string}
+               */
+              role: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+              /**
+               * @description `invited` until the link is used; `removed` people keep their row for the audit log
+               * @enum {string}
+               */
+              status: 'invited' | 'active' | 'removed'
+              totp_enabled_at: string | null
+              invite_expires_at: string | null
+              /** Format: date-time */
+              created_at: string
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `OPERATOR_NOT_FOUND`: no operator with that id: list them with GET /operators */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListOperatorTokens: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The operator’s tokens */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 12,
+           *           "operator_id": 4,
+           *           "name": "reports script",
+           *           "token_prefix": "op_Xb7lQy6",
+           *           "created_at": "2026-12-02T10:00:00.000Z",
+           *           "last_used_at": "2026-12-06T07:41:00.000Z",
+           *           "revoked_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              operator_id: number
+              name: string
+              /** @description the first characters of the token, to tell tokens apart */
+              token_prefix: string
+              /** Format: date-time */
+              created_at: string
+              last_used_at: string | null
+              revoked_at: string | null
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `OPERATOR_NOT_FOUND`: no operator with that id: list them with GET /operators */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRevokeOperatorToken: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+        /** @description the token’s id */
+        token: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The token, revoked */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "operator_id": 4,
+           *         "name": "reports script",
+           *         "token_prefix": "op_Xb7lQy6",
+           *         "created_at": "2026-12-02T10:00:00.000Z",
+           *         "last_used_at": "2026-12-06T07:41:00.000Z",
+           *         "revoked_at": "2026-12-06T08:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              operator_id: number
+              name: string
+              /** @description the first characters of the token, to tell tokens apart */
+              token_prefix: string
+              /** Format: date-time */
+              created_at: string
+              last_used_at: string | null
+              revoked_at: string | null
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `OPERATOR_NOT_FOUND`: no operator with that id: list them with GET /operators
+       *
+       *     `TOKEN_NOT_FOUND`: no such token of that operator (or it is revoked already): list them first
+       */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminMe: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The caller */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 4,
+           *         "email": "ana@tokomaju.example",
+           *         "name": "Ana Putri",
+           *         "role": "finance"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number | null
+              email: string | null
+              /** @description "admin token" for ADMIN_TOKEN */
+              name: string
+              /**
+               * @description `viewer` reads; `support` also cares for resellers; `finance` moves money; `admin` runs the store; `owner` also runs the team
+               * @enum {string}
+               */
+              role: 'viewer' | 'support' | 'finance' | 'admin' | 'owner'
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListMyTokens: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Your tokens */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 12,
+           *           "operator_id": 4,
+           *           "name": "reports script",
+           *           "token_prefix": "op_Xb7lQy6",
+           *           "created_at": "2026-12-02T10:00:00.000Z",
+           *           "last_used_at": "2026-12-06T07:41:00.000Z",
+           *           "revoked_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              operator_id: number
+              name: string
+              /** @description the first characters of the token, to tell tokens apart */
+              token_prefix: string
+              /** Format: date-time */
+              created_at: string
+              last_used_at: string | null
+              revoked_at: string | null
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminCreateMyToken: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "reports script"
+         *     }
+         */
+        'application/json': {
+          /** @description what the token is for: a script, a laptop */
+          name: string
+        }
+      }
+    }
+    responses: {
+      /** @description The token, shown once */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "operator_id": 4,
+           *         "name": "reports script",
+           *         "token_prefix": "op_Xb7lQy6",
+           *         "created_at": "2026-12-02T10:00:00.000Z",
+           *         "last_used_at": null,
+           *         "revoked_at": null,
+           *         "token": "op_Xb7lQy6mX5nVb4cR2E3q2-bVn0h8Yt1l8w1tJ0kq9s8Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              operator_id: number
+              name: string
+              /** @description the first characters of the token, to tell tokens apart */
+              token_prefix: string
+              /** Format: date-time */
+              created_at: string
+              last_used_at: string | null
+              revoked_at: string | null
+              /** @description `op_…`: shown only in this answer; send it as `Authorization: Bearer op_…` */
+              token: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRevokeMyToken: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description the token’s id */
+        token: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The token, revoked */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "operator_id": 4,
+           *         "name": "reports script",
+           *         "token_prefix": "op_Xb7lQy6",
+           *         "created_at": "2026-12-02T10:00:00.000Z",
+           *         "last_used_at": "2026-12-06T07:41:00.000Z",
+           *         "revoked_at": "2026-12-06T08:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              operator_id: number
+              name: string
+              /** @description the first characters of the token, to tell tokens apart */
+              token_prefix: string
+              /** Format: date-time */
+              created_at: string
+              last_used_at: string | null
+              revoked_at: string | null
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOKEN_NOT_FOUND`: no such token of that operator (or it is revoked already): list them first */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string

@@ -44,6 +44,10 @@ const PERSONAL = [
   'POST /dashboard/password',
   'POST /dashboard/invite/:token',
   'POST /dashboard/accounts',
+  'POST /dashboard/sign-in/code',
+  'POST /dashboard/two-step',
+  'POST /dashboard/two-step/confirm',
+  'POST /dashboard/two-step/off',
 ]
 
 const setStatus = (status: 'active' | 'suspended') =>
@@ -110,6 +114,10 @@ describe('a suspended account', () => {
     await person.get('/dashboard/password')
     const form = { current_password: PASSWORD, password: 'another password', password_again: 'another password' }
     expect((await person.post('/dashboard/password', form)).location).toBe('/dashboard/password?done=changed')
+    // An owner's own second factor is the person's too.
+    await owner.get('/dashboard/password')
+    expect((await owner.post('/dashboard/two-step', {})).location).toBe('/dashboard/two-step')
+    expect((await owner.get('/dashboard/two-step')).body).toContain('id="totp-secret"')
     expect((await person.post('/dashboard/sign-out', {})).location).toBe('/dashboard/sign-in')
     expect((await person.get('/dashboard')).location).toBe('/dashboard/sign-in')
   })

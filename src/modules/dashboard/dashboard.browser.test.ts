@@ -7,12 +7,14 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { PASSWORD, invite } from '../../../test/dashboard.js'
 import { createAutoItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
+import { totpCode, totpStep } from '../team/index.js'
 import { startReceiver } from '../../../test/receiver.js'
 import { freePort } from '../../../test/server-process.js'
 
 // A reseller's owner in a real browser (docs/design.md §13): invite → password → sign in → see a purchase →
 // rotate the key → allow-list → webhook with a test send; a form without its token refused; every
-// page without sideways scrolling at phone size. DASHBOARD_SHOTS=<dir> writes the docs' screenshots.
+// page without sideways scrolling at phone size; two-step verification turned on and asked at
+// sign-in. DASHBOARD_SHOTS=<dir> writes the docs' screenshots.
 const EXECUTABLE = '/usr/bin/chromium'
 const SHOTS = process.env.DASHBOARD_SHOTS ? path.resolve(process.env.DASHBOARD_SHOTS) : undefined
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dashboard-'))
@@ -211,4 +213,59 @@ describe('the reseller dashboard in a browser', () => {
       await page.close()
     }
   })
+
+  it.skipIf(!browser)(
+    'lets an owner turn on two-step verification on a phone, then asks the code at sign-in',
+    { timeout: 300_000 },
+    async () => {
+      const port = await freePort()
+      const { app } = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` })
+      await app.listen({ port, host: '127.0.0.1' })
+      const base = `http://127.0.0.1:${port}`
+      const shop = await createReseller(app, { name: 'Toko Dua Langkah' })
+      const { path: invitePath } = await invite(app, shop.id, 'aman@tokomaju.example')
+      const page = await browser!.newPage()
+      try {
+        await page.setViewportSize(PHONE)
+        await page.goto(`${base}${invitePath}`)
+        await page.fill('input[name=password]', PASSWORD)
+        await page.fill('input[name=password_again]', PASSWORD)
+        await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#save-password')])
+
+        // From the email in the header: the account page, two-step verification off, turned on.
+        await Promise.all([page.waitForURL(`${base}/dashboard/password`), page.click('#my-password')])
+        expect(await page.locator('#two-step-state').innerText()).toBe('mati')
+        await Promise.all([page.waitForURL(`${base}/dashboard/two-step`), page.click('#two-step-on')])
+        const qr = await page.locator('#qr svg').boundingBox()
+        expect(qr!.width).toBeGreaterThan(150)
+        expect(await page.evaluate(layoutProblems)).toEqual([])
+        await shot(page, 'two-step')
+        const secret = (await page.locator('#totp-secret').innerText()).replaceAll(' ', '').trim()
+        // A wrong code first: said next to the field.
+        await page.fill('#code', totpCode(secret, totpStep(new Date()) + 5))
+        await Promise.all([page.waitForLoadState('load'), page.click('#two-step-confirm')])
+        expect(await page.locator('#code-error').isVisible()).toBe(true)
+        await page.fill('#code', totpCode(secret, totpStep(new Date())))
+        await Promise.all([page.waitForLoadState('load'), page.click('#two-step-confirm')])
+        expect(await page.locator('#recovery-codes li').count()).toBe(10)
+        expect(await page.evaluate(layoutProblems)).toEqual([])
+        await shot(page, 'two-step-recovery-codes')
+        await Promise.all([page.waitForURL(`${base}/dashboard/password`), page.click('#two-step-done')])
+        expect(await page.locator('#two-step-state').innerText()).toBe('aktif')
+
+        // Sign-in now asks for the code after the password; the next step's code opens the dashboard.
+        await Promise.all([page.waitForURL(`${base}/dashboard/sign-in`), page.click('#sign-out')])
+        await page.fill('input[name=email]', 'aman@tokomaju.example')
+        await page.fill('input[name=password]', PASSWORD)
+        await Promise.all([page.waitForURL(`${base}/dashboard/sign-in/code`), page.click('#sign-in')])
+        expect(await page.evaluate(layoutProblems)).toEqual([])
+        await shot(page, 'sign-in-code')
+        await page.fill('#code', totpCode(secret, totpStep(new Date()) + 1))
+        await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('#verify-code')])
+        expect(await page.locator('header .who').innerText()).toContain('Toko Dua Langkah')
+      } finally {
+        await page.close()
+      }
+    },
+  )
 })

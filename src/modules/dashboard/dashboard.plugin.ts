@@ -19,17 +19,29 @@ import { topupPages } from './topup.pages.js'
 import { lockPages } from './locks.pages.js'
 import { leaderboardPages } from './leaderboard.pages.js'
 import { passwordPages } from './password.pages.js'
+import { twoStepPages } from './two-step.pages.js'
 import { accountPages } from './accounts.pages.js'
 import { sessionUser, type DashboardUser } from './sessions.service.js'
 import { LANG_COOKIE, languageOf, type Lang } from './texts.js'
 
 const here = (path: string) => new URL(path, import.meta.url)
 const css = fs.readFileSync(here('./assets/dashboard.css'))
+// The code page is open to a sign-in still waiting for its second factor: its route checks that session itself.
 const isOpen = (path: string) =>
-  path === '/dashboard/sign-in' || path.startsWith('/dashboard/invite/') || path.startsWith('/dashboard/assets/')
-// While the account is suspended these still work: they act on the person (leave, own password, which
-// account to look at), never on the account's keys, money, settings or people.
-const PERSONAL = new Set(['/dashboard/sign-out', '/dashboard/password', '/dashboard/accounts'])
+  path === '/dashboard/sign-in' ||
+  path === '/dashboard/sign-in/code' ||
+  path.startsWith('/dashboard/invite/') ||
+  path.startsWith('/dashboard/assets/')
+// While the account is suspended these still work: they act on the person (leave, own password and
+// second factor, which account to look at), never on the account's keys, money, settings or people.
+const PERSONAL = new Set([
+  '/dashboard/sign-out',
+  '/dashboard/password',
+  '/dashboard/accounts',
+  '/dashboard/two-step',
+  '/dashboard/two-step/confirm',
+  '/dashboard/two-step/off',
+])
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,6 +127,7 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(lockPages(ctx))
     await app.register(leaderboardPages(ctx))
     await app.register(passwordPages(ctx))
+    await app.register(twoStepPages(ctx))
     await app.register(accountPages(ctx))
   }
 }

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { sha256Hex } from '../../vault.js'
 import { SESSION_COOKIE } from './auth.routes.js'
 import { changePassword } from './users.service.js'
+import { twoStepOf } from './two-step.service.js'
 import { Form } from '../../http/web-pages.js'
 
 const hide = true
@@ -14,13 +16,18 @@ const PasswordForm = Form({
   password_again: Type.String({ maxLength: 500 }),
 })
 
-/** Any user's own password: the current one, then the new one twice; other sessions end. */
+/**
+ * The personal settings: any user's own password (the current one, then the new one twice; other
+ * sessions end) and, for an owner, two-step verification (two-step.pages.ts acts on it).
+ */
 export function passwordPages(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const twoStep = (request: FastifyRequest) =>
+    request.dashboardUser.role === 'owner' ? twoStepOf(ctx.db, request.dashboardUser.user_id) : undefined
   return async (app) => {
     app.get(
       '/dashboard/password',
       { schema: { hide, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } },
-      async (request, reply) => reply.screen('password.eta', { changed: request.query.done === 'changed' }),
+      async (request, reply) => reply.screen('password.eta', { done: request.query.done, twoStep: await twoStep(request) }),
     )
     app.post('/dashboard/password', { schema: { hide, body: PasswordForm } }, async (request, reply) => {
       const { current_password, password, password_again } = request.body
@@ -32,7 +39,7 @@ export function passwordPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         })
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error
-        return reply.status(422).screen('password.eta', { fields: error.fieldErrors })
+        return reply.status(422).screen('password.eta', { fields: error.fieldErrors, twoStep: await twoStep(request) })
       }
       return reply.redirect('/dashboard/password?done=changed', 303)
     })

@@ -12,6 +12,11 @@ export function usersWithPasswordOfEmail(db: Database, email: string) {
     .execute()
 }
 
+/** A user's email (what its sign-in failures are counted under). */
+export async function emailOfUser(db: Database, userId: number): Promise<string | undefined> {
+  return (await db.selectFrom('reseller_users').select('email').where('id', '=', userId).executeTakeFirst())?.email
+}
+
 /** The seconds left of the email's sign-in lock (zero or less once it ended), if it has a failure row. */
 export function signInLockOf(db: Database, emailHash: string) {
   return db

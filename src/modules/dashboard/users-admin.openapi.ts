@@ -24,11 +24,22 @@ export const DASHBOARD_USER_ADMIN_DOCS = operations({
   adminListDashboardUsers: {
     codes: ['NOT_FOUND', 'VALIDATION_ERROR'],
     description: 'The account’s dashboard users; `invited` until the invite link set a password.',
-    response: { message: 'OK', data: [{ ...user, status: 'active', invite_expires_at: null, created_at: '2026-11-27T09:00:00.000Z' }] },
+    response: {
+      message: 'OK',
+      data: [{ ...user, status: 'active', second_factor: true, invite_expires_at: null, created_at: '2026-11-27T09:00:00.000Z' }],
+    },
   },
   adminRemoveDashboardUser: {
     description: 'Removes a dashboard user of the account; every session of theirs ends at once.',
     codes: ['VALIDATION_ERROR', 'USER_NOT_FOUND'],
     response: { message: 'OK', data: { id: 3, removed: true } },
+  },
+  adminResetDashboardUserSecondFactor: {
+    description:
+      'Forgets a dashboard user’s two-step verification, for a person who lost their phone and their recovery codes: ' +
+      'every session of theirs ends, their next sign-in takes the password alone, and an owner may turn it on again ' +
+      'from their account page. A user without it is answered the same (nothing to forget). Audit-logged.',
+    codes: ['VALIDATION_ERROR', 'USER_NOT_FOUND'],
+    response: { message: 'OK', data: { id: 3, email: 'owner@tokomaju.example', second_factor: false } },
   },
 })

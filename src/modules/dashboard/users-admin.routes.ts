@@ -5,6 +5,7 @@ import { ok } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { IdParam, Ok, RowId, StringEnum, Timestamp, Nullable } from '../../http/schemas.js'
 import { ROLES, inviteUser, listUsers, removeUser } from './users.service.js'
+import { resetUserSecondFactor } from './two-step.service.js'
 import { DASHBOARD_USER_ADMIN_DOCS } from './users-admin.openapi.js'
 
 const tags = ['operator']
@@ -14,6 +15,7 @@ const User = Type.Object({
   email: Type.String(),
   role: StringEnum(ROLES),
   status: StringEnum(['invited', 'active']),
+  second_factor: Type.Boolean({ description: 'two-step verification is on for their sign-in (owners may turn it on)' }),
   invite_expires_at: Nullable(Timestamp),
   created_at: Timestamp,
 })
@@ -34,7 +36,7 @@ const Invited = Ok(
 /** The link a person opens to set a password; the token is shown only in this answer. */
 export const inviteUrl = (publicUrl: string, token: string) => `${publicUrl}/dashboard/invite/${token}`
 
-/** An operator's side of the dashboard's users (docs/design.md §13): invite, list, remove. */
+/** An operator's side of the dashboard's users (docs/design.md §13): invite, list, remove, reset a second factor. */
 export function dashboardUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {
@@ -83,6 +85,20 @@ export function dashboardUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTyp
         await removeUser(db, request.params.id, request.params.user)
         return ok({ id: request.params.user, removed: true as const })
       },
+    )
+    app.post(
+      '/resellers/:id/users/:user/second-factor/reset',
+      {
+        schema: {
+          tags,
+          summary: 'Reset a dashboard user’s two-step verification (a lost phone): signed out everywhere, password alone next time',
+          params: Type.Object({ id: RowId(), user: RowId() }),
+          ...operation('operator', DASHBOARD_USER_ADMIN_DOCS.adminResetDashboardUserSecondFactor, {
+            200: Ok(Type.Object({ id: Type.Integer(), email: Type.String(), second_factor: Type.Literal(false) })),
+          }),
+        },
+      },
+      async (request) => ok(await resetUserSecondFactor(db, request.params.id, request.params.user)),
     )
   }
 }

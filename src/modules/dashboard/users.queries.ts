@@ -45,11 +45,16 @@ export function insertInvite(trx: Trx, accountId: number, email: string, invite:
     .executeTakeFirst()
 }
 
-/** An account's users by id, each with whether a password was set. */
+/** An account's users by id, each with whether a password was set and whether two-step verification is on. */
 export function usersOfAccount(db: Database, accountId: number) {
   return db
     .selectFrom('reseller_users')
-    .select([...USER_COLUMNS, 'invite_expires_at', sql<boolean>`password_hash IS NOT NULL`.as('active')])
+    .select([
+      ...USER_COLUMNS,
+      'invite_expires_at',
+      sql<boolean>`password_hash IS NOT NULL`.as('active'),
+      sql<boolean>`totp_enabled_at IS NOT NULL`.as('second_factor'),
+    ])
     .where('account_id', '=', accountId)
     .orderBy('id')
     .execute()

@@ -30,7 +30,11 @@ export {
   newOperatorToken,
   OPERATOR_TOKEN_PREFIX,
   revokeOperatorToken,
+  revokeTokenOfOperator,
+  tokensOfOperator,
 } from './tokens.service.js'
+export { createMyToken, myTokens, revokeMyToken, whoAmI } from './self.service.js'
+export { operatorInviteUrl, teamRoutes } from './team.routes.js'
 export { acceptedStep, newRecoveryCodes, newTotpSecret, otpauthUri, recoveryCodeHash, totpCode, totpStep } from './totp.js'
 export {
   checkOperatorCode,

@@ -37,8 +37,16 @@ export async function countActiveOwners(db: Database): Promise<number> {
   return Number(row.n)
 }
 
+/** In id order: two transactions locking the owners take them in the same order, so they queue instead of deadlocking. */
 export async function lockActiveOwners(db: Database): Promise<void> {
-  await db.selectFrom('operators').select('id').where('role', '=', 'owner').where('status', '=', 'active').forUpdate().execute()
+  await db
+    .selectFrom('operators')
+    .select('id')
+    .where('role', '=', 'owner')
+    .where('status', '=', 'active')
+    .orderBy('id')
+    .forUpdate()
+    .execute()
 }
 
 export async function countOperators(db: Database): Promise<number> {

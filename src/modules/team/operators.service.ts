@@ -33,6 +33,11 @@ function checkPassword(password: string): void {
   }
 }
 
+// A name of spaces passes the schema's length but would show as nothing once trimmed.
+function checkName(name: string | undefined): void {
+  if (name !== undefined && name.trim() === '') throw new AppError('VALIDATION_ERROR', { fieldErrors: { name: ['must not be blank'] } })
+}
+
 export function listOperators(db: Database) {
   return listOperatorRows(db)
 }
@@ -60,6 +65,7 @@ export async function hasOperators(db: Database): Promise<boolean> {
  * An email already active is a DUPLICATE; one still invited or removed gets a fresh link.
  */
 export async function inviteOperator(db: Database, input: { email: string; name: string; role: OperatorRole }) {
+  checkName(input.name)
   const inviteToken = randomToken(32)
   const operator = await upsertInvitation(db, normalEmail(input.email), input.name.trim(), input.role, sha256Hex(inviteToken), INVITE_HOURS)
   if (!operator) throw new AppError('DUPLICATE', { fieldErrors: { email: ['is an active operator already'] } })
@@ -103,9 +109,11 @@ async function keepAnOwner(trx: Trx, id: number, becoming: OperatorRole | 'remov
 
 /** A new name or role; a changed role signs the person out everywhere (their tokens take the new role at once). */
 export async function updateOperator(db: Database, id: number, changes: { name?: string; role?: OperatorRole }) {
+  checkName(changes.name)
   return db.transaction().execute(async (trx) => {
     if (changes.role !== undefined) await keepAnOwner(trx, id, changes.role)
-    const updated = await updateOperatorRow(trx, id, { ...changes, ...(changes.name !== undefined && { name: changes.name.trim() }) })
+    // Each column named: a body's unknown fields never reach the row (docs/design.md §3).
+    const updated = await updateOperatorRow(trx, id, { name: changes.name?.trim(), role: changes.role })
     if (!updated) throw new AppError('OPERATOR_NOT_FOUND')
     return updated
   })

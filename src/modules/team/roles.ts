@@ -39,6 +39,7 @@ export const ACCESS: Record<string, Access> = {
   adminListDashboardUsers: read('viewer'),
   adminInviteDashboardUser: write('store'),
   adminRemoveDashboardUser: write('store'),
+  adminResetDashboardUserSecondFactor: write('store'),
   adminGetWebhook: read('viewer'),
   adminUpdateWebhook: write('store'),
   adminListWebhookDeliveries: read('viewer'),

@@ -2,6 +2,7 @@ import type { Actor } from '../../db/acting.js'
 import type { Database } from '../../db/database.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { AppError } from '../../errors.js'
+import { getOperator } from './operators.service.js'
 import { findTokenOperator, insertToken, listTokenRows, markTokenRevoked, touchToken } from './tokens.queries.js'
 
 /** Per-person admin API tokens start with this, so they are told apart from ADMIN_TOKEN at a glance. */
@@ -42,4 +43,16 @@ export async function revokeOperatorToken(db: Database, operatorId: number, toke
   const revoked = await markTokenRevoked(db, operatorId, tokenId)
   if (!revoked) throw new AppError('TOKEN_NOT_FOUND')
   return revoked
+}
+
+/** An operator's tokens as an owner or admin sees them (OPERATOR_NOT_FOUND for nobody's). */
+export async function tokensOfOperator(db: Database, operatorId: number) {
+  await getOperator(db, operatorId)
+  return listTokenRows(db, operatorId)
+}
+
+/** An owner revokes someone's token (a lost laptop): OPERATOR_NOT_FOUND, then TOKEN_NOT_FOUND, say which is wrong. */
+export async function revokeTokenOfOperator(db: Database, operatorId: number, tokenId: number) {
+  await getOperator(db, operatorId)
+  return revokeOperatorToken(db, operatorId, tokenId)
 }
