@@ -5,11 +5,11 @@ import { AppError } from '../../errors.js'
 import { IdParam } from '../../http/schemas.js'
 import {
   checkOperatorCode,
-  createOperatorToken,
-  listOperatorTokens,
+  createMyToken,
+  myTokens,
   requiresSecondFactor,
   resetSecondFactor,
-  revokeOperatorToken,
+  revokeMyToken,
   SIGN_IN_LOCK_MINUTES,
 } from '../team/index.js'
 import { countFailedAuthentication } from '../../http/auth.js'
@@ -35,7 +35,7 @@ export function mePages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
   const mePage = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}) => {
     const operator = request.consoleSession?.operator
-    const tokens = operator ? await listOperatorTokens(db, operator.id) : []
+    const tokens = operator ? await myTokens(db, request.operator) : []
     return reply.page('me.eta', { operator, tokens, lockMinutes: SIGN_IN_LOCK_MINUTES, ...extra })
   }
   return async (app) => {
@@ -44,7 +44,8 @@ export function mePages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/me/tokens',
       { config: { operationId: 'adminCreateMyToken' }, schema: { hide, body: Form({ name: Text(100) }) } },
       async (request, reply) => {
-        const created = await createOperatorToken(db, operatorOf(request).id, request.body.name)
+        operatorOf(request)
+        const created = await createMyToken(db, request.operator, request.body.name)
         return mePage(request, reply, { created: { name: created.name, token: created.token } })
       },
     )
@@ -52,7 +53,8 @@ export function mePages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/me/tokens/:id/revoke',
       { config: { operationId: 'adminRevokeMyToken' }, schema: { hide, params: IdParam } },
       async (request, reply) => {
-        await revokeOperatorToken(db, operatorOf(request).id, request.params.id)
+        operatorOf(request)
+        await revokeMyToken(db, request.operator, request.params.id)
         return reply.redirect('/console/me?done=token-revoked#tokens', 303)
       },
     )

@@ -7,11 +7,12 @@ import {
   getOperator,
   inviteOperator,
   listOperators,
-  listOperatorTokens,
+  operatorInviteUrl,
   removeOperator,
   resetOperatorSecondFactor,
-  revokeOperatorToken,
+  revokeTokenOfOperator,
   ROLES,
+  tokensOfOperator,
   updateOperator,
 } from '../team/index.js'
 import { Form, Optional, Text, emailField, noticeOf } from './form.js'
@@ -20,9 +21,6 @@ const hide = true
 const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
 const InviteForm = Form({ email: Text(191), name: Text(191), role: StringEnum(ROLES) })
 const TokenParams = Type.Object({ id: RowId(), token: RowId() })
-
-/** The invite link the person opens: shown once, since only its hash is kept. */
-export const operatorInviteUrl = (publicUrl: string, token: string) => `${publicUrl}/console/invite/${token}`
 
 /**
  * The team (docs/design.md §11d): who runs the store, their roles and second factors; owners
@@ -44,8 +42,6 @@ export function teamPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { email, name, role } = request.body
         try {
-          if (!name.trim())
-            throw new AppError('VALIDATION_ERROR', { fieldErrors: { name: ['must not be blank: how the team sees this person'] } })
           const { operator, inviteToken } = await inviteOperator(db, { email: emailField('email', email), name, role })
           return reply.page('team-invite.eta', { operator, url: operatorInviteUrl(ctx.config.publicUrl, inviteToken) })
         } catch (error) {
@@ -59,7 +55,7 @@ export function teamPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/team/:id',
       { config: { operationId: 'adminListOperatorTokens' }, schema: { hide, params: IdParam, querystring: Done } },
       async (request, reply) => {
-        const [operator, tokens] = await Promise.all([getOperator(db, request.params.id), listOperatorTokens(db, request.params.id)])
+        const [operator, tokens] = await Promise.all([getOperator(db, request.params.id), tokensOfOperator(db, request.params.id)])
         return reply.page('operator.eta', { operator, tokens, roles: ROLES, notice: noticeOf(request.query) })
       },
     )
@@ -97,7 +93,7 @@ export function teamPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/team/:id/tokens/:token/revoke',
       { config: { operationId: 'adminRevokeOperatorToken' }, schema: { hide, params: TokenParams } },
       async (request, reply) => {
-        await revokeOperatorToken(db, request.params.id, request.params.token)
+        await revokeTokenOfOperator(db, request.params.id, request.params.token)
         return reply.redirect(`/console/team/${request.params.id}?done=token-revoked#tokens`, 303)
       },
     )
