@@ -46,3 +46,4 @@ export {
   stageAfterPassword,
   type SignInOperator,
 } from './sign-in.service.js'
+export { qrSvg } from './qr-code.js'
