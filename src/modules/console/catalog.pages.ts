@@ -45,6 +45,7 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/console/items',
       {
+        config: { operationId: 'adminListItems' },
         schema: {
           hide,
           querystring: Type.Object({
@@ -67,6 +68,7 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post(
       '/console/items',
       {
+        config: { operationId: 'adminCreateItem' },
         schema: {
           hide,
           body: Form({
@@ -90,12 +92,18 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply.redirect(`/console/items/${item.id}?done=item`, 303)
       },
     )
-    app.get('/console/items/:id', { schema: { hide, params: IdParam, querystring: Done } }, async (request, reply) =>
-      reply.page('item.eta', { item: await getAdminItem(db, request.params.id), notice: noticeOf(request.query) }),
+    app.get(
+      '/console/items/:id',
+      { config: { operationId: 'adminGetItem' }, schema: { hide, params: IdParam, querystring: Done } },
+      async (request, reply) =>
+        reply.page('item.eta', { item: await getAdminItem(db, request.params.id), notice: noticeOf(request.query) }),
     )
     app.post(
       '/console/items/:id',
-      { schema: { hide, params: IdParam, body: Form({ ...ItemFields, description: Optional(Text(5000)) }) } },
+      {
+        config: { operationId: 'adminUpdateItem' },
+        schema: { hide, params: IdParam, body: Form({ ...ItemFields, description: Optional(Text(5000)) }) },
+      },
       async (request, reply) => {
         await updateItem(db, request.params.id, { ...itemValues(request.body), description: request.body.description })
         return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
@@ -103,7 +111,10 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/console/items/:id/active',
-      { schema: { hide, params: IdParam, body: Form({ active: StringEnum(['true', 'false']) }) } },
+      {
+        config: { operationId: 'adminUpdateItem' },
+        schema: { hide, params: IdParam, body: Form({ active: StringEnum(['true', 'false']) }) },
+      },
       async (request, reply) => {
         await updateItem(db, request.params.id, { active: request.body.active === 'true' })
         return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
@@ -112,7 +123,10 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     // A promotion: the item may sell below its source's cost + the floor margin (docs/design.md §11c).
     app.post(
       '/console/items/:id/allow-loss',
-      { schema: { hide, params: IdParam, body: Form({ allow_loss: StringEnum(['true', 'false']) }) } },
+      {
+        config: { operationId: 'adminUpdateItem' },
+        schema: { hide, params: IdParam, body: Form({ allow_loss: StringEnum(['true', 'false']) }) },
+      },
       async (request, reply) => {
         await updateItem(db, request.params.id, { allow_loss: request.body.allow_loss === 'true' })
         return reply.redirect(`/console/items/${request.params.id}?done=item`, 303)
@@ -122,6 +136,7 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post(
       '/console/items/:id/licenses',
       {
+        config: { operationId: 'adminAddLicenses' },
         bodyLimit: 8 * 1024 * 1024,
         schema: { hide, params: IdParam, body: Form({ licenses: Type.String({ maxLength: 8 * 1024 * 1024 }) }) },
       },
@@ -136,12 +151,16 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
     )
 
-    app.get('/console/providers', { schema: { hide, querystring: Done } }, async (request, reply) =>
-      reply.page('providers.eta', { providers: await listProviders(db), hasBalance, notice: noticeOf(request.query) }),
+    app.get(
+      '/console/providers',
+      { config: { operationId: 'adminListProviders' }, schema: { hide, querystring: Done } },
+      async (request, reply) =>
+        reply.page('providers.eta', { providers: await listProviders(db), hasBalance, notice: noticeOf(request.query) }),
     )
     app.post(
       '/console/providers',
       {
+        config: { operationId: 'adminCreateProvider' },
         schema: {
           hide,
           body: Form({
@@ -161,16 +180,23 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/console/providers/:code/active',
-      { schema: { hide, params: CodeParam, body: Form({ active: StringEnum(['true', 'false']) }) } },
+      {
+        config: { operationId: 'adminUpdateProvider' },
+        schema: { hide, params: CodeParam, body: Form({ active: StringEnum(['true', 'false']) }) },
+      },
       async (request, reply) => {
         await updateProvider(db, vault, request.params.code, { active: request.body.active === 'true' })
         return reply.redirect('/console/providers?done=provider', 303)
       },
     )
     // Fetched by htmx into the providers table: a call to the panel, so only on request.
-    app.get('/console/providers/:code/balance', { schema: { hide, params: CodeParam } }, async (request, reply) => {
-      const balance = await providerBalance(db, vault, request.params.code, ctx.config.providerTimeoutMs)
-      return reply.page('provider-balance.eta', { balance })
-    })
+    app.get(
+      '/console/providers/:code/balance',
+      { config: { operationId: 'adminProviderBalance' }, schema: { hide, params: CodeParam } },
+      async (request, reply) => {
+        const balance = await providerBalance(db, vault, request.params.code, ctx.config.providerTimeoutMs)
+        return reply.page('provider-balance.eta', { balance })
+      },
+    )
   }
 }

@@ -7,6 +7,7 @@ import { launchChromium } from '../../../test/browser.js'
 import { admin, createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { freePort } from '../../../test/server-process.js'
+import { operatorWithToken } from '../../../test/team.js'
 
 // Every console page at a desktop and a phone size, empty and then with a store in it: what a
 // person would notice (sideways scrolling, labels run into values, cut placeholders, raw ISO times).
@@ -116,7 +117,8 @@ describe('the console laid out for a person, at desktop and phone size', () => {
         const lists = ['/console', '/console/resellers', '/console/orders', '/console/dispatches', '/console/items', '/console/categories']
         const more = ['/console/products', '/console/providers', '/console/topups', '/console/channels', '/console/webhook-deliveries']
         const supply = ['/console/suppliers', '/console/pricing', '/console/margin', '/console/margin-watch', '/console/audit']
-        expect.soft(await survey(page, base, [...lists, ...more, ...supply], 'empty')).toEqual({})
+        const team = ['/console/team', '/console/me']
+        expect.soft(await survey(page, base, [...lists, ...more, ...supply, ...team, '/console/first-owner'], 'empty')).toEqual({})
         await page.goto(`${base}/console`)
         expect(await page.locator('#first-steps').innerText()).toContain('Add something to sell')
 
@@ -161,8 +163,9 @@ describe('the console laid out for a person, at desktop and phone size', () => {
         const orderId = Number(/\/console\/orders\/(\d+)/.exec((await page.goto(`${base}/console/orders?ref=nc-man-1`))!.url())?.[1])
         const r = `/console/resellers/${shop.id}`
         const category = (await admin(app, 'GET', '/categories?search=Streaming'))[0].id
+        const operator = await operatorWithToken(ctx, 'support')
         const filled = [
-          ...[...lists, ...more, ...supply],
+          ...[...lists, ...more, ...supply, ...team, `/console/team/${operator.id}`],
           ...[r, `${r}/mutations`, `${r}/audit`, `${r}/deliveries`, `/console/orders/${orderId}`, `/console/orders/999999`],
           ...[`/console/items/${manual.id}`, `/console/items/${auto.id}`, `/console/categories/${category}`],
           ...[`/console/products/${manual.product_id}`, '/console/channels/QRIS', `/sim/pay/${topup.json().data.reference}`],

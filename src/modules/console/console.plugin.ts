@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js'
 import { viewHelpers } from '../../http/page-format.js'
 import { areaCookieSecret, checkCsrfOnPosts, pageSecurityHeaders, registerViews } from '../../http/web-pages.js'
 import { consoleErrorHandler } from './errors.js'
-import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
+import { authRoutes } from './auth.routes.js'
 import { overviewPages } from './overview.pages.js'
 import { resellerPages } from './resellers.pages.js'
 import { orderPages } from './orders.pages.js'
@@ -21,15 +21,26 @@ import { supplierPages } from './suppliers.pages.js'
 import { pricingPages } from './pricing.pages.js'
 import { marginPages } from './margin.pages.js'
 import { auditLogPages } from './audit-log.pages.js'
-import { isSessionLive } from './sessions.service.js'
 import { ICON_HREF, ICON_SVG } from '../../http/icon.js'
+import { actingScope } from '../../http/auth.js'
+import { mayCall } from '../team/index.js'
+import { consoleAccess } from './access.js'
+import type { ConsoleSession } from './sessions.service.js'
+import { signInStepPages } from './sign-in-steps.pages.js'
+import { invitePages } from './invite.pages.js'
+import { teamPages } from './team.pages.js'
+import { mePages } from './me.pages.js'
 
 const here = (path: string) => new URL(path, import.meta.url)
 const htmx = fs.readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'))
 const css = fs.readFileSync(here('./assets/console.css'))
-const OPEN = new Set(['/console/sign-in', '/console/assets/htmx.min.js', '/console/assets/console.css', '/favicon.ico'])
+const open = { config: { consoleAccess: 'open' as const }, schema: { hide: true } }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The console session of the request, once the console's hook found it live (none on open routes). */
+    consoleSession?: ConsoleSession
+  }
   interface FastifyReply {
     /** A full console page: the template inside the layout, with the CSRF token and the view helpers. */
     page(template: string, data?: Record<string, unknown>): FastifyReply
@@ -38,7 +49,8 @@ declare module 'fastify' {
 
 /**
  * The operator console at /console: server-rendered pages over the same services as the
- * operator API. Everything but sign-in, two static assets and the icon needs a live session.
+ * operator API. Everything but sign-in, an invitation, two static assets and the icon needs a live
+ * session, and each page the role its operation admits (./access.ts).
  */
 export function consolePlugin(ctx: AppContext) {
   const production = ctx.config.appEnv === 'production'
@@ -53,39 +65,50 @@ export function consolePlugin(ctx: AppContext) {
         (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['csrf-token'] as string),
     })
     await registerViews(app, here('./views').pathname, production)
+    app.decorateRequest('consoleSession', undefined)
     app.decorateReply('page', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
       const csrfToken = this.generateCsrf()
+      const session = this.request.consoleSession
+      // The nav and who is signed in show only to a session past its sign-in steps.
+      const signedIn = session?.stage === 'signed_in'
+      const me = signedIn ? (session.operator ?? { email: 'admin token', name: 'admin token', role: 'owner' as const }) : undefined
       return this.header('cache-control', 'no-store').view(template, {
         ...helpers,
         icon: ICON_HREF,
         csrfToken,
         path: this.request.url,
+        me,
+        pending: session !== undefined && !signedIn,
+        may: (operationId: string) => me !== undefined && mayCall(me.role, operationId),
         ...data,
       })
     })
     app.setErrorHandler(consoleErrorHandler())
+    // Each request in its acting store (db/acting.ts), so a console write is logged as its operator's.
+    actingScope(app)
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       pageSecurityHeaders(reply)
-      if (OPEN.has(request.url.split('?')[0])) return
-      if (await isSessionLive(ctx.db, request.cookies[SESSION_COOKIE])) return
-      // htmx follows HX-Redirect; a plain browser the 303.
-      return reply.header('hx-redirect', '/console/sign-in').redirect('/console/sign-in', 303)
+      return consoleAccess(ctx, request, reply)
     })
     // Every state change is a POST and carries the form's (or htmx's header) CSRF token.
     checkCsrfOnPosts(app)
-    app.get('/console/assets/htmx.min.js', { schema: { hide: true } }, (_request, reply) =>
+    app.get('/console/assets/htmx.min.js', open, (_request, reply) =>
       reply.type('text/javascript').header('cache-control', 'public, max-age=86400').send(htmx),
     )
-    app.get('/console/assets/console.css', { schema: { hide: true } }, (_request, reply) =>
+    app.get('/console/assets/console.css', open, (_request, reply) =>
       reply.type('text/css').header('cache-control', 'public, max-age=3600').send(css),
     )
     // Browsers ask every site for /favicon.ico (the API docs, the pay page): an icon, not a logged 404.
-    app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+    app.get('/favicon.ico', open, (_request, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(ICON_SVG),
     )
     // The whole OpenAPI document, operator API included: production shows the public one without it.
     app.get('/console/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     await app.register(authRoutes(ctx))
+    await app.register(signInStepPages(ctx))
+    await app.register(invitePages(ctx))
+    await app.register(teamPages(ctx))
+    await app.register(mePages(ctx))
     await app.register(overviewPages(ctx))
     await app.register(resellerPages(ctx))
     await app.register(orderPages(ctx))

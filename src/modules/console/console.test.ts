@@ -102,6 +102,9 @@ const TABLES = [
   'supplier_products',
   'pricing_rules',
   'item_sources',
+  'operators',
+  'operator_tokens',
+  'operator_sign_in_failures',
 ] as const
 const snapshot = async (ctx: AppContext) =>
   Object.fromEntries(
@@ -144,6 +147,8 @@ describe('operator console: forms change nothing without a session or with a wro
       channels: 'QRIS',
       dispatches: '1',
       pricing: '1',
+      team: '1',
+      tokens: '1',
     }
     const urlOf = (route: string) =>
       route
@@ -152,15 +157,16 @@ describe('operator console: forms change nothing without a session or with a wro
         .replace(':delivery', String(delivery.id))
         .replace(':user', '1')
         .replace(':reference', encodeURIComponent(reference))
+        .replace(':token', '1')
     const routes = consolePostRoutes(app)
     expect(routes.length).toBeGreaterThan(25)
     for (const route of routes) expect(FORMS, `a forged form for ${route}`).toHaveProperty([route])
 
     const before = await snapshot(ctx)
-    // No session: a forged form is sent to sign-in, whatever token it carries (sign-in itself is open, below).
+    // No session: a forged form is sent to sign-in, whatever token it carries (sign-in and an invitation are open, below).
     const stranger = visitor(app)
     await stranger.get('/console/sign-in')
-    for (const route of routes.filter((r) => r !== '/console/sign-in')) {
+    for (const route of routes.filter((r) => !OPEN_ROUTES.includes(r))) {
       const res = await stranger.post(urlOf(route), formOf(route, category.id))
       expect([res.status, res.location], route).toEqual([303, '/console/sign-in'])
     }
@@ -184,9 +190,24 @@ describe('operator console: forms change nothing without a session or with a wro
   })
 })
 
+// Routes anyone may post to: the sign-in and an invitation's link.
+const OPEN_ROUTES = ['/console/sign-in', '/console/invite/:token']
+
 // A plausible form per route, so each refusal above is the token's and not the fields'.
 const FORMS: Record<string, Record<string, string>> = {
   '/console/sign-in': { token: ADMIN_TOKEN },
+  '/console/sign-in/code': { code: '123456' },
+  '/console/enrol': { code: '123456' },
+  '/console/invite/:token': { name: 'Forged', password: 'forged-password', password_again: 'forged-password' },
+  '/console/first-owner': { email: 'forged@example.com', name: 'Forged', password: 'forged-password', password_again: 'forged-password' },
+  '/console/team/invite': { email: 'forged@example.com', name: 'Forged', role: 'owner' },
+  '/console/team/:id': { role: 'viewer' },
+  '/console/team/:id/remove': {},
+  '/console/team/:id/reset-second-factor': {},
+  '/console/team/:id/tokens/:token/revoke': {},
+  '/console/me/tokens': { name: 'forged' },
+  '/console/me/tokens/:id/revoke': {},
+  '/console/me/second-factor': { code: '123456' },
   '/console/sign-out': {},
   '/console/resellers': { name: 'forged' },
   '/console/resellers/:id/balance': { amount: '1000000', reason: 'forged' },

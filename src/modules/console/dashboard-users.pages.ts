@@ -14,7 +14,10 @@ export function dashboardUserPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/console/resellers/:id/users',
-      { schema: { hide, params: IdParam, body: Form({ email: Text(191), role: StringEnum(ROLES) }) } },
+      {
+        config: { operationId: 'adminInviteDashboardUser' },
+        schema: { hide, params: IdParam, body: Form({ email: Text(191), role: StringEnum(ROLES) }) },
+      },
       async (request, reply) => {
         const invited = await inviteUser(db, request.params.id, { email: request.body.email, role: request.body.role })
         return reply.page('dashboard-invite.eta', {
@@ -25,7 +28,7 @@ export function dashboardUserPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/console/resellers/:id/users/:user/remove',
-      { schema: { hide, params: Type.Object({ id: RowId(), user: RowId() }) } },
+      { config: { operationId: 'adminRemoveDashboardUser' }, schema: { hide, params: Type.Object({ id: RowId(), user: RowId() }) } },
       async (request, reply) => {
         await removeUser(db, request.params.id, request.params.user)
         return reply.redirect(`/console/resellers/${request.params.id}?done=user-removed#dashboard-users`, 303)

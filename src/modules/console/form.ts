@@ -31,6 +31,21 @@ export function asApiBody<T>(schema: TSchema, value: Record<string, unknown>): T
   return clean as T
 }
 
+// Something@something.tld: a typo caught next to the field, not a deliverability check.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/** An email typed into a form, trimmed; anything unlike one names the field. */
+export function emailField(field: string, text: string): string {
+  const email = text.trim()
+  if (email.length > 191 || !EMAIL.test(email)) throw invalidField(field, 'must be an email address, like name@example.com')
+  return email
+}
+
+/** A new password typed twice: the second must match, so a typo does not lock the person out. */
+export function newPassword(password: string, again: string): string {
+  if (password !== again) throw invalidField('password_again', 'does not match the password')
+  return password
+}
+
 export const checked = (text: string | undefined) => text === 'on' || text === 'true'
 
 /** Pages say what just happened by a fixed key (`?done=credited`), never by text from the URL. */
@@ -59,5 +74,12 @@ export const NOTICES: Record<string, string> = {
   sources: 'Sources saved; the item follows the first that serves.',
   'held-approved': 'Held price applied; its items repriced.',
   'held-rejected': 'Held price rejected: the same price is ignored until the list changes it.',
+  invited: 'Password set: sign in with your email and password.',
+  owner: 'First owner created: sign in with its email and password, then set up its second factor.',
+  operator: 'Operator saved.',
+  'role-changed': 'Role changed; they were signed out everywhere.',
+  'operator-removed': 'Operator removed: signed out everywhere, every token revoked.',
+  'factor-reset': 'Second factor reset: they were signed out and set it up again at their next sign-in.',
+  'token-revoked': 'Token revoked: refused from its next use.',
 }
 export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

@@ -38,6 +38,7 @@ export function marginPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/console/margin',
       {
+        config: { operationId: 'adminMarginReport' },
         schema: {
           hide,
           querystring: Type.Object({
@@ -60,6 +61,7 @@ export function marginPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/console/margin-watch',
       {
+        config: { operationId: 'adminMarginWatch' },
         schema: {
           hide,
           querystring: Type.Object({ from: Optional(Type.String({ maxLength: 10 })), to: Optional(Type.String({ maxLength: 10 })) }),

@@ -27,29 +27,36 @@ const DispatchStatus = StringEnum(['review', 'queued', 'sending', 'pending', 'co
 export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
   return async (app) => {
-    app.get('/console/orders', { schema: { hide, querystring: OrdersQuery } }, async (request, reply) => {
-      const { ref, status, awaiting, account_id, page = 1, cursor } = request.query
-      const filter = { ref: blankToUndefined(ref), status: status || undefined, awaiting: awaiting || undefined, accountId: account_id }
-      const { data: rows, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page: 50, cursor }))
-      // A search that names one order goes straight to it.
-      if (filter.ref && rows.length === 1 && meta.page === 1) return reply.redirect(`/console/orders/${rows[0].id}`, 303)
-      // The next page keeps every filter, the account's too.
-      const kept = { ref: ref ?? '', status: status ?? '', awaiting: awaiting ?? '', account_id: account_id ? String(account_id) : '' }
-      const given = Object.entries(kept).filter(([, v]) => v !== '')
-      const next = meta.next_cursor ? `?${new URLSearchParams([...given, ['cursor', meta.next_cursor]])}` : undefined
-      const [names, reseller] = await Promise.all([
-        resellerNames(
-          db,
-          rows.map((o) => o.account_id),
-        ),
-        account_id ? accounts.getAccount(db, account_id) : undefined,
-      ])
-      const filtered = given.some(([k]) => k !== 'account_id')
-      return reply.page('orders.eta', { rows, meta, next, query: kept, names, reseller, filtered })
-    })
+    app.get(
+      '/console/orders',
+      { config: { operationId: 'adminListTransactions' }, schema: { hide, querystring: OrdersQuery } },
+      async (request, reply) => {
+        const { ref, status, awaiting, account_id, page = 1, cursor } = request.query
+        const filter = { ref: blankToUndefined(ref), status: status || undefined, awaiting: awaiting || undefined, accountId: account_id }
+        const { data: rows, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page: 50, cursor }))
+        // A search that names one order goes straight to it.
+        if (filter.ref && rows.length === 1 && meta.page === 1) return reply.redirect(`/console/orders/${rows[0].id}`, 303)
+        // The next page keeps every filter, the account's too.
+        const kept = { ref: ref ?? '', status: status ?? '', awaiting: awaiting ?? '', account_id: account_id ? String(account_id) : '' }
+        const given = Object.entries(kept).filter(([, v]) => v !== '')
+        const next = meta.next_cursor ? `?${new URLSearchParams([...given, ['cursor', meta.next_cursor]])}` : undefined
+        const [names, reseller] = await Promise.all([
+          resellerNames(
+            db,
+            rows.map((o) => o.account_id),
+          ),
+          account_id ? accounts.getAccount(db, account_id) : undefined,
+        ])
+        const filtered = given.some(([k]) => k !== 'account_id')
+        return reply.page('orders.eta', { rows, meta, next, query: kept, names, reseller, filtered })
+      },
+    )
     app.get(
       '/console/orders/:id',
-      { schema: { hide, params: IdParam, querystring: Type.Object({ done: Optional(Type.String({ maxLength: 20 })) }) } },
+      {
+        config: { operationId: 'adminGetTransaction' },
+        schema: { hide, params: IdParam, querystring: Type.Object({ done: Optional(Type.String({ maxLength: 20 })) }) },
+      },
       async (request, reply) => {
         const order = await getOperatorOrder(db, vault, request.params.id)
         const reseller = await accounts.getAccount(db, order.account_id)
@@ -59,6 +66,7 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post(
       '/console/orders/:id/lines/:line/send',
       {
+        config: { operationId: 'adminSendManualLine' },
         schema: {
           hide,
           params: Type.Object({ id: RowId(), line: RowId() }),
@@ -76,7 +84,10 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/console/orders/:id/cancel',
-      { schema: { hide, params: IdParam, body: Form({ reason: Type.String({ minLength: 1, maxLength: 500 }) }) } },
+      {
+        config: { operationId: 'adminCancelTransaction' },
+        schema: { hide, params: IdParam, body: Form({ reason: Type.String({ minLength: 1, maxLength: 500 }) }) },
+      },
       async (request, reply) => {
         await cancelOrder(db, request.params.id, request.body.reason)
         return reply.redirect(`/console/orders/${request.params.id}?done=canceled`, 303)
@@ -84,7 +95,10 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.get(
       '/console/dispatches',
-      { schema: { hide, querystring: Type.Object({ status: Optional(DispatchStatus), page: Optional(PageNumber) }) } },
+      {
+        config: { operationId: 'adminListDispatches' },
+        schema: { hide, querystring: Type.Object({ status: Optional(DispatchStatus), page: Optional(PageNumber) }) },
+      },
       async (request, reply) => {
         const { status = 'review', page = 1 } = request.query
         const { rows, total } = await listDispatches(db, { status, page, per_page: 50 })
@@ -94,6 +108,7 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post(
       '/console/dispatches/:id/resolve',
       {
+        config: { operationId: 'adminResolveDispatch' },
         schema: {
           hide,
           params: IdParam,

@@ -5,6 +5,7 @@ import * as accounts from '../accounts/index.js'
 import { storeOverview } from '../admin/index.js'
 import { listOperatorItems } from '../catalog/index.js'
 import { listChannels } from '../topups/index.js'
+import { hasOperators } from '../team/index.js'
 
 /** A new store's first steps, each done or not: something to sell, a reseller, money to buy with. */
 async function firstSteps(db: Database, balancesHeld: number) {
@@ -19,11 +20,13 @@ async function firstSteps(db: Database, balancesHeld: number) {
 
 /** The overview: the same figures as GET /api/admin/v1/overview; htmx refreshes them in place. */
 export function overviewPages(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const hide = { schema: { hide: true } }
+  const hide = { schema: { hide: true }, config: { operationId: 'adminOverview' } }
   return async (app) => {
-    app.get('/console', hide, async (_request, reply) => {
+    app.get('/console', hide, async (request, reply) => {
       const overview = await storeOverview(ctx.db, ctx.config.leaderboardTz)
-      return reply.page('overview.eta', { overview, steps: await firstSteps(ctx.db, Number(overview.balances_held)) })
+      // The admin token of a store without operators is asked for the first owner (docs/design.md §11d).
+      const firstOwner = request.consoleSession?.operator === undefined && !(await hasOperators(ctx.db))
+      return reply.page('overview.eta', { overview, firstOwner, steps: await firstSteps(ctx.db, Number(overview.balances_held)) })
     })
     app.get('/console/overview/figures', hide, async (_request, reply) =>
       reply.page('overview-figures.eta', { overview: await storeOverview(ctx.db, ctx.config.leaderboardTz) }),

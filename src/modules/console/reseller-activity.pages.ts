@@ -20,7 +20,10 @@ export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebo
   return async (app) => {
     app.post(
       '/console/resellers/:id/webhook',
-      { schema: { hide, params: IdParam, body: Form({ callback_url: Text(2048), webhook_enabled: Optional(Text(5)) }) } },
+      {
+        config: { operationId: 'adminUpdateWebhook' },
+        schema: { hide, params: IdParam, body: Form({ callback_url: Text(2048), webhook_enabled: Optional(Text(5)) }) },
+      },
       async (request, reply) => {
         const { callback_url, webhook_enabled } = request.body
         await updateAccountWebhook(db, production, request.params.id, {
@@ -33,6 +36,7 @@ export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebo
     app.get(
       '/console/resellers/:id/mutations',
       {
+        config: { operationId: 'adminListResellerMutations' },
         schema: {
           hide,
           params: IdParam,
@@ -55,13 +59,18 @@ export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebo
         return reply.page('mutations.eta', { account, mutations, type: type ?? '' })
       },
     )
-    app.get('/console/resellers/:id/audit', { schema: { hide, params: IdParam } }, async (request, reply) => {
-      const account = await accounts.getAccount(db, request.params.id)
-      return reply.page('audit.eta', { account, audit: await ledger.auditLedger(db, account.id) })
-    })
+    app.get(
+      '/console/resellers/:id/audit',
+      { config: { operationId: 'adminAuditReseller' }, schema: { hide, params: IdParam } },
+      async (request, reply) => {
+        const account = await accounts.getAccount(db, request.params.id)
+        return reply.page('audit.eta', { account, audit: await ledger.auditLedger(db, account.id) })
+      },
+    )
     app.get(
       '/console/resellers/:id/deliveries',
       {
+        config: { operationId: 'adminListWebhookDeliveries' },
         schema: {
           hide,
           params: IdParam,
@@ -82,7 +91,10 @@ export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebo
     // The overview's queue: every account's failing deliveries (or another status), each redeliverable.
     app.get(
       '/console/webhook-deliveries',
-      { schema: { hide, querystring: Type.Object({ page: Optional(PageNumber), status: Optional(DeliveryStatus), ...Done }) } },
+      {
+        config: { operationId: 'adminListStoreWebhookDeliveries' },
+        schema: { hide, querystring: Type.Object({ page: Optional(PageNumber), status: Optional(DeliveryStatus), ...Done }) },
+      },
       async (request, reply) => {
         const { page = 1, status } = request.query
         const { rows, total } = await storeDeliveries(db, { status: status || 'failing', page, perPage: PER_PAGE })

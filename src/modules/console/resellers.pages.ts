@@ -19,34 +19,45 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   const back = (id: number, done: string) => `/console/resellers/${id}?done=${done}`
   return async (app) => {
-    app.get('/console/resellers', { schema: { hide, querystring: ListQuery } }, async (request, reply) => {
-      const { search, page = 1 } = request.query
-      const { rows, total } = await accounts.listAccounts(db, { page, perPage: 50, search: blankToUndefined(search) })
-      return reply.page('resellers.eta', { rows, total, page, search: search ?? '' })
-    })
+    app.get(
+      '/console/resellers',
+      { config: { operationId: 'adminListResellers' }, schema: { hide, querystring: ListQuery } },
+      async (request, reply) => {
+        const { search, page = 1 } = request.query
+        const { rows, total } = await accounts.listAccounts(db, { page, perPage: 50, search: blankToUndefined(search) })
+        return reply.page('resellers.eta', { rows, total, page, search: search ?? '' })
+      },
+    )
     app.post(
       '/console/resellers',
-      { schema: { hide, body: Form({ name: Text(191), email: Optional(Text(191)) }) } },
+      { config: { operationId: 'adminCreateReseller' }, schema: { hide, body: Form({ name: Text(191), email: Optional(Text(191)) }) } },
       async (request, reply) => {
         const created = await accounts.createAccount(db, { name: request.body.name, email: blankToUndefined(request.body.email) })
         return reply.page('api-key.eta', { account: created, apiKey: created.api_key, created: true })
       },
     )
-    app.get('/console/resellers/:id', { schema: { hide, params: IdParam, querystring: Done } }, async (request, reply) => {
-      const id = request.params.id
-      const account = await accounts.getAccount(db, id)
-      const [orders, mutations, webhook, deliveries, users] = await Promise.all([
-        listOperatorOrders(db, { accountId: id }, pageWindow({ page: 1, per_page: 20 })),
-        ledger.listMutations(db, id, {}, pageWindow({ page: 1, per_page: 20 })),
-        accountWebhook(db, id),
-        accountDeliveries(db, id, { page: 1, perPage: 20 }),
-        listUsers(db, id),
-      ])
-      return reply.page('reseller.eta', { account, orders, mutations, webhook, deliveries, users, notice: noticeOf(request.query) })
-    })
+    app.get(
+      '/console/resellers/:id',
+      { config: { operationId: 'adminGetReseller' }, schema: { hide, params: IdParam, querystring: Done } },
+      async (request, reply) => {
+        const id = request.params.id
+        const account = await accounts.getAccount(db, id)
+        const [orders, mutations, webhook, deliveries, users] = await Promise.all([
+          listOperatorOrders(db, { accountId: id }, pageWindow({ page: 1, per_page: 20 })),
+          ledger.listMutations(db, id, {}, pageWindow({ page: 1, per_page: 20 })),
+          accountWebhook(db, id),
+          accountDeliveries(db, id, { page: 1, perPage: 20 }),
+          listUsers(db, id),
+        ])
+        return reply.page('reseller.eta', { account, orders, mutations, webhook, deliveries, users, notice: noticeOf(request.query) })
+      },
+    )
     app.post(
       '/console/resellers/:id/balance',
-      { schema: { hide, params: IdParam, body: Form({ amount: Text(20), reason: Text(255), reference: Optional(Text(191)) }) } },
+      {
+        config: { operationId: 'adminAdjustBalance' },
+        schema: { hide, params: IdParam, body: Form({ amount: Text(20), reason: Text(255), reference: Optional(Text(191)) }) },
+      },
       async (request, reply) => {
         const { amount, reason, reference } = request.body
         await accounts.adjustBalance(db, request.params.id, {
@@ -57,14 +68,21 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply.redirect(back(request.params.id, 'credited'), 303)
       },
     )
-    app.post('/console/resellers/:id/api-key', { schema: { hide, params: IdParam } }, async (request, reply) => {
-      const rotated = await accounts.rotateApiKey(db, request.params.id)
-      ctx.authCache.forgetAccount(request.params.id)
-      return reply.page('api-key.eta', { account: await accounts.getAccount(db, request.params.id), apiKey: rotated.api_key })
-    })
+    app.post(
+      '/console/resellers/:id/api-key',
+      { config: { operationId: 'adminRotateApiKey' }, schema: { hide, params: IdParam } },
+      async (request, reply) => {
+        const rotated = await accounts.rotateApiKey(db, request.params.id)
+        ctx.authCache.forgetAccount(request.params.id)
+        return reply.page('api-key.eta', { account: await accounts.getAccount(db, request.params.id), apiKey: rotated.api_key })
+      },
+    )
     app.post(
       '/console/resellers/:id/status',
-      { schema: { hide, params: IdParam, body: Form({ status: StringEnum(['active', 'suspended']) }) } },
+      {
+        config: { operationId: 'adminUpdateReseller' },
+        schema: { hide, params: IdParam, body: Form({ status: StringEnum(['active', 'suspended']) }) },
+      },
       async (request, reply) => {
         await accounts.updateAccount(db, request.params.id, { status: request.body.status })
         ctx.authCache.forgetAccount(request.params.id)
@@ -73,7 +91,10 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post(
       '/console/resellers/:id/limits',
-      { schema: { hide, params: IdParam, body: Form({ max_active_locks: Text(10), ip_allowlist: Text(10_000) }) } },
+      {
+        config: { operationId: 'adminUpdateReseller' },
+        schema: { hide, params: IdParam, body: Form({ max_active_locks: Text(10), ip_allowlist: Text(10_000) }) },
+      },
       async (request, reply) => {
         const cap = wholeNumber('max_active_locks', request.body.max_active_locks)
         const ipAllowlist = request.body.ip_allowlist
@@ -88,6 +109,7 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.post(
       '/console/resellers/:id/deliveries/:delivery/retry',
       {
+        config: { operationId: 'adminRetryWebhookDelivery' },
         schema: {
           hide,
           params: Type.Object({ id: RowId(), delivery: RowId() }),

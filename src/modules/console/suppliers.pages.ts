@@ -24,6 +24,7 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/console/suppliers',
       {
+        config: { operationId: 'adminListSupplierChanges' },
         schema: {
           hide,
           querystring: Type.Object({
@@ -63,27 +64,35 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
     )
     // Asks the provider now; a list that could not be read is recorded as a failed sync, shown on the page.
-    app.post('/console/providers/:code/sync', { schema: { hide, params: CodeParam } }, async (request, reply) => {
-      const { code } = request.params
-      let done = 'sync'
-      try {
-        await syncProvider(db, ctx.vault, code, { force: true }, settings)
-        ctx.catalog.invalidate()
-      } catch (error) {
-        if (!(error instanceof AppError) || !['SERVICE_UNAVAILABLE', 'INVALID_STATE'].includes(error.code)) throw error
-        done = error.code === 'INVALID_STATE' ? 'sync-busy' : 'sync-failed'
-      }
-      return reply.redirect(`/console/suppliers?provider=${encodeURIComponent(code)}&done=${done}`, 303)
-    })
-    for (const [action, decision] of [
-      ['approve', 'approved'],
-      ['reject', 'rejected'],
+    app.post(
+      '/console/providers/:code/sync',
+      { config: { operationId: 'adminSyncSupplier' }, schema: { hide, params: CodeParam } },
+      async (request, reply) => {
+        const { code } = request.params
+        let done = 'sync'
+        try {
+          await syncProvider(db, ctx.vault, code, { force: true }, settings)
+          ctx.catalog.invalidate()
+        } catch (error) {
+          if (!(error instanceof AppError) || !['SERVICE_UNAVAILABLE', 'INVALID_STATE'].includes(error.code)) throw error
+          done = error.code === 'INVALID_STATE' ? 'sync-busy' : 'sync-failed'
+        }
+        return reply.redirect(`/console/suppliers?provider=${encodeURIComponent(code)}&done=${done}`, 303)
+      },
+    )
+    for (const [action, decision, operationId] of [
+      ['approve', 'approved', 'adminApproveHeldPrice'],
+      ['reject', 'rejected', 'adminRejectHeldPrice'],
     ] as const)
-      app.post(`/console/providers/:code/held/:id/${action}`, { schema: { hide, params: HeldParam } }, async (request, reply) => {
-        const { code, id } = request.params
-        const result = await decideHeldPrice(db, code, id, decision)
-        if (result.repriced > 0) ctx.catalog.invalidate()
-        return reply.redirect(`/console/suppliers?provider=${encodeURIComponent(code)}&done=held-${decision}`, 303)
-      })
+      app.post(
+        `/console/providers/:code/held/:id/${action}`,
+        { config: { operationId }, schema: { hide, params: HeldParam } },
+        async (request, reply) => {
+          const { code, id } = request.params
+          const result = await decideHeldPrice(db, code, id, decision)
+          if (result.repriced > 0) ctx.catalog.invalidate()
+          return reply.redirect(`/console/suppliers?provider=${encodeURIComponent(code)}&done=held-${decision}`, 303)
+        },
+      )
   }
 }

@@ -34,6 +34,7 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/console/topups',
       {
+        config: { operationId: 'adminListTopups' },
         schema: {
           hide,
           querystring: Type.Object({
@@ -81,14 +82,19 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         })
       },
     )
-    app.post('/console/topups/:reference/pay', { schema: { hide, params: ReferenceParam } }, async (request, reply) => {
-      await payTopup(db, request.params.reference, 'operator')
-      return reply.redirect('/console/topups?done=paid', 303)
-    })
+    app.post(
+      '/console/topups/:reference/pay',
+      { config: { operationId: 'adminPayTopup' }, schema: { hide, params: ReferenceParam } },
+      async (request, reply) => {
+        await payTopup(db, request.params.reference, 'operator')
+        return reply.redirect('/console/topups?done=paid', 303)
+      },
+    )
     // The same decision as POST /topups/{reference}/resolve: the requested amount, another amount, or nothing.
     app.post(
       '/console/topups/:reference/resolve',
       {
+        config: { operationId: 'adminResolveTopup' },
         schema: {
           hide,
           params: ReferenceParam,
@@ -104,8 +110,10 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply.redirect('/console/topups?done=resolved', 303)
       },
     )
-    app.get('/console/channels', { schema: { hide, querystring: Type.Object(Done) } }, async (request, reply) =>
-      reply.page('channels.eta', { channels: await listChannels(db), notice: noticeOf(request.query) }),
+    app.get(
+      '/console/channels',
+      { config: { operationId: 'adminListChannels' }, schema: { hide, querystring: Type.Object(Done) } },
+      async (request, reply) => reply.page('channels.eta', { channels: await listChannels(db), notice: noticeOf(request.query) }),
     )
     const ChannelForm = {
       name: Text(100),
@@ -130,29 +138,44 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       min_amount: wholeNumber('min_amount', b.min_amount),
       max_amount: wholeNumber('max_amount', b.max_amount),
     })
-    app.post('/console/channels', { schema: { hide, body: Form({ code: Text(32), ...ChannelForm }) } }, async (request, reply) => {
-      await createChannelWithin(db, asApiBody(ChannelBody, { code: request.body.code, ...channelValues(request.body) }))
-      return reply.redirect('/console/channels?done=channel', 303)
-    })
-    app.get('/console/channels/:code', { schema: { hide, params: ChannelCodeParam } }, async (request, reply) => {
-      const channel = await findChannel(db, request.params.code)
-      if (!channel) throw new AppError('CHANNEL_NOT_FOUND')
-      return reply.page('channel.eta', { channel })
-    })
+    app.post(
+      '/console/channels',
+      { config: { operationId: 'adminCreateChannel' }, schema: { hide, body: Form({ code: Text(32), ...ChannelForm }) } },
+      async (request, reply) => {
+        await createChannelWithin(db, asApiBody(ChannelBody, { code: request.body.code, ...channelValues(request.body) }))
+        return reply.redirect('/console/channels?done=channel', 303)
+      },
+    )
+    app.get(
+      '/console/channels/:code',
+      { config: { operationId: 'adminListChannels' }, schema: { hide, params: ChannelCodeParam } },
+      async (request, reply) => {
+        const channel = await findChannel(db, request.params.code)
+        if (!channel) throw new AppError('CHANNEL_NOT_FOUND')
+        return reply.page('channel.eta', { channel })
+      },
+    )
     // The same change as PATCH /channels/{code}: name, type, fees and range (a blank leaves a value as it is).
-    app.post('/console/channels/:code', { schema: { hide, params: ChannelCodeParam, body: Form(ChannelForm) } }, async (request, reply) => {
-      await updateChannel(db, request.params.code, asApiBody(ChannelChangesBody, channelValues(request.body)))
-      return reply.redirect('/console/channels?done=channel', 303)
-    })
+    app.post(
+      '/console/channels/:code',
+      { config: { operationId: 'adminUpdateChannel' }, schema: { hide, params: ChannelCodeParam, body: Form(ChannelForm) } },
+      async (request, reply) => {
+        await updateChannel(db, request.params.code, asApiBody(ChannelChangesBody, channelValues(request.body)))
+        return reply.redirect('/console/channels?done=channel', 303)
+      },
+    )
     app.post(
       '/console/channels/:code/active',
-      { schema: { hide, params: ChannelCodeParam, body: Form({ active: StringEnum(['true', 'false']) }) } },
+      {
+        config: { operationId: 'adminUpdateChannel' },
+        schema: { hide, params: ChannelCodeParam, body: Form({ active: StringEnum(['true', 'false']) }) },
+      },
       async (request, reply) => {
         await updateChannel(db, request.params.code, { active: request.body.active === 'true' })
         return reply.redirect('/console/channels?done=channel', 303)
       },
     )
-    app.post('/console/channels/sync', { schema: { hide } }, async (_request, reply) => {
+    app.post('/console/channels/sync', { config: { operationId: 'adminSyncChannels' }, schema: { hide } }, async (_request, reply) => {
       await syncChannels(db, ctx.paymentGateway)
       return reply.redirect('/console/channels?done=synced', 303)
     })

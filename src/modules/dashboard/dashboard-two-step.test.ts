@@ -8,7 +8,7 @@ import { operatorWithToken } from '../../../test/team.js'
 import type { App } from '../../http/server.js'
 import { sha256Hex } from '../../vault.js'
 import { otpauthUri, totpCode, totpStep } from '../team/index.js'
-import { qrSvg } from './qr-code.js'
+import { qrSvg } from '../team/index.js'
 
 // docs/design.md §11d, §13: an owner's own two-step verification, at sign-in with one account or
 // several, and the operator's reset for a lost phone. The app's clock moves on by a step whenever a

@@ -36,3 +36,14 @@ export {
 export { createMyToken, myTokens, revokeMyToken, whoAmI } from './self.service.js'
 export { operatorInviteUrl, teamRoutes } from './team.routes.js'
 export { acceptedStep, newRecoveryCodes, newTotpSecret, otpauthUri, recoveryCodeHash, totpCode, totpStep } from './totp.js'
+export {
+  checkOperatorCode,
+  checkOperatorPassword,
+  enrolmentFor,
+  requiresSecondFactor,
+  SIGN_IN_FAILURES_BEFORE_LOCK,
+  SIGN_IN_LOCK_MINUTES,
+  stageAfterPassword,
+  type SignInOperator,
+} from './sign-in.service.js'
+export { qrSvg } from './qr-code.js'

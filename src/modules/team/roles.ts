@@ -110,6 +110,9 @@ export const ACCESS: Record<string, Access> = {
   adminListMyTokens: { self: true },
   adminCreateMyToken: { self: true },
   adminRevokeMyToken: { self: true },
+  // Console-only actions: the first owner (the admin token's form while no operator exists), a new phone.
+  consoleCreateFirstOwner: write('team'),
+  consoleResetMySecondFactor: { self: true },
 }
 
 /** Whether `role` may call the operation (an unknown operation: nobody). */
