@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { signedIn } from '../../../test/console.js'
+import { signedInOperator } from '../../../test/console-team.js'
 import { createItem, createReseller } from '../../../test/factory.js'
 import { operatorWithToken } from '../../../test/team.js'
 
@@ -218,6 +219,21 @@ describe('the console page /console/audit', () => {
         .slice(1)
         .map((r) => Number(r[0])),
     ).toEqual(api.map((r: { id: number }) => r.id))
+  })
+
+  it('is for admins and owners: the nav shows it to them, a finance or support operator gets a 403 page and no CSV', async () => {
+    for (const role of ['support', 'finance'] as const) {
+      const { v } = await signedInOperator(app, ctx, role)
+      expect((await v.get('/console')).body, role).not.toContain('href="/console/audit"')
+      for (const url of ['/console/audit', '/console/audit.csv']) {
+        const res = await v.get(url)
+        expect([url, res.status, res.body.includes('FORBIDDEN_FOR_ROLE')], role).toEqual([url, 403, true])
+      }
+    }
+    const { v } = await signedInOperator(app, ctx, 'admin')
+    expect((await v.get('/console')).body).toContain('href="/console/audit"')
+    expect((await v.get('/console/audit')).status).toBe(200)
+    expect((await v.get('/console/audit.csv')).status).toBe(200)
   })
 
   it("reads from and to as whole days on the console's clock, and names a bad day or an empty period", async () => {
