@@ -1,64 +1,9 @@
-/** The admin CLI's commands: each is one operator API call (docs/design.md §11). */
-export type Command = {
-  usage: string
-  /** What `<command> --help` shows as a call to copy; made from `usage` when absent (exampleOf). */
-  example?: string
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
-  path: (args: string[]) => string
-  body?: (flags: Flags, args: string[]) => object
-}
-export type Flags = Record<string, string | true>
+import { bool, clean, decimal, int, list, nullableInt, nullableStr, str, type Command, type Flags } from './flags.js'
+import { CATALOG_COMMANDS } from './catalog-commands.js'
+import { TEAM_COMMANDS } from './team-commands.js'
 
-/** A flag the operator got wrong: the CLI says so instead of sending NaN (as null) or a guess. */
-export class FlagError extends Error {}
+export { FlagError, parseArgs, queryOf, type Command, type Flags } from './flags.js'
 
-// Each reads `flags[name]`, so an error can name the flag as typed.
-const int = (f: Flags, name: string) => {
-  const v = f[name]
-  if (v === undefined) return undefined
-  if (v === true || !/^[-+]?\d+$/.test(v.trim())) throw new FlagError(`--${name}: not a number`)
-  return Number(v)
-}
-const nullableInt = (f: Flags, name: string, unset: string) => (f[name] === unset ? null : int(f, name))
-const str = (v: string | true | undefined) => (v === undefined || v === true ? undefined : v)
-const bool = (f: Flags, name: string) => {
-  const v = f[name]
-  if (v === undefined) return undefined
-  if (v !== true && v !== 'true' && v !== 'false') throw new FlagError(`--${name}: not true or false`)
-  return v !== 'false'
-}
-const list = (v: string | true | undefined) =>
-  typeof v === 'string'
-    ? v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : undefined
-// `none` clears an optional text (an icon, an image, a callback URL).
-const nullableStr = (f: Flags, name: string) => (f[name] === 'none' ? null : str(f[name]))
-const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
-
-const itemFields = (f: Flags) =>
-  clean({
-    name: str(f.name),
-    sku: str(f.sku),
-    price: int(f, 'price'),
-    min_order: int(f, 'min-order'),
-    max_order: nullableInt(f, 'max-order', 'none'),
-    unlimited_stock: bool(f, 'unlimited-stock'),
-    stock: int(f, 'stock'),
-    provider: str(f.provider),
-    provider_code: str(f['provider-code']),
-    description: str(f.description),
-    active: bool(f, 'active'),
-  })
-
-const decimal = (f: Flags, name: string) => {
-  const v = f[name]
-  if (v === undefined) return undefined
-  if (v === true || !/^\d+(\.\d+)?$/.test(v.trim())) throw new FlagError(`--${name}: not a number`)
-  return Number(v)
-}
 const channelFields = (f: Flags) =>
   clean({
     name: str(f.name),
@@ -70,7 +15,7 @@ const channelFields = (f: Flags) =>
     active: bool(f, 'active'),
   })
 
-export const COMMANDS: Record<string, Command> = {
+const STORE_COMMANDS: Record<string, Command> = {
   overview: { usage: '(sales today/this month, balances held, queues)', method: 'GET', path: () => '/overview' },
   'resellers:list': { usage: '[--search TEXT] [--page N]', method: 'GET', path: () => '/resellers' },
   'resellers:mutations': {
@@ -129,80 +74,6 @@ export const COMMANDS: Record<string, Command> = {
     method: 'POST',
     path: ([id]) => `/resellers/${id}/balance`,
     body: (f) => clean({ amount: int(f, 'amount'), reason: str(f.reason), reference: str(f.reference) }),
-  },
-  'items:create': {
-    usage:
-      '--product-name P --name N --price X --order-process auto|h2h|smm|manual [--category C] [--stock N] [--unlimited-stock] [--min-order N] [--provider CODE --provider-code SKU]',
-    method: 'POST',
-    path: () => '/items',
-    body: (f) =>
-      clean({ ...itemFields(f), product_name: str(f['product-name']), category: str(f.category), order_process: str(f['order-process']) }),
-  },
-  'categories:list': { usage: '[--search TEXT] [--page N]', method: 'GET', path: () => '/categories' },
-  'categories:show': { usage: 'ID', method: 'GET', path: ([id]) => `/categories/${id}` },
-  'categories:create': {
-    usage: '--name NAME [--icon URL]',
-    method: 'POST',
-    path: () => '/categories',
-    body: (f) => clean({ name: str(f.name), icon: str(f.icon) }),
-  },
-  'categories:update': {
-    usage: 'ID [--name NAME] [--icon URL|none]',
-    method: 'PATCH',
-    path: ([id]) => `/categories/${id}`,
-    body: (f) => clean({ name: str(f.name), icon: nullableStr(f, 'icon') }),
-  },
-  'categories:delete': { usage: 'ID (an empty category)', method: 'DELETE', path: ([id]) => `/categories/${id}` },
-  'products:list': { usage: '[--category ID|NAME] [--search TEXT] [--page N]', method: 'GET', path: () => '/products' },
-  'products:show': { usage: 'ID', method: 'GET', path: ([id]) => `/products/${id}` },
-  'products:items': { usage: 'ID (its items, on or off)', method: 'GET', path: ([id]) => `/products/${id}/items` },
-  'products:create': {
-    usage: '--name NAME (--category-id ID | --category NAME) [--image URL]',
-    method: 'POST',
-    path: () => '/products',
-    body: (f) => clean({ name: str(f.name), category_id: int(f, 'category-id'), category: str(f.category), image: str(f.image) }),
-  },
-  'products:update': {
-    usage: 'ID [--name NAME] [--image URL|none] [--category-id ID]',
-    method: 'PATCH',
-    path: ([id]) => `/products/${id}`,
-    body: (f) => clean({ name: str(f.name), image: nullableStr(f, 'image'), category_id: int(f, 'category-id') }),
-  },
-  'products:delete': { usage: 'ID (a product without items)', method: 'DELETE', path: ([id]) => `/products/${id}` },
-  'items:list': { usage: '[--search TEXT] [--category NAME] [--page N]', method: 'GET', path: () => '/items' },
-  'items:show': { usage: 'ID', method: 'GET', path: ([id]) => `/items/${id}` },
-  'items:update': {
-    usage: 'ID [--price X] [--price-locked true|false] [--allow-loss true|false] [--stock N] [--active true|false] [--provider CODE] ...',
-    method: 'PATCH',
-    path: ([id]) => `/items/${id}`,
-    body: (f) => clean({ ...itemFields(f), price_locked: bool(f, 'price-locked'), allow_loss: bool(f, 'allow-loss') }),
-  },
-  'licenses:add': {
-    usage: 'ITEM_ID LICENSE... (or --file PATH, one per line)',
-    method: 'POST',
-    path: ([id]) => `/items/${id}/licenses`,
-    body: (f, [, ...licenses]) => ({ licenses }),
-  },
-  'providers:list': { usage: '', method: 'GET', path: () => '/providers' },
-  'providers:create': {
-    usage: '--code C --kind digiflazz|smm_panel --base-url URL [--username U] [--api-key K]',
-    method: 'POST',
-    path: () => '/providers',
-    body: (f) =>
-      clean({
-        code: str(f.code),
-        kind: str(f.kind),
-        base_url: str(f['base-url']),
-        username: str(f.username),
-        api_key: str(f['api-key']),
-        active: bool(f, 'active'),
-      }),
-  },
-  'providers:update': {
-    usage: 'CODE [--active true|false] [--base-url URL] [--api-key K]',
-    method: 'PATCH',
-    path: ([code]) => `/providers/${code}`,
-    body: (f) => clean({ active: bool(f, 'active'), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']) }),
   },
   'transactions:list': {
     usage: '[--status paid] [--account-id N] [--ref REF_ID|INVOICE] [--awaiting manual]',
@@ -267,19 +138,6 @@ export const COMMANDS: Record<string, Command> = {
     path: ([id]) => `/dispatches/${id}/resolve`,
     body: (f) => clean({ outcome: 'failed', reason: str(f.reason) }),
   },
-  'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
-  // A supplier's price list (docs/design.md §11b): read now (or the last read, within SUPPLIER_SYNC_MINUTES), its products, its changes.
-  'providers:sync': { usage: 'CODE', method: 'POST', path: ([code]) => `/providers/${code}/sync` },
-  'providers:sync-force': {
-    usage: 'CODE (asks the provider even after a recent sync)',
-    method: 'POST',
-    path: ([code]) => `/providers/${code}/sync?force=true`,
-  },
-  'providers:products': {
-    usage: 'CODE [--status active|inactive|gone] [--category C] [--brand B] [--search TEXT] [--page N]',
-    method: 'GET',
-    path: ([code]) => `/providers/${code}/products`,
-  },
   // Revenue, cost and margin of the lines sold (docs/design.md §11b); days in LEADERBOARD_TZ, the last 30 by default.
   'reports:margin': {
     usage: '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--group item|provider|reseller|day]',
@@ -293,72 +151,6 @@ export const COMMANDS: Record<string, Command> = {
     example: 'reports:margin-watch --from 2026-11-01 --to 2026-11-30',
     method: 'GET',
     path: () => '/reports/margin-watch',
-  },
-  'providers:changes': {
-    usage: 'CODE [--kind new|price|status|gone|back|held] [--page N]',
-    method: 'GET',
-    path: ([code]) => `/providers/${code}/changes`,
-  },
-  // Prices a sync held instead of applying (docs/design.md §11c): approve applies one and reprices its items, reject ignores it.
-  'providers:held': {
-    usage: 'CODE [--status pending|approved|rejected|superseded] [--page N]',
-    example: 'providers:held digiflazz --status pending',
-    method: 'GET',
-    path: ([code]) => `/providers/${code}/held`,
-  },
-  'providers:held-approve': {
-    usage: 'CODE ID (the id from providers:held)',
-    example: 'providers:held-approve digiflazz 912',
-    method: 'POST',
-    path: ([code, id]) => `/providers/${code}/held/${id}/approve`,
-  },
-  'providers:held-reject': {
-    usage: 'CODE ID (the id from providers:held)',
-    example: 'providers:held-reject digiflazz 912',
-    method: 'POST',
-    path: ([code, id]) => `/providers/${code}/held/${id}/reject`,
-  },
-  // Items from a supplier's list, and the pricing rules that price them from its costs (docs/design.md §11b).
-  'providers:import': {
-    usage: 'CODE [--category C,…] [--brand B,…] [--type T,…] [--codes a,b] [--dry-run] (at least one of category, brand, type, codes)',
-    method: 'POST',
-    path: ([code]) => `/providers/${code}/import`,
-    body: (f) =>
-      clean({
-        categories: list(f.category),
-        brands: list(f.brand),
-        types: list(f.type),
-        codes: list(f.codes),
-        dry_run: bool(f, 'dry-run'),
-      }),
-  },
-  'pricing:rules': { usage: '(every pricing rule)', method: 'GET', path: () => '/pricing-rules' },
-  'pricing:set': {
-    usage:
-      '--scope provider|category|brand|item [--provider C] [--category C] [--brand B] [--item-id N] --percent N [--flat N] [--round-to 1|50|100|500|1000] [--min-margin N]',
-    method: 'PUT',
-    path: () => '/pricing-rules',
-    body: (f) =>
-      clean({
-        scope: str(f.scope),
-        provider: str(f.provider),
-        category: str(f.category),
-        brand: str(f.brand),
-        item_id: int(f, 'item-id'),
-        percent: decimal(f, 'percent'),
-        flat: int(f, 'flat'),
-        round_to: int(f, 'round-to'),
-        min_margin: int(f, 'min-margin'),
-      }),
-  },
-  'pricing:delete': { usage: 'ID', method: 'DELETE', path: ([id]) => `/pricing-rules/${id}` },
-  // Who changed what (docs/design.md §11d): the audit log, newest first; the flags are the API's filters, times ISO 8601.
-  audit: {
-    usage:
-      '[--actor EMAIL|"admin token"] [--actor-id N] [--action OPERATION_ID] [--target-type TABLE --target-id ID] [--from TIME] [--to TIME] [--format csv] [--page N]',
-    example: 'audit --target-type items --target-id 7 --from 2026-12-01T00:00:00Z',
-    method: 'GET',
-    path: () => '/audit',
   },
   'webhooks:show': { usage: 'ACCOUNT_ID', method: 'GET', path: ([id]) => `/resellers/${id}/webhook` },
   'webhooks:deliveries': {
@@ -383,57 +175,11 @@ export const COMMANDS: Record<string, Command> = {
     method: 'POST',
     path: ([id, delivery]) => `/resellers/${id}/webhook-deliveries/${delivery}/retry`,
   },
-  // The operator team (docs/design.md §11d): owners invite, change, remove and reset; anyone manages their own tokens.
-  me: { usage: '(who the token acts as: you, or the admin token as an owner)', method: 'GET', path: () => '/me' },
-  'operators:list': { usage: '(people, roles, second factors; owners and admins)', method: 'GET', path: () => '/operators' },
-  'operators:invite': {
-    usage: 'EMAIL --name NAME --role viewer|support|finance|admin|owner (prints the one-time invite link)',
-    example: 'operators:invite ana@tokomaju.example --name "Ana Putri" --role finance',
-    method: 'POST',
-    path: () => '/operators',
-    body: (f, [email]) => clean({ email: email ?? str(f.email), name: str(f.name), role: str(f.role) }),
-  },
-  'operators:create': {
-    usage: '--owner --email EMAIL --name NAME (the first owner: prints the one-time invite link)',
-    example: 'operators:create --owner --email owner@tokomaju.example --name "Budi Santoso"',
-    method: 'POST',
-    path: () => '/operators',
-    body: (f) => {
-      if (f.owner !== true) throw new FlagError('--owner: operators:create makes an owner; invite anyone else with operators:invite')
-      return clean({ email: str(f.email), name: str(f.name), role: 'owner' })
-    },
-  },
-  'operators:update': {
-    usage: 'ID [--name NAME] [--role viewer|support|finance|admin|owner] (a new role applies at their next call)',
-    example: 'operators:update 4 --role admin',
-    method: 'PATCH',
-    path: ([id]) => `/operators/${id}`,
-    body: (f) => clean({ name: str(f.name), role: str(f.role) }),
-  },
-  'operators:remove': { usage: 'ID (signed out, every token revoked)', method: 'DELETE', path: ([id]) => `/operators/${id}` },
-  'operators:reset-2fa': {
-    usage: 'ID (a lost phone: they enrol again at their next sign-in)',
-    method: 'POST',
-    path: ([id]) => `/operators/${id}/second-factor/reset`,
-  },
-  'operators:tokens': { usage: 'ID (their API tokens)', method: 'GET', path: ([id]) => `/operators/${id}/tokens` },
-  'operators:revoke-token': {
-    usage: 'ID TOKEN_ID (one of their tokens: a lost laptop)',
-    method: 'DELETE',
-    path: ([id, token]) => `/operators/${id}/tokens/${token}`,
-  },
-  'tokens:list': { usage: '(your own API tokens)', method: 'GET', path: () => '/me/tokens' },
-  'tokens:create': {
-    usage: '--name NAME (an op_ token of yours, printed once)',
-    example: 'tokens:create --name "reports script"',
-    method: 'POST',
-    path: () => '/me/tokens',
-    body: (f) => clean({ name: str(f.name) }),
-  },
-  'tokens:revoke': { usage: 'TOKEN_ID (one of your own)', method: 'DELETE', path: ([token]) => `/me/tokens/${token}` },
 }
 
-/** `a b --flag value --switch` → positional args and flags; GET flags become the query string. */
+/** The admin CLI's commands: each is one operator API call (docs/design.md §11). */
+export const COMMANDS: Record<string, Command> = { ...STORE_COMMANDS, ...CATALOG_COMMANDS, ...TEAM_COMMANDS }
+
 // Placeholders of `usage` as they read in an example call.
 const SAMPLES: Record<string, string> = {
   ID: '1',
@@ -485,23 +231,4 @@ export function exampleOf(name: string, command: Command): string {
     .filter(Boolean)
     .map((token) => (token.includes('|') && !token.startsWith('--') ? token.split('|')[0] : (SAMPLES[token] ?? token.split('|')[0])))
   return [name, ...required].join(' ')
-}
-
-/** A GET's flags as its query string (`--target-type` → `target_type`); other methods send a body instead. */
-export function queryOf(command: Command, flags: Flags): string {
-  if (command.method !== 'GET') return ''
-  return new URLSearchParams(Object.entries(flags).map(([k, v]) => [k.replaceAll('-', '_'), String(v)])).toString()
-}
-
-export function parseArgs(argv: string[]): { name: string; args: string[]; flags: Flags } {
-  const [name = 'help', ...rest] = argv
-  const args: string[] = []
-  const flags: Flags = {}
-  for (let i = 0; i < rest.length; i++) {
-    const token = rest[i]
-    if (!token.startsWith('--')) args.push(token)
-    else if (rest[i + 1] === undefined || rest[i + 1].startsWith('--')) flags[token.slice(2)] = true
-    else flags[token.slice(2)] = rest[++i]
-  }
-  return { name, args, flags }
 }
