@@ -68,7 +68,8 @@ export function variantsQuery(db: Database, f: VariantFilter) {
       'c.slug as category_slug',
       'c.icon as category_icon',
       'pr.active as provider_active',
-      'pr.kind as provider_kind',
+      // Whether its provider is of the kind its process buys from (provider_kind_of(), sources.sql).
+      providerFits(sql.ref('pr.kind'), sql.ref('i.order_process')).as('provider_fits'),
       sourcesOn.as('sources_on'),
       sql<number | null>`greatest(0, ${availableStock(sql.ref('i.id'))})`.as('available'),
       (eb) => eb.fn<Date>('greatest', ['i.updated_at', lastSales(eb).orderBy('l.sold_at', 'desc').limit(1)]).as('changed_at'),
@@ -78,6 +79,11 @@ export function variantsQuery(db: Database, f: VariantFilter) {
     .orderBy('i.id')
 }
 export type VariantRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['execute']>>[number]
+
+/** Whether a provider of this kind serves an item of this order process (provider_kind_of(), sources.sql). */
+export function providerFits(kind: Expression<unknown>, orderProcess: Expression<unknown>): RawBuilder<boolean | null> {
+  return sql<boolean | null>`(${kind} = provider_kind_of(${orderProcess}))`
+}
 
 /** The stamp of a catalog change (items.updated_at): read after the transaction has its id (catalog-clock.sql). */
 export const catalogChangeTime = sql<Date>`catalog_change_time()`

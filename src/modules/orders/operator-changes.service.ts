@@ -1,43 +1,31 @@
 import { sql } from 'kysely'
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import type { Order, OrderLine } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
-import { returnStock } from '../catalog/index.js'
-import { creditBalance } from '../ledger/index.js'
 import { lockOrder, recordEvent, settleOrder } from './order-state.queries.js'
 
 /**
- * Takes one line back exactly once: the conditional update wins for one caller only (the ledger's
- * unique (line, refund) index backs it up). Limited stock the line took goes back to the item.
- * The refund itself is credited by creditRefunds, after every item row: items before the account.
+ * Takes one line back exactly once, its whole subtotal refunded (close_upstream_line, settlement.sql):
+ * the conditional update wins for one caller only (the ledger's unique (line, refund) index backs it
+ * up). Limited stock the line took goes back to the item. The refund itself is credited by
+ * creditRefunds, after every item row: items before the account.
  */
 export async function withdrawLine(trx: Trx, line: OrderLine): Promise<{ lineId: number; amount: number } | undefined> {
-  const withdrawn = await trx
-    .updateTable('order_lines')
-    .set({ status: 'refunded', refunded_amount: sql`subtotal` })
-    .where('id', '=', line.id)
-    .where('refunded_amount', '=', 0)
-    .where('status', 'in', ['pending', 'cancel_requested'])
-    .returning(['id', 'subtotal', 'stock_taken', 'item_id'])
-    .executeTakeFirst()
-  if (!withdrawn) return undefined
-  await returnStock(trx, withdrawn.item_id, withdrawn.stock_taken)
-  return { lineId: withdrawn.id, amount: withdrawn.subtotal }
+  const { rows } = await sql<{ amount: string | number | null }>`
+    SELECT close_upstream_line(id, subtotal) AS amount FROM order_lines WHERE id = ${line.id}::bigint`.execute(trx)
+  const amount = rows[0]?.amount
+  return amount === null || amount === undefined ? undefined : { lineId: line.id, amount: Number(amount) }
 }
 
+/** The refunds of an order's lines credited to its account (credit_line_refund, settlement.sql), in the order given. */
 export async function creditRefunds(trx: Trx, order: Order, refunds: { lineId: number; amount: number }[], reason: string): Promise<void> {
   for (const { lineId, amount } of refunds) {
-    if (amount === 0) continue
-    await creditBalance(trx, {
-      accountId: order.account_id,
-      type: 'refund',
-      amount,
-      description: `Refund ${order.invoice}: ${reason}`,
-      invoice: order.invoice,
-      orderId: order.id,
-      orderLineId: lineId,
-    })
+    await raisingAppErrors(
+      sql`SELECT credit_line_refund(${order.account_id}::bigint, ${order.id}::bigint, ${order.invoice}, ${lineId}::bigint,
+                                    ${amount}::bigint, ${reason})`.execute(trx),
+    )
   }
 }
 

@@ -1,6 +1,6 @@
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { markSupplyChanged, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
-import { priceFor, ruleFor, sameDecimal, unitCost } from './pricing.js'
+import { priceFor, ruleFor, sameDecimal } from './pricing.js'
 import { rulesFor } from './pricing-rules.queries.js'
 import { firstServingSources, type RepriceTarget } from './serving-sources.queries.js'
 
@@ -19,7 +19,7 @@ export async function reprice(trx: Trx, target: RepriceTarget): Promise<number> 
   )
   const changed: SupplierPrice[] = []
   for (const s of sources) {
-    const cost = unitCost(s.list_price, s.kind)
+    const cost = s.unit_cost
     const rule = ruleFor(rules, s)
     const price = priceFor(cost, rule, s.price)
     const minMargin = rule?.min_margin ?? null
