@@ -85,9 +85,6 @@ export function providerFits(kind: Expression<unknown>, orderProcess: Expression
   return sql<boolean | null>`(${kind} = provider_kind_of(${orderProcess}))`
 }
 
-/** The stamp of a catalog change (items.updated_at): read after the transaction has its id (catalog-clock.sql). */
-export const catalogChangeTime = sql<Date>`catalog_change_time()`
-
 /** Stock an item has for sale now: item_stock() less item_reserved() (stock.sql); NULL when unlimited. */
 export function availableStock(itemId: Expression<unknown> | number): RawBuilder<number | null> {
   return sql<number | null>`(item_stock(${itemId}) - item_reserved(${itemId}))`
@@ -122,9 +119,4 @@ export async function findLowStockItems(db: Database, below: number) {
 /** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */
 export async function holdItemExclusively(trx: Trx, itemId: number): Promise<void> {
   await sql`SELECT hold_item_exclusively(${itemId})`.execute(trx)
-}
-
-/** Every item of a provider, exclusively, in ascending id like every other item lock. */
-export async function holdProviderItemsExclusively(trx: Trx, providerCode: string): Promise<void> {
-  await sql`SELECT hold_item_exclusively(id) FROM items WHERE provider = ${providerCode} ORDER BY id`.execute(trx)
 }

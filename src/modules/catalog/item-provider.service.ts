@@ -2,8 +2,7 @@ import type { Trx } from '../../db/database.js'
 import { sql } from 'kysely'
 import type { OrderProcess, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { announceCatalogChange } from './catalog-snapshot.js'
-import { catalogChangeTime, holdItemExclusively } from './catalog.queries.js'
+import { holdItemExclusively } from './catalog.queries.js'
 
 /**
  * Locks an item whose supplier sources are about to change (its gate, then its row, as every writer
@@ -31,11 +30,10 @@ export async function lockItemForSources(
  */
 export async function followFirstSource(trx: Trx, itemId: number, first: { provider: string; code: string } | undefined): Promise<void> {
   if (!first) return
-  const { numUpdatedRows } = await trx
+  await trx
     .updateTable('items')
-    .set({ provider: first.provider, provider_code: first.code, updated_at: catalogChangeTime })
+    .set({ provider: first.provider, provider_code: first.code })
     .where('id', '=', itemId)
     .where((eb) => eb.or([eb('provider', 'is distinct from', first.provider), eb('provider_code', 'is distinct from', first.code)]))
-    .executeTakeFirst()
-  if (numUpdatedRows > 0n) await announceCatalogChange(trx)
+    .execute()
 }

@@ -56,11 +56,10 @@ export function repriceItemsNow(db: Database, itemIds: number[]): Promise<number
   return inTransaction(db, (trx) => reprice(trx, { itemIds }))
 }
 
-/** After a provider was switched on or off: the items bought from it, whose first serving source may have moved. */
+/**
+ * After a provider was switched on or off: the items bought from it, whose first serving source may have
+ * moved. The switch itself put them all in the catalog's next delta (providers' trigger, catalog/catalog-clock.sql).
+ */
 export function repriceProviderNow(db: Database, provider: string): Promise<number> {
-  return inTransaction(db, async (trx) => {
-    const written = await reprice(trx, { provider })
-    await markSupplyChanged(trx, await itemsSourcedFrom(trx, provider))
-    return written
-  })
+  return inTransaction(db, (trx) => reprice(trx, { provider }))
 }
