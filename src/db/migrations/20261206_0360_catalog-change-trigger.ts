@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely'
 // transaction, as outbox_events_ring does for the outbox. Their bodies are catalog/catalog-clock.sql's
 // (these placeholders exist only until it is applied, right after the migrations). A sale's stock change
 // stamps itself and rings nothing, as before: items' UPDATE trigger skips a write that sets updated_at,
-// and sold licenses (an UPDATE) are not watched.
+// and sold licenses (an UPDATE) are not watched. Also the composite type of purchase()'s cart lines.
 const statements = [
   `CREATE FUNCTION stamp_catalog_item() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$`,
   `CREATE FUNCTION catalog_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
@@ -28,6 +28,11 @@ const statements = [
   ]),
   `CREATE TRIGGER item_sources_catalog_update AFTER UPDATE ON item_sources REFERENCING NEW TABLE AS changed
     FOR EACH STATEMENT EXECUTE FUNCTION catalog_rows_changed()`,
+  // A purchase's cart line as its checks leave it (check_purchase_line, checkout/purchase-line.sql), which
+  // purchase() carries from its checking loop to its writing loop: the note as stored, the upstream target
+  // and options, an open denomination's provider units (NULL: one request per unit of quantity for h2h,
+  // one order for smm) and what the line costs.
+  `CREATE TYPE purchase_line AS (note text, target text, options jsonb, provider_qty integer, cost bigint)`,
 ]
 
 export async function up(db: Kysely<any>): Promise<void> {
