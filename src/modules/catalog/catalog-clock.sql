@@ -11,10 +11,11 @@ $$;
 -- the tables the listing reads stamp the items a write changes (items.updated_at, with
 -- catalog_change_time()) and ring NOTIFY catalog_changed (catalog-snapshot.ts: every process renews
 -- its snapshot), in the write's own transaction. No service stamps or announces a change itself.
--- A sale is the exception, by design (§5b: the listing's stock lags sales by at most a second, and no
--- sale rings a bell every process answers): a purchase's and a refund's stock change (stock.sql) set
--- updated_at themselves, and a write to items that sets updated_at is taken at its word, neither
--- stamped again nor announced; licenses sold (an UPDATE) are not watched, the listing reads their sold_at.
+-- A sale is the exception, by design (docs/design.md §5b: the listing's stock lags sales by at most a
+-- second, and no sale rings a bell every process answers): a purchase's and a refund's stock change
+-- (stock.sql) set updated_at themselves, and a write to items that sets updated_at is taken at its
+-- word, neither stamped again nor announced; licenses sold (an UPDATE) are not watched, the listing
+-- reads their sold_at.
 -- NOTIFY sends one catalog_changed per transaction however often it is rung.
 
 -- Before an items row is written (inserted, or updated without a stamp of its own): its stamp and the bell.
