@@ -26,6 +26,7 @@ export const sqlFiles: readonly Repeatable[] = [
   file('modules/leaderboard/leaderboard.sql'),
   file('modules/bills/bills.sql'),
   file('modules/orders/cart-line.sql'),
+  file('modules/fulfilment/dispatch-states.sql'),
   file('modules/fulfilment/dispatch-plan.sql'),
   file('modules/orders/settlement.sql'),
   file('modules/checkout/purchase-line.sql'),

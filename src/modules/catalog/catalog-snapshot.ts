@@ -1,6 +1,5 @@
-import { sql } from 'kysely'
 import type { AppContext } from '../../context.js'
-import type { Database, Trx } from '../../db/database.js'
+import type { Database } from '../../db/database.js'
 import { variantsQuery, type VariantRow } from './catalog.queries.js'
 import { slugOf } from './category-slug.js'
 import type { Variant } from './catalog.schemas.js'
@@ -150,12 +149,8 @@ export function cachedBody(snapshot: CatalogSnapshot, key: string, make: () => s
   return body
 }
 
+// Rung by the catalog's triggers (catalog-clock.sql) in the transaction of every catalog change, sent on commit.
 const CHANNEL = 'catalog_changed'
-
-/** Tells every process that the catalog changed (sent on commit); this process also renews at once. */
-export async function announceCatalogChange(trx: Trx): Promise<void> {
-  await sql`SELECT pg_notify(${CHANNEL}, '')`.execute(trx)
-}
 
 /** Keeps this process's catalog snapshot in step with edits made by any process. */
 export function watchCatalogChanges(ctx: AppContext): Promise<() => Promise<void>> {

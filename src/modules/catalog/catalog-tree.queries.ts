@@ -1,6 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
-import type { Database, Trx } from '../../db/database.js'
-import { catalogChangeTime } from './catalog.queries.js'
+import type { Database } from '../../db/database.js'
 
 /** A page of an operator list (`ordered`: `filtered` in its listing order) and the filter's total. */
 export async function pageWithTotal<D, TB extends keyof D, O>(
@@ -39,17 +38,6 @@ export function productsQuery(db: Database) {
     .innerJoin('categories as c', 'c.id', 'p.category_id')
     .select(['p.id', 'p.name', 'p.image', 'p.category_id', 'c.name as category', 'p.created_at'])
     .select(sql<number>`(SELECT count(*)::int FROM items i WHERE i.product_id = p.id)`.as('item_count'))
-}
-
-/**
- * A category's or product's name or picture is part of every variant under it in GET /v1/item: those
- * items are stamped (locked in ascending id, like every item lock) so the next delta carries them.
- */
-export async function stampItemsUnder(trx: Trx, under: { categoryId: number } | { productId: number }): Promise<void> {
-  const products =
-    'productId' in under ? sql`SELECT ${under.productId}::bigint` : sql`SELECT id FROM products WHERE category_id = ${under.categoryId}`
-  await sql`SELECT hold_item_exclusively(id) FROM items WHERE product_id IN (${products}) ORDER BY id`.execute(trx)
-  await sql`UPDATE items SET updated_at = ${catalogChangeTime} WHERE product_id IN (${products})`.execute(trx)
 }
 
 /** Unique-index violations of these two tables (a slug two names share, in a race), as the operator's DUPLICATE. */

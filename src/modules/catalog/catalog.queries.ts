@@ -68,7 +68,8 @@ export function variantsQuery(db: Database, f: VariantFilter) {
       'c.slug as category_slug',
       'c.icon as category_icon',
       'pr.active as provider_active',
-      'pr.kind as provider_kind',
+      // Whether its provider is of the kind its process buys from (provider_kind_of(), sources.sql).
+      providerFits(sql.ref('pr.kind'), sql.ref('i.order_process')).as('provider_fits'),
       sourcesOn.as('sources_on'),
       sql<number | null>`greatest(0, ${availableStock(sql.ref('i.id'))})`.as('available'),
       (eb) => eb.fn<Date>('greatest', ['i.updated_at', lastSales(eb).orderBy('l.sold_at', 'desc').limit(1)]).as('changed_at'),
@@ -79,8 +80,10 @@ export function variantsQuery(db: Database, f: VariantFilter) {
 }
 export type VariantRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['execute']>>[number]
 
-/** The stamp of a catalog change (items.updated_at): read after the transaction has its id (catalog-clock.sql). */
-export const catalogChangeTime = sql<Date>`catalog_change_time()`
+/** Whether a provider of this kind serves an item of this order process (provider_kind_of(), sources.sql). */
+export function providerFits(kind: Expression<unknown>, orderProcess: Expression<unknown>): RawBuilder<boolean | null> {
+  return sql<boolean | null>`(${kind} = provider_kind_of(${orderProcess}))`
+}
 
 /** Stock an item has for sale now: item_stock() less item_reserved() (stock.sql); NULL when unlimited. */
 export function availableStock(itemId: Expression<unknown> | number): RawBuilder<number | null> {
@@ -116,9 +119,4 @@ export async function findLowStockItems(db: Database, below: number) {
 /** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */
 export async function holdItemExclusively(trx: Trx, itemId: number): Promise<void> {
   await sql`SELECT hold_item_exclusively(${itemId})`.execute(trx)
-}
-
-/** Every item of a provider, exclusively, in ascending id like every other item lock. */
-export async function holdProviderItemsExclusively(trx: Trx, providerCode: string): Promise<void> {
-  await sql`SELECT hold_item_exclusively(id) FROM items WHERE provider = ${providerCode} ORDER BY id`.execute(trx)
 }

@@ -1,8 +1,7 @@
 import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
-import { announceCatalogChange } from './catalog-snapshot.js'
 import { freeSlug } from './category-slug.js'
-import { categoriesQuery, isNameClash, pageWithTotal, stampItemsUnder } from './catalog-tree.queries.js'
+import { categoriesQuery, isNameClash, pageWithTotal } from './catalog-tree.queries.js'
 import { containing } from './catalog.queries.js'
 
 export type CategoryInput = { name: string; icon?: string | null }
@@ -55,7 +54,7 @@ export async function createCategory(db: Database, input: CategoryInput) {
   return getCategory(db, row.id)
 }
 
-/** Renames (and re-slugs) or re-icons a category; its items carry the change into the next catalog delta. */
+/** Renames (and re-slugs) or re-icons a category; its items carry the change into the next catalog delta (its trigger, catalog-clock.sql). */
 export async function updateCategory(db: Database, id: number, changes: CategoryChanges) {
   const name = changes.name === undefined ? undefined : cleanName('name', changes.name)
   const icon = cleanPicture(changes.icon)
@@ -66,8 +65,6 @@ export async function updateCategory(db: Database, id: number, changes: Category
       const slug = name === undefined ? undefined : await freeSlug(trx, name, id)
       const row = await trx.updateTable('categories').set({ name, slug, icon }).where('id', '=', id).returning('id').executeTakeFirst()
       if (!row) throw new AppError('CATEGORY_NOT_FOUND')
-      await stampItemsUnder(trx, { categoryId: id })
-      await announceCatalogChange(trx)
     }),
     `category ${name}`,
   )

@@ -1,16 +1,25 @@
 import type { Trx } from '../../db/database.js'
-import type { OrderProcess } from '../../db/schema.js'
+import { sql } from 'kysely'
+import type { OrderProcess, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { announceCatalogChange } from './catalog-snapshot.js'
-import { catalogChangeTime, holdItemExclusively } from './catalog.queries.js'
+import { holdItemExclusively } from './catalog.queries.js'
 
 /**
  * Locks an item whose supplier sources are about to change (its gate, then its row, as every writer
- * of items: checkout/purchase.sql's lock order) and answers its order process; ITEM_NOT_FOUND when there is none.
+ * of items: checkout/purchase.sql's lock order) and answers its order process and the kind of provider
+ * that process buys from (provider_kind_of(), sources.sql; null: none); ITEM_NOT_FOUND when there is none.
  */
-export async function lockItemForSources(trx: Trx, itemId: number): Promise<{ order_process: OrderProcess }> {
+export async function lockItemForSources(
+  trx: Trx,
+  itemId: number,
+): Promise<{ order_process: OrderProcess; provider_kind: ProviderKind | null }> {
   await holdItemExclusively(trx, itemId)
-  const item = await trx.selectFrom('items').select('order_process').where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
+  const item = await trx
+    .selectFrom('items')
+    .select(['order_process', sql<ProviderKind | null>`provider_kind_of(order_process)`.as('provider_kind')])
+    .where('id', '=', itemId)
+    .forNoKeyUpdate()
+    .executeTakeFirst()
   if (!item) throw new AppError('ITEM_NOT_FOUND')
   return item
 }
@@ -21,11 +30,10 @@ export async function lockItemForSources(trx: Trx, itemId: number): Promise<{ or
  */
 export async function followFirstSource(trx: Trx, itemId: number, first: { provider: string; code: string } | undefined): Promise<void> {
   if (!first) return
-  const { numUpdatedRows } = await trx
+  await trx
     .updateTable('items')
-    .set({ provider: first.provider, provider_code: first.code, updated_at: catalogChangeTime })
+    .set({ provider: first.provider, provider_code: first.code })
     .where('id', '=', itemId)
     .where((eb) => eb.or([eb('provider', 'is distinct from', first.provider), eb('provider_code', 'is distinct from', first.code)]))
-    .executeTakeFirst()
-  if (numUpdatedRows > 0n) await announceCatalogChange(trx)
+    .execute()
 }

@@ -4,8 +4,7 @@ import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
 import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, type Vault } from '../../vault.js'
-import { announceCatalogChange } from './catalog-snapshot.js'
-import { catalogChangeTime, holdItemExclusively, variantsQuery } from './catalog.queries.js'
+import { holdItemExclusively, variantsQuery } from './catalog.queries.js'
 import { operatorItem } from './catalog.service.js'
 import { ensureCategory } from './category-slug.js'
 
@@ -159,12 +158,10 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
           ...columns,
           // A price typed by hand on a supplier-priced item (it has a cost) stays: it locks unless the body says otherwise.
           price_locked: price_locked ?? (price !== undefined && item.cost !== null ? true : undefined),
-          updated_at: catalogChangeTime,
         })
         .where('id', '=', itemId)
         .execute(),
     )
-    await announceCatalogChange(trx)
   })
   return getAdminItem(db, itemId)
 }
@@ -211,10 +208,6 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
       RETURNING id`.execute(trx)
     added += inserted.rows.length
   }
-  if (added > 0) {
-    await trx.updateTable('items').set({ updated_at: catalogChangeTime }).where('id', '=', itemId).execute()
-    await announceCatalogChange(trx)
-  }
   return { item_id: itemId, added, duplicates: cleaned.length - added }
 }
 
@@ -241,7 +234,6 @@ function newItemRow(productId: number, input: ItemInput) {
     provider_meta: providerMetaJson(input.provider_meta ?? {}),
     required_fields: requiredFieldsJson(input.required_fields ?? null),
     description: input.description ?? '',
-    updated_at: catalogChangeTime,
   }
 }
 
@@ -253,7 +245,8 @@ const INSERT_CHUNK = 500
 
 /**
  * Many items in the caller's transaction (a supplier's import): each category and product found or
- * made once, the rows inserted in chunks, one catalog change announced. Answers the ids in input order.
+ * made once, the rows inserted in chunks (stamped and announced by items' triggers, catalog-clock.sql).
+ * Answers the ids in input order.
  */
 export async function createItemsWithin(
   trx: Trx,
@@ -283,6 +276,5 @@ export async function createItemsWithin(
     )
     for (const r of inserted) ids.set(r.sku, r.id)
   }
-  await announceCatalogChange(trx)
   return rows.map((r) => ids.get(r.sku)!)
 }

@@ -1,7 +1,6 @@
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
-import { announceCatalogChange } from './catalog-snapshot.js'
-import { isNameClash, pageWithTotal, productsQuery, stampItemsUnder } from './catalog-tree.queries.js'
+import { isNameClash, pageWithTotal, productsQuery } from './catalog-tree.queries.js'
 import { categoryIs, containing } from './catalog.queries.js'
 import { cleanName, cleanPicture } from './categories.service.js'
 import { ensureCategory } from './category-slug.js'
@@ -69,7 +68,7 @@ export async function createProduct(db: Database, input: ProductInput) {
   return getProduct(db, id)
 }
 
-/** Renames a product, changes its image or moves it to another category; its items carry the change into the next delta. */
+/** Renames a product, changes its image or moves it to another category; its items carry the change into the next delta (its trigger, catalog-clock.sql). */
 export async function updateProduct(db: Database, id: number, changes: ProductChanges) {
   const name = changes.name === undefined ? undefined : cleanName('name', changes.name)
   const image = cleanPicture(changes.image)
@@ -85,8 +84,6 @@ export async function updateProduct(db: Database, id: number, changes: ProductCh
         .returning('id')
         .executeTakeFirst()
       if (!row) throw new AppError('PRODUCT_NOT_FOUND')
-      await stampItemsUnder(trx, { productId: id })
-      await announceCatalogChange(trx)
     }),
   )
   return getProduct(db, id)

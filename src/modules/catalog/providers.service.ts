@@ -3,8 +3,6 @@ import { inTransaction, type Database } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
-import { announceCatalogChange } from './catalog-snapshot.js'
-import { catalogChangeTime, holdProviderItemsExclusively } from './catalog.queries.js'
 
 export type ProviderInput = {
   code: string
@@ -44,12 +42,8 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
       .returningAll()
       .executeTakeFirst()
     if (!row) throw new AppError('PROVIDER_NOT_FOUND')
-    // Switching a provider changes its items' status in the catalog: they belong in the next delta.
-    if (active !== undefined) {
-      await holdProviderItemsExclusively(trx, code)
-      await trx.updateTable('items').set({ updated_at: catalogChangeTime }).where('provider', '=', code).execute()
-      await announceCatalogChange(trx)
-    }
+    // Switching a provider changes its items' status in the catalog: providers' trigger (catalog-clock.sql)
+    // puts them in the next delta.
     return providerView(row)
   })
 }

@@ -5,6 +5,27 @@ CREATE OR REPLACE FUNCTION default_min_margin() RETURNS bigint LANGUAGE sql STAB
   SELECT coalesce((SELECT min_margin FROM margin_settings), 0)
 $$;
 
+-- What one unit of an item's price costs at a source of this kind, from its supplier's listed price
+-- (docs/design.md §11b): Digiflazz lists a price per unit, a panel a rate per 1,000 units. The one spelling
+-- of that rate: item_source_states() and the suppliers' pricing (import, reprice) read it. Exact (a product
+-- by 0.001, never a rounded division), without trailing zeros: '0.90' a 1,000 is '0.0009' a unit.
+CREATE OR REPLACE FUNCTION source_unit_price(p_list_price numeric, p_kind text) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT trim_scale(CASE WHEN p_kind = 'smm_panel' THEN p_list_price * 0.001 ELSE p_list_price END)
+$$;
+
+-- The kind of provider each order process buys from (docs/design.md §1, §11b): h2h from Digiflazz, smm from
+-- an SMM panel; NULL for a process no provider serves (auto, manual). The one spelling of that mapping:
+-- the purchase's provider check (checkout/purchase-line.sql), the sources an item may have and the
+-- process of an imported item (suppliers), and the items that offer account validation.
+CREATE OR REPLACE FUNCTION provider_kind_of(p_process text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE p_process WHEN 'h2h' THEN 'digiflazz' WHEN 'smm' THEN 'smm_panel' END
+$$;
+
+-- The order process that buys from a provider of this kind: provider_kind_of() read backwards.
+CREATE OR REPLACE FUNCTION process_of_provider_kind(p_kind text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT p FROM unnest(ARRAY['auto', 'h2h', 'smm', 'manual']) p WHERE provider_kind_of(p) = p_kind
+$$;
+
 -- The margin per unit of price the floor keeps for an item: its rule's (items.min_margin), else the store's.
 CREATE OR REPLACE FUNCTION floor_margin(p_item_min_margin bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
   SELECT coalesce(p_item_min_margin, default_min_margin())
@@ -18,8 +39,8 @@ $$;
 --                 WIB); a window may wrap midnight (23:45–00:30);
 --   within_floor: the item's price covers the source's price + the floor margin, or the item allows a
 --                 loss, or the price is unknown (no list showed it).
--- price: what one unit of the item's price costs there (Digiflazz's price, an SMM rate per 1,000 over
--- 1,000); floor_margin: the margin per unit of price the floor keeps (the item's rule's, else the store's).
+-- price: what one unit of the item's price costs there (source_unit_price()); floor_margin: the margin
+-- per unit of price the floor keeps (the item's rule's, else the store's).
 CREATE OR REPLACE FUNCTION item_source_states(p_item bigint, p_at timestamptz)
 RETURNS TABLE (provider text, code text, priority integer, kind text, price numeric, floor_margin bigint,
                listed boolean, in_cut_off boolean, within_floor boolean)
@@ -33,7 +54,7 @@ LANGUAGE sql STABLE AS $$
     JOIN items it ON it.id = s.item_id
     JOIN providers pr ON pr.code = s.provider
     LEFT JOIN supplier_products sp ON sp.provider = s.provider AND sp.code = s.code
-    CROSS JOIN LATERAL (SELECT CASE WHEN pr.kind = 'smm_panel' THEN sp.price / 1000 ELSE sp.price END AS price) c
+    CROSS JOIN LATERAL (SELECT source_unit_price(sp.price, pr.kind) AS price) c
     CROSS JOIN LATERAL (SELECT floor_margin(it.min_margin) AS margin) m
     CROSS JOIN LATERAL (SELECT (p_at AT TIME ZONE 'Asia/Jakarta')::time AS now_wib,
                                sp.cut_off_start::time AS from_wib, sp.cut_off_end::time AS to_wib) w

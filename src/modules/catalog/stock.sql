@@ -25,6 +25,8 @@ END
 $$;
 
 -- Limited stock an order line took and did not use goes back to its item (the line was refunded).
+-- It stamps the item itself, so items' trigger neither stamps it again nor rings (catalog-clock.sql): a
+-- sale's stock reaches the listing with its next renewal.
 CREATE OR REPLACE FUNCTION return_item_stock(p_item bigint, p_qty bigint) RETURNS void LANGUAGE sql AS $$
   UPDATE items SET stock = stock + p_qty, updated_at = clock_timestamp() WHERE id = p_item AND p_qty > 0
 $$;
@@ -116,7 +118,8 @@ BEGIN
 END
 $$;
 
--- An order line's limited stock leaves its item's counter (return_item_stock gives it back).
+-- An order line's limited stock leaves its item's counter (return_item_stock gives it back), stamped
+-- here as a sale, without a bell (catalog-clock.sql).
 CREATE OR REPLACE FUNCTION take_item_stock(p_item bigint, p_qty bigint) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE items SET stock = stock - p_qty, updated_at = clock_timestamp() WHERE id = p_item;

@@ -1,7 +1,5 @@
 import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
-import { announceCatalogChange } from './catalog-snapshot.js'
-import { catalogChangeTime } from './catalog.queries.js'
 
 // The gate then the row, ascending, like every other writer of items (checkout/purchase.sql's lock order).
 async function holdItems(trx: Trx, ids: number[]) {
@@ -18,8 +16,9 @@ export type SupplierPrice = { id: number; cost: string; price: number; min_margi
 /**
  * Writes the cost and price the suppliers module computed (docs/design.md §11b), in the caller's transaction:
  * only rows whose cost, price or floor margin differ, and never the price of an item the operator locked
- * (its cost and floor margin still move: the floor alone protects it). Changed rows get the catalog's change time, so resellers' delta sync sees them, and
- * cached listings are told. Answers the ids of the items written.
+ * (its cost and floor margin still move: the floor alone protects it). Changed rows get the catalog's change time
+ * (items' trigger, catalog-clock.sql), so resellers' delta sync sees them, and cached listings are told. Answers
+ * the ids of the items written.
  */
 export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice[]): Promise<number[]> {
   if (prices.length === 0) return []
@@ -34,23 +33,21 @@ export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice
     UPDATE items i
        SET cost = v.cost,
            price = CASE WHEN i.price_locked THEN i.price ELSE v.price END,
-           min_margin = v.min_margin,
-           updated_at = ${catalogChangeTime}
+           min_margin = v.min_margin
       FROM v
      WHERE i.id = v.id
        AND (i.cost IS DISTINCT FROM v.cost OR (NOT i.price_locked AND i.price <> v.price) OR i.min_margin IS DISTINCT FROM v.min_margin)
     RETURNING i.id`.execute(trx)
-  if (rows.length > 0) await announceCatalogChange(trx)
   return rows.map((r) => r.id)
 }
 
 /**
- * Items whose supply changed (a source switched off or on, gone or back) without a new price: their
- * catalog status follows their sources, so they take the catalog's change time and listings are told.
+ * Items whose supply changed outside the catalog's tables (their supplier product switched off or on,
+ * gone or back; the store's floor margin) without a new price: their catalog status follows their
+ * sources, so they take the catalog's change time and listings are told (touch_catalog_items(),
+ * catalog-clock.sql, as the triggers on the catalog's own tables do).
  */
 export async function markSupplyChanged(trx: Trx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return
-  await holdItems(trx, [...ids])
-  await sql`UPDATE items SET updated_at = ${catalogChangeTime} WHERE id = ANY(${[...ids]}::bigint[])`.execute(trx)
-  await announceCatalogChange(trx)
+  await sql`SELECT touch_catalog_items(${[...ids]}::bigint[])`.execute(trx)
 }

@@ -43,7 +43,7 @@ BEGIN
   END IF;
   IF v_process IN ('h2h', 'smm') THEN
     -- A provider of the wrong protocol or an unmapped item is a catalog fault: not sellable now.
-    SELECT kind = (CASE WHEN v_process = 'h2h' THEN 'digiflazz' ELSE 'smm_panel' END) INTO v_kind_ok
+    SELECT kind = provider_kind_of(v_process) INTO v_kind_ok
       FROM providers WHERE code = p_item.provider;
     IF v_kind_ok IS NOT TRUE OR coalesce(btrim(p_item.provider_code), '') = '' THEN
       PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', p_field || '.item_id');

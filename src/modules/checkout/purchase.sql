@@ -31,11 +31,9 @@ DECLARE
   v_item items%ROWTYPE;
   v_field text;
   v_line record;
-  v_notes text[] := '{}';
-  v_targets text[] := '{}';
-  v_options jsonb[] := '{}';
-  v_units integer[] := '{}';
-  v_costs bigint[] := '{}';
+  -- Each line as its checks left it (purchase_line, migration 20261206_0360), for the second loop.
+  v_lines purchase_line[] := '{}';
+  v_this purchase_line;
   v_unit_price bigint;
   v_bill_line integer;
   v_bill_id bigint;
@@ -111,12 +109,7 @@ BEGIN
       v_bill_id := v_line.bill_id;
       v_bill_ref := v_line.bill_ref;
     END IF;
-    v_notes := array_append(v_notes, v_line.note);
-    v_targets := array_append(v_targets, v_line.target);
-    v_options := array_append(v_options, v_line.options);
-    -- An open denomination's provider units; NULL: one request per unit of quantity (h2h) or one order (smm).
-    v_units := array_append(v_units, v_line.provider_qty);
-    v_costs := array_append(v_costs, v_line.cost::bigint);
+    v_lines := array_append(v_lines, ROW(v_line.note, v_line.target, v_line.options, v_line.provider_qty, v_line.cost::bigint)::purchase_line);
     IF v_item.order_process <> 'auto' THEN v_open := v_open + 1; END IF;
     v_sum := v_sum + v_line.cost;
   END LOOP;
@@ -142,18 +135,19 @@ BEGIN
   RETURNING id, orders.created_at INTO v_order_id, v_created;
 
   FOR i IN 1 .. n LOOP
+    v_this := v_lines[i];
     -- cost: what the line costs the store, the item's cost of one unit of price times the units of
     -- price bought (an open denomination's: its provider units over the price's unit, as check_cart_line prices it);
     -- a bill's: the supplier's price from its inquiry (docs/design.md §11c).
     INSERT INTO order_lines (order_id, position, item_id, order_process, product_name, variant_name, quantity,
                              unit_price, subtotal, note, status, stock_taken, delivered_at, cost)
-    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], v_costs[i] / p_qtys[i], v_costs[i], v_notes[i],
+    SELECT v_order_id, i - 1, it.id, it.order_process, p.name, it.name, p_qtys[i], v_this.cost / p_qtys[i], v_this.cost, v_this.note,
            CASE WHEN it.order_process = 'auto' THEN 'delivered' ELSE 'pending' END,
            CASE WHEN it.order_process <> 'auto' AND NOT it.unlimited_stock THEN p_qtys[i] ELSE 0 END,
            CASE WHEN it.order_process = 'auto' THEN now() END,
            CASE WHEN i = v_bill_line THEN (SELECT b.provider_price FROM bill_inquiries b WHERE b.id = v_bill_id)
                 WHEN it.cost IS NOT NULL
-                THEN cost_of(it.cost, coalesce(units_of_price(it.provider_meta, v_units[i]), p_qtys[i])) END
+                THEN cost_of(it.cost, coalesce(units_of_price(it.provider_meta, v_this.provider_qty), p_qtys[i])) END
       FROM items it JOIN products p ON p.id = it.product_id WHERE it.id = p_items[i]
     RETURNING id, order_process, stock_taken INTO v_line_id, v_process, v_taken;
     IF i = v_bill_line THEN PERFORM bill_paid_by(v_bill_id, v_line_id); END IF;
@@ -169,8 +163,8 @@ BEGIN
       PERFORM take_item_stock(p_items[i], v_taken);
     END IF;
     IF v_process IN ('h2h', 'smm') THEN
-      PERFORM plan_dispatches(v_order_id, v_line_id, i, p_invoice, p_items[i], v_process, p_qtys[i], v_costs[i], v_targets[i],
-                              v_options[i], v_units[i], CASE WHEN i = v_bill_line THEN v_bill_ref END);
+      PERFORM plan_dispatches(v_order_id, v_line_id, i, p_invoice, p_items[i], v_process, p_qtys[i], v_this.cost, v_this.target,
+                              v_this.options, v_this.provider_qty, CASE WHEN i = v_bill_line THEN v_bill_ref END);
     END IF;
   END LOOP;
 

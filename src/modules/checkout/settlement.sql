@@ -75,7 +75,7 @@ BEGIN
     INTO v_lines, v_refunds, v_reasons
     FROM (SELECT u.line, u.reason, (SELECT sum(d.refund_amount) FROM dispatches d WHERE d.order_line_id = u.line)::bigint AS refund
             FROM unnest(v_lines, v_reasons) u(line, reason)
-           WHERE NOT EXISTS (SELECT 1 FROM dispatches d WHERE d.order_line_id = u.line AND d.status NOT IN ('completed', 'failed', 'void'))) s;
+           WHERE NOT EXISTS (SELECT 1 FROM dispatches d WHERE d.order_line_id = u.line AND NOT dispatch_is_final(d.status))) s;
   PERFORM settle_lines(v_lines, v_refunds, v_reasons);
   RETURN QUERY SELECT unnest(v_ids);
 END

@@ -5,16 +5,16 @@ import type { Dispatch, DispatchStatus } from '../../db/schema.js'
 import type { FinalAnswer } from '../fulfilment/index.js'
 
 /**
- * Closes a line once every request of it has a final answer: `refunded` when nothing was delivered,
- * else `delivered` with the failed requests' (and an smm Partial's) money as its refund
- * (close_upstream_line, orders/settlement.sql). The conditional update wins once; the caller
- * credits the returned refund after its item rows.
+ * Closes a line once every request of it is final (dispatch_is_final(), fulfilment/dispatch-states.sql):
+ * `refunded` when nothing was delivered, else `delivered` with the failed requests' (and an smm
+ * Partial's) money as its refund (close_upstream_line, orders/settlement.sql). The conditional update
+ * wins once; the caller credits the returned refund after its item rows (creditRefunds).
  */
 export async function settleLine(trx: Trx, lineId: number): Promise<{ lineId: number; amount: number } | undefined> {
   const { rows } = await sql<{ amount: string | null }>`
     SELECT close_upstream_line(${lineId}::bigint, sum(refund_amount)::bigint) AS amount FROM dispatches
      WHERE order_line_id = ${lineId}::bigint
-    HAVING count(*) > 0 AND bool_and(status IN ('completed', 'failed', 'void'))`.execute(trx)
+    HAVING count(*) > 0 AND bool_and(dispatch_is_final(status))`.execute(trx)
   const amount = rows[0]?.amount
   return amount === null || amount === undefined ? undefined : { lineId, amount: Number(amount) }
 }

@@ -1,8 +1,6 @@
 import type { Database } from '../../db/database.js'
 import type { Dispatch, DispatchStatus } from '../../db/schema.js'
 
-export const FINAL_DISPATCH: DispatchStatus[] = ['completed', 'failed', 'void']
-
 export type FinalAnswer = {
   status: 'completed' | 'failed'
   /** full: the request's whole amount back; partial: floor(amount × remains / quantity) (smm Partial). */

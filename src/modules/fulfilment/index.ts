@@ -5,7 +5,7 @@
 export { fulfillableProcesses, type LineDispatcher } from './dispatch.js'
 export { createFulfilment, type Fulfilment } from './fulfilment.service.js'
 export { fulfilmentAdminRoutes } from './fulfilment.routes.js'
-export { FINAL_DISPATCH, type FinalAnswer, type RecordFinal } from './answers.js'
+export { type FinalAnswer, type RecordFinal } from './answers.js'
 export { hasBalance, providerBalance } from './provider-balance.service.js'
 export { loadProviderAccount } from './provider-accounts.js'
 export { listDispatches, resolveDispatch, type Resolution } from './review.service.js'

@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
-import { FINAL_DISPATCH } from './answers.js'
 
 /**
  * Operator cancel, upstream side: the order's requests are locked (waiting for a claim in progress
@@ -10,7 +9,7 @@ import { FINAL_DISPATCH } from './answers.js'
 export async function withdrawUnsentRequests(trx: Trx, orderId: number): Promise<Set<number>> {
   const rows = await trx
     .selectFrom('dispatches')
-    .select(['id', 'order_line_id', 'status'])
+    .select(['id', 'order_line_id', 'status', sql<boolean>`dispatch_is_final(status)`.as('final')])
     .where('order_id', '=', orderId)
     .orderBy('id')
     .forUpdate()
@@ -30,5 +29,5 @@ export async function withdrawUnsentRequests(trx: Trx, orderId: number): Promise
       .where('status', '=', 'queued')
       .execute()
   }
-  return new Set(rows.filter((r) => r.status !== 'queued' && !FINAL_DISPATCH.includes(r.status)).map((r) => r.order_line_id))
+  return new Set(rows.filter((r) => r.status !== 'queued' && !r.final).map((r) => r.order_line_id))
 }

@@ -1,12 +1,11 @@
 import { sql } from 'kysely'
 import type { Config } from '../../config.js'
 import type { Database } from '../../db/database.js'
-import type { ProviderMeta } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { inquirePln } from '../../providers/digiflazz.js'
 import { isRecord, text } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { VALIDATE_ENDPOINT } from '../catalog/index.js'
+import { offersValidation, providerFits, VALIDATE_ENDPOINT } from '../catalog/index.js'
 import { loadProviderAccount } from './provider-accounts.js'
 
 export type AccountCheck = { display_name: string; account_name: string; region: string }
@@ -23,10 +22,6 @@ const validationMeta = (zone: boolean): ValidationMeta => ({
   fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'],
   endpoint: VALIDATE_ENDPOINT,
 })
-
-/** An item validates when it is an h2h item of a Digiflazz provider marked `validation` (as the catalog shows it). */
-export const validates = (processName: string, kind: string | null, meta: ProviderMeta | null) =>
-  processName === 'h2h' && kind === 'digiflazz' && meta?.validation === true
 
 /**
  * POST /v1/item/validate (docs/design.md §5b): a PLN meter (provider_code pln…) through the provider's
@@ -81,14 +76,13 @@ export function createAccountValidation(
           'i.provider',
           'i.provider_code',
           'i.provider_meta',
-          'p.kind',
+          providerFits(sql.ref('p.kind'), sql.ref('i.order_process')).as('provider_fits'),
           'p.active as provider_active',
         ])
         .where('i.id', '=', input.item_id)
         .executeTakeFirst()
       if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
-      if (!validates(item.order_process, item.kind, item.provider_meta) || !item.provider || !item.provider_code)
-        throw new AppError('VALIDATION_NOT_AVAILABLE')
+      if (!offersValidation(item) || !item.provider || !item.provider_code) throw new AppError('VALIDATION_NOT_AVAILABLE')
       if (!item.provider_active) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
       const customerId = input.customer_id.trim()
       const zoneId = input.zone_id?.trim() ?? ''
@@ -116,7 +110,7 @@ export function createAccountValidation(
         .select(['p.id as product_id', 'p.name as product_name', 'c.name as category', 'i.id as item_id', 'i.name', 'i.provider_meta'])
         .where('i.active', '=', true)
         .where('i.order_process', '=', 'h2h')
-        .where('pr.kind', '=', 'digiflazz')
+        .where(sql<boolean>`${providerFits(sql.ref('pr.kind'), sql.ref('i.order_process'))}`)
         .where(sql<boolean>`(i.provider_meta->>'validation') = 'true'`)
         .$if(pattern !== null, (q) => q.where((eb) => eb.or([eb('p.name', 'ilike', pattern!), eb('i.name', 'ilike', pattern!)])))
         .orderBy('p.name')

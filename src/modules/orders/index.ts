@@ -10,15 +10,8 @@ export {
   type OrderLineView,
 } from './order-detail.view.js'
 export { orderDetailJson, type OrderDetailJson } from './order-detail.queries.js'
-export { lockOrder, ORDER_EVENTS, settleOrder } from './order-state.queries.js'
-export {
-  cancellableLines,
-  creditRefunds,
-  markCancelRequested,
-  sendManualLine,
-  startCancel,
-  withdrawLine,
-} from './operator-changes.service.js'
+export { creditRefunds, lockOrder, ORDER_EVENTS, settleOrder, withdrawLine } from './order-state.queries.js'
+export { cancellableLines, markCancelRequested, sendManualLine, startCancel } from './operator-changes.service.js'
 export { getOperatorOrder, listOperatorOrders } from './operator-reads.service.js'
 export { orderRoutes } from './orders.routes.js'
 export {

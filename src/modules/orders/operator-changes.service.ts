@@ -3,43 +3,7 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { Order, OrderLine } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
-import { returnStock } from '../catalog/index.js'
-import { creditBalance } from '../ledger/index.js'
 import { lockOrder, recordEvent, settleOrder } from './order-state.queries.js'
-
-/**
- * Takes one line back exactly once: the conditional update wins for one caller only (the ledger's
- * unique (line, refund) index backs it up). Limited stock the line took goes back to the item.
- * The refund itself is credited by creditRefunds, after every item row: items before the account.
- */
-export async function withdrawLine(trx: Trx, line: OrderLine): Promise<{ lineId: number; amount: number } | undefined> {
-  const withdrawn = await trx
-    .updateTable('order_lines')
-    .set({ status: 'refunded', refunded_amount: sql`subtotal` })
-    .where('id', '=', line.id)
-    .where('refunded_amount', '=', 0)
-    .where('status', 'in', ['pending', 'cancel_requested'])
-    .returning(['id', 'subtotal', 'stock_taken', 'item_id'])
-    .executeTakeFirst()
-  if (!withdrawn) return undefined
-  await returnStock(trx, withdrawn.item_id, withdrawn.stock_taken)
-  return { lineId: withdrawn.id, amount: withdrawn.subtotal }
-}
-
-export async function creditRefunds(trx: Trx, order: Order, refunds: { lineId: number; amount: number }[], reason: string): Promise<void> {
-  for (const { lineId, amount } of refunds) {
-    if (amount === 0) continue
-    await creditBalance(trx, {
-      accountId: order.account_id,
-      type: 'refund',
-      amount,
-      description: `Refund ${order.invoice}: ${reason}`,
-      invoice: order.invoice,
-      orderId: order.id,
-      orderLineId: lineId,
-    })
-  }
-}
 
 /** The first step of an operator cancel (docs/design.md §5): the order locked, refused unless paid, with its reason. */
 export async function startCancel(trx: Trx, orderId: number, reason: string): Promise<Order> {

@@ -17,10 +17,11 @@ CREATE OR REPLACE FUNCTION start_upstream_lines(p_lines bigint[]) RETURNS void L
    WHERE id IN (SELECT id FROM order_lines WHERE id = ANY (p_lines) AND status = 'pending' ORDER BY id FOR NO KEY UPDATE)
 $$;
 
--- Closes an h2h/smm line once all its requests ended, `p_refund` being what they give back:
--- `refunded` when that is the whole subtotal (its limited stock goes back), else `delivered` with
--- the refund capped at the subtotal. The conditional update wins once; the refund granted, or
--- NULL when the line had already moved on. The caller credits it after its item rows.
+-- Closes an open line with `p_refund`, what it gives back: an h2h/smm line once all its requests
+-- ended (what they give back), a line an operator cancel takes back (its subtotal). `refunded` when
+-- that is the whole subtotal (its limited stock goes back), else `delivered` with the refund capped
+-- at the subtotal. The conditional update wins once; the refund granted, or NULL when the line had
+-- already moved on. The caller credits it (credit_line_refund) after its item rows.
 CREATE OR REPLACE FUNCTION close_upstream_line(p_line bigint, p_refund bigint) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   v record;
@@ -34,6 +35,19 @@ BEGIN
   IF NOT FOUND THEN RETURN NULL; END IF;
   IF v.status = 'refunded' THEN PERFORM return_item_stock(v.item_id, v.stock_taken); END IF;
   RETURN v.refunded_amount;
+END
+$$;
+
+-- A line's refund credited to its order's account: the one spelling of a refund's ledger entry and
+-- its text, for settlement (settle_lines) and the operator cancel (creditRefunds) alike. Once per
+-- line: a line closes once, and the ledger's unique (line, refund) index backs it. Nothing for 0.
+CREATE OR REPLACE FUNCTION credit_line_refund(p_account bigint, p_order bigint, p_invoice text, p_line bigint, p_amount bigint,
+                                              p_reason text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_amount > 0 AND NOT EXISTS (SELECT 1 FROM post_ledger_entry(p_account, 'credit', 'refund', p_amount, 'Refund ' || p_invoice || ': ' || p_reason,
+                                                                  p_invoice, NULL, p_order, p_line, NULL)) THEN
+    PERFORM raise_app('ACCOUNT_NOT_FOUND');
+  END IF;
 END
 $$;
 
@@ -112,10 +126,7 @@ BEGIN
         JOIN order_lines l ON l.id = c.line JOIN orders o ON o.id = l.order_id
        WHERE o.account_id = v_account ORDER BY c.line
     LOOP
-      IF NOT EXISTS (SELECT 1 FROM post_ledger_entry(v_account, 'credit', 'refund', v.amount, 'Refund ' || v.invoice || ': ' || v.reason,
-                                                     v.invoice, NULL, v.order_id, v.line, NULL)) THEN
-        PERFORM raise_app('ACCOUNT_NOT_FOUND');
-      END IF;
+      PERFORM credit_line_refund(v_account, v.order_id, v.invoice, v.line, v.amount, v.reason);
     END LOOP;
     UPDATE accounts SET order_settles = order_settles + (SELECT count(*) FROM orders WHERE id = ANY (v_closed) AND account_id = v_account)
      WHERE id = v_account AND EXISTS (SELECT 1 FROM orders WHERE id = ANY (v_closed) AND account_id = v_account);

@@ -1,4 +1,5 @@
 import type { Database, Trx } from '../../db/database.js'
+import type { OrderProcess } from '../../db/schema.js'
 import { inTransaction } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { createItemsWithin } from '../catalog/index.js'
@@ -11,7 +12,7 @@ import {
   type ImportSelection,
 } from './import.queries.js'
 import { validPrice } from './price-hygiene.js'
-import { priceFor, ruleFor, unitCost, type Rule } from './pricing.js'
+import { priceFor, ruleFor, type Rule } from './pricing.js'
 import { rulesFor } from './pricing-rules.queries.js'
 
 export type ImportRequest = ImportSelection & { dry_run?: boolean }
@@ -65,8 +66,8 @@ async function skusFor(trx: Trx, provider: string, products: ImportableProduct[]
   return skus
 }
 
-function itemInput(kind: string, provider: string, p: ImportableProduct, sku: string, priced: Priced) {
-  const smm = kind === 'smm_panel'
+function itemInput(process: OrderProcess, provider: string, p: ImportableProduct, sku: string, priced: Priced) {
+  const smm = process === 'smm'
   const { cost, price } = priced
   return {
     cost,
@@ -76,7 +77,7 @@ function itemInput(kind: string, provider: string, p: ImportableProduct, sku: st
     name: p.name,
     sku,
     price,
-    order_process: smm ? ('smm' as const) : ('h2h' as const),
+    order_process: process,
     unlimited_stock: true,
     // A panel's quantities are the item's (a line's quantity is sent as the order's); Digiflazz sells one per unit.
     min_order: smm && p.min_quantity ? p.min_quantity : undefined,
@@ -88,8 +89,9 @@ function itemInput(kind: string, provider: string, p: ImportableProduct, sku: st
 }
 
 export async function importWithin(trx: Trx, provider: string, sel: ImportRequest): Promise<ImportResult> {
-  const kind = await holdProviderForImport(trx, provider)
-  if (!kind) throw new AppError('PROVIDER_NOT_FOUND')
+  const source = await holdProviderForImport(trx, provider)
+  if (!source) throw new AppError('PROVIDER_NOT_FOUND')
+  const { kind, order_process: process } = source
   const products = await selectedProducts(trx, provider, sel)
   const listed = new Set(products.map((p) => p.code))
   // Nothing is sold from a price the operator has not accepted, nor at Rp 0 (docs/design.md §11c).
@@ -104,13 +106,13 @@ export async function importWithin(trx: Trx, provider: string, sel: ImportReques
   const rules = await rulesFor(trx, [provider], [])
   const skus = await skusFor(trx, provider, fresh)
   const priced = fresh.map((p) => {
-    const cost = unitCost(p.list_price, kind)
+    const cost = p.unit_cost
     const rule = ruleFor(rules, { item_id: 0, provider, category: p.category, brand: p.brand })
     return { cost, rule, price: priceFor(cost, rule) }
   })
   const ids = await createItemsWithin(
     trx,
-    fresh.map((p, i) => itemInput(kind, provider, p, skus[i]!, priced[i]!)),
+    fresh.map((p, i) => itemInput(process, provider, p, skus[i]!, priced[i]!)),
   )
   const created: Created[] = fresh.map((p, i) => ({
     id: ids[i]!,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { priceFor, ruleFor, sameDecimal, unitCost, type Rule } from './pricing.js'
+import { priceFor, ruleFor, sameDecimal, type Rule } from './pricing.js'
 
 const terms = (percent: number | string, flat = 0, round_to = 1, min_margin = 0) => ({ percent, flat, round_to, min_margin })
 
@@ -29,10 +29,8 @@ describe('priceFor: round_up(cost × (1 + percent/100) + flat, round_to), never 
     expect(priceFor('19500', terms(10, 0, 1, 500))).toBe(21_450)
   })
 
+  // A panel's rate / 1,000 is source_unit_price() (catalog/sources.sql; its test: catalog/source-rules.test.ts).
   it('prices fractional unit costs (a panel’s rate / 1,000) up to a whole rupiah', () => {
-    expect(unitCost('0.90', 'smm_panel')).toBe('0.0009')
-    expect(unitCost('15000', 'smm_panel')).toBe('15')
-    expect(unitCost('19500', 'digiflazz')).toBe('19500')
     expect(priceFor('0.0009', terms(20))).toBe(1)
     expect(priceFor('15', terms(20))).toBe(18)
     expect(priceFor('12.5', terms(0, 0, 1, 1))).toBe(14)

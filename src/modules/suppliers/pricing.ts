@@ -31,12 +31,6 @@ const ceilDiv = (n: bigint, d: bigint) => (n + d - 1n) / d
 /** The least multiple of `step` at or above n / d. */
 const roundUp = (n: bigint, d: bigint, step: number) => ceilDiv(n, d * BigInt(step)) * BigInt(step)
 
-/** What one unit of an item's price costs at a source: a panel's rate is per 1,000 units, Digiflazz's price per unit. */
-export function unitCost(listPrice: string | number, providerKind: string): string {
-  const price = decimalOf(listPrice)
-  return textOf(providerKind === 'smm_panel' ? { n: price.n, scale: price.scale + 3 } : price)
-}
-
 export type RuleTerms = { percent: string | number; flat: number; round_to: number; min_margin: number }
 
 /**

@@ -1,6 +1,6 @@
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { markSupplyChanged, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
-import { priceFor, ruleFor, sameDecimal, unitCost } from './pricing.js'
+import { priceFor, ruleFor, sameDecimal } from './pricing.js'
 import { rulesFor } from './pricing-rules.queries.js'
 import { firstServingSources, type RepriceTarget } from './serving-sources.queries.js'
 
@@ -19,7 +19,7 @@ export async function reprice(trx: Trx, target: RepriceTarget): Promise<number> 
   )
   const changed: SupplierPrice[] = []
   for (const s of sources) {
-    const cost = unitCost(s.list_price, s.kind)
+    const cost = s.unit_cost
     const rule = ruleFor(rules, s)
     const price = priceFor(cost, rule, s.price)
     const minMargin = rule?.min_margin ?? null
@@ -56,11 +56,10 @@ export function repriceItemsNow(db: Database, itemIds: number[]): Promise<number
   return inTransaction(db, (trx) => reprice(trx, { itemIds }))
 }
 
-/** After a provider was switched on or off: the items bought from it, whose first serving source may have moved. */
+/**
+ * After a provider was switched on or off: the items bought from it, whose first serving source may have
+ * moved. The switch itself put them all in the catalog's next delta (providers' trigger, catalog/catalog-clock.sql).
+ */
 export function repriceProviderNow(db: Database, provider: string): Promise<number> {
-  return inTransaction(db, async (trx) => {
-    const written = await reprice(trx, { provider })
-    await markSupplyChanged(trx, await itemsSourcedFrom(trx, provider))
-    return written
-  })
+  return inTransaction(db, (trx) => reprice(trx, { provider }))
 }

@@ -12,10 +12,10 @@ export type ServingSource = {
   /** The floor margin written for it (its covering rule's), null: the store's. */
   min_margin: number | null
   provider: string
-  kind: string
   category: string
   brand: string
-  list_price: string
+  /** What one unit of the item's price costs there (source_unit_price(), catalog/sources.sql), as a decimal. */
+  unit_cost: string
 }
 
 function targetOf(target: RepriceTarget) {
@@ -33,8 +33,8 @@ function targetOf(target: RepriceTarget) {
 export async function firstServingSources(trx: Trx, target: RepriceTarget): Promise<ServingSource[]> {
   const { rows } = await sql<ServingSource>`
     SELECT DISTINCT ON (i.id)
-           i.id AS item_id, i.price, i.cost::text AS cost, i.min_margin, st.provider, st.kind, sp.category, sp.brand,
-           sp.price::text AS list_price
+           i.id AS item_id, i.price, i.cost::text AS cost, i.min_margin, st.provider, sp.category, sp.brand,
+           st.price::text AS unit_cost
       FROM items i
      CROSS JOIN LATERAL item_source_states(i.id, now()) st
       JOIN supplier_products sp ON sp.provider = st.provider AND sp.code = st.code

@@ -7,9 +7,6 @@ import { itemExists, listItemSources, providerKinds, replaceItemSources, type So
 
 export type SourceInput = { provider: string; code: string; priority: number }
 
-// The provider kind each order process buys from (docs/design.md §11b).
-const KIND_OF: Partial<Record<OrderProcess, string>> = { h2h: 'digiflazz', smm: 'smm_panel' }
-
 const view = (itemId: number, rows: SourceRow[]) => ({
   item_id: itemId,
   sources: rows.map((r) => ({
@@ -37,11 +34,13 @@ export async function getItemSources(db: Database, itemId: number) {
   return view(itemId, await listItemSources(db, itemId))
 }
 
-/** Every reason the list cannot be the item's, by field; empty when it can. */
-async function sourceErrors(trx: Trx, process: OrderProcess, sources: SourceInput[]): Promise<FieldErrors> {
+/**
+ * Every reason the list cannot be the item's, by field; empty when it can. `kind`: the provider kind the
+ * item's process buys from (lockItemForSources answers it; null: none).
+ */
+async function sourceErrors(trx: Trx, process: OrderProcess, kind: string | null, sources: SourceInput[]): Promise<FieldErrors> {
   const errors: FieldErrors = {}
   const add = (path: string, sentence: string) => (errors[path] ??= []).push(sentence)
-  const kind = KIND_OF[process]
   if (!kind && sources.length > 0) add('sources', `must be empty: a ${process} item is not bought from a supplier`)
   const kinds = await providerKinds(trx, [...new Set(sources.map((s) => s.provider))])
   sources.forEach((s, i) => {
@@ -68,7 +67,7 @@ export async function putItemSources(db: Database, itemId: number, input: Source
   const sources = input.map((s) => ({ ...s, code: s.code.trim() })).sort((a, b) => a.priority - b.priority)
   await inTransaction(db, async (trx) => {
     const item = await lockItemForSources(trx, itemId)
-    const errors = await sourceErrors(trx, item.order_process, input)
+    const errors = await sourceErrors(trx, item.order_process, item.provider_kind, input)
     if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_ERROR', { fieldErrors: errors })
     await replaceItemSources(trx, itemId, sources)
     await followFirstSource(trx, itemId, sources[0])
