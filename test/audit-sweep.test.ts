@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
+import { latestAuditId } from './team.js'
 import { sha256Hex } from '../src/vault.js'
 import { ADMIN_TOKEN, createTestApp } from './app.js'
 import { WRITE_CALLS } from './admin-calls.js'
@@ -28,15 +29,7 @@ const auditedTables = async () =>
     await sql<{ table: string }>`SELECT DISTINCT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
       WHERE t.tgname = c.relname || '_audit'`.execute(ctx.db)
   ).rows.map((r) => r.table)
-const lastId = async () =>
-  Number(
-    (
-      await ctx.db
-        .selectFrom('audit_log')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .executeTakeFirst()
-    )?.id ?? 0,
-  )
+const lastId = () => latestAuditId(ctx)
 
 describe('every operator write route', () => {
   it('has a call in the sweep (test/admin-calls.ts WRITE_CALLS), and only routes that exist do', () => {

@@ -4,7 +4,7 @@ import { createTestApp } from './app.js'
 import { readUrl, WRITE_CALLS, type AdminCall } from './admin-calls.js'
 import { sweepGateway, sweepWorld } from './sweep-world.js'
 import { adminOperations, adminRouteTable, fingerprint } from './admin-routes.js'
-import { operatorWithToken } from './team.js'
+import { operatorWithToken, latestAuditId } from './team.js'
 import { startUpstreams } from './upstreams.js'
 
 // docs/design.md §11d: every operator route checks the caller's role against one table
@@ -16,15 +16,7 @@ const { app, ctx } = await createTestApp({ PROVIDER_TIMEOUT_MS: '3000' }, {}, { 
 const world = await sweepWorld(app, ctx, up)
 const operations = adminOperations(app)
 const people = await Promise.all(ROLES.map((role) => operatorWithToken(ctx, role)))
-const lastAuditId = async () =>
-  Number(
-    (
-      await ctx.db
-        .selectFrom('audit_log')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .executeTakeFirst()
-    )?.id ?? 0,
-  )
+const lastAuditId = () => latestAuditId(ctx)
 
 describe('the roles table', () => {
   it('names every operator route of the app, each by its operation id', () => {

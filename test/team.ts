@@ -18,3 +18,12 @@ export async function operatorWithToken(ctx: AppContext, role: OperatorRole, ema
     .execute()
   return { ...operator, role, token, headers: { authorization: `Bearer ${token}` } }
 }
+
+/** The newest audit row's id (0 for none): a write appended rows when it grows, nothing did when it stays. */
+export async function latestAuditId(ctx: AppContext): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst()
+  return Number(row?.id ?? 0)
+}

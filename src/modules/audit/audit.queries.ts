@@ -17,7 +17,8 @@ export type AuditFilter = {
   to?: Bound
 }
 
-const COLUMNS = [
+/** Every column of a row, in the order the API and the CSV show them. */
+export const AUDIT_COLUMNS = [
   'id',
   'at',
   'actor_id',
@@ -37,7 +38,7 @@ const dayStart = (b: { day: string; timeZone: string }, next = 0) =>
   sql<Date>`((${b.day}::date + ${next}::int)::timestamp AT TIME ZONE ${b.timeZone})`
 
 // Every actor acts with one of the roles (db/acting.ts), though the column is plain text.
-const rowsOf = (query: SelectQueryBuilder<DB, 'audit_log', object>) => query.select(COLUMNS).$narrowType<{ role: OperatorRole }>()
+const rowsOf = (query: SelectQueryBuilder<DB, 'audit_log', object>) => query.select(AUDIT_COLUMNS).$narrowType<{ role: OperatorRole }>()
 
 function filtered(db: Database, f: AuditFilter): SelectQueryBuilder<DB, 'audit_log', object> {
   return db.selectFrom('audit_log').where((eb: ExpressionBuilder<DB, 'audit_log'>) => {

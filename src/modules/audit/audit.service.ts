@@ -3,7 +3,7 @@ import type { PageWindow } from '../../db/keyset-paging.js'
 import { AppError } from '../../errors.js'
 import { csvLine } from '../../http/csv.js'
 import { CSV_MAX_ROWS } from './audit.schemas.js'
-import { auditRowsBefore, countAuditRowsUpTo, listAuditRows, type AuditFilter, type Bound } from './audit.queries.js'
+import { AUDIT_COLUMNS, auditRowsBefore, countAuditRowsUpTo, listAuditRows, type AuditFilter, type Bound } from './audit.queries.js'
 
 export type { AuditFilter } from './audit.queries.js'
 
@@ -78,20 +78,7 @@ export async function listAuditLog(db: Database, filter: AuditFilter, w: PageWin
   return listAuditRows(db, filter, w)
 }
 
-export const CSV_COLUMNS = [
-  'id',
-  'at',
-  'actor_id',
-  'actor',
-  'role',
-  'client_ip',
-  'request_id',
-  'action',
-  'target_type',
-  'target_id',
-  'change',
-  'changes',
-] as const
+export const CSV_COLUMNS = AUDIT_COLUMNS
 // Rows read per statement: a 50,000-row CSV is 50 short statements, never one result held whole in memory.
 const CSV_CHUNK = 1_000
 

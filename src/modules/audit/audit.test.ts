@@ -3,21 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
-import { operatorWithToken } from '../../../test/team.js'
+import { operatorWithToken, latestAuditId } from '../../../test/team.js'
 
 // docs/design.md §11d: every operator write appends, in its own transaction, who did what to which row.
 const { app, ctx } = await createTestApp()
 const asAdminToken = { authorization: `Bearer ${ADMIN_TOKEN}` }
 const auditOf = (action: string) => ctx.db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute()
-const lastAuditId = async () =>
-  Number(
-    (
-      await ctx.db
-        .selectFrom('audit_log')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .executeTakeFirst()
-    )?.id ?? 0,
-  )
+const lastAuditId = () => latestAuditId(ctx)
 
 describe('the audit log', () => {
   it('logs each row an operator write changes, with who, role, address and the fields before → after', async () => {

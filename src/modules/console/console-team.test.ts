@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie'
 import Fastify, { type FastifyError } from 'fastify'
 import { describe, expect, it } from 'vitest'
+import { latestAuditId } from '../../../test/team.js'
 import { createTestApp } from '../../../test/app.js'
 import { signedIn, visitor } from '../../../test/console.js'
 import { enrolThroughPages, operatorEmail, signedInOperator, signInWithPassword } from '../../../test/console-team.js'
@@ -15,15 +16,7 @@ const { app, ctx } = await createTestApp()
 const balanceOf = async (id: number) =>
   (await ctx.db.selectFrom('accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow()).balance
 const auditSince = (id: number) => ctx.db.selectFrom('audit_log').selectAll().where('id', '>', id).orderBy('id').execute()
-const lastAuditId = async () =>
-  Number(
-    (
-      await ctx.db
-        .selectFrom('audit_log')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .executeTakeFirst()
-    )?.id ?? 0,
-  )
+const lastAuditId = () => latestAuditId(ctx)
 
 describe('console pages by role', () => {
   it('refuses a viewer’s write with a 403 page and changes nothing; the nav shows what the role can use', async () => {
