@@ -62,9 +62,9 @@ const STORE_COMMANDS: Record<string, Command> = {
     method: 'DELETE',
     path: ([id, user]) => `/resellers/${id}/users/${user}`,
   },
-  'users:reset-2fa': {
+  'resellers:reset-user-2fa': {
     usage: 'ACCOUNT_ID USER_ID (a lost phone: two-step verification off, signed out everywhere)',
-    example: 'users:reset-2fa 1 3',
+    example: 'resellers:reset-user-2fa 1 3',
     method: 'POST',
     path: ([id, user]) => `/resellers/${id}/users/${user}/second-factor/reset`,
   },
