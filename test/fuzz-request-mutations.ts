@@ -83,7 +83,9 @@ export function mutateParam(g: Gen, d: Draft): SentRequest | undefined {
     const rawPath = d.op.path.replace(/\{(\w+)\}/g, (_m, name) =>
       name === p.name ? (encoded ? encodeSegment(value) : value) : encodeSegment(d.path[name]),
     )
-    return assemble(d, `param:${p.name}${encoded ? '' : ' raw'}`, { rawPath, expect })
+    // A raw dot segment climbs out of the route (`/resellers/../audit` is `/audit`): its answer is another route's.
+    const rerouted = /\/(\.|%2e){1,2}(\/|$)/i.test(rawPath)
+    return assemble(d, `param:${p.name}${encoded ? '' : ' raw'}`, { rawPath, expect, ...(rerouted && { rerouted }) })
   }
   const query: [string, string][] = [...d.query.filter(([k]) => k !== p.name), [p.name, value]]
   if (chance(g, 0.2)) query.push([p.name, value], [pick(g, ['__proto__[x]', 'constructor', 'foo', 'page[]', '']), '1'])

@@ -63,7 +63,7 @@ async function send(req: SentRequest): Promise<Answer | undefined> {
   }
   // An operator rotated a fuzz account's key: its requests go on with the new one.
   const data =
-    res.statusCode === 200 && req.op.audience === 'operator'
+    res.statusCode === 200 && req.op.audience === 'operator' && String(res.headers['content-type']).startsWith('application/json')
       ? (JSON.parse(res.body) as { data?: { id?: number; api_key?: string } }).data
       : undefined
   const rotated = world.accounts.find((a) => data?.api_key && a.id === data.id)

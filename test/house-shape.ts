@@ -31,6 +31,12 @@ const DERIVED_ON_READ = new Set(['stock'])
 export function checkAnswer(req: SentRequest, res: Answer): Violation[] {
   const out: Violation[] = []
   const fail = (check: string, detail = '') => out.push({ check, detail })
+  // A success the operation declares as text/csv too: a header row of column names, then its lines.
+  if (res.statusCode === 200 && String(res.headers['content-type'] ?? '').startsWith('text/csv')) {
+    if (!req.op.csv) fail('text/csv from an operation that declares only JSON', req.op.id)
+    else if (!/^[a-z_]+(,[a-z_]+)*\r\n/.test(res.body)) fail('CSV without its header row', res.body.slice(0, 200))
+    return out
+  }
   let body: unknown
   try {
     body = JSON.parse(res.body)

@@ -14,6 +14,8 @@ export type Operation = {
   body?: Schema
   /** Response schema by status code. */
   responses: Record<string, Schema | undefined>
+  /** Its success may also come as text/csv (the audit log's `format=csv`). */
+  csv?: boolean
 }
 
 function resolve(doc: any, node: any): any {
@@ -56,6 +58,7 @@ export async function loadOperations(app: App): Promise<Operation[]> {
         params: resolve(doc, op.parameters ?? []),
         body: resolve(doc, op.requestBody?.content?.['application/json']?.schema),
         responses,
+        csv: Boolean(op.responses?.['200']?.content?.['text/csv']),
       })
     }
   }

@@ -208,7 +208,11 @@ describe('operations endpoints', () => {
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.components.securitySchemes).toEqual({
       apiKey: { type: 'apiKey', in: 'header', name: 'X-APIKEY' },
-      adminToken: { type: 'http', scheme: 'bearer' },
+      adminToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'ADMIN_TOKEN (acts as an owner), or a person’s own `op_…` token (acts as them, with their role)',
+      },
     })
     const expected: [string, string, string[]][] = [
       ['get', '/api/v1/balance', ['200', '401', '403', '429']],
