@@ -52,7 +52,8 @@ export async function checkOperatorPassword(db: Database, emailText: string, pas
   const matched = await matchingHashes(password, found ? [found as typeof found & { password_hash: string }] : [])
   if (lock && lock.seconds > 0) return { locked: lock.seconds }
   if (found && matched.length === 1) {
-    await forgetSignInFailures(db, keyHash)
+    // With a code still to come the count stays: a right password must not wipe the wrong codes guessed after it.
+    if (found.totp_enabled_at === null) await forgetSignInFailures(db, keyHash)
     const { id, email, name, role, totp_enabled_at } = found
     return { operator: { id, email, name, role, hasSecondFactor: totp_enabled_at !== null } }
   }
