@@ -75,6 +75,8 @@ export const ERROR_CODES = {
   FORBIDDEN_FOR_ROLE: 403,
   OPERATOR_NOT_FOUND: 404,
   TOKEN_NOT_FOUND: 404,
+  // Price levels (docs/design.md §5d): no level with that code.
+  PRICE_LEVEL_NOT_FOUND: 404,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -24,6 +24,7 @@ import type {
   SupplierSyncsTable,
 } from './tables/suppliers.js'
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
+import type { ItemLevelPricesTable, PriceLevelPromotionsTable, PriceLevelRulesTable, PriceLevelsTable } from './tables/price-levels.js'
 import type { AuditLogTable, OperatorSignInFailuresTable, OperatorsTable, OperatorTokensTable } from './tables/team.js'
 
 // Kysely's view of the database, one file per area under tables/; importers keep using this module.
@@ -38,6 +39,7 @@ export * from './tables/bills.js'
 export * from './tables/dashboard.js'
 export * from './tables/suppliers.js'
 export * from './tables/team.js'
+export * from './tables/price-levels.js'
 
 export interface DB {
   console_sessions: ConsoleSessionsTable
@@ -77,6 +79,10 @@ export interface DB {
   operator_tokens: OperatorTokensTable
   operator_sign_in_failures: OperatorSignInFailuresTable
   audit_log: AuditLogTable
+  price_levels: PriceLevelsTable
+  price_level_rules: PriceLevelRulesTable
+  item_level_prices: ItemLevelPricesTable
+  price_level_promotions: PriceLevelPromotionsTable
 }
 
 export type Account = Selectable<AccountsTable>

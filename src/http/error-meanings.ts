@@ -67,4 +67,5 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     "the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed",
   OPERATOR_NOT_FOUND: 'no operator with that id: list them with GET /operators',
   TOKEN_NOT_FOUND: 'no such token of that operator (or it is revoked already): list them first',
+  PRICE_LEVEL_NOT_FOUND: 'no price level has that code: list them with GET /api/admin/v1/price-levels',
 }

@@ -20,6 +20,10 @@ export interface AccountsTable {
   ledger_count: Generated<number>
   /** Status changes of the account's orders (settleOrder): with orders_count, its order list's version. */
   order_settles: Generated<number>
+  /** The account's price level (docs/design.md §5d); new accounts get the default. */
+  price_level_id: Generated<number>
+  /** When it last moved to another level: a catalog delta from before it answers in full. */
+  price_level_since: Date | null
   created_at: Generated<Date>
   updated_at: Timestamp
 }

@@ -28,6 +28,8 @@ export interface OrdersTable {
   created_at: Generated<Date>
   updated_at: Timestamp
   finished_at: Date | null
+  /** The buyer's price level when it was bought (purchase()); NULL for orders before levels. */
+  price_level_id: Generated<number | null>
 }
 
 export interface OrderLinesTable {

@@ -5,10 +5,13 @@ export type AuthenticatedAccount = {
   id: number
   status: 'active' | 'suspended'
   ip_allowlist: string[]
+  /** Its price level (docs/design.md §5d) and when it moved there (null: never moved). */
+  price_level_id: number
+  price_level_since: Date | null
 }
 
 // Every reseller request runs this: a named prepared statement on PostgreSQL.
-const AUTHENTICATE = `SELECT a.id, a.status, a.ip_allowlist FROM api_keys k JOIN accounts a ON a.id = k.account_id
+const AUTHENTICATE = `SELECT a.id, a.status, a.ip_allowlist, a.price_level_id, a.price_level_since FROM api_keys k JOIN accounts a ON a.id = k.account_id
   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`
 
 export async function findAccountByKeyHash(prepared: PreparedStatement, keyHash: string): Promise<AuthenticatedAccount | undefined> {

@@ -17,8 +17,8 @@ const providerCannot = () =>
   new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE', { fieldErrors: { item_id: ['the provider cannot take this bill now: try again later'] } })
 
 /** The item as a bill: sellable (refuse_unsellable), postpaid, at a Digiflazz provider that will sign a request. */
-async function postpaidItem(deps: InquiryDeps, itemId: number): Promise<Item & { provider: string; provider_code: string }> {
-  const item = await refuseUnsellable(deps.db, itemId, 1, deps.fulfillable)
+async function postpaidItem(deps: InquiryDeps, itemId: number, accountId: number): Promise<Item & { provider: string; provider_code: string }> {
+  const item = await refuseUnsellable(deps.db, itemId, 1, deps.fulfillable, accountId)
   if (item.order_process !== 'h2h' || item.provider_meta?.postpaid !== true)
     throw invalidField('item_id', 'is not a postpaid item: buy it through POST /api/v1/trx')
   const provider = item.provider
@@ -48,12 +48,13 @@ export function inquiryView(row: Awaited<ReturnType<typeof insertInquiry>>): Bil
 /**
  * POST /v1/trx/tagihan/inquiry (docs/design.md §5c): asks the provider for the customer's bill (inq-pasca
  * under a ref of our own, which the payment reuses) and keeps it 15 minutes for this account.
- * Our admin fee is the item's price per bill; the balance will be charged bill + late fee + it.
+ * Our admin fee is the item's price per bill at the account's level (docs/design.md §5d); the balance will be
+ * charged bill + late fee + it.
  */
 export async function askBill(deps: InquiryDeps, accountId: number, body: BillInquiryBody) {
   const customerNo = body.customer_id.trim()
   if (!customerNo) throw invalidField('customer_id', 'must not be blank: send the customer number on the bill')
-  const item = await postpaidItem(deps, body.item_id)
+  const item = await postpaidItem(deps, body.item_id, accountId)
   const account = await loadProviderAccount(deps.db, deps.vault, item.provider)
   if (!account) throw providerCannot()
   const upstreamRef = newInvoice('INQ')

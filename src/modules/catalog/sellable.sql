@@ -3,20 +3,29 @@
 -- the minimum, the item's quantity over the whole cart (p_item_total) stays within its maximum, the
 -- line costs at most money_max(), and a fulfilment can take it.
 -- p_field prefixes the field paths ('carts.0'; NULL for a body with one item). p_processes NULL:
--- the caller checks fulfilment itself, later (purchase() checks the notes first). Returns the item.
-CREATE OR REPLACE FUNCTION refuse_unsellable(p_item bigint, p_quantity bigint, p_item_total bigint, p_processes text[], p_field text)
+-- the caller checks fulfilment itself, later (purchase() checks the notes first). p_level: the buyer's
+-- price level (docs/design.md §5d). Returns the item, priced at that level.
+CREATE OR REPLACE FUNCTION refuse_unsellable(p_item bigint, p_quantity bigint, p_item_total bigint, p_processes text[], p_field text,
+                                             p_level bigint)
 RETURNS items LANGUAGE plpgsql AS $$
 DECLARE
   v_item items%ROWTYPE;
+  v_price bigint;
 BEGIN
   SELECT * INTO v_item FROM items WHERE id = p_item;
   IF NOT FOUND OR NOT v_item.active THEN
     PERFORM raise_app('ITEM_NOT_FOUND', concat_ws('.', p_field, 'item_id'), 'no active item has this id: see GET /api/v1/item');
   END IF;
+  -- The buyer's level's price is the price (docs/design.md §5d): every check below and every caller
+  -- reads it from the returned row. p_level NULL: the item's own (the operator's view).
+  IF p_level IS NOT NULL THEN
+    SELECT lp.price INTO v_price FROM item_level_prices lp WHERE lp.item_id = p_item AND lp.level_id = p_level;
+    IF FOUND THEN v_item.price := v_price; END IF;
+  END IF;
   -- An item bought from supplier sources is sellable while one of them serves (sources.sql);
   -- one index probe tells the others, which follow their own provider.
   IF v_item.order_process IN ('h2h', 'smm') AND EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = p_item) THEN
-    IF NOT EXISTS (SELECT 1 FROM serving_sources(p_item, now())) THEN
+    IF NOT EXISTS (SELECT 1 FROM serving_sources(p_item, now(), v_item.price)) THEN
       PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));
     END IF;
   -- Nested, not one condition: for an item without a provider that one folded to false, so

@@ -37,37 +37,39 @@ $$;
 --                 hand before any sync has no product row yet: listed, as the operator said);
 --   in_cut_off:   inside the product's daily cut-off window, in the supplier's local time (Digiflazz:
 --                 WIB); a window may wrap midnight (23:45–00:30);
---   within_floor: the item's price covers the source's price + the floor margin, or the item allows a
---                 loss, or the price is unknown (no list showed it).
+--   within_floor: the item's price (p_price: a level's, docs/design.md §5d; else the item's own) reaches
+--                 floor_price: the source's price + the floor margin, or 0 when the item allows a loss
+--                 or the price is unknown (no list showed it).
 -- price: what one unit of the item's price costs there (source_unit_price()); floor_margin: the margin
 -- per unit of price the floor keeps (the item's rule's, else the store's).
-CREATE OR REPLACE FUNCTION item_source_states(p_item bigint, p_at timestamptz)
+CREATE OR REPLACE FUNCTION item_source_states(p_item bigint, p_at timestamptz, p_price bigint DEFAULT NULL)
 RETURNS TABLE (provider text, code text, priority integer, kind text, price numeric, floor_margin bigint,
-               listed boolean, in_cut_off boolean, within_floor boolean)
+               listed boolean, in_cut_off boolean, within_floor boolean, floor_price numeric)
 LANGUAGE sql STABLE AS $$
   SELECT s.provider, s.code, s.priority, pr.kind, c.price, m.margin,
          pr.active AND (sp.provider IS NULL OR (sp.active AND sp.gone_at IS NULL)),
          coalesce(CASE WHEN w.from_wib <= w.to_wib THEN w.now_wib >= w.from_wib AND w.now_wib < w.to_wib
                        ELSE w.now_wib >= w.from_wib OR w.now_wib < w.to_wib END, false),
-         it.allow_loss OR c.price IS NULL OR it.price >= c.price + m.margin
+         coalesce(p_price, it.price) >= f.floor_price, f.floor_price
     FROM item_sources s
     JOIN items it ON it.id = s.item_id
     JOIN providers pr ON pr.code = s.provider
     LEFT JOIN supplier_products sp ON sp.provider = s.provider AND sp.code = s.code
     CROSS JOIN LATERAL (SELECT source_unit_price(sp.price, pr.kind) AS price) c
     CROSS JOIN LATERAL (SELECT floor_margin(it.min_margin) AS margin) m
+    CROSS JOIN LATERAL (SELECT CASE WHEN it.allow_loss OR c.price IS NULL THEN 0 ELSE c.price + m.margin END AS floor_price) f
     CROSS JOIN LATERAL (SELECT (p_at AT TIME ZONE 'Asia/Jakarta')::time AS now_wib,
                                sp.cut_off_start::time AS from_wib, sp.cut_off_end::time AS to_wib) w
    WHERE s.item_id = p_item
 $$;
 
 -- The sources of an item that can serve at p_at, first by priority: listed, outside their cut-off
--- window and within the floor.
-CREATE OR REPLACE FUNCTION serving_sources(p_item bigint, p_at timestamptz)
+-- window and within the floor (at p_price, a level's price; else the item's own).
+CREATE OR REPLACE FUNCTION serving_sources(p_item bigint, p_at timestamptz, p_price bigint DEFAULT NULL)
 RETURNS TABLE (provider text, code text, priority integer, price numeric)
 LANGUAGE sql STABLE AS $$
   SELECT st.provider, st.code, st.priority, st.price
-    FROM item_source_states(p_item, p_at) st
+    FROM item_source_states(p_item, p_at, p_price) st
    WHERE st.listed AND NOT st.in_cut_off AND st.within_floor
    ORDER BY st.priority
 $$;

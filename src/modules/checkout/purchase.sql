@@ -48,6 +48,7 @@ DECLARE
   v_process text;
   v_taken integer;
   v_balance bigint;
+  v_level bigint;
 BEGIN
   -- The ref_id, without a registry row (one row, one index entry and a key-share lock of the account
   -- fewer per sale): orders' unique (account_id, ref_id) guards purchases, ref_ids now holds top-ups'
@@ -69,6 +70,10 @@ BEGIN
                         || v_lock.quantity || ', as the lock holds', jsonb_build_object('item_id', v_lock.item_id, 'quantity', v_lock.quantity));
     END IF;
   END IF;
+
+  -- The buyer's price level (docs/design.md §5d): every line is priced at it, read now, so a level
+  -- change applies from the next purchase on.
+  SELECT a.price_level_id INTO v_level FROM accounts a WHERE a.id = p_account;
 
   -- Item rows in one global order, so concurrent purchases never deadlock.
   FOR v_id IN SELECT DISTINCT u FROM unnest(p_items) u ORDER BY 1 LOOP
@@ -93,7 +98,7 @@ BEGIN
     v_item := refuse_unsellable(p_items[i], p_qtys[i],
                                 CASE WHEN n = 1 THEN p_qtys[i]
                                      ELSE (SELECT sum(u.qty) FROM unnest(p_items[1:i], p_qtys[1:i]) u(item, qty) WHERE u.item = p_items[i]) END,
-                                NULL, v_field);
+                                NULL, v_field, v_level);
     v_line := check_purchase_line(v_field, v_item, p_qtys[i], p_notes[i], p_processes, p_account, p_inquiry, v_bill_line IS NOT NULL);
     -- The unit price: the line's cost over its quantity (an open denomination, quantity 1: its price).
     IF p_max_prices[i] IS NOT NULL THEN
@@ -129,9 +134,9 @@ BEGIN
   END IF;
 
   -- An order of auto lines only is delivered in this same transaction: it is born completed.
-  INSERT INTO orders (account_id, ref_id, invoice, status, price, fees, amount, lock_id, finished_at)
+  INSERT INTO orders (account_id, ref_id, invoice, status, price, fees, amount, lock_id, finished_at, price_level_id)
   VALUES (p_account, p_ref, p_invoice, CASE WHEN v_open = 0 THEN 'completed' ELSE 'paid' END, v_total, 0, v_total, v_lock.id,
-          CASE WHEN v_open = 0 THEN now() END)
+          CASE WHEN v_open = 0 THEN now() END, v_level)
   RETURNING id, orders.created_at INTO v_order_id, v_created;
 
   FOR i IN 1 .. n LOOP
@@ -164,7 +169,7 @@ BEGIN
     END IF;
     IF v_process IN ('h2h', 'smm') THEN
       PERFORM plan_dispatches(v_order_id, v_line_id, i, p_invoice, p_items[i], v_process, p_qtys[i], v_this.cost, v_this.target,
-                              v_this.options, v_this.provider_qty, CASE WHEN i = v_bill_line THEN v_bill_ref END);
+                              v_this.options, v_this.provider_qty, CASE WHEN i = v_bill_line THEN v_bill_ref END, v_level);
     END IF;
   END LOOP;
 

@@ -3,12 +3,12 @@
 -- its provider units (p_units) at the line's cost; smm one panel order for the whole line. Each
 -- request's upstream ref derives from the invoice and the line's number (from 1), so sending it again
 -- is a status check, never a second order; a bill's payment goes under its inquiry's ref (p_bill_ref:
--- pay-pasca must reuse it). Rings NOTIFY dispatch for the upstream worker at commit.
+-- pay-pasca must reuse it); p_level: the buyer's price level. Rings NOTIFY dispatch for the upstream worker at commit.
 -- cost: what the supplier charges for the request (NULL when unknown). max_cost: the most it may cost
 -- and keep the floor at the price paid (docs/design.md §11c), which failover holds its next source to.
 CREATE OR REPLACE FUNCTION plan_dispatches(p_order bigint, p_line bigint, p_line_number integer, p_invoice text, p_item bigint,
                                            p_process text, p_quantity integer, p_cost bigint, p_target text, p_options jsonb,
-                                           p_units integer, p_bill_ref text) RETURNS void
+                                           p_units integer, p_bill_ref text, p_level bigint) RETURNS void
 LANGUAGE plpgsql
 -- Called by purchase() only, so planned under its SET options; a SET here would cost a save and
 -- restore of four settings on every call.
@@ -22,7 +22,10 @@ BEGIN
   -- one does), priced at its supplier price; one without (one index probe finds none) follows its
   -- own provider. A bill stays with the provider that quoted it.
   IF p_bill_ref IS NULL THEN
-    SELECT s.provider, s.code, s.price INTO v_provider, v_code, v_price FROM serving_sources(p_item, now()) s LIMIT 1;
+    -- At the buyer's level's price (docs/design.md §5d), the one purchase() checked a source serves at.
+    SELECT s.provider, s.code, s.price INTO v_provider, v_code, v_price
+      FROM serving_sources(p_item, now(), (SELECT lp.price FROM item_level_prices lp WHERE lp.item_id = p_item AND lp.level_id = p_level)) s
+     LIMIT 1;
   END IF;
   INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost,
                           max_cost)

@@ -25,17 +25,21 @@ DECLARE
   v_active bigint;
   v_held numeric;
   v_required numeric;
+  v_level bigint;
 BEGIN
   PERFORM hold_item_exclusively(p_item);
   SELECT * INTO v_item FROM items i WHERE i.id = p_item;
   IF NOT FOUND OR NOT v_item.active THEN PERFORM raise_app('ITEM_NOT_FOUND'); END IF;
   IF v_item.unlimited_stock THEN PERFORM raise_app('LOCK_NOT_REQUIRED'); END IF;
-  PERFORM refuse_unsellable(p_item, p_qty, p_qty, p_processes, NULL);
+  SELECT a.price_level_id INTO v_level FROM accounts a WHERE a.id = p_account;
+  -- Priced at the account's level (docs/design.md §5d), as its purchase will be.
+  v_item := refuse_unsellable(p_item, p_qty, p_qty, p_processes, NULL, v_level);
   SELECT coalesce(a.max_active_locks, p_default_cap), a.balance INTO v_cap, v_balance FROM accounts a WHERE a.id = p_account FOR NO KEY UPDATE;
-  -- The account's active locks, counted and valued in one pass: at their items' current prices, in
-  -- numeric (several locks' worth can pass what a bigint holds).
-  SELECT count(*), coalesce(sum(i.price::numeric * s.quantity), 0) INTO v_active, v_held
+  -- The account's active locks, counted and valued in one pass: at their items' current prices at the
+  -- account's level, in numeric (several locks' worth can pass what a bigint holds).
+  SELECT count(*), coalesce(sum(coalesce(lp.price, i.price)::numeric * s.quantity), 0) INTO v_active, v_held
     FROM stock_locks s JOIN items i ON i.id = s.item_id
+    LEFT JOIN item_level_prices lp ON lp.item_id = s.item_id AND lp.level_id = v_level
    WHERE s.account_id = p_account AND s.status = 'active' AND s.expires_at > clock_timestamp();
   IF v_active >= v_cap THEN PERFORM raise_app('MAX_ACTIVE_LOCKS_REACHED'); END IF;
   IF item_stock(p_item) - item_reserved(p_item) < p_qty THEN PERFORM raise_app('INSUFFICIENT_STOCK'); END IF;

@@ -18,12 +18,13 @@ export function noteText(note: NoteInput, field: string): string | null {
 }
 
 /** check_cart_line() (cart-line.sql) for a body of one item: the note rules, and what the line costs. */
-export async function checkCartLine(db: Database, itemId: number, quantity: number, note: string | null) {
+export async function checkCartLine(db: Database, item: { id: number; price: number }, quantity: number, note: string | null) {
+  // The item's row at the price given (a level's, docs/design.md §5d), as purchase() hands it on.
   const { rows } = await raisingAppErrors(
     sql<{ note: string | null; cost: string | number }>`
-      SELECT c.note, c.cost FROM items i, check_cart_line(NULL, i, ${quantity}::integer, ${note}::text) c WHERE i.id = ${itemId}`.execute(
-      db,
-    ),
+      SELECT c.note, c.cost FROM items i,
+             check_cart_line(NULL, jsonb_populate_record(i, jsonb_build_object('price', ${item.price}::bigint)), ${quantity}::integer, ${note}::text) c
+       WHERE i.id = ${item.id}`.execute(db),
   )
   return { note: rows[0].note, cost: Number(rows[0].cost) }
 }

@@ -50,8 +50,8 @@ export async function createSandboxOrder(db: Database, fulfillable: readonly str
   refuseBlankRefId(input.ref_id)
   const existing = await findSandbox(db, accountId, input.ref_id)
   if (existing && existing.ref_id === input.ref_id) throw refused(existing)
-  const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable)
-  const line = await checkCartLine(db, item.id, input.quantity, noteText(input.note, 'note'))
+  const item = await refuseUnsellable(db, input.item_id, input.quantity, fulfillable, accountId)
+  const line = await checkCartLine(db, item, input.quantity, noteText(input.note, 'note'))
   refusePriceAboveMax(item.id, Math.ceil(line.cost / input.quantity), input.max_price)
   const available = await findStockForSale(db, item.id)
   // NULL is unlimited stock.
