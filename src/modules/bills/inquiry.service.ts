@@ -17,7 +17,11 @@ const providerCannot = () =>
   new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE', { fieldErrors: { item_id: ['the provider cannot take this bill now: try again later'] } })
 
 /** The item as a bill: sellable (refuse_unsellable), postpaid, at a Digiflazz provider that will sign a request. */
-async function postpaidItem(deps: InquiryDeps, itemId: number, accountId: number): Promise<Item & { provider: string; provider_code: string }> {
+async function postpaidItem(
+  deps: InquiryDeps,
+  itemId: number,
+  accountId: number,
+): Promise<Item & { provider: string; provider_code: string }> {
   const item = await refuseUnsellable(deps.db, itemId, 1, deps.fulfillable, accountId)
   if (item.order_process !== 'h2h' || item.provider_meta?.postpaid !== true)
     throw invalidField('item_id', 'is not a postpaid item: buy it through POST /api/v1/trx')
