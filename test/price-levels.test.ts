@@ -2,9 +2,15 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from './app.js'
 import { admin, createAutoItem, createItem, createReseller } from './factory.js'
-import { balanceOf, buy } from './factory-orders.js'
+import { balanceOf, buy, relayEvents } from './factory-orders.js'
 import { assertInvariants } from './invariants.js'
-import { createPriceLevel, replaceLevelRules, setAccountLevel, setItemLevelPrices } from '../src/modules/price-levels/index.js'
+import {
+  createPriceLevel,
+  replaceLevelRules,
+  setAccountLevel,
+  setItemLevelPrices,
+  updatePriceLevel,
+} from '../src/modules/price-levels/index.js'
 
 // Price levels (docs/design.md §5d) where money moves: the purchase, the sandbox and the lock are priced
 // at the buyer's level, by the most specific rule, rounded up, a hand-set price winning; a level
@@ -103,6 +109,80 @@ describe('price levels', () => {
     expect(Number(await levelPrice(item.id, 'partner'))).toBe(4_321)
     await setItemLevelPrices(db, item.id, { partner: null })
     expect(Number(await levelPrice(item.id, 'partner'))).toBe(4_200)
+    await assertInvariants(db)
+  })
+
+  it('the margin report sums per level: each order at the level its buyer was on when it bought', async () => {
+    const item = await createAutoItem(app, 4, { price: 8_000, product_name: 'Margin Levelled' })
+    await createPriceLevel(db, { code: 'margin-a', name: 'Margin A' })
+    await replaceLevelRules(db, 'margin-a', [{ scope: 'item', item_id: item.id, percent: 25, round_to: 1 }])
+    const shop = await createReseller(app, { balance: 100_000 })
+    await setAccountLevel(db, shop.id, 'margin-a')
+    expect((await buy(app, shop, nextRef(), [{ item_id: item.id, quantity: 2 }])).json().data.price).toBe(20_000)
+    // Moved back: the order it bought stays on margin-a's row.
+    await setAccountLevel(db, shop.id, 'reseller')
+    const report = await admin(app, 'GET', '/reports/margin?group=level')
+    expect(report.rows.find((r: { label: string }) => r.label === 'margin-a')).toMatchObject({ orders: 1, revenue: 20_000 })
+  })
+
+  it('promotion: reaching a level’s monthly count moves the account up once, in the audit log as promotion', async () => {
+    const item = await createAutoItem(app, 6, { price: 1_000, product_name: 'Promoted' })
+    await createPriceLevel(db, { code: 'gold', name: 'Gold' })
+    await createPriceLevel(db, { code: 'starter', name: 'Starter', promote_at: 2, promote_to: 'gold' })
+    const shop = await createReseller(app, { balance: 100_000 })
+    await setAccountLevel(db, shop.id, 'starter')
+    const levelOf = async () =>
+      (
+        await db
+          .selectFrom('accounts as a')
+          .innerJoin('price_levels as l', 'l.id', 'a.price_level_id')
+          .select('l.code')
+          .where('a.id', '=', shop.id)
+          .executeTakeFirstOrThrow()
+      ).code
+    await buy(app, shop, nextRef(), [{ item_id: item.id, quantity: 1 }])
+    await relayEvents(ctx)
+    expect(await levelOf()).toBe('starter')
+    await buy(app, shop, nextRef(), [{ item_id: item.id, quantity: 1 }])
+    await relayEvents(ctx)
+    expect(await levelOf()).toBe('gold')
+    const { rows } = await sql<{ actor: string; action: string; changes: Record<string, unknown> }>`
+      SELECT actor, action, changes FROM audit_log WHERE target_type = 'accounts' AND target_id = ${String(shop.id)} AND actor = 'promotion'`.execute(
+      db,
+    )
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ action: 'promotePriceLevel', changes: { price_level_id: {} } })
+    // Moved back by an operator: the promotion from starter happened once and does not repeat.
+    await setAccountLevel(db, shop.id, 'starter')
+    await buy(app, shop, nextRef(), [{ item_id: item.id, quantity: 1 }])
+    await relayEvents(ctx)
+    expect(await levelOf()).toBe('starter')
+    // No promotion without its two fields.
+    await expect(updatePriceLevel(db, 'starter', { promote_to: null })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' })
+  })
+
+  it('a rule change racing purchases: every line is priced by one rule set or the other, never between', async () => {
+    const item = await createAutoItem(app, 40, { price: 10_000, product_name: 'Raced' })
+    await createPriceLevel(db, { code: 'raced', name: 'Raced' })
+    const shop = await createReseller(app, { balance: 1_000_000 })
+    await setAccountLevel(db, shop.id, 'raced')
+    const sets = [
+      [{ scope: 'all' as const, percent: 10, round_to: 1 as const }],
+      [{ scope: 'all' as const, percent: 20, round_to: 1 as const }],
+    ]
+    const buying = Array.from({ length: 30 }, (_, i) => buy(app, shop, `race-${i}`, [{ item_id: item.id, quantity: 1 }]))
+    const changing = (async () => {
+      for (let i = 0; i < 10; i++) await replaceLevelRules(db, 'raced', sets[i % 2]!)
+    })()
+    const answers = await Promise.all(buying)
+    await changing
+    const prices = answers.map((a) => a.json().data.price)
+    for (const price of prices) expect([10_000, 11_000, 12_000]).toContain(price)
+    const { rows } = await sql<{ unit_price: string; amount: string }>`
+      SELECT l.unit_price, o.amount FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.ref_id LIKE 'race-%'`.execute(db)
+    expect(rows).toHaveLength(30)
+    for (const row of rows) expect(Number(row.amount)).toBe(Number(row.unit_price))
+    expect(await balanceOf(app, shop)).toBe(1_000_000 - prices.reduce((a, b) => a + b, 0))
     await assertInvariants(db)
   })
 })

@@ -18,6 +18,8 @@ const KEYS: Record<MarginGroup, (timeZone: string) => RawBuilder<string>> = {
     sql`CASE WHEN l.order_process IN ('h2h', 'smm') THEN coalesce(u.provider, 'unknown')
              WHEN l.order_process = 'auto' THEN 'stock' ELSE 'manual' END`,
   reseller: () => sql`o.account_id::text`,
+  // The buyer's price level when it bought (docs/design.md §5d); orders from before levels: the default's.
+  level: () => sql`coalesce(o.price_level_id, (SELECT pl.id FROM price_levels pl WHERE pl.is_default))::text`,
   day: (timeZone) => sql`to_char(o.created_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`,
 }
 
@@ -26,6 +28,7 @@ const LABELS: Record<MarginGroup, RawBuilder<string>> = {
   item: sql`(SELECT p.name || ' — ' || i.name FROM items i JOIN products p ON p.id = i.product_id WHERE i.id = s.key::bigint)`,
   provider: sql`CASE s.key WHEN 'stock' THEN 'Stock (auto)' WHEN 'manual' THEN 'Manual' ELSE s.key END`,
   reseller: sql`(SELECT a.name FROM accounts a WHERE a.id = s.key::bigint)`,
+  level: sql`(SELECT pl.code FROM price_levels pl WHERE pl.id = s.key::bigint)`,
   day: sql`s.key`,
 }
 
@@ -51,7 +54,7 @@ export const OWN_LINE_COST = sql`CASE WHEN l.subtotal = 0 THEN l.cost
 export async function marginSums(db: Database, from: string, to: string, group: MarginGroup, timeZone: string): Promise<MarginSum[]> {
   const { rows } = await sql<MarginSum>`
     WITH counted AS (
-      SELECT o.id, o.account_id, o.created_at
+      SELECT o.id, o.account_id, o.created_at, o.price_level_id
         FROM orders o
        WHERE o.created_at >= (${from}::date::timestamp AT TIME ZONE ${timeZone})
          AND o.created_at < ((${to}::date + 1)::timestamp AT TIME ZONE ${timeZone})

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Ok, StringEnum } from '../../http/schemas.js'
 
-export const MARGIN_GROUPS = ['item', 'provider', 'reseller', 'day'] as const
+export const MARGIN_GROUPS = ['item', 'provider', 'reseller', 'level', 'day'] as const
 export type MarginGroup = (typeof MARGIN_GROUPS)[number]
 
 const Day = (description: string) => Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description, examples: ['2026-11-01'] })
@@ -10,7 +10,10 @@ export const MarginQuery = Type.Object({
   from: Type.Optional(Day('YYYY-MM-DD, the first day counted (inclusive) in LEADERBOARD_TZ; default 29 days before `to`')),
   to: Type.Optional(Day('YYYY-MM-DD, the last day counted (inclusive) in LEADERBOARD_TZ; default today')),
   group: Type.Optional(
-    StringEnum(MARGIN_GROUPS, { default: 'day', description: 'what a row sums: an item, a source, a reseller or a day' }),
+    StringEnum(MARGIN_GROUPS, {
+      default: 'day',
+      description: 'what a row sums: an item, a source, a reseller, a price level (the buyer’s when it bought) or a day',
+    }),
   ),
 })
 export type MarginQuery = Static<typeof MarginQuery>

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTestApp } from './app.js'
+import { admin, createItem, createReseller } from './factory.js'
+import { balanceOf, buy } from './factory-orders.js'
+import { assertInvariants } from './invariants.js'
+import { createPriceLevel, replaceLevelRules, setAccountLevel } from '../src/modules/price-levels/index.js'
+import { addSimulatedProviders, startUpstreams } from './upstreams.js'
+
+// The floor at a level's price (docs/design.md §5d, §11c), against the Digiflazz simulator over HTTP: a
+// level's lower price is not raised to the floor; its buyers go to a source that keeps the floor at
+// what they pay, and with none the item is unavailable to them while other levels buy it.
+// ml86 costs 19,500 at dgf, ml172 38,900 at dgf2; the store keeps a floor of Rp 500 (MIN_MARGIN).
+const { app, ctx } = await createTestApp({ MIN_MARGIN: '500' })
+const up = await startUpstreams()
+afterAll(() => up.close())
+await addSimulatedProviders(app, up, { panel: false })
+await admin(app, 'POST', '/providers', {
+  code: 'dgf2',
+  kind: 'digiflazz',
+  base_url: `${up.base}/digiflazz/v1`,
+  username: 'demo',
+  api_key: 'demo-key',
+})
+for (const code of ['dgf', 'dgf2']) await admin(app, 'POST', `/providers/${code}/sync?force=true`)
+
+const requestsOf = (orderId: number) =>
+  ctx.db.selectFrom('dispatches').select(['provider_code', 'amount', 'max_cost']).where('order_id', '=', orderId).orderBy('id').execute()
+
+describe('the floor at a level’s price', () => {
+  it('routes each level to a source within the floor at its price, and refuses a level no source serves', async () => {
+    // The dearer source first: at the item's own 40,000 it serves; at 20,000 only ml86 keeps the floor.
+    const item = await createItem(app, {
+      order_process: 'h2h',
+      price: 40_000,
+      unlimited_stock: true,
+      provider: 'dgf2',
+      provider_code: 'ml172',
+    })
+    await admin(app, 'PUT', `/items/${item.id}/sources`, {
+      sources: [
+        { provider: 'dgf2', code: 'ml172', priority: 1 },
+        { provider: 'dgf', code: 'ml86', priority: 2 },
+      ],
+    })
+    await createPriceLevel(ctx.db, { code: 'half', name: 'Half' })
+    await replaceLevelRules(ctx.db, 'half', [{ scope: 'item', item_id: item.id, percent: -50, round_to: 1 }])
+    await createPriceLevel(ctx.db, { code: 'below', name: 'Below' })
+    await replaceLevelRules(ctx.db, 'below', [{ scope: 'item', item_id: item.id, percent: -60, round_to: 1 }])
+    const own = await createReseller(app, { balance: 100_000 })
+    const half = await createReseller(app, { balance: 100_000 })
+    const below = await createReseller(app, { balance: 100_000 })
+    await setAccountLevel(ctx.db, half.id, 'half')
+    await setAccountLevel(ctx.db, below.id, 'below')
+
+    const ownOrder = await buy(app, own, 'lvf-own', [{ item_id: item.id, quantity: 1, note: '081255700001' }])
+    expect(ownOrder.statusCode, ownOrder.body).toBe(200)
+    expect(await requestsOf(ownOrder.json().data.id)).toEqual([{ provider_code: 'ml172', amount: 40_000, max_cost: 39_500 }])
+
+    const halfOrder = await buy(app, half, 'lvf-half', [{ item_id: item.id, quantity: 1, note: '081255700002' }])
+    expect(halfOrder.statusCode, halfOrder.body).toBe(200)
+    expect(halfOrder.json().data.price).toBe(20_000)
+    expect(await requestsOf(halfOrder.json().data.id)).toEqual([{ provider_code: 'ml86', amount: 20_000, max_cost: 19_500 }])
+
+    // 16,000 is under every source's cost + 500: unavailable at this level, nothing debited, the ref_id free.
+    const refused = await buy(app, below, 'lvf-below', [{ item_id: item.id, quantity: 1, note: '081255700003' }])
+    expect(refused.statusCode).toBe(503)
+    expect(refused.json().message).toBe('PRODUCT_TEMPORARILY_UNAVAILABLE')
+    expect(await balanceOf(app, below)).toBe(100_000)
+    const sandbox = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/sandbox',
+      headers: below.headers,
+      payload: { ref_id: 'lvf-sbx', item_id: item.id, quantity: 1, note: '081255700003' },
+    })
+    expect(sandbox.statusCode).toBe(503)
+    await assertInvariants(ctx.db)
+  })
+})
