@@ -75,4 +75,37 @@ describe('the floor at a level’s price', () => {
     expect(sandbox.statusCode).toBe(503)
     await assertInvariants(ctx.db)
   })
+
+  it('a bill’s admin fee is the item’s price at the payer’s level, and its payment charges the inquiry’s amount', async () => {
+    const pln = await createItem(app, {
+      order_process: 'h2h',
+      price: 2_500,
+      unlimited_stock: true,
+      provider: 'dgf',
+      provider_code: 'pln',
+      provider_meta: { postpaid: true },
+    })
+    await createPriceLevel(ctx.db, { code: 'bills', name: 'Bills' })
+    await replaceLevelRules(ctx.db, 'bills', [{ scope: 'item', item_id: pln.id, percent: 100, round_to: 1 }])
+    const payer = await createReseller(app, { balance: 500_000 })
+    await setAccountLevel(ctx.db, payer.id, 'bills')
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx/tagihan/inquiry',
+      headers: payer.headers,
+      payload: { item_id: pln.id, customer_id: '530000000011' },
+    })
+    expect(asked.statusCode, asked.body).toBe(200)
+    const bill = asked.json().data
+    expect(bill).toMatchObject({ admin_fee: 5_000 * bill.bill_count, amount: bill.bill_amount + bill.penalty + 5_000 * bill.bill_count })
+    const paid = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx/tagihan',
+      headers: payer.headers,
+      payload: { ref_id: 'lvf-bill', item_id: pln.id, customer_id: '530000000011', inquiry_id: bill.inquiry_id },
+    })
+    expect(paid.statusCode, paid.body).toBe(200)
+    expect(await balanceOf(app, payer)).toBe(500_000 - bill.amount)
+    await assertInvariants(ctx.db)
+  })
 })
