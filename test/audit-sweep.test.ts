@@ -23,6 +23,8 @@ const UNAUDITED: Record<string, string> = {
   supplier_products: "a copy of the supplier's list; what a sync changed is logged as supplier_changes and supplier_syncs rows",
   reseller_sessions: "the removed dashboard user's sign-ins, ended with the logged removal",
   license_fingerprints: 'the digest of every voucher ever stocked (a secret itself); the licenses rows are logged',
+  // Its audit trigger logs hand-set prices only (docs/design.md §5d); the rest follow logged items, products and rules.
+  item_level_prices: 'prices a level computes from its logged rules and the logged item; hand-set ones are logged',
 }
 const auditedTables = async () =>
   (

@@ -21,6 +21,7 @@ export const sqlFiles: readonly Repeatable[] = [
   file('modules/catalog/catalog-clock.sql'),
   file('modules/catalog/sources.sql'),
   file('modules/catalog/sellable.sql'),
+  file('modules/catalog/level-prices.sql'),
   file('modules/price-levels/price-levels.sql'),
   file('modules/ledger/ledger.sql'),
   file('modules/locks/locks.sql'),

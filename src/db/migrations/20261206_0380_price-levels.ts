@@ -84,9 +84,12 @@ const statements = [
   `CREATE FUNCTION account_level_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$`,
   `CREATE TRIGGER items_level_prices_insert AFTER INSERT ON items REFERENCING NEW TABLE AS changed
     FOR EACH STATEMENT EXECUTE FUNCTION level_prices_follow_item()`,
-  // A row trigger with WHEN: a sale's stock write (price unchanged) costs nothing.
+  // A row trigger with WHEN: a sale's stock write (price unchanged) costs nothing. A writer of many
+  // prices in one statement (a supplier's repricing) says it refreshes them itself, once, after it
+  // (price_levels.refresh = 'after'): one set-based pass instead of one per row.
   `CREATE TRIGGER items_level_prices_update AFTER UPDATE OF price, product_id ON items FOR EACH ROW
-    WHEN (OLD.price IS DISTINCT FROM NEW.price OR OLD.product_id IS DISTINCT FROM NEW.product_id)
+    WHEN ((OLD.price IS DISTINCT FROM NEW.price OR OLD.product_id IS DISTINCT FROM NEW.product_id)
+          AND current_setting('price_levels.refresh', true) IS DISTINCT FROM 'after')
     EXECUTE FUNCTION level_prices_follow_item()`,
   `CREATE TRIGGER products_level_prices_update AFTER UPDATE OF name, category_id ON products FOR EACH ROW
     WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.category_id IS DISTINCT FROM NEW.category_id)

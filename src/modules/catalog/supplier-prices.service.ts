@@ -24,6 +24,8 @@ export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice
   if (prices.length === 0) return []
   const ids = prices.map((p) => p.id)
   await holdItems(trx, ids)
+  // Level prices (docs/design.md §5d) follow in one pass after the statement, not one per row.
+  await sql`SELECT set_config('price_levels.refresh', 'after', true)`.execute(trx)
   const { rows } = await sql<{ id: number }>`
     WITH v AS (
       SELECT * FROM unnest(${ids}::bigint[], ${prices.map((p) => p.cost)}::numeric[], ${prices.map((p) => p.price)}::bigint[],
@@ -38,7 +40,9 @@ export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice
      WHERE i.id = v.id
        AND (i.cost IS DISTINCT FROM v.cost OR (NOT i.price_locked AND i.price <> v.price) OR i.min_margin IS DISTINCT FROM v.min_margin)
     RETURNING i.id`.execute(trx)
-  return rows.map((r) => r.id)
+  const written = rows.map((r) => r.id)
+  await sql`SELECT refresh_level_prices(NULL, ${written}::bigint[]), set_config('price_levels.refresh', '', true)`.execute(trx)
+  return written
 }
 
 /**

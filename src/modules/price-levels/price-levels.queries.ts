@@ -2,8 +2,8 @@ import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
 import type { LevelRoundTo, LevelRuleScope } from '../../db/schema.js'
 
-// The price levels' rows (docs/design.md §5d). Level prices themselves are written by
-// refresh_level_prices() (price-levels.sql) and by a hand-set price here.
+// The price levels' rows (docs/design.md §5d). Level prices themselves are the catalog's
+// (catalog/level-prices.sql), set by hand through set_item_level_price().
 
 const LEVEL_COLUMNS = ['id', 'code', 'name', 'position', 'is_default', 'promote_at', 'promote_to', 'created_at', 'updated_at'] as const
 
@@ -114,19 +114,10 @@ export const itemLevelPriceRows = (db: Database, itemId: number) =>
     .orderBy('l.id')
     .execute()
 
-/** A price set by hand: kept until cleared. The row exists for every item and level (refresh_level_prices). */
-export const setManualPrice = (trx: Trx, itemId: number, levelId: number, price: number) =>
-  trx
-    .updateTable('item_level_prices')
-    .set({ price, manual: true, rule_id: null, changed_at: sql<Date>`catalog_change_time()` })
-    .where('item_id', '=', itemId)
-    .where('level_id', '=', levelId)
-    .execute()
-
-export const clearManualPrice = (trx: Trx, itemId: number, levelId: number) =>
-  trx.updateTable('item_level_prices').set({ manual: false }).where('item_id', '=', itemId).where('level_id', '=', levelId).execute()
-
-export const ringCatalog = (trx: Trx) => sql`SELECT pg_notify('catalog_changed', '')`.execute(trx)
+/** A level's price set by hand (kept until cleared), or cleared with null (catalog/level-prices.sql). */
+export async function setItemLevelPrice(trx: Trx, itemId: number, levelId: number, price: number | null): Promise<void> {
+  await sql`SELECT set_item_level_price(${itemId}::bigint, ${levelId}::bigint, ${price}::bigint)`.execute(trx)
+}
 
 export const countAccountsAt = async (db: Database, levelId: number) =>
   Number(

@@ -2,7 +2,6 @@ import { inTransaction, type Database } from '../../db/database.js'
 import type { LevelRoundTo, LevelRuleScope } from '../../db/schema.js'
 import { AppError, invalidField, type FieldErrors } from '../../errors.js'
 import {
-  clearManualPrice,
   existingCategoryIds,
   existingItemIds,
   findLevelByCode,
@@ -16,7 +15,7 @@ import {
   refreshLevelPrices,
   deleteRuleRows,
   setAccountLevelRow,
-  setManualPrice,
+  setItemLevelPrice,
   updateLevelRow,
   type LevelRow,
   type LevelRuleRow,
@@ -234,10 +233,8 @@ export async function setItemLevelPrices(db: Database, itemId: number, prices: R
   await inTransaction(db, async (trx) => {
     for (const [code, price] of Object.entries(prices)) {
       const level = levels.find((l) => l.code === code)!
-      if (price === null) await clearManualPrice(trx, itemId, level.id)
-      else await setManualPrice(trx, itemId, level.id, price)
+      await setItemLevelPrice(trx, itemId, level.id, price)
     }
-    await refreshLevelPrices(trx, null, [itemId])
   })
   return getItemLevelPrices(db, itemId)
 }
