@@ -7,7 +7,7 @@ import { AppError } from '../errors.js'
 import { adminCatalogRoutes, adminOrderRoutes, adminRoutes, operatorViewRoutes } from '../modules/admin/index.js'
 import { auditRoutes } from '../modules/audit/index.js'
 import { billRoutes } from '../modules/bills/index.js'
-import { catalogRoutes } from '../modules/catalog/index.js'
+import { catalogRoutes, renewCatalogAfterWrites } from '../modules/catalog/index.js'
 import { leaderboardRoutes } from '../modules/leaderboard/index.js'
 import { consolePlugin } from '../modules/console/index.js'
 import { dashboardPlugin, dashboardUserAdminRoutes } from '../modules/dashboard/index.js'
@@ -102,6 +102,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(
     async (admin) => {
       actingScope(admin)
+      renewCatalogAfterWrites(admin, ctx.catalog)
       admin.addHook('onRequest', adminAuth(ctx))
       admin.addHook('onRequest', authorizeOperator)
       await admin.register(adminRoutes(ctx))

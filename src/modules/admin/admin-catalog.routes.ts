@@ -13,11 +13,6 @@ const tags = ['operator']
 /** Categories and products on their own (docs/design.md §11 creates them by name from an item; here they are listed and edited). */
 export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  // The catalog snapshot of this process renews at once; others hear the NOTIFY.
-  const edited = <T>(result: T) => {
-    ctx.catalog.invalidate()
-    return result
-  }
   return async (app) => {
     app.get(
       '/categories',
@@ -45,7 +40,7 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_CATALOG_DOCS.adminCreateCategory, { 200: S.OneCategory }),
         },
       },
-      async (request) => ok(edited(await categories.createCategory(db, request.body))),
+      async (request) => ok(await categories.createCategory(db, request.body)),
     )
     app.get(
       '/categories/:id',
@@ -70,7 +65,7 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_CATALOG_DOCS.adminUpdateCategory, { 200: S.OneCategory }),
         },
       },
-      async (request) => ok(edited(await categories.updateCategory(db, request.params.id, request.body))),
+      async (request) => ok(await categories.updateCategory(db, request.params.id, request.body)),
     )
     app.delete(
       '/categories/:id',
@@ -82,7 +77,7 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_CATALOG_DOCS.adminDeleteCategory, { 200: S.Deleted }),
         },
       },
-      async (request) => ok(edited(await categories.deleteCategory(db, request.params.id))),
+      async (request) => ok(await categories.deleteCategory(db, request.params.id)),
     )
 
     app.get(
@@ -111,7 +106,7 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_CATALOG_DOCS.adminCreateProduct, { 200: S.OneProduct }),
         },
       },
-      async (request) => ok(edited(await products.createProduct(db, request.body))),
+      async (request) => ok(await products.createProduct(db, request.body)),
     )
     app.get(
       '/products/:id',
@@ -151,7 +146,7 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_CATALOG_DOCS.adminUpdateProduct, { 200: S.OneProduct }),
         },
       },
-      async (request) => ok(edited(await products.updateProduct(db, request.params.id, request.body))),
+      async (request) => ok(await products.updateProduct(db, request.params.id, request.body)),
     )
     app.delete(
       '/products/:id',
@@ -163,7 +158,7 @@ export function adminCatalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_CATALOG_DOCS.adminDeleteProduct, { 200: S.Deleted }),
         },
       },
-      async (request) => ok(edited(await products.deleteProduct(db, request.params.id))),
+      async (request) => ok(await products.deleteProduct(db, request.params.id)),
     )
   }
 }

@@ -21,11 +21,6 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     ctx.authCache.forgetAccount(accountId)
     return result
   }
-  // Likewise the catalog snapshot: the next listing here is taken after the edit.
-  const edited = <T>(result: T) => {
-    ctx.catalog.invalidate()
-    return result
-  }
   return async (app) => {
     app.post(
       '/resellers',
@@ -120,7 +115,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_DOCS.adminCreateItem, { 200: S.AdminItem }),
         },
       },
-      async (request) => ok(edited(await createItem(db, request.body))),
+      async (request) => ok(await createItem(db, request.body)),
     )
     app.get(
       '/items/:id',
@@ -149,7 +144,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const item = await updateItem(db, request.params.id, request.body)
         // Unlocked, an item takes its rule's price now rather than at the next sync.
         const repriced = request.body.price_locked === false && (await repriceItemsNow(db, [item.id])) > 0
-        return ok(edited(repriced ? await getAdminItem(db, item.id) : item))
+        return ok(repriced ? await getAdminItem(db, item.id) : item)
       },
     )
     // Stock arrives in bulk: this one route takes up to 8 MiB.
@@ -165,7 +160,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_DOCS.adminAddLicenses, { 200: S.LicensesAdded }),
         },
       },
-      async (request) => ok(edited(await addLicenses(db, vault, request.params.id, request.body.licenses))),
+      async (request) => ok(await addLicenses(db, vault, request.params.id, request.body.licenses)),
     )
 
     app.post(
@@ -206,7 +201,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const provider = await updateProvider(db, vault, request.params.code, request.body)
         // On or off, the provider may now be (or no longer be) the first serving source of items bought from it.
         if (request.body.active !== undefined) await repriceProviderNow(db, provider.code)
-        return ok(edited(provider))
+        return ok(provider)
       },
     )
   }

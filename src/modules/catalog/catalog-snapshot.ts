@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../../context.js'
 import type { Database } from '../../db/database.js'
 import { variantsQuery, type VariantRow } from './catalog.queries.js'
@@ -147,6 +148,18 @@ export function cachedBody(snapshot: CatalogSnapshot, key: string, make: () => s
     snapshot.bodies.set(key, (body = Buffer.from(make())))
   }
   return body
+}
+
+/**
+ * An operator's write (admin API, console) renews this process's snapshot before its answer leaves, so
+ * the next listing here is taken after the edit; other processes hear the NOTIFY below. One hook on
+ * the operator scopes instead of a call after every edit: a write that changes nothing listed costs
+ * one snapshot early.
+ */
+export function renewCatalogAfterWrites(app: FastifyInstance, catalog: CatalogCache): void {
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') catalog.invalidate()
+  })
 }
 
 // Rung by the catalog's triggers (catalog-clock.sql) in the transaction of every catalog change, sent on commit.

@@ -4,7 +4,7 @@ export { findStockForSale, providerFits } from './catalog.queries.js'
 export { catalogRoutes } from './catalog.routes.js'
 export { Variant } from './catalog.schemas.js'
 export { listOperatorItems, offersValidation, publicProviderMeta, toVariant, VALIDATE_ENDPOINT } from './catalog.service.js'
-export { createCatalogCache, watchCatalogChanges, type CatalogCache } from './catalog-snapshot.js'
+export { createCatalogCache, renewCatalogAfterWrites, watchCatalogChanges, type CatalogCache } from './catalog-snapshot.js'
 export { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './categories.service.js'
 export {
   addLicenses,

@@ -20,11 +20,6 @@ const allCategories = async (db: AppContext['db']) => (await categories.listCate
 /** Categories and products: list, create, edit (name, icon or image, a product's category), delete the empty ones. */
 export function categoryPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  // Edits reach the reseller catalog of this process at once; other processes hear the NOTIFY.
-  const edited = <T>(result: T) => {
-    ctx.catalog.invalidate()
-    return result
-  }
   return async (app) => {
     app.get(
       '/console/categories',
@@ -39,7 +34,7 @@ export function categoryPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/categories',
       { config: { operationId: 'adminCreateCategory' }, schema: { hide, body: Form({ name: Text(191), icon: Optional(Text(500)) }) } },
       async (request, reply) => {
-        const created = edited(await categories.createCategory(db, { name: request.body.name, icon: request.body.icon }))
+        const created = await categories.createCategory(db, { name: request.body.name, icon: request.body.icon })
         return reply.redirect(`/console/categories/${created.id}?done=category`, 303)
       },
     )
@@ -59,7 +54,7 @@ export function categoryPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: { hide, params: IdParam, body: Form({ name: Text(191), icon: Optional(Text(500)) }) },
       },
       async (request, reply) => {
-        edited(await categories.updateCategory(db, request.params.id, { name: request.body.name, icon: request.body.icon ?? '' }))
+        await categories.updateCategory(db, request.params.id, { name: request.body.name, icon: request.body.icon ?? '' })
         return reply.redirect(`/console/categories/${request.params.id}?done=category`, 303)
       },
     )
@@ -67,7 +62,7 @@ export function categoryPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/categories/:id/delete',
       { config: { operationId: 'adminDeleteCategory' }, schema: { hide, params: IdParam, body: Form({}) } },
       async (request, reply) => {
-        edited(await categories.deleteCategory(db, request.params.id))
+        await categories.deleteCategory(db, request.params.id)
         return reply.redirect('/console/categories?done=deleted', 303)
       },
     )
@@ -91,7 +86,7 @@ export function categoryPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { name, category_id, image } = request.body
-        const created = edited(await products.createProduct(db, { name, image, category_id: wholeNumber('category_id', category_id) }))
+        const created = await products.createProduct(db, { name, image, category_id: wholeNumber('category_id', category_id) })
         return reply.redirect(`/console/products/${created.id}?done=product`, 303)
       },
     )
@@ -113,7 +108,7 @@ export function categoryPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { name, category_id, image } = request.body
         const changes = { name, image: image ?? '', category_id: wholeNumber('category_id', category_id) }
-        edited(await products.updateProduct(db, request.params.id, changes))
+        await products.updateProduct(db, request.params.id, changes)
         return reply.redirect(`/console/products/${request.params.id}?done=product`, 303)
       },
     )
@@ -121,7 +116,7 @@ export function categoryPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/products/:id/delete',
       { config: { operationId: 'adminDeleteProduct' }, schema: { hide, params: IdParam, body: Form({}) } },
       async (request, reply) => {
-        edited(await products.deleteProduct(db, request.params.id))
+        await products.deleteProduct(db, request.params.id)
         return reply.redirect('/console/products?done=deleted', 303)
       },
     )

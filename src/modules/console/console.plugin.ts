@@ -13,6 +13,7 @@ import { overviewPages } from './overview.pages.js'
 import { resellerPages } from './resellers.pages.js'
 import { orderPages } from './orders.pages.js'
 import { catalogPages } from './catalog.pages.js'
+import { renewCatalogAfterWrites } from '../catalog/index.js'
 import { categoryPages } from './categories.pages.js'
 import { resellerActivityPages } from './reseller-activity.pages.js'
 import { topupPages } from './topups.pages.js'
@@ -86,6 +87,7 @@ export function consolePlugin(ctx: AppContext) {
     app.setErrorHandler(consoleErrorHandler())
     // Each request in its acting store (db/acting.ts), so a console write is logged as its operator's.
     actingScope(app)
+    renewCatalogAfterWrites(app, ctx.catalog)
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       pageSecurityHeaders(reply)
       return consoleAccess(ctx, request, reply)

@@ -108,7 +108,6 @@ export function pricingPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           request.params.id,
           asApiBody<{ sources: Parameters<typeof putItemSources>[2] }>(SourcesBody, { sources }).sources,
         )
-        ctx.catalog.invalidate()
         return reply.redirect(`/console/items/${request.params.id}/sources?done=sources`, 303)
       },
     )

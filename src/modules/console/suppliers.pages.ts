@@ -72,7 +72,6 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         let done = 'sync'
         try {
           await syncProvider(db, ctx.vault, code, { force: true }, settings)
-          ctx.catalog.invalidate()
         } catch (error) {
           if (!(error instanceof AppError) || !['SERVICE_UNAVAILABLE', 'INVALID_STATE'].includes(error.code)) throw error
           done = error.code === 'INVALID_STATE' ? 'sync-busy' : 'sync-failed'
@@ -89,8 +88,7 @@ export function supplierPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         { config: { operationId }, schema: { hide, params: HeldParam } },
         async (request, reply) => {
           const { code, id } = request.params
-          const result = await decideHeldPrice(db, code, id, decision)
-          if (result.repriced > 0) ctx.catalog.invalidate()
+          await decideHeldPrice(db, code, id, decision)
           return reply.redirect(`/console/suppliers?provider=${encodeURIComponent(code)}&done=held-${decision}`, 303)
         },
       )

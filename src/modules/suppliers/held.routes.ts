@@ -50,8 +50,6 @@ export function heldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
         async (request) => {
           const result = await decideHeldPrice(db, request.params.code, request.params.id, decision)
-          // This process's catalog listing shows a repriced item at once; others hear it through NOTIFY.
-          if (result.repriced > 0) ctx.catalog.invalidate()
           return ok(result)
         },
       )

@@ -16,11 +16,6 @@ const security = [{ adminToken: [] }]
 /** docs/design.md §11b: items imported from a supplier's list, and the pricing rules that price them. */
 export function pricingRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  // This process's catalog listing shows the change at once; others hear it through NOTIFY.
-  const edited = <T>(result: T) => {
-    ctx.catalog.invalidate()
-    return result
-  }
   return async (app) => {
     app.post(
       '/providers/:code/import',
@@ -34,7 +29,7 @@ export function pricingRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', PRICING_DOCS.adminImportSupplierProducts, { 200: Ok(S.ImportResult) }),
         },
       },
-      async (request) => ok(edited(await importProducts(db, request.params.code, request.body))),
+      async (request) => ok(await importProducts(db, request.params.code, request.body)),
     )
     app.get(
       '/pricing-rules',
@@ -59,7 +54,7 @@ export function pricingRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', PRICING_DOCS.adminPutPricingRule, { 200: Ok(S.RuleChange) }),
         },
       },
-      async (request) => ok(edited(await putPricingRule(db, request.body))),
+      async (request) => ok(await putPricingRule(db, request.body)),
     )
     app.delete(
       '/pricing-rules/:id',
@@ -72,7 +67,7 @@ export function pricingRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', PRICING_DOCS.adminDeletePricingRule, { 200: Ok(S.RuleDeleted) }),
         },
       },
-      async (request) => ok(edited(await deletePricingRule(db, request.params.id))),
+      async (request) => ok(await deletePricingRule(db, request.params.id)),
     )
   }
 }

@@ -41,7 +41,6 @@ export function sourceRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const sources = await putItemSources(db, request.params.id, request.body.sources)
-        ctx.catalog.invalidate()
         return ok(sources)
       },
     )

@@ -36,8 +36,6 @@ export function supplierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const sync = await syncProvider(db, ctx.vault, request.params.code, { force: request.query.force ?? false }, settings)
-        // This process's catalog listing shows what the list moved at once; others hear it through NOTIFY.
-        ctx.catalog.invalidate()
         return ok(sync)
       },
     )
