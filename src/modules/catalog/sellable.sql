@@ -24,14 +24,14 @@ BEGIN
   END IF;
   -- An item bought from supplier sources is sellable while one of them serves (sources.sql);
   -- one index probe tells the others, which follow their own provider.
-  IF v_item.order_process IN ('h2h', 'smm') AND EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = p_item) THEN
+  IF provider_kind_of(v_item.order_process) IS NOT NULL AND EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = p_item) THEN
     IF NOT EXISTS (SELECT 1 FROM serving_sources(p_item, now(), v_item.price)) THEN
       PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));
     END IF;
   -- Nested, not one condition: for an item without a provider that one folded to false, so
   -- PostgreSQL planned it anew at every purchase (pg_stat_statements: as many plans as calls).
   ELSIF v_item.provider IS NULL THEN
-    IF v_item.order_process IN ('h2h', 'smm') THEN PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id')); END IF;
+    IF provider_kind_of(v_item.order_process) IS NOT NULL THEN PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id')); END IF;
   ELSIF NOT (SELECT active FROM providers WHERE code = v_item.provider) THEN
     PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', concat_ws('.', p_field, 'item_id'));
   END IF;

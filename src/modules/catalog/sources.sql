@@ -14,7 +14,8 @@ CREATE OR REPLACE FUNCTION source_unit_price(p_list_price numeric, p_kind text) 
 $$;
 
 -- The kind of provider each order process buys from (docs/design.md §1, §11b): h2h from Digiflazz, smm from
--- an SMM panel; NULL for a process no provider serves (auto, manual). The one spelling of that mapping:
+-- an SMM panel; NULL for a process no provider serves (auto, manual): a process goes upstream exactly
+-- when it has one (`provider_kind_of(p) IS NOT NULL`). The one spelling of that mapping:
 -- the purchase's provider check (checkout/purchase-line.sql), the sources an item may have and the
 -- process of an imported item (suppliers), and the items that offer account validation.
 CREATE OR REPLACE FUNCTION provider_kind_of(p_process text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

@@ -41,7 +41,7 @@ BEGIN
   IF NOT v_process = ANY (p_processes) THEN
     PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', p_field || '.item_id');
   END IF;
-  IF v_process IN ('h2h', 'smm') THEN
+  IF provider_kind_of(v_process) IS NOT NULL THEN
     -- A provider of the wrong protocol or an unmapped item is a catalog fault: not sellable now.
     SELECT kind = provider_kind_of(v_process) INTO v_kind_ok
       FROM providers WHERE code = p_item.provider;

@@ -167,7 +167,7 @@ BEGIN
     ELSIF v_taken > 0 THEN
       PERFORM take_item_stock(p_items[i], v_taken);
     END IF;
-    IF v_process IN ('h2h', 'smm') THEN
+    IF provider_kind_of(v_process) IS NOT NULL THEN
       PERFORM plan_dispatches(v_order_id, v_line_id, i, p_invoice, p_items[i], v_process, p_qtys[i], v_this.cost, v_this.target,
                               v_this.options, v_this.provider_qty, CASE WHEN i = v_bill_line THEN v_bill_ref END, v_level);
     END IF;

@@ -22,7 +22,7 @@ BEGIN
   note := nullif(btrim(p_note), '');
   cost := p_item.price::numeric * p_quantity;
   options := '{}';
-  IF note IS NULL AND v_process IN ('h2h', 'smm') THEN
+  IF note IS NULL AND provider_kind_of(v_process) IS NOT NULL THEN
     PERFORM raise_app('REQUIRED_FIELD_MISSING', v_note_field,
                       CASE WHEN v_open THEN 'is required: a JSON object such as {"target": "081234567890", "provider_qty": ' || coalesce(v_meta->>'min_qty', '1') || '}'
                            ELSE 'the target number, account or link is required' END);

@@ -52,7 +52,7 @@ export async function linesBelowFloor(db: Database, from: string, to: string, ti
     ), judged AS (
       SELECT o.id AS order_id, o.invoice, o.ref_id, o.account_id, o.created_at, l.item_id, l.product_name, l.variant_name,
              l.quantity, l.subtotal - l.refunded_amount AS revenue,
-             CASE WHEN l.order_process IN ('h2h', 'smm') THEN u.cost ELSE ${OWN_LINE_COST} END AS cost,
+             CASE WHEN provider_kind_of(l.order_process) IS NOT NULL THEN u.cost ELSE ${OWN_LINE_COST} END AS cost,
              CASE WHEN l.subtotal = 0 THEN 0
                   ELSE round(coalesce(it.min_margin, default_min_margin())::numeric * l.quantity
                              * (l.subtotal - l.refunded_amount) / l.subtotal) END AS floor_margin,

@@ -15,7 +15,7 @@ export type MarginSum = MarginFigures & { key: string | null; label: string | nu
 const KEYS: Record<MarginGroup, (timeZone: string) => RawBuilder<string>> = {
   item: () => sql`l.item_id::text`,
   provider: () =>
-    sql`CASE WHEN l.order_process IN ('h2h', 'smm') THEN coalesce(u.provider, 'unknown')
+    sql`CASE WHEN provider_kind_of(l.order_process) IS NOT NULL THEN coalesce(u.provider, 'unknown')
              WHEN l.order_process = 'auto' THEN 'stock' ELSE 'manual' END`,
   reseller: () => sql`o.account_id::text`,
   // The buyer's price level when it bought (docs/design.md §5d); orders from before levels: the default's.
@@ -68,7 +68,7 @@ export async function marginSums(db: Database, from: string, to: string, group: 
        GROUP BY d.order_line_id
     ), priced AS (
       SELECT ${KEYS[group](timeZone)} AS key, o.id AS order_id, l.subtotal - l.refunded_amount AS revenue,
-             CASE WHEN l.order_process IN ('h2h', 'smm') THEN u.cost ELSE ${OWN_LINE_COST} END AS cost
+             CASE WHEN provider_kind_of(l.order_process) IS NOT NULL THEN u.cost ELSE ${OWN_LINE_COST} END AS cost
         FROM counted o
         JOIN order_lines l ON l.order_id = o.id
         LEFT JOIN upstream u ON u.order_line_id = l.id
