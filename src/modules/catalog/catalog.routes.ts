@@ -5,7 +5,7 @@ import { operation } from '../../http/operation.js'
 import { IdParam } from '../../http/schemas.js'
 import { CatalogPage, CatalogQuery, ItemDetail } from './catalog.schemas.js'
 import { cachedBody } from './catalog-snapshot.js'
-import { getCatalogItem, listCatalog } from './catalog.service.js'
+import { deltaSince, getCatalogItem, listCatalog } from './catalog.service.js'
 import { CATALOG_DOCS } from './catalog.openapi.js'
 
 export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -23,11 +23,16 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const snapshot = await ctx.catalog.current()
         const q = request.query
-        const key = JSON.stringify([q.page, q.per_page, q.updated_since, q.category, q.search])
-        // Serialized once per snapshot and query (by the route's own serializer); the bytes are sent as they are.
-        const body = cachedBody(snapshot, key, () => reply.serialize(listCatalog(snapshot, q)) as string)
+        const reader = request.account
+        const since = deltaSince(q, reader)
+        // A delta from before the account's level moved answers in full, from a snapshot whose cursor is past the move.
+        const movedSince = q.updated_since !== undefined && since === undefined ? (reader.price_level_since ?? undefined) : undefined
+        const snapshot = await ctx.catalog.current(movedSince)
+        const level = reader.price_level_id
+        const key = JSON.stringify([level, q.page, q.per_page, since?.getTime(), q.category, q.search])
+        // Serialized once per snapshot, level and query (by the route's own serializer); the bytes are sent as they are.
+        const body = cachedBody(snapshot, key, () => reply.serialize(listCatalog(snapshot, q, level, since)) as string)
         return reply.type('application/json; charset=utf-8').send(body as never)
       },
     )
@@ -41,7 +46,7 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('reseller', CATALOG_DOCS.getItem, { 200: ItemDetail }),
         },
       },
-      async (request) => ok(await getCatalogItem(ctx.db, request.params.id)),
+      async (request) => ok(await getCatalogItem(ctx.db, request.params.id, request.account.price_level_id)),
     )
   }
 }
