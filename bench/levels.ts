@@ -10,8 +10,10 @@
  * Nothing is asserted on time.
  */
 import { sql } from 'kysely'
+import pg from 'pg'
 import { inTransaction, openPostgres, type Database } from '../src/db/database.js'
 import { createItemsWithin } from '../src/modules/catalog/index.js'
+import { databaseBackendsCpu, databaseBackendsCpuSince, machineBusy } from './harness.js'
 import { createPriceLevel, replaceLevelRules, setAccountLevel, type LevelRuleBody } from '../src/modules/price-levels/index.js'
 
 const LEVELS = ['reseller', 'member', 'vip', 'h2h'] as const
@@ -81,10 +83,23 @@ export type LevelRecompute = {
   /** Each level's rule replacement: its wall time and the prices it moved. */
   per_level: { level: string; ms: number; prices_moved: number }[]
   total_ms: number
+  /** CPU the database's backends spent on the four (a busy machine stretches wall time, less so CPU). */
+  postgres_cpu_ms: number
+  machine_busy_percent: number
 }
 
 /** 5,000 items more, then every level's rules replaced by a set that moves each of its prices. */
 export async function levelRecompute(databaseUrl: string): Promise<LevelRecompute> {
+  const probe = new pg.Client({ connectionString: databaseUrl })
+  await probe.connect()
+  try {
+    return await recompute(databaseUrl, probe)
+  } finally {
+    await probe.end()
+  }
+}
+
+async function recompute(databaseUrl: string, probe: pg.Client): Promise<LevelRecompute> {
   return withDatabase(databaseUrl, async (db) => {
     console.log(`levels: ${RECOMPUTE_ITEMS} items more (their prices at ${LEVELS.length} levels computed on insert) …`)
     let started = performance.now()
@@ -107,6 +122,8 @@ export async function levelRecompute(databaseUrl: string): Promise<LevelRecomput
     const categories = await categoryIds(db, 'Read Category')
     console.log(`levels: each level's rules replaced, ${items} items × ${LEVELS.length} levels …`)
     const perLevel: LevelRecompute['per_level'] = []
+    const cpuBefore = await databaseBackendsCpu(probe)
+    const busy = machineBusy()
     for (const level of LEVELS) {
       started = performance.now()
       const { prices_moved } = await replaceLevelRules(db, level, rulesFor(level, categories, 1))
@@ -118,6 +135,8 @@ export async function levelRecompute(databaseUrl: string): Promise<LevelRecomput
       insert_ms: insertMs,
       per_level: perLevel,
       total_ms: perLevel.reduce((sum, l) => sum + l.ms, 0),
+      postgres_cpu_ms: Math.round((await databaseBackendsCpuSince(probe, cpuBefore)) * 1000),
+      machine_busy_percent: busy.busyPercent(),
     }
     console.table(perLevel)
     return report

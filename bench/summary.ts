@@ -99,7 +99,8 @@ export function levelRows(l: LevelRecompute): SummaryRow[] {
       figure: `price levels: ${n(l.items)} items × ${l.levels} levels recomputed after a rule change on each`,
       value:
         `${n(l.total_ms)} ms (${l.per_level.map((x) => `${x.level} ${n(x.ms)} ms, ${n(x.prices_moved)} moved`).join('; ')})` +
-        `; inserting the items at every level ${n(l.insert_ms)} ms`,
+        `; PostgreSQL ${n(l.postgres_cpu_ms)} ms of CPU; inserting the items at every level ${n(l.insert_ms)} ms` +
+        busy(l.machine_busy_percent),
       ratio: null,
       target: '< 1 s',
     },
