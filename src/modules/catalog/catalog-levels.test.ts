@@ -76,7 +76,11 @@ describe('the catalog at price levels', () => {
     const item = await createItem(app, { price: 10_000, product_name: 'Level Shown' })
     await rulesOf('lv-a', [markup(item.id, -10)])
     await rulesOf('lv-b', [markup(item.id, 10)])
-    for (const [r, price] of [[ra, 9_000], [rb, 11_000], [r0, 10_000]] as const) {
+    for (const [r, price] of [
+      [ra, 9_000],
+      [rb, 11_000],
+      [r0, 10_000],
+    ] as const) {
       expect(variant(await catalog(r), item.id)).toMatchObject({ price, status: 'on' })
       expect(await detail(r, item.id)).toMatchObject({ id: item.id, price, product_name: 'Level Shown' })
       const delta = await catalog(r, since(before))
@@ -132,7 +136,11 @@ describe('the catalog at price levels', () => {
     // 18,900 at level A is under ml86's floor of 20,000; 23,100 at level B and 21,000 (the default) reach it.
     await rulesOf('lv-a', [markup(item.id, -10)])
     await rulesOf('lv-b', [markup(item.id, 10)])
-    for (const [r, price, status] of [[ra, 18_900, 'off'], [rb, 23_100, 'on'], [r0, 21_000, 'on']] as const) {
+    for (const [r, price, status] of [
+      [ra, 18_900, 'off'],
+      [rb, 23_100, 'on'],
+      [r0, 21_000, 'on'],
+    ] as const) {
       expect(variant(await catalog(r), item.id)).toMatchObject({ price, status })
       expect(await detail(r, item.id)).toMatchObject({ price, status })
     }

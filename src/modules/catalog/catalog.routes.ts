@@ -17,7 +17,7 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['catalog'],
           summary: 'The catalog: categories → products → variants; delta sync with updated_since',
           description:
-            'The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).',
+            'The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`). Prices (and `status`, which the floor decides at that price) are your account’s price level’s; after your level changes, the next delta answers the full catalog once (`meta.is_delta: false`).',
           querystring: CatalogQuery,
           ...operation('reseller', CATALOG_DOCS.listItems, { 200: CatalogPage }),
         },
