@@ -2,10 +2,12 @@
  * The read part of npm run bench: what resellers' bots call far more often than they buy. Seeds a
  * catalog of 50 products × 4 variants, one reseller with 20 orders and 64 with one each, then runs autocannon at 64
  * connections on each read route and on lock + release pairs, with GET /healthz (a no-op route) in
- * the same run as the yardstick: each row's ratio is its req/s over the no-op route's.
+ * the same run as the yardstick: each row's ratio is its req/s over the no-op route's. Last, with the
+ * bench's database at hand, the full listing again as accounts spread over four price levels.
  */
 import fs from 'node:fs'
 import autocannon from 'autocannon'
+import { fourLevels } from './levels.js'
 
 export type ReadsBenchDeps = {
   base: string
@@ -18,6 +20,10 @@ export type ReadsBenchDeps = {
   items: number[]
   /** The server's pid: its CPU time per request is a figure a busy machine disturbs less than req/s. */
   serverPid?: number
+  /** The bench's database: given, the listing is measured again with four price levels (bench/levels.ts), last. */
+  databaseUrl?: string
+  /** Only the phases whose route names contain one of these (else BENCH_ROUTES, else all). */
+  routes?: string[]
 }
 
 export type ReadRow = {
@@ -169,11 +175,26 @@ export async function readsBench(deps: ReadsBenchDeps): Promise<ReadRow[]> {
     ['POST + DELETE /api/v1/item/lock (pairs)', lockPair],
   ]
   // BENCH_ROUTES=healthz,mutations: only the phases whose route names contain one of these (profiling one route).
-  const wanted = process.env.BENCH_ROUTES?.split(',')
+  const wanted = deps.routes ?? process.env.BENCH_ROUTES?.split(',')
+  const chosen = (route: string, i = 1) => i === 0 || !wanted || wanted.some((w) => route.includes(w))
   const rows: ReadRow[] = []
-  for (const [route, requests] of phases.filter(([route], i) => i === 0 || !wanted || wanted.some((w) => route.includes(w)))) {
+  for (const [route, requests] of phases.filter(([route], i) => chosen(route, i))) {
     console.log(`reads: ${route} …`)
     rows.push(await measure(base, seconds, route, requests, deps.serverPid))
+  }
+  // Last, as the levels it makes would be in every snapshot the phases above read: 64 accounts over four levels.
+  const fourLevelsRoute = 'GET /api/v1/item?per_page=all, 4 levels'
+  if (deps.databaseUrl && chosen(fourLevelsRoute)) {
+    console.log('reads: four price levels with rules, 64 accounts spread over them …')
+    const levelKeys = await fourLevels({ databaseUrl: deps.databaseUrl, admin })
+    const asAnyLevel: Requests = [
+      {
+        method: 'GET',
+        setupRequest: (r: any) => ({ ...r, path: '/api/v1/item?per_page=all', headers: { 'x-apikey': random(levelKeys) } }),
+      },
+    ]
+    console.log(`reads: ${fourLevelsRoute} …`)
+    rows.push(await measure(base, seconds, fourLevelsRoute, asAnyLevel, deps.serverPid))
   }
   const noop = rows[0].req_per_s
   for (const row of rows) row.ratio = Number((row.req_per_s / noop).toFixed(3))

@@ -23,8 +23,9 @@ import {
 } from './harness.js'
 import { embeddedBench } from './embedded.js'
 import { pacedLoad } from './paced.js'
-import { summarize, supplierRows, upstreamRows, type BenchReport } from './summary.js'
+import { levelRows, summarize, supplierRows, upstreamRows, type BenchReport } from './summary.js'
 import { leaderboardBench } from './leaderboard.js'
+import { levelRecompute } from './levels.js'
 import { readsBench } from './reads.js'
 import { supplierBench } from './suppliers.js'
 import { upstreamBench } from './upstream.js'
@@ -40,7 +41,8 @@ const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 120000)
 // BENCH_ONLY=reads runs the read routes alone; BENCH_ONLY=purchases the purchase phases and the reference;
 // BENCH_ONLY=embedded the embedded database's phase; BENCH_ONLY=upstream the upstream dispatch phases at
 // half and a quarter of BENCH_RATE, on a database with only what they seed themselves; BENCH_ONLY=suppliers
-// the sync of a 5,000-product price list, likewise.
+// the sync of a 5,000-product price list, likewise; BENCH_ONLY=levels the full listing at one and at four price
+// levels, with the no-op route, then the recomputation of 5,000 items × 4 levels after rule changes.
 const ONLY = process.env.BENCH_ONLY
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
 
@@ -141,8 +143,17 @@ async function only(part: (s: Seeded) => Promise<unknown>, seeding: (base: strin
   }
 }
 
-const readsOnly = ({ base, keys, items, serverPid }: Seeded) =>
-  readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid })
+const readsOnly = ({ base, databaseUrl, keys, items, serverPid }: Seeded) =>
+  readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid, databaseUrl })
+
+/** The price levels' figures: the listing at one and four levels beside the no-op route, and a recomputation. */
+async function levelsOnly({ base, databaseUrl, keys, items, serverPid }: Seeded) {
+  const admin = (m: string, u: string, b?: object) => api(base, m, u, b)
+  const reads = await readsBench({ base, seconds: SECONDS, admin, keys, items, serverPid, databaseUrl, routes: ['item?per_page=all'] })
+  const levels = await levelRecompute(databaseUrl)
+  console.log(JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, reads, levels }, null, 2))
+  console.table(levelRows(levels))
+}
 
 /** The webhook phases at a fixed rate. */
 async function webhooksOnly({ base, databaseUrl, port, keys, items, serverPid }: Seeded) {
@@ -225,6 +236,7 @@ async function main() {
   if (ONLY === 'purchases') return only(purchasesOnly)
   if (ONLY === 'webhooks') return only(webhooksOnly)
   if (ONLY === 'reads') return only(readsOnly)
+  if (ONLY === 'levels') return only(levelsOnly)
   if (ONLY === 'upstream') return only(upstreamOnly, seedNothing)
   if (ONLY === 'suppliers') return only(suppliersOnly, seedNothing)
   if (ONLY === 'embedded') return console.log(JSON.stringify(await embeddedBench(SECONDS), null, 2))
@@ -249,7 +261,10 @@ async function main() {
     console.log(`purchase latency at ${rate} req/s …`)
     const latency = await pacedLoad({ base, rate, seconds: SECONDS, request: () => purchaseRequest(spread) })
     const serverRss = rssMb(server.pid!)
-    const reads = await readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid: server.pid })
+    const admin = (m: string, u: string, b?: object) => api(base, m, u, b)
+    const reads = await readsBench({ base, seconds: SECONDS, admin, keys, items, serverPid: server.pid, databaseUrl })
+    // 5,000 items more, and each of the four levels the reads made repriced by a rule change.
+    const levels = await levelRecompute(databaseUrl)
     // The machine's speed drifts in the minutes since the purchase phase: the webhook phases run at
     // half of what the service buys at the speed a reading taken just before them finds.
     console.log(`reference ceiling (pgbench, ${SECONDS}s) before the webhook phases …`)
@@ -300,6 +315,7 @@ async function main() {
       suppliers,
       leaderboard,
       reads,
+      levels,
       embedded,
     }
     const summary = summarize(report as unknown as BenchReport)

@@ -1,3 +1,5 @@
+import type { LevelRecompute } from './levels.js'
+
 /** One table of every figure of a bench run, with its ratio and the target it is held to. */
 export type SummaryRow = { figure: string; value: string; ratio: number | null; target: string }
 
@@ -39,6 +41,8 @@ export type BenchReport = {
   upstream?: UpstreamReport
   /** Absent from reports before the supplier sync phase. */
   suppliers?: SupplierReport
+  /** Absent from reports before price levels. */
+  levels?: LevelRecompute
   leaderboard: Record<'profile' | 'profile_large' | 'top_ten_large', Load & { accounts_in_month?: number }>
   embedded: { http: Load & { peak_rss_mb: number }; loop: { calls_per_s: number }; ratio: number; idle_rss_mb: number }
 }
@@ -88,6 +92,21 @@ export type SupplierReport = {
   unchanged_sync: { ms: number }
 }
 
+/** The price levels' recomputation row (bench/levels.ts): also what BENCH_ONLY=levels prints. */
+export function levelRows(l: LevelRecompute): SummaryRow[] {
+  return [
+    {
+      figure: `price levels: ${n(l.items)} items × ${l.levels} levels recomputed after a rule change on each`,
+      value:
+        `${n(l.total_ms)} ms (${l.per_level.map((x) => `${x.level} ${n(x.ms)} ms, ${n(x.prices_moved)} moved`).join('; ')})` +
+        `; PostgreSQL ${n(l.postgres_cpu_ms)} ms of CPU; inserting the items at every level ${n(l.insert_ms)} ms` +
+        busy(l.machine_busy_percent),
+      ratio: null,
+      target: '< 1 s',
+    },
+  ]
+}
+
 /** The supplier sync phase's row: also what BENCH_ONLY=suppliers prints. */
 export function supplierRows(s: SupplierReport): SummaryRow[] {
   return [
@@ -110,6 +129,7 @@ const READ_TARGETS: Record<string, string> = {
   'GET /api/v1/trx/{ref}': '≥ 0.25',
   'GET /api/v1/trx?per_page=20': '≥ 0.2',
   'GET /api/v1/item?per_page=all': '≥ 0.25',
+  'GET /api/v1/item?per_page=all, 4 levels': '≥ 0.25',
   'GET /api/v1/item?updated_since (delta)': '≥ 0.25',
 }
 
@@ -244,6 +264,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
     },
     ...(r.upstream ? upstreamRows(r.upstream) : []),
     ...(r.suppliers ? supplierRows(r.suppliers) : []),
+    ...(r.levels ? levelRows(r.levels) : []),
     {
       figure: 'GET /api/v1/leaderboard/profile (≈ 100 accounts)',
       value: `${n(lb.profile.req_per_s)} req/s, p99 ${lb.profile.p99_ms} ms`,

@@ -57,7 +57,7 @@ export interface paths {
     }
     /**
      * The catalog: categories → products → variants; delta sync with updated_since
-     * @description The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`).
+     * @description The catalog as categories → products → variants (a variant is what you buy: its `id` is `item_id`). Page with `page` and `per_page` (≤ 500, or `all`); filter by `category` (its `slug`, id or name) or search with `search`. For delta sync, send the `server_time` of your last answer as `updated_since` (a date-time, or a date meaning its midnight UTC): only variants changed since come back, deactivated ones included (`status: off`). Prices (and `status`, which the floor decides at that price) are your account’s price level’s; after your level changes, the next delta answers the full catalog once (`meta.is_delta: false`).
      */
     get: operations['listItems']
     put?: never
@@ -77,7 +77,7 @@ export interface paths {
     }
     /**
      * One variant
-     * @description One variant, flat, with its product and category names.
+     * @description One variant, flat, with its product and category names, at your account's price level.
      */
     get: operations['getItem']
     put?: never

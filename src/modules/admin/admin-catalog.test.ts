@@ -51,6 +51,8 @@ describe('operator API: categories', () => {
     const item = await createItem(app, { category: category.name })
     const bystander = await createItem(app, { category: unique('Elsewhere') })
     await sql`UPDATE items SET updated_at = now() - interval '1 hour'`.execute(ctx.db)
+    // A variant's time is its item's or its level price's, the later (docs/design.md §5d): both aged.
+    await sql`UPDATE item_level_prices SET changed_at = now() - interval '1 hour'`.execute(ctx.db)
     ctx.catalog.invalidate()
     // A time between the backdated rows and now (a server_time may be held back by transactions elsewhere in a shared cluster).
     const since = new Date(Date.now() - 30 * 60_000).toISOString()
@@ -97,6 +99,7 @@ describe('operator API: products', () => {
       .updateTable('items')
       .set({ updated_at: sql<Date>`now() - interval '1 hour'` })
       .execute()
+    await sql`UPDATE item_level_prices SET changed_at = now() - interval '1 hour'`.execute(ctx.db)
     ctx.catalog.invalidate()
     const since = new Date(Date.now() - 30 * 60_000).toISOString()
     const shooters = byName.category_id

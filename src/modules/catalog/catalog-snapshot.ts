@@ -4,9 +4,10 @@ import type { Database } from '../../db/database.js'
 import { variantsQuery, type VariantRow } from './catalog.queries.js'
 import { slugOf } from './category-slug.js'
 import type { Variant } from './catalog.schemas.js'
+import { priceAtLevel, type PriceAt } from './catalog-levels.js'
 import { createSyncClock, snapshotXmin, type SyncClock } from './sync-clock.js'
 
-/** One variant of the snapshot, with what the listing filters and nests by. */
+/** One variant of the snapshot at one level, with what the listing filters and nests by. */
 export type CatalogEntry = {
   variant: Variant
   active: boolean
@@ -18,11 +19,19 @@ export type CatalogEntry = {
   names: string[]
 }
 
+/** An item of the snapshot as read, with what every level shares. */
+type SnapshotItem = { row: VariantRow } & Omit<CatalogEntry, 'variant' | 'changedAt'>
+
+export type VariantAt = (row: VariantRow, at?: PriceAt) => Variant
+
 export type CatalogSnapshot = {
-  entries: CatalogEntry[]
+  items: SnapshotItem[]
+  /** Each level's entries (docs/design.md §5d), derived from `items` when a level is first asked for. */
+  levels: Map<number, CatalogEntry[]>
+  toVariant: VariantAt
   /** The delta cursor: every change this snapshot misses is stamped at or after it. */
   cursor: Date
-  /** Serialized answers of this snapshot, by query (the full listing is the same for every reseller). */
+  /** Serialized answers of this snapshot, by level and query (the same for every reseller of a level). */
   bodies: Map<string, Buffer>
   generation: number
   takenAt: number
@@ -36,7 +45,11 @@ export type CatalogSnapshot = {
  * snapshot; past a second it waits for a new one.
  */
 export type CatalogCache = {
-  current(): Promise<CatalogSnapshot>
+  /**
+   * `notBefore`: a snapshot whose cursor is past this time (an account's level move: the full answer it
+   * gets then hands out a cursor its next delta is a delta from), waited for a while, else the newest one.
+   */
+  current(notBefore?: Date): Promise<CatalogSnapshot>
   /** A catalog edit committed: the next read waits for a snapshot taken after it. */
   invalidate(): void
 }
@@ -47,12 +60,13 @@ const MAX_BODIES = 64
 // A cursor older than the whole history of observations: every change since the epoch.
 const EPOCH = new Date(0)
 const FIRST_CURSOR_WAIT_MS = 2000
+// How long a read waits for a cursor past an account's level move (a transaction in flight holds it back).
+const CURSOR_WAIT_MS = 2000
 
-export function toEntry(row: VariantRow, variant: Variant): CatalogEntry {
+function toItem(row: VariantRow): SnapshotItem {
   return {
-    variant,
+    row,
     active: row.active,
-    changedAt: row.changed_at.getTime(),
     // A category an older process inserted mid-deploy has no stored slug yet (migration 0230).
     category: {
       id: row.category_id,
@@ -65,6 +79,19 @@ export function toEntry(row: VariantRow, variant: Variant): CatalogEntry {
   }
 }
 
+/** The snapshot's variants at a level: its prices, statuses and change times, derived once per snapshot. */
+export function entriesAt(snapshot: CatalogSnapshot, levelId: number): CatalogEntry[] {
+  let entries = snapshot.levels.get(levelId)
+  if (entries === undefined) {
+    entries = snapshot.items.map(({ row, ...shared }) => {
+      const at = priceAtLevel(row, levelId)
+      return { ...shared, variant: snapshot.toVariant(row, at), changedAt: at.changedAt }
+    })
+    snapshot.levels.set(levelId, entries)
+  }
+  return entries
+}
+
 /**
  * `previous`: the cursor of a snapshot finished before this one began. When a transaction older than
  * every observation is still open (anywhere in the cluster: transaction ids are global), it still
@@ -73,7 +100,7 @@ export function toEntry(row: VariantRow, variant: Variant): CatalogEntry {
 async function takeSnapshot(
   db: Database,
   clock: SyncClock,
-  toVariant: (row: VariantRow) => Variant,
+  toVariant: VariantAt,
   generation: number,
   previous: Date | undefined,
 ): Promise<CatalogSnapshot> {
@@ -90,12 +117,19 @@ async function takeSnapshot(
       await new Promise((resolve) => setTimeout(resolve, 50))
       continue
     }
-    const entries = rows.map((row) => toEntry(row, toVariant(row)))
-    return { entries, cursor: cursor ?? EPOCH, bodies: new Map<string, Buffer>(), generation, takenAt }
+    return {
+      items: rows.map(toItem),
+      levels: new Map(),
+      toVariant,
+      cursor: cursor ?? EPOCH,
+      bodies: new Map<string, Buffer>(),
+      generation,
+      takenAt,
+    }
   }
 }
 
-export function createCatalogCache(db: Database, toVariant: (row: VariantRow) => Variant): CatalogCache {
+export function createCatalogCache(db: Database, toVariant: VariantAt): CatalogCache {
   const clock = createSyncClock()
   let snapshot: CatalogSnapshot | undefined
   let generation = 0
@@ -117,19 +151,31 @@ export function createCatalogCache(db: Database, toVariant: (row: VariantRow) =>
     return promise
   }
 
-  return {
-    async current() {
-      const s = snapshot
-      if (s && s.generation === generation) {
-        const age = Date.now() - s.takenAt
-        if (age < REFRESH_AFTER_MS) return s
-        // A failed background renewal leaves the next read to try (and report) it.
-        if (age < MAX_AGE_MS) {
-          renew().catch(() => {})
-          return s
-        }
+  const latest = async (): Promise<CatalogSnapshot> => {
+    const s = snapshot
+    if (s && s.generation === generation) {
+      const age = Date.now() - s.takenAt
+      if (age < REFRESH_AFTER_MS) return s
+      // A failed background renewal leaves the next read to try (and report) it.
+      if (age < MAX_AGE_MS) {
+        renew().catch(() => {})
+        return s
       }
-      return renew()
+    }
+    return renew()
+  }
+
+  return {
+    async current(notBefore) {
+      let s = await latest()
+      const deadline = Date.now() + CURSOR_WAIT_MS
+      // Rare (an account's first delta after its level moved): renewals until one's cursor passes the move.
+      const before = (snapshot: CatalogSnapshot) => notBefore !== undefined && snapshot.cursor.getTime() <= notBefore.getTime()
+      while (before(s) && Date.now() < deadline) {
+        s = await renew()
+        if (before(s)) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      return s
     },
     invalidate() {
       generation++

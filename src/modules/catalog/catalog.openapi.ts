@@ -35,7 +35,7 @@ export const CATALOG_DOCS = operations({
     },
   },
   getItem: {
-    description: 'One variant, flat, with its product and category names.',
+    description: "One variant, flat, with its product and category names, at your account's price level.",
     returns: 'The variant',
     codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND'],
     response: { message: 'OK', data: { ...variant, product_id: 3, product_name: 'Game Voucher', category: 'Games' } },

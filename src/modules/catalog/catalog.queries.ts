@@ -48,11 +48,24 @@ export async function countVariants(db: Database, f: VariantFilter): Promise<num
   return row.n
 }
 
-// An item bought from supplier sources is on while one of them is listed and within the floor
-// (catalog/sources.sql, docs/design.md §11b, §11c); null for an item without sources. Cut-off hours are left
-// to the purchase: a cached listing cannot follow the clock.
-const sourcesOn = sql<boolean | null>`CASE WHEN EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = i.id) THEN EXISTS (
-  SELECT 1 FROM item_source_states(i.id, now()) st WHERE st.listed AND st.within_floor) END`
+// The floor at any price (docs/design.md §11c, §5d): an item bought from supplier sources is on at a
+// price while one of them is listed and within the floor there, i.e. the price reaches that source's
+// floor_price (catalog/sources.sql). The least floor_price of the listed sources, rounded up to whole
+// rupiah (prices are), is compared with each level's price in TypeScript (catalog-levels.ts): one read
+// serves every level. NULL with no source listed. Cut-off hours are left to the purchase: a cached
+// listing cannot follow the clock.
+const hasSources = sql<boolean>`EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = i.id)`
+const leastFloor = sql<number | null>`CASE WHEN ${hasSources} THEN (
+  SELECT ceil(min(st.floor_price))::bigint FROM item_source_states(i.id, now()) st WHERE st.listed) END`
+
+// The item's price at every level (item_level_prices, docs/design.md §5d) as [level_id, price, changed_at
+// in ms since the epoch, truncated as a timestamp read back is]: the entries of each level are derived
+// from this one read.
+const levelPrices = sql<LevelPriceCell[]>`(SELECT coalesce(json_agg(json_build_array(
+  lp.level_id, lp.price, floor(extract(epoch FROM lp.changed_at) * 1000))), '[]') FROM item_level_prices lp WHERE lp.item_id = i.id)`
+
+/** One level's price of an item: [level_id, price, changed_at in ms]. */
+export type LevelPriceCell = [levelId: number, price: number, changedAt: number]
 
 /** Variants with their product and category, and stock available right now (after active locks). */
 export function variantsQuery(db: Database, f: VariantFilter) {
@@ -70,7 +83,9 @@ export function variantsQuery(db: Database, f: VariantFilter) {
       'pr.active as provider_active',
       // Whether its provider is of the kind its process buys from (provider_kind_of(), sources.sql).
       providerFits(sql.ref('pr.kind'), sql.ref('i.order_process')).as('provider_fits'),
-      sourcesOn.as('sources_on'),
+      hasSources.as('has_sources'),
+      leastFloor.as('least_floor'),
+      levelPrices.as('level_prices'),
       sql<number | null>`greatest(0, ${availableStock(sql.ref('i.id'))})`.as('available'),
       (eb) => eb.fn<Date>('greatest', ['i.updated_at', lastSales(eb).orderBy('l.sold_at', 'desc').limit(1)]).as('changed_at'),
     ])

@@ -2,7 +2,8 @@ import type { Database } from '../../db/database.js'
 import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { ok, paginate } from '../../http/envelope.js'
-import type { CatalogEntry, CatalogSnapshot } from './catalog-snapshot.js'
+import { priceAtLevel, sourcesServeAt, type PriceAt } from './catalog-levels.js'
+import { entriesAt, type CatalogEntry, type CatalogSnapshot } from './catalog-snapshot.js'
 import { countVariants, variantsQuery, type VariantFilter, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
 
@@ -52,7 +53,8 @@ export function publicProviderMeta(stored: ProviderMeta | null, orderProcess: Or
   }
 }
 
-export function toVariant(row: VariantRow): Variant {
+/** A variant as resellers see it, at a level's price (`at`; default the item's own, as operators see it). */
+export function toVariant(row: VariantRow, at: PriceAt = priceAtLevel(row, undefined)): Variant {
   const meta = row.provider_meta ?? {}
   const openDenom = row.order_process === 'h2h' && meta.open_denom === true
   const postpaid = row.order_process === 'h2h' && meta.postpaid === true
@@ -62,13 +64,13 @@ export function toVariant(row: VariantRow): Variant {
     id: row.id,
     sku: row.sku,
     name: row.name,
-    price: row.price,
+    price: at.price,
     stock: row.unlimited_stock ? null : Number(row.available ?? 0),
     unlimited_stock: row.unlimited_stock,
     min_order: row.min_order,
     max_order: row.max_order,
     order_process: row.order_process,
-    status: row.active && (row.sources_on ?? row.provider_active !== false) ? 'on' : 'off',
+    status: row.active && (sourcesServeAt(row, at.price) ?? row.provider_active !== false) ? 'on' : 'off',
     h2h_provider: row.provider,
     provider_meta: publicProviderMeta(row.provider_meta, row.order_process),
     postpaid,
@@ -81,7 +83,7 @@ export function toVariant(row: VariantRow): Variant {
       endpoint: validates ? VALIDATE_ENDPOINT : null,
     },
     description: row.description,
-    updated_at: row.changed_at.toISOString(),
+    updated_at: new Date(at.changedAt).toISOString(),
   }
 }
 
@@ -132,14 +134,26 @@ function matches(entry: CatalogEntry, q: CatalogQuery, since: Date | undefined):
   return true
 }
 
+/** Who reads the catalog: the account's price level, and since when it has been there (docs/design.md §5d). */
+export type CatalogReader = { price_level_id: number; price_level_since: Date | null }
+
 /**
- * GET /v1/item from a catalog snapshot: categories → products → variants, paged over variants; a
- * delta includes switched-off items. `server_time` is the snapshot's cursor, so the next delta from
- * it misses nothing this answer did not show.
+ * The `updated_since` a reader's listing answers from: none (the full catalog, `is_delta: false`) when
+ * its account moved to another level since then, as every price it sees may have moved.
  */
-export function listCatalog(snapshot: CatalogSnapshot, q: CatalogQuery) {
+export function deltaSince(q: CatalogQuery, reader: CatalogReader): Date | undefined {
   const since = sinceOf(q.updated_since)
-  const selected = snapshot.entries.filter((entry) => matches(entry, q, since))
+  const moved = reader.price_level_since
+  return since && moved && moved.getTime() >= since.getTime() ? undefined : since
+}
+
+/**
+ * GET /v1/item from a catalog snapshot at a level: categories → products → variants, paged over
+ * variants; a delta (`since`) includes switched-off items. `server_time` is the snapshot's cursor, so
+ * the next delta from it misses nothing this answer did not show.
+ */
+export function listCatalog(snapshot: CatalogSnapshot, q: CatalogQuery, levelId: number, since: Date | undefined) {
+  const selected = entriesAt(snapshot, levelId).filter((entry) => matches(entry, q, since))
   const total = selected.length
   const page = q.page ?? 1
   const perPage = q.per_page === 'all' ? Math.max(total, 1) : (q.per_page ?? 100)
@@ -148,10 +162,12 @@ export function listCatalog(snapshot: CatalogSnapshot, q: CatalogQuery) {
   return { ...ok(nest(selected.slice((page - 1) * perPage, page * perPage)), meta), server_time: snapshot.cursor.toISOString() }
 }
 
-export async function getCatalogItem(db: Database, itemId: number, options = { includeInactive: false }) {
-  const row = await variantsQuery(db, { itemId, activeOnly: !options.includeInactive }).executeTakeFirst()
+/** GET /v1/item/{id}: one active variant at the reader's level, from the query the listing reads. */
+export async function getCatalogItem(db: Database, itemId: number, levelId: number) {
+  const row = await variantsQuery(db, { itemId, activeOnly: true }).executeTakeFirst()
   if (!row) throw new AppError('ITEM_NOT_FOUND')
-  return { ...toVariant(row), product_id: row.product_id, product_name: row.product_name, category: row.category_name }
+  const variant = toVariant(row, priceAtLevel(row, levelId))
+  return { ...variant, product_id: row.product_id, product_name: row.product_name, category: row.category_name }
 }
 
 /** An operator's item: the variant, its product and category, whether it is switched on, its upstream code. */

@@ -22,6 +22,8 @@ const idsOf = (body: any) => variantsOf(body).map((v: any) => v.id)
 /** Moves every catalog change (edits, and license sales) an hour back, so a delta taken now starts empty. */
 async function backdateAll() {
   await sql`update items set updated_at = now() - interval '1 hour'`.execute(ctx.db)
+  // A variant's time at a level is its item's or its level price's, the later (docs/design.md §5d).
+  await sql`update item_level_prices set changed_at = now() - interval '1 hour'`.execute(ctx.db)
   await sql`update licenses set sold_at = now() - interval '1 hour' where sold_at is not null`.execute(ctx.db)
   // Written behind the service's back: the listing's snapshot is renewed now rather than within the second.
   ctx.catalog.invalidate()
