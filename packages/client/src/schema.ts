@@ -13012,8 +13012,8 @@ export interface operations {
          * @example 2026-11-01
          */
         to?: string
-        /** @description what a row sums: an item, a source, a reseller or a day */
-        group?: 'item' | 'provider' | 'reseller' | 'day'
+        /** @description what a row sums: an item, a source, a reseller, a price level (the buyer’s when it bought) or a day */
+        group?: 'item' | 'provider' | 'reseller' | 'level' | 'day'
       }
       header?: never
       path?: never
@@ -13084,7 +13084,7 @@ export interface operations {
               /** @description LEADERBOARD_TZ: where a day starts */
               time_zone: string
               /** @enum {string} */
-              group: 'item' | 'provider' | 'reseller' | 'day'
+              group: 'item' | 'provider' | 'reseller' | 'level' | 'day'
               rows: {
                 /** @description item id, provider code (or `stock`, `manual`), account id, or the day YYYY-MM-DD */
                 key: string
