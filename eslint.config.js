@@ -22,15 +22,22 @@ const SERVICES_WITHOUT_SQL = [
   'accounts',
   'audit',
   'admin',
+  'bills',
   'console',
   'dashboard',
+  'fulfilment',
   'ledger',
   'leaderboard',
   'locks',
+  'orders',
   'reports',
+  'suppliers',
+  'team',
   'topups',
   'webhooks',
 ]
+// Not cleaned yet: their statements are still to move into the module's *.queries.ts.
+const SERVICES_STILL_WITH_SQL = ['src/modules/orders/sandbox.service.ts']
 const statementsInAService = [
   {
     selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
@@ -73,6 +80,7 @@ export default defineConfig(
   },
   {
     files: SERVICES_WITHOUT_SQL.map((m) => `src/modules/${m}/*.service.ts`),
+    ignores: SERVICES_STILL_WITH_SQL,
     rules: { 'no-restricted-syntax': ['error', ...statementsInAService] },
   },
 )

@@ -3,6 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 /**
  * What `npm run test:fast` leaves out (TEST_FAST=1): the suites that start service processes or a
  * browser, the fuzzer and the drills. CI (`bash .ci/run`) and `npm test` run everything.
+ * test/slow-suites.test.ts fails on an entry that names no file, and on a suite starting processes or a browser that is not here.
  */
 export const SLOW_SUITES = [
   '**/*.browser.test.ts',

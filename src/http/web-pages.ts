@@ -1,13 +1,17 @@
 import crypto from 'node:crypto'
+import cookie from '@fastify/cookie'
+import csrf from '@fastify/csrf-protection'
+import formbody from '@fastify/formbody'
 import view from '@fastify/view'
 import { Type, type TProperties } from '@sinclair/typebox'
 import { Eta } from 'eta'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import { AppError } from '../errors.js'
 import { toAppError } from './error-handler.js'
 
 // What the server-rendered areas (the console, the dashboard) share: the cookie secret, the views,
-// the headers, the CSRF check of every POST, how a failure becomes the error page's data, and forms.
+// the headers, the CSRF check of every POST, how a failure becomes the error page's data, how a
+// page and an asset are sent, forms, and the registration that puts these together.
 
 /** Signs an area's cookies (the CSRF secret); derived per area, so APP_KEY stays the one secret to keep. */
 export function areaCookieSecret(appKey: string, area: string): string {
@@ -45,3 +49,53 @@ export function pageFailure(error: FastifyError, request: FastifyRequest, area: 
 
 /** A form's body: its fields, plus the CSRF token every form carries. */
 export const Form = <T extends TProperties>(fields: T) => Type.Object({ ...fields, _csrf: Type.String() })
+
+/** How an area (`/console`, `/dashboard`) is set up: registerWebArea's settings. */
+export type WebArea = {
+  /** Its name: its path, the derivation of its cookie secret, and what its failures are logged as. */
+  name: string
+  appKey: string
+  production: boolean
+  viewsDir: string
+  /** The CSRF cookie: its SameSite, its name when not the plugin's default, and where a request carries the token. */
+  csrf: { sameSite: 'strict' | 'lax'; cookieKey?: string; getToken: (request: FastifyRequest) => string | undefined }
+  /** The largest form body, when not the plugin's default. */
+  formBodyLimit?: number
+  errorHandler: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => unknown
+}
+
+/**
+ * Registers what every page of an area stands on: cookies signed under the area's secret, form
+ * bodies, CSRF tokens in a signed cookie of the area's path (checked on every POST), its views, its
+ * error page and the pages' headers. The area then adds its session gate and its pages.
+ */
+export async function registerWebArea(app: FastifyInstance, area: WebArea): Promise<void> {
+  await app.register(cookie, { secret: areaCookieSecret(area.appKey, area.name) })
+  await app.register(formbody, area.formBodyLimit === undefined ? {} : { bodyLimit: area.formBodyLimit })
+  await app.register(csrf, {
+    ...(area.csrf.cookieKey !== undefined && { cookieKey: area.csrf.cookieKey }),
+    cookieOpts: { path: `/${area.name}`, httpOnly: true, sameSite: area.csrf.sameSite, secure: area.production, signed: true },
+    getToken: area.csrf.getToken,
+  })
+  await registerViews(app, area.viewsDir, area.production)
+  app.setErrorHandler(area.errorHandler)
+  app.addHook('onRequest', async (_request, reply) => pageSecurityHeaders(reply))
+  checkCsrfOnPosts(app)
+}
+
+/** A full page of an area: never kept by a cache, with a fresh CSRF token for its forms. */
+export function sendPage(reply: FastifyReply, template: string, data: Record<string, unknown>): FastifyReply {
+  return reply.header('cache-control', 'no-store').view(template, { csrfToken: reply.generateCsrf(), ...data })
+}
+
+/** A static asset's route: its bytes, its type, and how long browsers may keep it. */
+export function serveAsset(
+  app: FastifyInstance,
+  url: string,
+  options: RouteShorthandOptions,
+  type: string,
+  maxAge: number,
+  body: Buffer | string,
+) {
+  app.get(url, options, (_request, reply) => reply.type(type).header('cache-control', `public, max-age=${maxAge}`).send(body))
+}

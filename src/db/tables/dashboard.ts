@@ -1,9 +1,9 @@
 import type { Generated } from 'kysely'
 import type { Id, Timestamp } from './columns.js'
-import type { SignInStage } from './team.js'
+import type { SecondFactorColumns, SignInFailureColumns, SignInStage } from './team.js'
 
 /** The people of a reseller account who sign in to the dashboard (docs/design.md §13); an email may have a row in several accounts. */
-export interface ResellerUsersTable {
+export interface ResellerUsersTable extends SecondFactorColumns {
   id: Id
   account_id: number
   email: string
@@ -11,11 +11,6 @@ export interface ResellerUsersTable {
   password_hash: string | null
   invite_hash: string | null
   invite_expires_at: Date | null
-  /** An owner's own second factor, as an operator's (team.ts). */
-  totp_secret_enc: string | null
-  totp_enabled_at: Date | null
-  totp_last_step: number | null
-  recovery_code_hashes: Generated<string[]>
   created_at: Generated<Date>
   updated_at: Timestamp
 }
@@ -32,9 +27,6 @@ export interface ResellerSessionsTable {
 }
 
 /** Failed sign-ins per email typed (its SHA-256), existing or not, and the lock they lead to. */
-export interface ResellerSignInFailuresTable {
+export interface ResellerSignInFailuresTable extends SignInFailureColumns {
   email_hash: string
-  failures: Generated<number>
-  locked_until: Date | null
-  updated_at: Generated<Date>
 }

@@ -5,8 +5,19 @@ export type OperatorRole = 'owner' | 'admin' | 'finance' | 'support' | 'viewer'
 /** Where a sign-in stands: done, or past its password and waiting for the code or the enrolment. */
 export type SignInStage = 'signed_in' | 'second_factor' | 'enrol'
 
+/** A second factor's columns, the same on operators and dashboard users (team/second-factor.queries.ts serves both). */
+export interface SecondFactorColumns {
+  /** The TOTP secret sealed under APP_KEY (vault.ts). */
+  totp_secret_enc: string | null
+  totp_enabled_at: Date | null
+  /** The last 30-second step whose code was accepted: a code is good once. */
+  totp_last_step: number | null
+  /** SHA-256 of each unused recovery code. */
+  recovery_code_hashes: Generated<string[]>
+}
+
 /** The people who run the store (docs/design.md §11d). Never deleted: a leaver is `removed`. */
-export interface OperatorsTable {
+export interface OperatorsTable extends SecondFactorColumns {
   id: Id
   email: string
   name: string
@@ -15,13 +26,6 @@ export interface OperatorsTable {
   password_hash: string | null
   invite_hash: string | null
   invite_expires_at: Date | null
-  /** The TOTP secret sealed under APP_KEY (vault.ts). */
-  totp_secret_enc: string | null
-  totp_enabled_at: Date | null
-  /** The last 30-second step whose code was accepted: a code is good once. */
-  totp_last_step: number | null
-  /** SHA-256 of each unused recovery code. */
-  recovery_code_hashes: Generated<string[]>
   /** Console sessions started before this are over (a role change, a removal, a reset second factor). */
   sessions_valid_from: Generated<Date>
   created_at: Generated<Date>
@@ -41,12 +45,16 @@ export interface OperatorTokensTable {
   revoked_at: Date | null
 }
 
-/** Failed console sign-ins per (email typed, client address), keyed by their SHA-256. */
-export interface OperatorSignInFailuresTable {
-  key_hash: string
+/** A sign-in failure count and the lock it leads to, the same for the console and the dashboard (team/sign-in-lock.queries.ts). */
+export interface SignInFailureColumns {
   failures: Generated<number>
   locked_until: Date | null
   updated_at: Generated<Date>
+}
+
+/** Failed console sign-ins per (email typed, client address), keyed by their SHA-256. */
+export interface OperatorSignInFailuresTable extends SignInFailureColumns {
+  key_hash: string
 }
 
 /** One row per row an operator's write changed; appended by a trigger, never updated or deleted. */

@@ -17,6 +17,11 @@ export type NewInquiry = {
   floorRefused: boolean
 }
 
+/** The provider's kind (its protocol), if there is one of that code. */
+export function providerKindOf(db: Database, code: string) {
+  return db.selectFrom('providers').select('kind').where('code', '=', code).executeTakeFirst()
+}
+
 /** What the floor keeps on a bill of this item: its margin (the item's, else the store's) and whether it may sell at a loss. */
 export async function billFloorOf(db: Database, itemId: number) {
   return db

@@ -6,7 +6,7 @@ import type { Vault } from '../../vault.js'
 import { refuseUnsellable } from '../catalog/index.js'
 import { loadProviderAccount } from '../fulfilment/index.js'
 import { newInvoice } from '../refids/index.js'
-import { billFloorOf, insertInquiry } from './bills.queries.js'
+import { billFloorOf, insertInquiry, providerKindOf } from './bills.queries.js'
 import type { BillInquiryBody, BillInquiryData } from './bills.schemas.js'
 
 export type InquiryDeps = { db: Database; vault: Vault; fulfillable: readonly string[]; providerTimeoutMs: number }
@@ -25,9 +25,7 @@ async function postpaidItem(
   const item = await refuseUnsellable(deps.db, itemId, 1, deps.fulfillable, accountId)
   if (item.order_process !== 'h2h' || item.provider_meta?.postpaid !== true)
     throw invalidField('item_id', 'is not a postpaid item: buy it through POST /api/v1/trx')
-  const provider = item.provider
-    ? await deps.db.selectFrom('providers').select('kind').where('code', '=', item.provider).executeTakeFirst()
-    : undefined
+  const provider = item.provider ? await providerKindOf(deps.db, item.provider) : undefined
   if (provider?.kind !== 'digiflazz' || !item.provider_code?.trim()) throw providerCannot()
   return item as Item & { provider: string; provider_code: string }
 }

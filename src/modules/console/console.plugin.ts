@@ -1,12 +1,9 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
-import cookie from '@fastify/cookie'
-import csrf from '@fastify/csrf-protection'
-import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { viewHelpers } from '../../http/page-format.js'
-import { areaCookieSecret, checkCsrfOnPosts, pageSecurityHeaders, registerViews } from '../../http/web-pages.js'
+import { registerWebArea, sendPage, serveAsset } from '../../http/web-pages.js'
 import { consoleErrorHandler } from './errors.js'
 import { authRoutes } from './auth.routes.js'
 import { overviewPages } from './overview.pages.js'
@@ -54,29 +51,31 @@ declare module 'fastify' {
  * session, and each page the role its operation admits (./access.ts).
  */
 export function consolePlugin(ctx: AppContext) {
-  const production = ctx.config.appEnv === 'production'
-  const cookieSecret = areaCookieSecret(ctx.config.appKey!, 'console')
   const helpers = viewHelpers(ctx.config.leaderboardTz)
   return async (app: FastifyInstance) => {
-    await app.register(cookie, { secret: cookieSecret })
-    await app.register(formbody, { bodyLimit: 8 * 1024 * 1024 })
-    await app.register(csrf, {
-      cookieOpts: { path: '/console', httpOnly: true, sameSite: 'strict', secure: production, signed: true },
-      getToken: (request: FastifyRequest) =>
-        (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['csrf-token'] as string),
+    await registerWebArea(app, {
+      name: 'console',
+      appKey: ctx.config.appKey!,
+      production: ctx.config.appEnv === 'production',
+      viewsDir: here('./views').pathname,
+      // The form's field, or htmx's header.
+      csrf: {
+        sameSite: 'strict',
+        getToken: (request: FastifyRequest) =>
+          (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['csrf-token'] as string),
+      },
+      formBodyLimit: 8 * 1024 * 1024,
+      errorHandler: consoleErrorHandler(),
     })
-    await registerViews(app, here('./views').pathname, production)
     app.decorateRequest('consoleSession', undefined)
     app.decorateReply('page', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
-      const csrfToken = this.generateCsrf()
       const session = this.request.consoleSession
       // The nav and who is signed in show only to a session past its sign-in steps.
       const signedIn = session?.stage === 'signed_in'
       const me = signedIn ? (session.operator ?? { email: 'admin token', name: 'admin token', role: 'owner' as const }) : undefined
-      return this.header('cache-control', 'no-store').view(template, {
+      return sendPage(this, template, {
         ...helpers,
         icon: ICON_HREF,
-        csrfToken,
         path: this.request.url,
         me,
         pending: session !== undefined && !signedIn,
@@ -84,26 +83,14 @@ export function consolePlugin(ctx: AppContext) {
         ...data,
       })
     })
-    app.setErrorHandler(consoleErrorHandler())
     // Each request in its acting store (db/acting.ts), so a console write is logged as its operator's.
     actingScope(app)
     renewCatalogAfterWrites(app, ctx.catalog)
-    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      pageSecurityHeaders(reply)
-      return consoleAccess(ctx, request, reply)
-    })
-    // Every state change is a POST and carries the form's (or htmx's header) CSRF token.
-    checkCsrfOnPosts(app)
-    app.get('/console/assets/htmx.min.js', open, (_request, reply) =>
-      reply.type('text/javascript').header('cache-control', 'public, max-age=86400').send(htmx),
-    )
-    app.get('/console/assets/console.css', open, (_request, reply) =>
-      reply.type('text/css').header('cache-control', 'public, max-age=3600').send(css),
-    )
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => consoleAccess(ctx, request, reply))
+    serveAsset(app, '/console/assets/htmx.min.js', open, 'text/javascript', 86400, htmx)
+    serveAsset(app, '/console/assets/console.css', open, 'text/css', 3600, css)
     // Browsers ask every site for /favicon.ico (the API docs, the pay page): an icon, not a logged 404.
-    app.get('/favicon.ico', open, (_request, reply) =>
-      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(ICON_SVG),
-    )
+    serveAsset(app, '/favicon.ico', open, 'image/svg+xml', 86400, ICON_SVG)
     // The whole OpenAPI document, operator API included: production shows the public one without it.
     app.get('/console/openapi.json', { schema: { hide: true } }, async () => app.swagger())
     await app.register(authRoutes(ctx))

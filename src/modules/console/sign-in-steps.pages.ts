@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { countFailedAuthentication } from '../../http/auth.js'
-import { checkOperatorCode, confirmEnrolment, enrolmentFor, qrSvg, SIGN_IN_LOCK_MINUTES } from '../team/index.js'
+import { checkOperatorCode, confirmEnrolment, enrolmentFor, groupedSecret, qrSvg, SIGN_IN_LOCK_MINUTES } from '../team/index.js'
 import { STEP_PAGES } from './access.js'
 import { Form, Text } from './form.js'
 import { advanceSession, type ConsoleSession } from './sessions.service.js'
@@ -31,9 +31,9 @@ export function signInStepPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     const operator = session.operator!
     const { secret, uri } = await enrolmentFor(db, vault, operator.id, ISSUER, operator.email)
     const qr = await qrSvg(uri)
-    // The secret in groups of four, as apps ask for it typed.
-    const grouped = secret.match(/.{1,4}/g)!.join(' ')
-    return reply.status(fields ? 422 : 200).page('enrol.eta', { qr, secret: grouped, fields, account: operator.email, issuer: ISSUER })
+    return reply
+      .status(fields ? 422 : 200)
+      .page('enrol.eta', { qr, secret: groupedSecret(secret), fields, account: operator.email, issuer: ISSUER })
   }
   const sessionOf = (request: FastifyRequest) => request.consoleSession!
 

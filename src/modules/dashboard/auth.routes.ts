@@ -4,8 +4,9 @@ import type { FastifyReply } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
 import { countFailedAuthentication } from '../../http/auth.js'
+import { SIGN_IN_LOCK_MINUTES } from '../team/index.js'
 import { endSession, pendingSignIn, SESSION_HOURS, sessionUser, startSession } from './sessions.service.js'
-import { checkSignIn, checkSignInCode, LOCK_MINUTES } from './sign-in.service.js'
+import { checkSignIn, checkSignInCode } from './sign-in.service.js'
 import { acceptInvite, findInvite } from './users.service.js'
 import { Form } from '../../http/web-pages.js'
 
@@ -47,7 +48,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       const tooMany = await countFailedAuthentication(ctx, request)
       if (tooMany) throw tooMany
       if (outcome) {
-        return reply.status(429).header('retry-after', String(outcome.locked)).screen('sign-in.eta', { locked: LOCK_MINUTES, email })
+        return reply
+          .status(429)
+          .header('retry-after', String(outcome.locked))
+          .screen('sign-in.eta', { locked: SIGN_IN_LOCK_MINUTES, email })
       }
       return reply.status(401).screen('sign-in.eta', { failed: true, email })
     })
@@ -66,7 +70,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       if (tooMany) throw tooMany
       const several = ((await pendingSignIn(ctx.db, request.cookies[SESSION_COOKIE])) ?? []).length > 1
       if ('locked' in outcome) {
-        return reply.status(429).header('retry-after', String(outcome.locked)).screen('sign-in-code.eta', { locked: LOCK_MINUTES, several })
+        return reply
+          .status(429)
+          .header('retry-after', String(outcome.locked))
+          .screen('sign-in-code.eta', { locked: SIGN_IN_LOCK_MINUTES, several })
       }
       return reply.status(401).screen('sign-in-code.eta', { wrong: true, several })
     })

@@ -1,11 +1,8 @@
 import fs from 'node:fs'
-import cookie from '@fastify/cookie'
-import csrf from '@fastify/csrf-protection'
-import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { AppError } from '../../errors.js'
-import { areaCookieSecret, checkCsrfOnPosts, pageSecurityHeaders, registerViews } from '../../http/web-pages.js'
+import { registerWebArea, sendPage, serveAsset } from '../../http/web-pages.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
 import { dashboardErrorHandler } from './errors.js'
 import { viewHelpers } from './format.js'
@@ -61,31 +58,31 @@ declare module 'fastify' {
  */
 export function dashboardPlugin(ctx: AppContext) {
   const production = ctx.config.appEnv === 'production'
-  const cookieSecret = areaCookieSecret(ctx.config.appKey!, 'dashboard')
   return async (app: FastifyInstance) => {
-    await app.register(cookie, { secret: cookieSecret })
-    await app.register(formbody)
-    await app.register(csrf, {
-      cookieKey: '_dashboard_csrf',
-      cookieOpts: { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure: production, signed: true },
-      getToken: (request: FastifyRequest) => (request.body as { _csrf?: string } | undefined)?._csrf,
+    await registerWebArea(app, {
+      name: 'dashboard',
+      appKey: ctx.config.appKey!,
+      production,
+      viewsDir: here('./views').pathname,
+      csrf: {
+        sameSite: 'lax',
+        cookieKey: '_dashboard_csrf',
+        getToken: (request: FastifyRequest) => (request.body as { _csrf?: string } | undefined)?._csrf,
+      },
+      errorHandler: dashboardErrorHandler(),
     })
-    await registerViews(app, here('./views').pathname, production)
     app.decorateRequest('dashboardUser', null as unknown as DashboardUser)
     app.decorateRequest('dashboardLang', 'id' as Lang)
     app.decorateReply('screen', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
       const request = this.request
-      return this.header('cache-control', 'no-store').view(template, {
+      return sendPage(this, template, {
         ...viewHelpers(request.dashboardLang, ctx.config.leaderboardTz),
-        csrfToken: this.generateCsrf(),
         user: request.dashboardUser ?? undefined,
         path: request.url.split('?')[0],
         ...data,
       })
     })
-    app.setErrorHandler(dashboardErrorHandler())
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      pageSecurityHeaders(reply)
       const asked = (request.query as { lang?: string } | undefined)?.lang
       request.dashboardLang = languageOf(asked ?? request.cookies[LANG_COOKIE])
       if (asked === 'id' || asked === 'en') {
@@ -99,8 +96,6 @@ export function dashboardPlugin(ctx: AppContext) {
       }
       return reply.redirect('/dashboard/sign-in', 303)
     })
-    // Every state change is a POST and carries its form's CSRF token.
-    checkCsrfOnPosts(app)
     // A suspended account's people read but do not act: one hook, so no state-changing route can forget it.
     app.addHook('preHandler', async (request) => {
       const user = request.dashboardUser
@@ -113,9 +108,7 @@ export function dashboardPlugin(ctx: AppContext) {
         throw new AppError('THE_ACCOUNT_HAS_BEEN_SUSPENDED')
       }
     })
-    app.get('/dashboard/assets/dashboard.css', { schema: { hide: true } }, (_request, reply) =>
-      reply.type('text/css').header('cache-control', 'public, max-age=3600').send(css),
-    )
+    serveAsset(app, '/dashboard/assets/dashboard.css', { schema: { hide: true } }, 'text/css', 3600, css)
     await app.register(authRoutes(ctx))
     await app.register(homePages(ctx))
     await app.register(ledgerPages(ctx))

@@ -2,23 +2,19 @@ import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
 import { sha256Hex } from '../../vault.js'
 import { matchingHashes } from '../../passwords.js'
-import { checkSecondFactor } from '../team/index.js'
-import { finishSecondFactor, pendingSignIn } from './sessions.service.js'
 import {
-  countSignInFailure,
-  deleteStaleSignInFailures,
-  emailOfUser,
-  forgetSignInFailures,
-  signInLockOf,
-  usersWithPasswordOfEmail,
-} from './sign-in.queries.js'
+  checkSecondFactor,
+  countFailedSignIn,
+  forgetFailedSignIns,
+  RESELLER_SIGN_IN_FAILURES,
+  signInLockSeconds as lockSecondsOf,
+} from '../team/index.js'
+import { finishSecondFactor, pendingSignIn } from './sessions.service.js'
+import { emailOfUser, usersWithPasswordOfEmail } from './sign-in.queries.js'
 import { usersWithSecondFactor } from './two-step.queries.js'
 
-// Per email typed, on top of the per-address limit: guesses spread over many addresses still stop.
-const FAILURES_BEFORE_LOCK = 10
-export const LOCK_MINUTES = 15
-// A day without failures forgets an email's count; rows of emails nobody has are not kept for ever.
-const FORGET_AFTER_HOURS = 24
+// Failures count per email typed (team's sign-in lock, the console's numbers), on top of the
+// per-address limit: guesses spread over many addresses still stop.
 
 /** The email's users whose password matched (several: the person chooses the account), the lock's seconds left, or nothing. */
 export type SignInResult = { userIds: number[] } | { locked: number } | undefined
@@ -26,24 +22,24 @@ export type SignInResult = { userIds: number[] } | { locked: number } | undefine
 /**
  * Email and password to the users they prove. The same work and the same outcome for an email nobody
  * has: one scrypt (a decoy's), and a failure count and lock kept per email typed, so that neither the
- * answer nor the lock tells which emails exist. Past FAILURES_BEFORE_LOCK failures the email is locked
- * for LOCK_MINUTES, whatever the password.
+ * answer nor the lock tells which emails exist. Past SIGN_IN_FAILURES_BEFORE_LOCK failures the email is
+ * locked for SIGN_IN_LOCK_MINUTES, whatever the password.
  */
 export async function checkSignIn(db: Database, emailText: string, password: string): Promise<SignInResult> {
   const email = emailText.trim().toLowerCase()
   const emailHash = sha256Hex(email)
   const users = await usersWithPasswordOfEmail(db, email)
-  const lock = await signInLockOf(db, emailHash)
+  const locked = await lockSecondsOf(db, RESELLER_SIGN_IN_FAILURES, emailHash)
   // Checked before the lock is, so a locked email costs what any other does.
   const matched = await matchingHashes(password, users as Array<{ id: number; password_hash: string }>)
-  if (lock && lock.seconds > 0) return { locked: lock.seconds }
+  if (locked > 0) return { locked }
   if (matched.length > 0) {
     const userIds = matched.map((u) => u.id)
     // With a code still to come the count stays: a right password must not wipe the wrong codes guessed after it.
-    if ((await usersWithSecondFactor(db, userIds)).length === 0) await forgetSignInFailures(db, emailHash)
+    if ((await usersWithSecondFactor(db, userIds)).length === 0) await forgetFailedSignIns(db, RESELLER_SIGN_IN_FAILURES, emailHash)
     return { userIds }
   }
-  await countFailure(db, emailHash)
+  await countFailedSignIn(db, RESELLER_SIGN_IN_FAILURES, emailHash)
   return undefined
 }
 
@@ -75,32 +71,26 @@ export async function checkSignInCode(
   const email = guarded.length > 0 ? await emailOfUser(db, guarded[0]!) : undefined
   if (!email) return undefined
   const emailHash = sha256Hex(email)
-  const lock = await signInLockOf(db, emailHash)
-  if (lock && lock.seconds > 0) return { locked: lock.seconds }
+  const locked = await lockSecondsOf(db, RESELLER_SIGN_IN_FAILURES, emailHash)
+  if (locked > 0) return { locked }
   const satisfied: number[] = []
   for (const id of guarded) if (await checkSecondFactor(db, vault, 'reseller_users', id, code, at)) satisfied.push(id)
   if (satisfied.length === 0) {
-    await countFailure(db, emailHash)
+    await countFailedSignIn(db, RESELLER_SIGN_IN_FAILURES, emailHash)
     return { wrong: true }
   }
-  await forgetSignInFailures(db, emailHash)
+  await forgetFailedSignIns(db, RESELLER_SIGN_IN_FAILURES, emailHash)
   const userIds = proved.filter((id) => !guarded.includes(id) || satisfied.includes(id))
   if (!(await finishSecondFactor(db, token!, userIds, satisfied[0]!))) return undefined
   return { userIds, userId: satisfied[0]! }
 }
 
 /** The email's sign-in lock, in seconds left (0 when there is none): refuses a code as it refuses a password. */
-export async function signInLockSeconds(db: Database, email: string): Promise<number> {
-  const lock = await signInLockOf(db, sha256Hex(email))
-  return lock && lock.seconds > 0 ? lock.seconds : 0
+export function signInLockSeconds(db: Database, email: string): Promise<number> {
+  return lockSecondsOf(db, RESELLER_SIGN_IN_FAILURES, sha256Hex(email))
 }
 
 /** A wrong code or password given while signed in (turning two-step verification off): one more failure of the email. */
 export function countSignInFailureOf(db: Database, email: string): Promise<void> {
-  return countFailure(db, sha256Hex(email))
-}
-
-async function countFailure(db: Database, emailHash: string): Promise<void> {
-  await countSignInFailure(db, emailHash, FAILURES_BEFORE_LOCK, LOCK_MINUTES)
-  await deleteStaleSignInFailures(db, FORGET_AFTER_HOURS)
+  return countFailedSignIn(db, RESELLER_SIGN_IN_FAILURES, sha256Hex(email))
 }

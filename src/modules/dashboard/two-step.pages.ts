@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js'
 import { countFailedAuthentication } from '../../http/auth.js'
 import { Form } from '../../http/web-pages.js'
 import { ownerOnly } from './roles.js'
-import { LOCK_MINUTES } from './sign-in.service.js'
+import { SIGN_IN_LOCK_MINUTES } from '../team/index.js'
 import { confirmTwoStep, pendingTwoStep, startTwoStep, turnOffTwoStep, twoStepOf } from './two-step.service.js'
 
 const hide = true
@@ -50,7 +50,7 @@ export function twoStepPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply
           .status(429)
           .header('retry-after', String(outcome.locked))
-          .screen('password.eta', { twoStep, offError: 'locked', lockMinutes: LOCK_MINUTES })
+          .screen('password.eta', { twoStep, offError: 'locked', lockMinutes: SIGN_IN_LOCK_MINUTES })
       }
       return reply.status(422).screen('password.eta', { twoStep, offError: 'wrong' })
     })

@@ -2,7 +2,15 @@ import { inTransaction, type Database } from '../../db/database.js'
 import { AppError } from '../../errors.js'
 import { verifyPassword } from '../../passwords.js'
 import type { Vault } from '../../vault.js'
-import { beginEnrolment, checkSecondFactor, confirmEnrolment, otpauthUri, qrSvg, resetSecondFactor } from '../team/index.js'
+import {
+  beginEnrolment,
+  checkSecondFactor,
+  confirmEnrolment,
+  groupedSecret,
+  pendingEnrolment,
+  qrSvg,
+  resetSecondFactor,
+} from '../team/index.js'
 import { countSignInFailureOf, signInLockSeconds } from './sign-in.service.js'
 import { secondFactorState, userOfAccount } from './two-step.queries.js'
 import { deleteSessionsOfUserExcept } from './users.queries.js'
@@ -39,12 +47,10 @@ export async function startTwoStep(db: Database, vault: Vault, userId: number, p
 /** The enrolment under way: its secret, the `otpauth://` URI and that URI's QR code; nothing when none is. */
 export async function pendingTwoStep(db: Database, vault: Vault, userId: number, publicUrl: string) {
   const user = await stateOf(db, userId)
-  if (user.totp_enabled_at || !user.totp_secret_enc) return undefined
-  const secret = vault.decrypt(user.totp_secret_enc)
   const { issuer, account } = entryOf(publicUrl, user)
-  const uri = otpauthUri(issuer, account, secret)
-  // Grouped by four, as apps show keys to type: easier to copy by hand.
-  return { secret: secret.replace(/(.{4})(?=.)/g, '$1 '), uri, qr: await qrSvg(uri) }
+  const pending = pendingEnrolment(vault, user, issuer, account)
+  if (!pending) return undefined
+  return { secret: groupedSecret(pending.secret), uri: pending.uri, qr: await qrSvg(pending.uri) }
 }
 
 /** The app's first code turns it on; answers the ten recovery codes (shown once), or false for a wrong code. */

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 import type { Dispatch } from '../../db/schema.js'
 import { sendTransaction, type H2hOutcome } from '../../providers/digiflazz.js'
@@ -6,35 +5,10 @@ import { sendPostpaid } from '../../providers/digiflazz-postpaid.js'
 import { addOrder, orderStates, type SmmOrderState } from '../../providers/smm-panel.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 import type { RecordFinal } from './answers.js'
+import { markBillPaymentSent, notePendingAnswer, notePlacedSmm, requeueSmmAdd, sendSmmToReview } from './upstream-calls.queries.js'
 
 /** record: how a final answer is recorded (checkout's recordFinal). */
 export type CallSettings = { timeoutMs: number; pollSeconds: number; record: RecordFinal }
-
-/**
- * Not final: the request stays pending with what was heard, re-checked after the poll interval
- * from now (the claim had moved it past the call), a tenth of it at random later so that
- * requests sent together are not all checked together.
- */
-async function notePending(
-  db: Database,
-  d: Dispatch,
-  message: string,
-  pollSeconds: number,
-  extra: { upstream_status?: string; start_count?: number | null; remains?: number | null } = {},
-) {
-  const from = 'pending'
-  await db
-    .updateTable('dispatches')
-    .set({
-      message: message.slice(0, 500),
-      ...extra,
-      updated_at: sql`now()`,
-      next_attempt_at: sql`now() + make_interval(secs => ${pollSeconds}::integer * (1 + random() / 10))`,
-    })
-    .where('id', '=', d.id)
-    .where('status', '=', from)
-    .execute()
-}
 
 // A bill's payment marked as sent, before it leaves (see billPayment).
 const PAY_SENT = 'pay-pasca sent'
@@ -45,13 +19,7 @@ const PAY_SENT = 'pay-pasca sent'
  * payment leaves, so whoever loses it (or finds it set) only asks.
  */
 async function billPayment(db: Database, account: ProviderAccount, d: Dispatch, timeoutMs: number): Promise<H2hOutcome> {
-  const marked = await db
-    .updateTable('dispatches')
-    .set({ upstream_status: PAY_SENT, updated_at: sql`now()` })
-    .where('id', '=', d.id)
-    .where('upstream_status', 'is', null)
-    .executeTakeFirst()
-  const command = marked.numUpdatedRows > 0n ? 'pay-pasca' : 'status-pasca'
+  const command = (await markBillPaymentSent(db, d.id, PAY_SENT)) ? 'pay-pasca' : 'status-pasca'
   return sendPostpaid(account, command, { sku: d.provider_code, customerNo: d.target, refId: d.upstream_ref }, timeoutMs)
 }
 
@@ -63,7 +31,7 @@ export async function sendH2h(
   s: CallSettings,
 ): Promise<H2hOutcome['status']> {
   if (!account) {
-    await notePending(db, d, 'provider has no credentials: waiting for the operator', s.pollSeconds)
+    await notePendingAnswer(db, d.id, 'provider has no credentials: waiting for the operator', s.pollSeconds)
     return 'pending'
   }
   const qty = typeof d.options?.qty === 'number' ? d.options.qty : undefined
@@ -80,7 +48,7 @@ export async function sendH2h(
     if (await s.record(db, d, answer, ['pending'])) return 'failed'
   }
   if (outcome.status === 'pending') {
-    await notePending(db, d, outcome.message, s.pollSeconds)
+    await notePendingAnswer(db, d.id, outcome.message, s.pollSeconds)
   } else {
     const failed = outcome.status === 'failed'
     await s.record(
@@ -102,18 +70,7 @@ export async function sendH2h(
 
 /** One smm `add`, sent at most once: the row is `sending` (claims.queries.ts) until this records the answer. */
 export async function sendSmm(db: Database, account: ProviderAccount | undefined, d: Dispatch, s: CallSettings): Promise<void> {
-  const backToQueue = (message: string) =>
-    db
-      .updateTable('dispatches')
-      .set({
-        status: 'queued',
-        message,
-        updated_at: sql`now()`,
-        next_attempt_at: sql`now() + make_interval(secs => ${s.pollSeconds}::integer)`,
-      })
-      .where('id', '=', d.id)
-      .where('status', '=', 'sending')
-      .execute()
+  const backToQueue = (message: string) => requeueSmmAdd(db, d.id, message, s.pollSeconds)
   if (!account) return void (await backToQueue('provider has no credentials: waiting for the operator'))
   const outcome = await addOrder(
     account,
@@ -122,19 +79,7 @@ export async function sendSmm(db: Database, account: ProviderAccount | undefined
   )
   switch (outcome.result) {
     case 'placed':
-      await db
-        .updateTable('dispatches')
-        .set({
-          status: 'pending',
-          upstream_order_id: outcome.orderId,
-          upstream_status: 'Pending',
-          message: null,
-          updated_at: sql`now()`,
-          next_attempt_at: sql`now() + make_interval(secs => ${s.pollSeconds}::integer)`,
-        })
-        .where('id', '=', d.id)
-        .where('status', 'in', ['sending', 'review'])
-        .execute()
+      await notePlacedSmm(db, d.id, outcome.orderId, s.pollSeconds)
       return
     case 'refused':
       await s.record(
@@ -150,16 +95,7 @@ export async function sendSmm(db: Database, account: ProviderAccount | undefined
       await backToQueue(outcome.message)
       return
     case 'unknown':
-      await db
-        .updateTable('dispatches')
-        .set({
-          status: 'review',
-          message: `add answered nothing usable (${outcome.message}): look the order up at the panel, then resolve`,
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', d.id)
-        .where('status', '=', 'sending')
-        .execute()
+      await sendSmmToReview(db, d.id, `add answered nothing usable (${outcome.message}): look the order up at the panel, then resolve`)
   }
 }
 
@@ -175,7 +111,7 @@ export async function checkSmm(db: Database, account: ProviderAccount | undefine
   for (const d of batch) {
     const state: SmmOrderState | undefined = states?.get(d.upstream_order_id!)
     if (!state) {
-      await notePending(db, d, account ? 'panel gave no usable answer to status' : 'provider has no credentials', s.pollSeconds)
+      await notePendingAnswer(db, d.id, account ? 'panel gave no usable answer to status' : 'provider has no credentials', s.pollSeconds)
       continue
     }
     const seen = { upstreamStatus: state.status, startCount: state.startCount }
@@ -197,13 +133,13 @@ export async function checkSmm(db: Database, account: ProviderAccount | undefine
     } else if (state.state === 'canceled') {
       await s.record(db, d, { status: 'failed', refund: 'full', message: state.message, ...seen, remains: d.quantity }, ['pending'])
     } else if (state.state === 'running') {
-      await notePending(db, d, state.message, s.pollSeconds, {
+      await notePendingAnswer(db, d.id, state.message, s.pollSeconds, {
         upstream_status: state.status,
         start_count: state.startCount,
         remains: state.remains,
       })
     } else {
-      await notePending(db, d, state.message, s.pollSeconds)
+      await notePendingAnswer(db, d.id, state.message, s.pollSeconds)
     }
   }
 }

@@ -1,12 +1,12 @@
-import { sql } from 'kysely'
 import type { Config } from '../../config.js'
 import type { Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { inquirePln } from '../../providers/digiflazz.js'
 import { isRecord, text } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { offersValidation, providerFits, VALIDATE_ENDPOINT } from '../catalog/index.js'
+import { offersValidation, VALIDATE_ENDPOINT } from '../catalog/index.js'
 import { loadProviderAccount } from './provider-accounts.js'
+import { itemsThatValidate, itemToValidate } from './validation.queries.js'
 
 export type AccountCheck = { display_name: string; account_name: string; region: string }
 type Found = AccountCheck | { notFound: string }
@@ -67,20 +67,7 @@ export function createAccountValidation(
 
   return {
     async validate(input: { item_id: number; customer_id: string; zone_id?: string | null }) {
-      const item = await db
-        .selectFrom('items as i')
-        .leftJoin('providers as p', 'p.code', 'i.provider')
-        .select([
-          'i.order_process',
-          'i.active',
-          'i.provider',
-          'i.provider_code',
-          'i.provider_meta',
-          providerFits(sql.ref('p.kind'), sql.ref('i.order_process')).as('provider_fits'),
-          'p.active as provider_active',
-        ])
-        .where('i.id', '=', input.item_id)
-        .executeTakeFirst()
+      const item = await itemToValidate(db, input.item_id)
       if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
       if (!offersValidation(item) || !item.provider || !item.provider_code) throw new AppError('VALIDATION_NOT_AVAILABLE')
       if (!item.provider_active) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
@@ -102,21 +89,7 @@ export function createAccountValidation(
     /** GET /v1/validation/services: products and their variants that validate, by name. */
     async services(search: string | undefined) {
       const pattern = search?.trim() ? `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
-      const rows = await db
-        .selectFrom('items as i')
-        .innerJoin('products as p', 'p.id', 'i.product_id')
-        .innerJoin('categories as c', 'c.id', 'p.category_id')
-        .innerJoin('providers as pr', 'pr.code', 'i.provider')
-        .select(['p.id as product_id', 'p.name as product_name', 'c.name as category', 'i.id as item_id', 'i.name', 'i.provider_meta'])
-        .where('i.active', '=', true)
-        .where('i.order_process', '=', 'h2h')
-        .where(sql<boolean>`${providerFits(sql.ref('pr.kind'), sql.ref('i.order_process'))}`)
-        .where(sql<boolean>`(i.provider_meta->>'validation') = 'true'`)
-        .$if(pattern !== null, (q) => q.where((eb) => eb.or([eb('p.name', 'ilike', pattern!), eb('i.name', 'ilike', pattern!)])))
-        .orderBy('p.name')
-        .orderBy('p.id')
-        .orderBy('i.id')
-        .execute()
+      const rows = await itemsThatValidate(db, pattern)
       const products: {
         product_id: number
         product_name: string

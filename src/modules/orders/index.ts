@@ -11,7 +11,8 @@ export {
 } from './order-detail.view.js'
 export { orderDetailJson, type OrderDetailJson } from './order-detail.queries.js'
 export { creditRefunds, lockOrder, ORDER_EVENTS, settleOrder, withdrawLine } from './order-state.queries.js'
-export { cancellableLines, markCancelRequested, sendManualLine, startCancel } from './operator-changes.service.js'
+export { cancellableLines, markCancelRequested } from './operator-changes.queries.js'
+export { sendManualLine, startCancel } from './operator-changes.service.js'
 export { getOperatorOrder, listOperatorOrders } from './operator-reads.service.js'
 export { orderRoutes } from './orders.routes.js'
 export {

@@ -2,7 +2,7 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { markSupplyChanged, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
 import { priceFor, ruleFor, sameDecimal } from './pricing.js'
 import { rulesFor } from './pricing-rules.queries.js'
-import { firstServingSources, type RepriceTarget } from './serving-sources.queries.js'
+import { firstServingSources, itemsSourcedFrom, type RepriceTarget } from './serving-sources.queries.js'
 
 /**
  * Recomputes the cost (from the first serving source), the price and the floor margin (by the item's
@@ -32,13 +32,6 @@ export async function reprice(trx: Trx, target: RepriceTarget): Promise<number> 
 /** Reprices these items (or every item with a source) after their sources or their rules changed. */
 export function repriceItems(trx: Trx, itemIds: number[] | 'all'): Promise<number> {
   return reprice(trx, itemIds === 'all' ? 'all' : { itemIds })
-}
-
-/** The items bought from a provider, or from these of its products. */
-async function itemsSourcedFrom(trx: Trx, provider: string, codes?: string[]): Promise<number[]> {
-  let query = trx.selectFrom('item_sources').select('item_id').distinct().where('provider', '=', provider)
-  if (codes) query = query.where('code', 'in', codes)
-  return (await query.execute()).map((r) => r.item_id)
 }
 
 /**

@@ -78,3 +78,14 @@ export async function hasListedProducts(db: Database, provider: string): Promise
     .executeTakeFirst()
   return row !== undefined
 }
+
+/** Every provider by code, with its latest sync (running, ok or failed) and how many products its list shows now. */
+export async function providersWithLatestSync(db: Database) {
+  const { rows } = await sql<{ code: string; kind: string; active: boolean; products: number; last: SupplierSync | null }>`
+    SELECT p.code, p.kind, p.active,
+           (SELECT count(*)::int FROM supplier_products sp WHERE sp.provider = p.code AND sp.gone_at IS NULL) AS products,
+           (SELECT to_jsonb(s) FROM supplier_syncs s WHERE s.provider = p.code ORDER BY s.id DESC LIMIT 1) AS last
+      FROM providers p
+     ORDER BY p.code`.execute(db)
+  return rows
+}

@@ -19,6 +19,7 @@ export {
   checkSecondFactor,
   confirmEnrolment,
   hasSecondFactor,
+  pendingEnrolment,
   resetSecondFactor,
   SECOND_FACTOR_ROLES,
   type SecondFactorTable,
@@ -35,15 +36,22 @@ export {
 } from './tokens.service.js'
 export { createMyToken, myTokens, revokeMyToken, whoAmI } from './self.service.js'
 export { operatorInviteUrl, teamRoutes } from './team.routes.js'
-export { acceptedStep, newRecoveryCodes, newTotpSecret, otpauthUri, recoveryCodeHash, totpCode, totpStep } from './totp.js'
+export { acceptedStep, groupedSecret, newRecoveryCodes, newTotpSecret, otpauthUri, recoveryCodeHash, totpCode, totpStep } from './totp.js'
 export {
   checkOperatorCode,
   checkOperatorPassword,
   enrolmentFor,
   requiresSecondFactor,
-  SIGN_IN_FAILURES_BEFORE_LOCK,
-  SIGN_IN_LOCK_MINUTES,
   stageAfterPassword,
   type SignInOperator,
 } from './sign-in.service.js'
+export {
+  countFailedSignIn,
+  forgetFailedSignIns,
+  RESELLER_SIGN_IN_FAILURES,
+  SIGN_IN_FAILURES_BEFORE_LOCK,
+  SIGN_IN_LOCK_MINUTES,
+  signInLockSeconds,
+  type SignInFailures,
+} from './sign-in-lock.service.js'
 export { qrSvg } from './qr-code.js'

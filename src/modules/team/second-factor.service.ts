@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js'
+import type { SecondFactorColumns } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
 import {
@@ -21,6 +22,21 @@ export const SECOND_FACTOR_ROLES = ['owner', 'admin', 'finance'] as const
 export async function beginEnrolment(db: Database, vault: Vault, from: SecondFactorTable, id: number, issuer: string, account: string) {
   const secret = newTotpSecret()
   await storePendingSecret(db, from, id, vault.encrypt(secret))
+  return { secret, uri: otpauthUri(issuer, account, secret) }
+}
+
+/**
+ * The enrolment under way, rebuilt from its sealed secret (a reload shows the QR code already
+ * scanned): the secret and its `otpauth://` URI; nothing when none is waiting for its first code.
+ */
+export function pendingEnrolment(
+  vault: Vault,
+  found: Pick<SecondFactorColumns, 'totp_secret_enc' | 'totp_enabled_at'>,
+  issuer: string,
+  account: string,
+): { secret: string; uri: string } | undefined {
+  if (!found.totp_secret_enc || found.totp_enabled_at) return undefined
+  const secret = vault.decrypt(found.totp_secret_enc)
   return { secret, uri: otpauthUri(issuer, account, secret) }
 }
 

@@ -4,16 +4,9 @@ import type { OperatorRole, SignInStage } from '../../db/schema.js'
 import { matchingHashes } from '../../passwords.js'
 import { sha256Hex, type Vault } from '../../vault.js'
 import { findSecondFactor } from './second-factor.queries.js'
-import { beginEnrolment, checkSecondFactor, SECOND_FACTOR_ROLES } from './second-factor.service.js'
-import { countSignInFailure, deleteStaleSignInFailures, findSignInOperator, forgetSignInFailures, signInLockOf } from './sign-in.queries.js'
-import { otpauthUri } from './totp.js'
-
-// The dashboard's numbers (dashboard/sign-in.service.ts), per (email typed, address) on top of the
-// per-address limit: a guesser elsewhere spends their own count and never locks the right person out.
-export const SIGN_IN_FAILURES_BEFORE_LOCK = 10
-export const SIGN_IN_LOCK_MINUTES = 15
-// A day without failures forgets a key's count; rows of emails nobody has are not kept for ever.
-const FORGET_AFTER_HOURS = 24
+import { beginEnrolment, checkSecondFactor, pendingEnrolment, SECOND_FACTOR_ROLES } from './second-factor.service.js'
+import { countFailedSignIn, forgetFailedSignIns, OPERATOR_SIGN_IN_FAILURES, signInLockSeconds } from './sign-in-lock.service.js'
+import { findSignInOperator } from './sign-in.queries.js'
 
 /** Who a right password proved: what the console's session needs, never a secret. */
 export type SignInOperator = { id: number; email: string; name: string; role: OperatorRole; hasSecondFactor: boolean }
@@ -33,11 +26,6 @@ export function stageAfterPassword(operator: Pick<SignInOperator, 'role' | 'hasS
   return requiresSecondFactor(operator.role) ? 'enrol' : 'signed_in'
 }
 
-async function countFailure(db: Database, keyHash: string): Promise<void> {
-  await countSignInFailure(db, keyHash, SIGN_IN_FAILURES_BEFORE_LOCK, SIGN_IN_LOCK_MINUTES)
-  await deleteStaleSignInFailures(db, FORGET_AFTER_HOURS)
-}
-
 /**
  * Email and password to the operator they prove. The same work and the same outcome for an email
  * nobody has (one scrypt, a decoy's, and a count and lock kept per email typed and address), so
@@ -47,17 +35,17 @@ async function countFailure(db: Database, keyHash: string): Promise<void> {
 export async function checkOperatorPassword(db: Database, emailText: string, password: string, clientIp: string): Promise<PasswordCheck> {
   const keyHash = failureKey(emailText, clientIp)
   const found = await findSignInOperator(db, normalEmail(emailText))
-  const lock = await signInLockOf(db, keyHash)
+  const locked = await signInLockSeconds(db, OPERATOR_SIGN_IN_FAILURES, keyHash)
   // Checked before the lock is, so a locked email costs what any other does.
   const matched = await matchingHashes(password, found ? [found as typeof found & { password_hash: string }] : [])
-  if (lock && lock.seconds > 0) return { locked: lock.seconds }
+  if (locked > 0) return { locked }
   if (found && matched.length === 1) {
     // With a code still to come the count stays: a right password must not wipe the wrong codes guessed after it.
-    if (found.totp_enabled_at === null) await forgetSignInFailures(db, keyHash)
+    if (found.totp_enabled_at === null) await forgetFailedSignIns(db, OPERATOR_SIGN_IN_FAILURES, keyHash)
     const { id, email, name, role, totp_enabled_at } = found
     return { operator: { id, email, name, role, hasSecondFactor: totp_enabled_at !== null } }
   }
-  await countFailure(db, keyHash)
+  await countFailedSignIn(db, OPERATOR_SIGN_IN_FAILURES, keyHash)
   return undefined
 }
 
@@ -75,13 +63,13 @@ export async function checkOperatorCode(
   at: Date,
 ): Promise<'ok' | { locked: number } | undefined> {
   const keyHash = failureKey(operator.email, clientIp)
-  const lock = await signInLockOf(db, keyHash)
-  if (lock && lock.seconds > 0) return { locked: lock.seconds }
+  const locked = await signInLockSeconds(db, OPERATOR_SIGN_IN_FAILURES, keyHash)
+  if (locked > 0) return { locked }
   if (code.length <= 100 && (await checkSecondFactor(db, vault, 'operators', operator.id, code, at))) {
-    await forgetSignInFailures(db, keyHash)
+    await forgetFailedSignIns(db, OPERATOR_SIGN_IN_FAILURES, keyHash)
     return 'ok'
   }
-  await countFailure(db, keyHash)
+  await countFailedSignIn(db, OPERATOR_SIGN_IN_FAILURES, keyHash)
   return undefined
 }
 
@@ -92,9 +80,5 @@ export async function checkOperatorCode(
 export async function enrolmentFor(db: Database, vault: Vault, operatorId: number, issuer: string, account: string) {
   const found = await findSecondFactor(db, 'operators', operatorId)
   if (found?.totp_enabled_at) throw new AppError('INVALID_STATE', { fieldErrors: { code: ['a second factor is enrolled already'] } })
-  if (found?.totp_secret_enc && !found.totp_enabled_at) {
-    const secret = vault.decrypt(found.totp_secret_enc)
-    return { secret, uri: otpauthUri(issuer, account, secret) }
-  }
-  return beginEnrolment(db, vault, 'operators', operatorId, issuer, account)
+  return (found && pendingEnrolment(vault, found, issuer, account)) ?? beginEnrolment(db, vault, 'operators', operatorId, issuer, account)
 }

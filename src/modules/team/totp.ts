@@ -83,6 +83,11 @@ export function otpauthUri(issuer: string, account: string, secret: string): str
   return `otpauth://totp/${label}?${query}`
 }
 
+/** A secret in groups of four, as apps ask for it typed: easier to copy by hand. */
+export function groupedSecret(secret: string): string {
+  return secret.replace(/(.{4})(?=.)/g, '$1 ')
+}
+
 /** Ten one-time recovery codes (`xxxxx-xxxxx`), and the SHA-256 of each to keep. */
 export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
   const codes = Array.from({ length: 10 }, () => {
