@@ -22,6 +22,8 @@ const UNAUDITED: Record<string, string> = {
   outbox_events: 'the events of an order change, whose order and line rows are logged',
   supplier_products: "a copy of the supplier's list; what a sync changed is logged as supplier_changes and supplier_syncs rows",
   reseller_sessions: "the removed dashboard user's sign-ins, ended with the logged removal",
+  item_level_prices:
+    'recomputed from the logged item, product and level rule rows (thousands per rule change); a price set or cleared by hand is logged',
   license_fingerprints: 'the digest of every voucher ever stocked (a secret itself); the licenses rows are logged',
 }
 const auditedTables = async () =>

@@ -1,5 +1,6 @@
 // price-levels: groups of accounts and each item's price per group (docs/design.md §5d); owns
 // price_levels, price_level_rules, item_level_prices, price_level_promotions and accounts.price_level_id.
+export { priceLevelRoutes } from './price-levels.routes.js'
 export {
   createPriceLevel,
   getItemLevelPrices,
@@ -8,6 +9,7 @@ export {
   listPriceLevels,
   replaceLevelRules,
   setAccountLevel,
+  setAccountLevelWithin,
   setItemLevelPrices,
   updatePriceLevel,
   type LevelBody,
