@@ -141,6 +141,7 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: pick(g, live.length && chance(g, 0.8) ? live : theirs.length ? theirs : world.tokens).id }
       }
       if (resource === 'channels') return { value: pick(g, world.channels) }
+      if (resource === 'price-levels') return { value: pick(g, world.levels) }
       if (resource === 'topups') {
         const review = world.topups.filter((t) => t.status === 'review')
         const resolving = draft.op.path.endsWith('/resolve') && review.length && chance(g, 0.8)
@@ -182,7 +183,20 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       if ('lock_duration' in schema.properties && chance(g, 0.5)) value.lock_duration = g(fc.integer, { min: 60, max: 600 })
       return { value, partial: true }
     }
+    // An item's hand-set prices: existing levels, a price or back to the rules.
+    if (path.length === 0 && draft.op.path.endsWith('/level-prices')) {
+      const code = pick(g, world.levels)
+      return { value: { [code]: chance(g, 0.7) ? g(fc.integer, { min: 1, max: 1_000_000 }) : null } }
+    }
     switch (name) {
+      case 'rules':
+        return draft.op.path.includes('/price-levels/')
+          ? { value: chance(g, 0.3) ? [] : [{ scope: 'all', percent: g(fc.integer, { min: -50, max: 50 }), round_to: 50 }] }
+          : undefined
+      case 'price_level':
+        return { value: pick(g, world.levels) }
+      case 'promote_to':
+        return { value: chance(g, 0.5) ? null : pick(g, world.levels) }
       case 'ref_id': {
         const used = own(world.orders)
         return { value: chance(g, 0.9) || !used.length ? fresh('fz') : pick(g, used).ref_id }

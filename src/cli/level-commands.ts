@@ -16,7 +16,8 @@ const promotion = (f: Flags) => ({
   promote_at: f['promote-at'] === 'none' ? null : int(f, 'promote-at'),
   promote_to: f['promote-to'] === 'none' ? null : str(f['promote-to']),
 })
-const levelFields = (f: Flags) => clean({ name: str(f.name), position: int(f, 'position'), is_default: bool(f, 'default'), ...promotion(f) })
+const levelFields = (f: Flags) =>
+  clean({ name: str(f.name), position: int(f, 'position'), is_default: bool(f, 'default'), ...promotion(f) })
 
 /** The rule set: a JSON file (`{ "rules": [...] }` or the array), the array inline, `--empty`, or one rule from flags. */
 function ruleSet(f: Flags): object[] {

@@ -25,12 +25,7 @@ const ACCOUNT_VIEW = ['id', 'name', 'email', 'status', 'balance', 'max_active_lo
 const priceLevelCode = sql<string>`(SELECT code FROM price_levels WHERE id = accounts.price_level_id)`.as('price_level')
 
 export async function findAccount(db: Database, id: number) {
-  return db
-    .selectFrom('accounts')
-    .select(ACCOUNT_VIEW)
-    .select(priceLevelCode)
-    .where('id', '=', id)
-    .executeTakeFirst()
+  return db.selectFrom('accounts').select(ACCOUNT_VIEW).select(priceLevelCode).where('id', '=', id).executeTakeFirst()
 }
 
 /** Accounts by id, optionally those whose name or email contains `search` (or whose id it is). */

@@ -40,7 +40,12 @@ describe('console: price levels', () => {
     expect(page.status).toBe(200)
     expect(page.body).toContain('id="level-rules"')
 
-    const promoted = await operator.post('/console/price-levels/member', { name: 'Members', position: '1', promote_at: '50', promote_to: 'reseller' })
+    const promoted = await operator.post('/console/price-levels/member', {
+      name: 'Members',
+      position: '1',
+      promote_at: '50',
+      promote_to: 'reseller',
+    })
     expect(promoted.status).toBe(303)
     expect((await admin<any[]>(app, 'GET', '/price-levels')).find((l) => l.code === 'member')).toMatchObject({
       name: 'Members',
@@ -121,7 +126,9 @@ describe('console: price levels', () => {
     expect(page.body).toMatch(/id="price-level"><a href="\/console\/price-levels\/reseller">reseller</)
     const changed = await operator.post(`/console/resellers/${shop.id}/level`, { price_level: 'partner' })
     expect(changed.status).toBe(303)
-    expect((await operator.get(`/console/resellers/${shop.id}`)).body).toContain('id="price-level"><a href="/console/price-levels/partner">')
+    expect((await operator.get(`/console/resellers/${shop.id}`)).body).toContain(
+      'id="price-level"><a href="/console/price-levels/partner">',
+    )
     expect((await buy(app, shop, 'lv-console-1', [{ item_id: item.id, quantity: 1 }])).json().data.price).toBe(14_000)
     expect((await ctx.db.selectFrom('audit_log').select('action').orderBy('id', 'desc').executeTakeFirstOrThrow()).action).toBe(
       'adminUpdateReseller',

@@ -26,12 +26,17 @@ import { Form, Optional, Text, asApiBody, blankToUndefined, checked, noticeOf, w
 const hide = true
 const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
 const CodeParam = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) })
-const LevelPage = Type.Object({ done: Optional(Type.String({ maxLength: 20 })), rows: Optional(Type.Integer({ minimum: 0, maximum: 100 })) })
+const LevelPage = Type.Object({
+  done: Optional(Type.String({ maxLength: 20 })),
+  rows: Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+})
 /** Rows the rules form takes; a level with more rules is edited through the API or the CLI. */
 export const RULE_ROWS = 100
 const RULE_PARTS = ['scope', 'category_id', 'brand', 'item_id', 'percent', 'flat', 'round_to', 'remove'] as const
 const RuleFields = Object.fromEntries(
-  Array.from({ length: RULE_ROWS }, (_, i) => RULE_PARTS.map((part) => [`${part}_${i}`, Optional(Text(part === 'brand' ? 100 : 20))])).flat(),
+  Array.from({ length: RULE_ROWS }, (_, i) =>
+    RULE_PARTS.map((part) => [`${part}_${i}`, Optional(Text(part === 'brand' ? 100 : 20))]),
+  ).flat(),
 )
 const LevelFields = {
   name: Text(100),
@@ -160,7 +165,10 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           if (!refused) throw error
           // rules.<n> of the set sent is the form's row kept[n].
           const fields = Object.fromEntries(
-            Object.entries(refused.fieldErrors!).map(([k, v]) => [k.replace(/^rules\.(\d+)/, (_, n) => `rules.${kept[Number(n)] ?? n}`), v]),
+            Object.entries(refused.fieldErrors!).map(([k, v]) => [
+              k.replace(/^rules\.(\d+)/, (_, n) => `rules.${kept[Number(n)] ?? n}`),
+              v,
+            ]),
           )
           const typed = Array.from({ length: RULE_ROWS }, (_, i) =>
             Object.fromEntries(RULE_PARTS.map((part) => [part, b[`${part}_${i}`] ?? ''])),

@@ -80,7 +80,14 @@ describe('price levels: the admin API', () => {
       ],
     })
     expect(res.statusCode).toBe(422)
-    expect(fields(res)).toEqual(['rules.0.category_id', 'rules.1.item_id', 'rules.2.category_id', 'rules.3.item_id', 'rules.5', 'rules.6.brand'])
+    expect(fields(res)).toEqual([
+      'rules.0.category_id',
+      'rules.1.item_id',
+      'rules.2.category_id',
+      'rules.3.item_id',
+      'rules.5',
+      'rules.6.brand',
+    ])
     for (const [rule, field] of [
       [{ scope: 'all', percent: -100 }, 'rules.0.percent'],
       [{ scope: 'all', round_to: 30 }, 'rules.0.round_to'],
