@@ -208,9 +208,10 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   const spare = await admin(app, 'POST', '/categories', { name: 'Fuzz Spare' })
   for (const name of ['Spare 1', 'Spare 2', 'Spare 3']) await admin(app, 'POST', '/products', { name, category_id: spare.id })
   await admin(app, 'POST', '/categories', { name: 'Fuzz Empty' })
-  // A second price level with a rule and a hand-set price, for the level routes to reach.
+  // A second price level with a rule and a hand-set price, for the level routes to reach. Its rules only
+  // raise prices: a level below the floor would make the accounts moved to it unable to buy (docs/design.md §5d).
   await admin(app, 'POST', '/price-levels', { code: 'fz-vip', name: 'Fuzz VIP', position: 1 })
-  await admin(app, 'PUT', '/price-levels/fz-vip/rules', { rules: [{ scope: 'all', percent: -2, round_to: 50 }] })
+  await admin(app, 'PUT', '/price-levels/fz-vip/rules', { rules: [{ scope: 'all', percent: 2, round_to: 50 }] })
   await admin(app, 'PUT', `/items/${items[0]!.id}/level-prices`, { 'fz-vip': items[0]!.price })
   const me = await seedTeam(app, db)
   // As after a crash between an smm add and its answer: requests only an operator can settle.
