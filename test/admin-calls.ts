@@ -48,6 +48,25 @@ export const WRITE_CALLS: [string, CallOf][] = [
   ['adminDeleteCategory', (w) => ({ method: 'DELETE', url: `/categories/${w.spareCategory}` })],
   ['adminCreateProduct', (w) => ({ method: 'POST', url: '/products', payload: { name: 'Sweep Product', category_id: w.category } })],
   ['adminUpdateProduct', (w) => ({ method: 'PATCH', url: `/products/${w.product}`, payload: { name: 'Sweep Voucher 2' } })],
+  [
+    'adminCreatePriceLevel',
+    () => ({ method: 'POST', url: '/price-levels', payload: { code: 'sweep-vip', name: 'Sweep VIP', position: 2 } }),
+  ],
+  ['adminUpdatePriceLevel', () => ({ method: 'PATCH', url: '/price-levels/sweep-vip', payload: { name: 'Sweep VIP 2' } })],
+  [
+    'adminPutLevelRules',
+    (w) => ({
+      method: 'PUT',
+      url: '/price-levels/sweep-vip/rules',
+      payload: {
+        rules: [
+          { scope: 'all', percent: -2, round_to: 50 },
+          { scope: 'category', category_id: w.category, flat: 100 },
+        ],
+      },
+    }),
+  ],
+  ['adminPutItemLevelPrices', (w) => ({ method: 'PUT', url: `/items/${w.items.manual}/level-prices`, payload: { 'sweep-vip': 4_900 } })],
   ['adminDeleteProduct', (w) => ({ method: 'DELETE', url: `/products/${w.spareProduct}` })],
   [
     'adminCreateItem',
@@ -167,6 +186,7 @@ export function readUrl(path: string, w: SweepWorld): string {
     transactions: String(w.orders.send.id),
     categories: String(w.category),
     products: String(w.product),
+    'price-levels': 'reseller',
     channels: w.channel,
     topups: w.topups.pending,
     dispatches: String(w.dispatch),

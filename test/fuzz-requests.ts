@@ -141,6 +141,7 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: pick(g, live.length && chance(g, 0.8) ? live : theirs.length ? theirs : world.tokens).id }
       }
       if (resource === 'channels') return { value: pick(g, world.channels) }
+      if (resource === 'price-levels') return { value: pick(g, world.levels) }
       if (resource === 'topups') {
         const review = world.topups.filter((t) => t.status === 'review')
         const resolving = draft.op.path.endsWith('/resolve') && review.length && chance(g, 0.8)
@@ -182,7 +183,23 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       if ('lock_duration' in schema.properties && chance(g, 0.5)) value.lock_duration = g(fc.integer, { min: 60, max: 600 })
       return { value, partial: true }
     }
+    // An item's hand-set prices: mostly another level than the default, at or above the item's own price (below
+    // its floor an item stops selling at that level), or back to the rules.
+    if (path.length === 0 && draft.op.path.endsWith('/level-prices')) {
+      const others = world.levels.filter((l) => l !== 'reseller')
+      const code = pick(g, others.length && chance(g, 0.9) ? others : world.levels)
+      const own = world.items.find((i) => String(i.id) === draft.path.id)?.price ?? 1_000
+      return { value: { [code]: chance(g, 0.7) ? own + uniform(g, 1_000) : null } }
+    }
     switch (name) {
+      case 'rules':
+        return draft.op.path.includes('/price-levels/')
+          ? { value: chance(g, 0.3) ? [] : [{ scope: 'all', percent: g(fc.integer, { min: 0, max: 50 }), round_to: 50 }] }
+          : undefined
+      case 'price_level':
+        return { value: pick(g, world.levels) }
+      case 'promote_to':
+        return { value: chance(g, 0.5) ? null : pick(g, world.levels) }
       case 'ref_id': {
         const used = own(world.orders)
         return { value: chance(g, 0.9) || !used.length ? fresh('fz') : pick(g, used).ref_id }

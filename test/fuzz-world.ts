@@ -48,6 +48,8 @@ export type World = {
   /** Categories and products, the newest first; empty ones can be deleted. */
   categories: { id: number; empty: boolean }[]
   products: { id: number; empty: boolean }[]
+  /** Price level codes (docs/design.md §5d), the default `reseller` among them. */
+  levels: string[]
   /** The fuzz's own operator, an owner, whose op_ token sends the /me requests (ADMIN_TOKEN has no tokens of its own). */
   me: { id: number; tokenId: number; headers: Record<string, string> }
   /** The other operators, live ones first, and their tokens (and the spare ones of `me`), for the team routes to reach. */
@@ -206,6 +208,11 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   const spare = await admin(app, 'POST', '/categories', { name: 'Fuzz Spare' })
   for (const name of ['Spare 1', 'Spare 2', 'Spare 3']) await admin(app, 'POST', '/products', { name, category_id: spare.id })
   await admin(app, 'POST', '/categories', { name: 'Fuzz Empty' })
+  // A second price level with a rule and a hand-set price, for the level routes to reach. Its rules only
+  // raise prices: a level below the floor would make the accounts moved to it unable to buy (docs/design.md §5d).
+  await admin(app, 'POST', '/price-levels', { code: 'fz-vip', name: 'Fuzz VIP', position: 1 })
+  await admin(app, 'PUT', '/price-levels/fz-vip/rules', { rules: [{ scope: 'all', percent: 2, round_to: 50 }] })
+  await admin(app, 'PUT', `/items/${items[0]!.id}/level-prices`, { 'fz-vip': items[0]!.price })
   const me = await seedTeam(app, db)
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
@@ -230,6 +237,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     held: [],
     categories: [],
     products: [],
+    levels: [],
     me,
     operators: [],
     tokens: [],
@@ -318,6 +326,7 @@ export async function refresh(world: World, db: Database): Promise<void> {
       FROM ${sql.table(table)} t ORDER BY id DESC LIMIT 100`.execute(db)
   world.categories = (await emptyIf('categories', 'products', 'category_id')).rows
   world.products = (await emptyIf('products', 'items', 'product_id')).rows
+  world.levels = (await sql<{ code: string }>`SELECT code FROM price_levels ORDER BY id LIMIT 50`.execute(db)).rows.map((r) => r.code)
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
   world.operators = (
     await sql<World['operators'][number]>`SELECT id, status FROM operators WHERE id <> ${world.me.id}

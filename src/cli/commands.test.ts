@@ -1,3 +1,6 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { COMMANDS, exampleOf, FlagError, parseArgs, queryOf } from './commands.js'
 
@@ -73,5 +76,72 @@ describe('admin CLI audit', () => {
       from: '2026-12-01T00:00:00Z',
       format: 'csv',
     })
+  })
+})
+
+describe('admin CLI price levels', () => {
+  const callOf = (argv: string[]) => {
+    const { name, args, flags } = parseArgs(argv)
+    const command = COMMANDS[name]!
+    return [command.method, command.path(args), command.body?.(flags, args)]
+  }
+
+  it('maps levels, levels:create, levels:update and levels:rules onto the price level routes', () => {
+    expect(callOf(['levels'])).toEqual(['GET', '/price-levels', undefined])
+    expect(callOf(['levels:create', '--code', 'h2h', '--name', 'H2H partner', '--position', '2', '--default'])).toEqual([
+      'POST',
+      '/price-levels',
+      { code: 'h2h', name: 'H2H partner', position: 2, is_default: true },
+    ])
+    expect(callOf(['levels:update', 'member', '--promote-at', '500', '--promote-to', 'reseller'])).toEqual([
+      'PATCH',
+      '/price-levels/member',
+      { promote_at: 500, promote_to: 'reseller' },
+    ])
+    expect(callOf(['levels:update', 'member', '--promote-at', 'none', '--promote-to', 'none'])).toEqual([
+      'PATCH',
+      '/price-levels/member',
+      { promote_at: null, promote_to: null },
+    ])
+    expect(callOf(['levels:rules', 'h2h'])).toEqual(['GET', '/price-levels/h2h/rules', undefined])
+    expect(() => callOf(['levels:update', 'member', '--position', 'first'])).toThrow(/--position: not a number/)
+  })
+
+  it('levels:rules-set sends the whole set: from a JSON file, inline JSON, one rule by flags, or none', () => {
+    const rules = [
+      { scope: 'all', percent: -2, round_to: 50 },
+      { scope: 'brand', brand: 'Telkomsel', flat: 25 },
+    ]
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'levels-'))
+    const file = path.join(dir, 'rules.json')
+    fs.writeFileSync(file, JSON.stringify({ rules }))
+    expect(callOf(['levels:rules-set', 'h2h', '--file', file])).toEqual(['PUT', '/price-levels/h2h/rules', { rules }])
+    fs.writeFileSync(file, JSON.stringify(rules))
+    expect(callOf(['levels:rules-set', 'h2h', '--file', file])).toEqual(['PUT', '/price-levels/h2h/rules', { rules }])
+    expect(callOf(['levels:rules-set', 'h2h', '--rules', JSON.stringify(rules)])[2]).toEqual({ rules })
+    expect(callOf(['levels:rules-set', 'h2h', '--scope', 'brand', '--brand', 'XL', '--category-id', '3', '--percent', '-1.5'])[2]).toEqual({
+      rules: [{ scope: 'brand', brand: 'XL', category_id: 3, percent: -1.5 }],
+    })
+    expect(callOf(['levels:rules-set', 'h2h', '--empty'])[2]).toEqual({ rules: [] })
+    expect(() => callOf(['levels:rules-set', 'h2h'])).toThrow(FlagError)
+    fs.writeFileSync(file, '{ not json')
+    expect(() => callOf(['levels:rules-set', 'h2h', '--file', file])).toThrow(/not JSON/)
+    expect(() => callOf(['levels:rules-set', 'h2h', '--file', path.join(dir, 'missing.json')])).toThrow(/cannot read/)
+    fs.rmSync(dir, { recursive: true })
+  })
+
+  it("items:level-prices shows an item's prices; -set takes LEVEL=PRICE pairs, none back to the rules", () => {
+    expect(callOf(['items:level-prices', '88'])).toEqual(['GET', '/items/88/level-prices', undefined])
+    expect(callOf(['items:level-prices-set', '88', 'h2h=21000', 'member=none'])).toEqual([
+      'PUT',
+      '/items/88/level-prices',
+      { h2h: 21_000, member: null },
+    ])
+    expect(() => callOf(['items:level-prices-set', '88', 'h2h=cheap'])).toThrow(/not LEVEL=PRICE/)
+    expect(() => callOf(['items:level-prices-set', '88'])).toThrow(FlagError)
+  })
+
+  it('resellers:update --price-level moves a reseller to a level', () => {
+    expect(callOf(['resellers:update', '7', '--price-level', 'h2h'])).toEqual(['PATCH', '/resellers/7', { price_level: 'h2h' }])
   })
 })

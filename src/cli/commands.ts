@@ -1,5 +1,6 @@
 import { bool, clean, decimal, int, list, nullableInt, nullableStr, str, type Command, type Flags } from './flags.js'
 import { CATALOG_COMMANDS } from './catalog-commands.js'
+import { LEVEL_COMMANDS } from './level-commands.js'
 import { TEAM_COMMANDS } from './team-commands.js'
 
 export { FlagError, parseArgs, queryOf, type Command, type Flags } from './flags.js'
@@ -38,13 +39,14 @@ const STORE_COMMANDS: Record<string, Command> = {
   'resellers:suspend': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'suspended' }) },
   'resellers:activate': { usage: 'ID', method: 'PATCH', path: ([id]) => `/resellers/${id}`, body: () => ({ status: 'active' }) },
   'resellers:update': {
-    usage: 'ID [--max-active-locks N|default] [--ip-allowlist 1.2.3.4,10.0.0.0/8]',
+    usage: 'ID [--max-active-locks N|default] [--ip-allowlist 1.2.3.4,10.0.0.0/8] [--price-level CODE]',
     method: 'PATCH',
     path: ([id]) => `/resellers/${id}`,
     body: (f) =>
       clean({
         max_active_locks: nullableInt(f, 'max-active-locks', 'default'),
         ip_allowlist: f['ip-allowlist'] === undefined ? undefined : (list(f['ip-allowlist']) ?? []),
+        price_level: str(f['price-level']),
       }),
   },
   'resellers:rotate-key': { usage: 'ID', method: 'POST', path: ([id]) => `/resellers/${id}/api-keys` },
@@ -178,7 +180,7 @@ const STORE_COMMANDS: Record<string, Command> = {
 }
 
 /** The admin CLI's commands: each is one operator API call (docs/design.md §11). */
-export const COMMANDS: Record<string, Command> = { ...STORE_COMMANDS, ...CATALOG_COMMANDS, ...TEAM_COMMANDS }
+export const COMMANDS: Record<string, Command> = { ...STORE_COMMANDS, ...CATALOG_COMMANDS, ...LEVEL_COMMANDS, ...TEAM_COMMANDS }
 
 // Placeholders of `usage` as they read in an example call.
 const SAMPLES: Record<string, string> = {

@@ -14,6 +14,7 @@ import { dashboardPlugin, dashboardUserAdminRoutes } from '../modules/dashboard/
 import { ledgerRoutes } from '../modules/ledger/index.js'
 import { lockRoutes } from '../modules/locks/index.js'
 import { orderRoutes } from '../modules/orders/index.js'
+import { priceLevelRoutes } from '../modules/price-levels/index.js'
 import { payPageRoutes, topupAdminRoutes, topupRoutes, tripayCallbackRoutes } from '../modules/topups/index.js'
 import { fulfilmentAdminRoutes, validationRoutes } from '../modules/fulfilment/index.js'
 import { pricingRoutes, sourceRoutes, supplierRoutes } from '../modules/suppliers/index.js'
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(reportRoutes(ctx))
       await admin.register(adminWebhookRoutes(ctx))
       await admin.register(adminCatalogRoutes(ctx))
+      await admin.register(priceLevelRoutes(ctx))
       await admin.register(storeWebhookDeliveryRoutes(ctx))
       await admin.register(dashboardUserAdminRoutes(ctx))
       await admin.register(teamRoutes(ctx))

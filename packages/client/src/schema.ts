@@ -502,8 +502,8 @@ export interface paths {
     options?: never
     head?: never
     /**
-     * Suspend/reactivate, set the lock cap or the IP allow-list
-     * @description Suspends or reactivates an account, sets its cap of active locks or its IP allow-list; the change applies to its next request in every process.
+     * Suspend/reactivate, set the lock cap, the IP allow-list or the price level
+     * @description Suspends or reactivates an account, sets its cap of active locks, its IP allow-list or its price level (`price_level`, a level code: GET /price-levels); the change applies to its next request in every process.
      */
     patch: operations['adminUpdateReseller']
     trace?: never
@@ -1426,6 +1426,98 @@ export interface paths {
      */
     get: operations['adminListProductItems']
     put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/price-levels': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List price levels
+     * @description Every price level by position: the one new accounts start at is `is_default`.
+     */
+    get: operations['adminListPriceLevels']
+    put?: never
+    /**
+     * Create a price level
+     * @description Creates a level; its prices are each item's own until rules say otherwise. `is_default: true` takes the default from the level that had it. `promote_at` and `promote_to` go together (a code already taken is DUPLICATE).
+     */
+    post: operations['adminCreatePriceLevel']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/price-levels/{code}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    /**
+     * Rename a price level, make it the default or set its promotion
+     * @description Renames a level, moves it, makes it the default (`is_default: false` on the default is refused: make another the default) or sets its promotion (`promote_at` with `promote_to`, or both null).
+     */
+    patch: operations['adminUpdatePriceLevel']
+    trace?: never
+  }
+  '/api/admin/v1/price-levels/{code}/rules': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * A price level's rules
+     * @description A level's rules by id.
+     */
+    get: operations['adminListLevelRules']
+    /**
+     * Replace a price level's rules (its prices are recomputed at once)
+     * @description Replaces a level's whole rule set and recomputes its prices in one transaction: a purchase pays the old prices or the new, never a mix. Each rule's parts follow its scope (all: none; category: category_id; brand: brand, optionally category_id; item: item_id); one rule per target. Errors name the rule: `rules.0.category_id`.
+     */
+    put: operations['adminPutLevelRules']
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/items/{id}/level-prices': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * An item's price at every level
+     * @description An item's price at every level, by level position, and where each comes from (a rule, or set by hand).
+     */
+    get: operations['adminGetItemLevelPrices']
+    /**
+     * Set an item's price for some levels by hand, or back to the rules
+     * @description Sets an item's price for some levels by hand (kept whatever the rules say, until cleared), or `null`: back to the level's rules. Levels not named keep theirs. Answers the item's price at every level.
+     */
+    put: operations['adminPutItemLevelPrices']
     post?: never
     delete?: never
     options?: never
@@ -6188,6 +6280,7 @@ export interface operations {
            *           "balance": 2475000,
            *           "max_active_locks": null,
            *           "ip_allowlist": [],
+           *           "price_level": "reseller",
            *           "created_at": "2026-11-20T08:00:00.000Z",
            *           "updated_at": "2026-11-20T08:00:00.000Z"
            *         }
@@ -6212,6 +6305,8 @@ export interface operations {
               balance: number
               max_active_locks: number | null
               ip_allowlist: string[]
+              /** @description its price level (code): what it pays (GET /price-levels) */
+              price_level: string
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -6325,6 +6420,7 @@ export interface operations {
            *         "balance": 0,
            *         "max_active_locks": null,
            *         "ip_allowlist": [],
+           *         "price_level": "reseller",
            *         "created_at": "2026-11-20T08:00:00.000Z",
            *         "updated_at": "2026-11-20T08:00:00.000Z",
            *         "api_key": "rk_Qm9uZXlQZW5ueTEyMzQ1Njc4OTBhYmNkZWZnaGlqa2w"
@@ -6343,6 +6439,8 @@ export interface operations {
               balance: number
               max_active_locks: number | null
               ip_allowlist: string[]
+              /** @description its price level (code): what it pays (GET /price-levels) */
+              price_level: string
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -6455,6 +6553,7 @@ export interface operations {
            *         "balance": 2475000,
            *         "max_active_locks": null,
            *         "ip_allowlist": [],
+           *         "price_level": "reseller",
            *         "created_at": "2026-11-20T08:00:00.000Z",
            *         "updated_at": "2026-11-20T08:00:00.000Z"
            *       }
@@ -6472,6 +6571,8 @@ export interface operations {
               balance: number
               max_active_locks: number | null
               ip_allowlist: string[]
+              /** @description its price level (code): what it pays (GET /price-levels) */
+              price_level: string
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -6571,6 +6672,8 @@ export interface operations {
           status?: 'active' | 'suspended'
           max_active_locks?: number | null
           ip_allowlist?: string[]
+          /** @description a price level's code: the account's next request is priced at it */
+          price_level?: string
         }
       }
     }
@@ -6594,6 +6697,7 @@ export interface operations {
            *         "balance": 2475000,
            *         "max_active_locks": null,
            *         "ip_allowlist": [],
+           *         "price_level": "reseller",
            *         "created_at": "2026-11-20T08:00:00.000Z",
            *         "updated_at": "2026-11-22T11:00:00.000Z"
            *       }
@@ -6611,6 +6715,8 @@ export interface operations {
               balance: number
               max_active_locks: number | null
               ip_allowlist: string[]
+              /** @description its price level (code): what it pays (GET /price-levels) */
+              price_level: string
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -15391,6 +15497,1061 @@ export interface operations {
         }
       }
       /** @description `PRODUCT_NOT_FOUND`: no such product */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListPriceLevels: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "code": "reseller",
+           *           "name": "Reseller",
+           *           "position": 0,
+           *           "is_default": true,
+           *           "promote_at": 500,
+           *           "promote_to": "h2h",
+           *           "created_at": "2026-12-01T03:00:00.000Z",
+           *           "updated_at": "2026-12-06T03:00:00.000Z"
+           *         },
+           *         {
+           *           "code": "h2h",
+           *           "name": "H2H partner",
+           *           "position": 1,
+           *           "is_default": false,
+           *           "promote_at": null,
+           *           "promote_to": null,
+           *           "created_at": "2026-12-06T03:10:00.000Z",
+           *           "updated_at": "2026-12-06T03:10:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              code: string
+              name: string
+              position: number
+              /** @description new accounts start at it; exactly one level is the default */
+              is_default: boolean
+              promote_at: number | null
+              promote_to: string | null
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminCreatePriceLevel: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "code": "h2h",
+         *       "name": "H2H partner",
+         *       "position": 1
+         *     }
+         */
+        'application/json': {
+          /** @description lower-case letters, digits and "-", 2 to 32: what PATCH /resellers/{id} price_level names */
+          code: string
+          name: string
+          /** @description order in lists and the console (lowest first) */
+          position?: number
+          /** @description true: the default from now on (the previous default gives it up) */
+          is_default?: boolean
+          promote_at?: number | null
+          promote_to?: string | null
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "code": "h2h",
+           *         "name": "H2H partner",
+           *         "position": 1,
+           *         "is_default": false,
+           *         "promote_at": null,
+           *         "promote_to": null,
+           *         "created_at": "2026-12-06T03:10:00.000Z",
+           *         "updated_at": "2026-12-06T03:10:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              code: string
+              name: string
+              position: number
+              /** @description new accounts start at it; exactly one level is the default */
+              is_default: boolean
+              promote_at: number | null
+              promote_to: string | null
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `DUPLICATE`: one with that key exists already */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminUpdatePriceLevel: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "H2H partners",
+         *       "promote_at": null,
+         *       "promote_to": null
+         *     }
+         */
+        'application/json': {
+          name?: string
+          /** @description order in lists and the console (lowest first) */
+          position?: number
+          /** @description true moves the default here; false on the default is refused (make another level the default) */
+          is_default?: boolean
+          promote_at?: number | null
+          promote_to?: string | null
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "code": "h2h",
+           *         "name": "H2H partners",
+           *         "position": 1,
+           *         "is_default": false,
+           *         "promote_at": null,
+           *         "promote_to": null,
+           *         "created_at": "2026-12-06T03:10:00.000Z",
+           *         "updated_at": "2026-12-06T03:10:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              code: string
+              name: string
+              position: number
+              /** @description new accounts start at it; exactly one level is the default */
+              is_default: boolean
+              promote_at: number | null
+              promote_to: string | null
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PRICE_LEVEL_NOT_FOUND`: no price level has that code: list them with GET /api/admin/v1/price-levels */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListLevelRules: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 41,
+           *           "scope": "all",
+           *           "category_id": null,
+           *           "brand": null,
+           *           "item_id": null,
+           *           "percent": -2,
+           *           "flat": 0,
+           *           "round_to": 50
+           *         },
+           *         {
+           *           "id": 42,
+           *           "scope": "brand",
+           *           "category_id": 3,
+           *           "brand": "Telkomsel",
+           *           "item_id": null,
+           *           "percent": -1,
+           *           "flat": 25,
+           *           "round_to": 50
+           *         },
+           *         {
+           *           "id": 43,
+           *           "scope": "item",
+           *           "category_id": null,
+           *           "brand": null,
+           *           "item_id": 88,
+           *           "percent": 0,
+           *           "flat": -100,
+           *           "round_to": 1
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            /** @description by id */
+            data: {
+              id: number
+              scope: string
+              category_id: number | null
+              brand: string | null
+              item_id: number | null
+              percent: number
+              flat: number
+              round_to: number
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PRICE_LEVEL_NOT_FOUND`: no price level has that code: list them with GET /api/admin/v1/price-levels */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminPutLevelRules: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "rules": [
+         *         {
+         *           "scope": "all",
+         *           "percent": -2,
+         *           "round_to": 50
+         *         },
+         *         {
+         *           "scope": "brand",
+         *           "brand": "Telkomsel",
+         *           "category_id": 3,
+         *           "percent": -1,
+         *           "flat": 25,
+         *           "round_to": 50
+         *         },
+         *         {
+         *           "scope": "item",
+         *           "item_id": 88,
+         *           "flat": -100
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /** @description the level's whole rule set: replaces the one it has */
+          rules: {
+            /**
+             * @description what the rule covers; the most specific wins: item > brand with category > brand > category > all
+             * @enum {string}
+             */
+            scope: 'all' | 'category' | 'brand' | 'item'
+            /** @description category scope; a brand rule may narrow to a category */
+            category_id?: number
+            /** @description brand scope: a product's name, any case */
+            brand?: string
+            /** @description item scope */
+            item_id?: number
+            /** @description on the item's own price, in percent (3 decimals; negative for a discount); default 0 */
+            percent?: number
+            /** @description Rupiah added after the percent */
+            flat?: number
+            /** @description the price is rounded up to a multiple of this (default 1) */
+            round_to?: 1 | 50 | 100 | 500 | 1000
+          }[]
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "rules": [
+           *           {
+           *             "id": 41,
+           *             "scope": "all",
+           *             "category_id": null,
+           *             "brand": null,
+           *             "item_id": null,
+           *             "percent": -2,
+           *             "flat": 0,
+           *             "round_to": 50
+           *           },
+           *           {
+           *             "id": 42,
+           *             "scope": "brand",
+           *             "category_id": 3,
+           *             "brand": "Telkomsel",
+           *             "item_id": null,
+           *             "percent": -1,
+           *             "flat": 25,
+           *             "round_to": 50
+           *           },
+           *           {
+           *             "id": 43,
+           *             "scope": "item",
+           *             "category_id": null,
+           *             "brand": null,
+           *             "item_id": 88,
+           *             "percent": 0,
+           *             "flat": -100,
+           *             "round_to": 1
+           *           }
+           *         ],
+           *         "prices_moved": 412
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              rules: {
+                id: number
+                scope: string
+                category_id: number | null
+                brand: string | null
+                item_id: number | null
+                percent: number
+                flat: number
+                round_to: number
+              }[]
+              /** @description how many of the level's item prices moved */
+              prices_moved: number
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PRICE_LEVEL_NOT_FOUND`: no price level has that code: list them with GET /api/admin/v1/price-levels */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminGetItemLevelPrices: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "level": "reseller",
+           *           "name": "Reseller",
+           *           "price": 21500,
+           *           "manual": false,
+           *           "rule_id": null,
+           *           "changed_at": "2026-12-06T03:00:00.000Z"
+           *         },
+           *         {
+           *           "level": "h2h",
+           *           "name": "H2H partner",
+           *           "price": 21000,
+           *           "manual": true,
+           *           "rule_id": null,
+           *           "changed_at": "2026-12-06T03:20:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            /** @description one per level, by position */
+            data: {
+              /** @description the level's code */
+              level: string
+              name: string
+              /** @description what an account at this level pays */
+              price: number
+              /** @description set by hand (kept until cleared with null); false: from the level rules */
+              manual: boolean
+              rule_id: number | null
+              changed_at: string | null
+            }[]
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ITEM_NOT_FOUND`: no such item, or it is inactive */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminPutItemLevelPrices: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    /** @description level code → a price set by hand, or null: back to the level rules; levels not named keep theirs */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "h2h": 21000,
+         *       "reseller": null
+         *     }
+         */
+        'application/json': {
+          [key: string]: number | null
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "level": "reseller",
+           *           "name": "Reseller",
+           *           "price": 21500,
+           *           "manual": false,
+           *           "rule_id": null,
+           *           "changed_at": "2026-12-06T03:00:00.000Z"
+           *         },
+           *         {
+           *           "level": "h2h",
+           *           "name": "H2H partner",
+           *           "price": 21000,
+           *           "manual": true,
+           *           "rule_id": null,
+           *           "changed_at": "2026-12-06T03:20:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            /** @description one per level, by position */
+            data: {
+              /** @description the level's code */
+              level: string
+              name: string
+              /** @description what an account at this level pays */
+              price: number
+              /** @description set by hand (kept until cleared with null); false: from the level rules */
+              manual: boolean
+              rule_id: number | null
+              changed_at: string | null
+            }[]
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `ITEM_NOT_FOUND`: no such item, or it is inactive */
       404: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */

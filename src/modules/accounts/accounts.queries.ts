@@ -19,12 +19,13 @@ export async function findAccountByKeyHash(prepared: PreparedStatement, keyHash:
   return account
 }
 
+const ACCOUNT_VIEW = ['id', 'name', 'email', 'status', 'balance', 'max_active_locks', 'ip_allowlist', 'created_at', 'updated_at'] as const
+
+// The account's price level by code (docs/design.md §5d): what PATCH /resellers/{id} price_level takes.
+const priceLevelCode = sql<string>`(SELECT code FROM price_levels WHERE id = accounts.price_level_id)`.as('price_level')
+
 export async function findAccount(db: Database, id: number) {
-  return db
-    .selectFrom('accounts')
-    .select(['id', 'name', 'email', 'status', 'balance', 'max_active_locks', 'ip_allowlist', 'created_at', 'updated_at'])
-    .where('id', '=', id)
-    .executeTakeFirst()
+  return db.selectFrom('accounts').select(ACCOUNT_VIEW).select(priceLevelCode).where('id', '=', id).executeTakeFirst()
 }
 
 /** Accounts by id, optionally those whose name or email contains `search` (or whose id it is). */
@@ -39,7 +40,8 @@ export async function listAccounts(db: Database, q: { page: number; perPage: num
   }
   const [rows, count] = await Promise.all([
     query
-      .select(['id', 'name', 'email', 'status', 'balance', 'max_active_locks', 'ip_allowlist', 'created_at', 'updated_at'])
+      .select(ACCOUNT_VIEW)
+      .select(priceLevelCode)
       .orderBy('id')
       .limit(q.perPage)
       .offset((q.page - 1) * q.perPage)

@@ -3,6 +3,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { isAddressOrCidr } from '../../ip-ranges.js'
 import { randomToken, sha256Hex } from '../../vault.js'
 import { postLedgerEntry } from '../ledger/index.js'
+import { setAccountLevelWithin } from '../price-levels/index.js'
 import { announceAccountChange } from './account-changes.js'
 import {
   findAccount,
@@ -49,15 +50,16 @@ export async function rotateApiKey(db: Database, accountId: number) {
   })
 }
 
-export type AccountChanges = AccountColumns
+/** price_level: a level's code (docs/design.md §5d). */
+export type AccountChanges = AccountColumns & { price_level?: string }
 
 /** Only the columns named here can change; a balance moves only through the ledger. */
 export async function updateAccount(db: Database, accountId: number, changes: AccountChanges) {
-  const { name, email, status, max_active_locks, ip_allowlist } = changes
+  const { name, email, status, max_active_locks, ip_allowlist, price_level } = changes
   ip_allowlist?.forEach((entry, i) => {
     if (!isAddressOrCidr(entry)) throw invalidField(`ip_allowlist.${i}`, 'must be an IP address or CIDR')
   })
-  if ([name, email, status, max_active_locks, ip_allowlist].every((v) => v === undefined)) {
+  if ([name, email, status, max_active_locks, ip_allowlist, price_level].every((v) => v === undefined)) {
     const account = await findAccount(db, accountId)
     if (!account) throw new AppError('ACCOUNT_NOT_FOUND')
     return account
@@ -65,6 +67,7 @@ export async function updateAccount(db: Database, accountId: number, changes: Ac
   await inTransaction(db, async (trx) => {
     const updated = await updateAccountColumns(trx, accountId, changes)
     if (!updated) throw new AppError('ACCOUNT_NOT_FOUND')
+    if (price_level !== undefined) await setAccountLevelWithin(trx, accountId, price_level)
     await announceAccountChange(trx, accountId)
   })
   return (await findAccount(db, accountId))!

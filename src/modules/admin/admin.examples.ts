@@ -11,6 +11,7 @@ export const account = {
   balance: 2475000,
   max_active_locks: null,
   ip_allowlist: [],
+  price_level: 'reseller',
   created_at: created,
   updated_at: created,
 }

@@ -110,7 +110,7 @@ export const ADMIN_DOCS = operations({
   },
   adminUpdateReseller: {
     description:
-      'Suspends or reactivates an account, sets its cap of active locks or its IP allow-list; the change applies to its next request in every process.',
+      'Suspends or reactivates an account, sets its cap of active locks, its IP allow-list or its price level (`price_level`, a level code: GET /price-levels); the change applies to its next request in every process.',
     codes: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND'],
     request: { status: 'suspended' },
     response: { message: 'OK', data: { ...account, status: 'suspended', updated_at: '2026-11-22T11:00:00.000Z' } },

@@ -71,7 +71,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          summary: 'Suspend/reactivate, set the lock cap or the IP allow-list',
+          summary: 'Suspend/reactivate, set the lock cap, the IP allow-list or the price level',
           params: IdParam,
           body: S.AccountChangesBody,
           ...operation('operator', ADMIN_DOCS.adminUpdateReseller, { 200: Ok(S.Account) }),

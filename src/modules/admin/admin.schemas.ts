@@ -13,6 +13,7 @@ export const Account = Type.Object({
   balance: Type.Integer(),
   max_active_locks: Nullable(Type.Integer()),
   ip_allowlist: Type.Array(Type.String()),
+  price_level: Type.String({ description: 'its price level (code): what it pays (GET /price-levels)' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 })
@@ -25,6 +26,9 @@ export const AccountChangesBody = Type.Object({
   status: Type.Optional(StringEnum(['active', 'suspended'])),
   max_active_locks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10000 }))),
   ip_allowlist: Type.Optional(Type.Array(Type.String({ minLength: 2, maxLength: 64 }), { maxItems: 100 })),
+  price_level: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: "a price level's code: the account's next request is priced at it" }),
+  ),
 })
 export const RotatedKey = Ok(
   Type.Object({ id: Type.Integer(), api_key: Type.String({ description: 'shown once; the previous key is revoked' }) }),

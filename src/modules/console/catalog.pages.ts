@@ -14,6 +14,7 @@ import {
   updateProvider,
 } from '../catalog/index.js'
 import { hasBalance, providerBalance } from '../fulfilment/index.js'
+import { getItemLevelPrices } from '../price-levels/index.js'
 import { Form, Optional, Text, blankToUndefined, checked, noticeOf, wholeNumber } from './form.js'
 
 const hide = true
@@ -95,8 +96,10 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/console/items/:id',
       { config: { operationId: 'adminGetItem' }, schema: { hide, params: IdParam, querystring: Done } },
-      async (request, reply) =>
-        reply.page('item.eta', { item: await getAdminItem(db, request.params.id), notice: noticeOf(request.query) }),
+      async (request, reply) => {
+        const item = await getAdminItem(db, request.params.id)
+        return reply.page('item.eta', { item, levels: await getItemLevelPrices(db, item.id), notice: noticeOf(request.query) })
+      },
     )
     app.post(
       '/console/items/:id',
@@ -147,7 +150,7 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           .filter(Boolean)
         const added = licenses.length ? await addLicenses(db, vault, request.params.id, licenses) : { added: 0, duplicates: 0 }
         const item = await getAdminItem(db, request.params.id)
-        return reply.page('item.eta', { item, added })
+        return reply.page('item.eta', { item, added, levels: await getItemLevelPrices(db, item.id) })
       },
     )
 

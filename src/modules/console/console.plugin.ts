@@ -17,6 +17,7 @@ import { topupPages } from './topups.pages.js'
 import { dashboardUserPages } from './dashboard-users.pages.js'
 import { supplierPages } from './suppliers.pages.js'
 import { pricingPages } from './pricing.pages.js'
+import { priceLevelPages } from './price-levels.pages.js'
 import { marginPages } from './margin.pages.js'
 import { auditLogPages } from './audit-log.pages.js'
 import { ICON_HREF, ICON_SVG } from '../../http/icon.js'
@@ -108,6 +109,7 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(dashboardUserPages(ctx))
     await app.register(supplierPages(ctx))
     await app.register(pricingPages(ctx))
+    await app.register(priceLevelPages(ctx))
     await app.register(marginPages(ctx))
     await app.register(auditLogPages(ctx))
   }

@@ -246,6 +246,11 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/pricing': { scope: 'provider', provider: 'csrf-prov', percent: '50' },
   '/console/pricing/:id/delete': {},
   '/console/items/:id/sources': { provider_0: 'csrf-prov', code_0: 'forged', priority_0: '1' },
+  '/console/price-levels': { code: 'forged', name: 'Forged' },
+  '/console/price-levels/:code': { name: 'Forged' },
+  '/console/price-levels/:code/rules': { scope_0: 'all', percent_0: '-50' },
+  '/console/items/:id/level-prices': { level: 'reseller', price: '1' },
+  '/console/resellers/:id/level': { price_level: 'reseller' },
 }
 const formOf = (route: string, categoryId: number) =>
   Object.fromEntries(Object.entries(FORMS[route] ?? {}).map(([k, v]) => [k, v === 'CATEGORY' ? String(categoryId) : v]))

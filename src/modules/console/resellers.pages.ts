@@ -8,6 +8,7 @@ import * as ledger from '../ledger/index.js'
 import { listOperatorOrders } from '../orders/index.js'
 import { accountDeliveries, accountWebhook, redeliverForAccount } from '../webhooks/index.js'
 import { listUsers } from '../dashboard/index.js'
+import { listPriceLevels } from '../price-levels/index.js'
 import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
 
 const hide = true
@@ -42,14 +43,16 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const id = request.params.id
         const account = await accounts.getAccount(db, id)
-        const [orders, mutations, webhook, deliveries, users] = await Promise.all([
+        const [orders, mutations, webhook, deliveries, users, levels] = await Promise.all([
           listOperatorOrders(db, { accountId: id }, pageWindow({ page: 1, per_page: 20 })),
           ledger.listMutations(db, id, {}, pageWindow({ page: 1, per_page: 20 })),
           accountWebhook(db, id),
           accountDeliveries(db, id, { page: 1, perPage: 20 }),
           listUsers(db, id),
+          listPriceLevels(db),
         ])
-        return reply.page('reseller.eta', { account, orders, mutations, webhook, deliveries, users, notice: noticeOf(request.query) })
+        const page = { account, orders, mutations, webhook, deliveries, users, levels }
+        return reply.page('reseller.eta', { ...page, notice: noticeOf(request.query) })
       },
     )
     app.post(
@@ -104,6 +107,19 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         await accounts.updateAccount(db, request.params.id, { max_active_locks: cap ?? null, ip_allowlist: ipAllowlist })
         ctx.authCache.forgetAccount(request.params.id)
         return reply.redirect(back(request.params.id, 'limits'), 303)
+      },
+    )
+    // Its price level (docs/design.md §5d): its next request pays that level's prices.
+    app.post(
+      '/console/resellers/:id/level',
+      {
+        config: { operationId: 'adminUpdateReseller' },
+        schema: { hide, params: IdParam, body: Form({ price_level: Text(64) }) },
+      },
+      async (request, reply) => {
+        await accounts.updateAccount(db, request.params.id, { price_level: request.body.price_level })
+        ctx.authCache.forgetAccount(request.params.id)
+        return reply.redirect(back(request.params.id, 'price-level'), 303)
       },
     )
     app.post(

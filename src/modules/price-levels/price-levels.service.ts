@@ -1,4 +1,4 @@
-import { inTransaction, type Database } from '../../db/database.js'
+import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { LevelRoundTo, LevelRuleScope } from '../../db/schema.js'
 import { AppError, invalidField, type FieldErrors } from '../../errors.js'
 import {
@@ -239,10 +239,16 @@ export async function setItemLevelPrices(db: Database, itemId: number, prices: R
   return getItemLevelPrices(db, itemId)
 }
 
-/** An account's level (PATCH /resellers/{id} `price_level`): its next request is priced at it. */
-export async function setAccountLevel(db: Database, accountId: number, code: string): Promise<void> {
-  const level = await findLevelByCode(db, code)
+/**
+ * An account's level (PATCH /resellers/{id} `price_level`), inside the account update's transaction:
+ * its next request is priced at it (the row's trigger tells every process's auth cache).
+ */
+export async function setAccountLevelWithin(trx: Trx, accountId: number, code: string): Promise<void> {
+  const level = await findLevelByCode(trx, code)
   if (!level) throw invalidField('price_level', `no price level has the code "${code}": see GET /price-levels`)
-  const updated = await inTransaction(db, (trx) => setAccountLevelRow(trx, accountId, level.id))
+  const updated = await setAccountLevelRow(trx, accountId, level.id)
   if (!updated) throw new AppError('ACCOUNT_NOT_FOUND')
 }
+
+export const setAccountLevel = (db: Database, accountId: number, code: string): Promise<void> =>
+  inTransaction(db, (trx) => setAccountLevelWithin(trx, accountId, code))
