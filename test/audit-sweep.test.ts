@@ -25,8 +25,6 @@ const UNAUDITED: Record<string, string> = {
   item_level_prices:
     'recomputed from the logged item, product and level rule rows (thousands per rule change); a price set or cleared by hand is logged',
   license_fingerprints: 'the digest of every voucher ever stocked (a secret itself); the licenses rows are logged',
-  // Its audit trigger logs hand-set prices only (docs/design.md §5d); the rest follow logged items, products and rules.
-  item_level_prices: 'prices a level computes from its logged rules and the logged item; hand-set ones are logged',
 }
 const auditedTables = async () =>
   (
