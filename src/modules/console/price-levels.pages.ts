@@ -97,7 +97,6 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         try {
           const body = asApiBody<LevelBody>(LevelBodySchema, { code: b.code.trim(), ...levelValues(b) })
           const created = await createPriceLevel(db, body)
-          ctx.catalog.invalidate()
           return reply.redirect(`/console/price-levels/${created.code}?done=level`, 303)
         } catch (error) {
           const refused = formError(error)
@@ -158,7 +157,6 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
             ]
           })
           await replaceLevelRules(db, code, asApiBody<{ rules: LevelRuleBody[] }>(RulesBody, { rules: rules.map(clean) }).rules)
-          ctx.catalog.invalidate()
           return reply.redirect(`/console/price-levels/${code}?done=rules`, 303)
         } catch (error) {
           const refused = formError(error)
@@ -190,7 +188,6 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         try {
           const body = asApiBody<Record<string, number | null>>(LevelPricesBody, { [level]: wholeNumber(level, price) ?? null })
           await setItemLevelPrices(db, id, body)
-          ctx.catalog.invalidate()
           return reply.redirect(`/console/items/${id}?done=level-price#level-prices`, 303)
         } catch (error) {
           const refused = formError(error)

@@ -20,11 +20,6 @@ const tags = ['operator']
 /** The operator's price levels, their rules and an item's price per level (docs/design.md §5d). */
 export function priceLevelRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
-  // This process's catalog snapshots renew at once; others hear refresh_level_prices()'s NOTIFY.
-  const repriced = <T>(result: T) => {
-    ctx.catalog.invalidate()
-    return result
-  }
   return async (app) => {
     app.get(
       '/price-levels',
@@ -41,7 +36,7 @@ export function priceLevelRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', DOCS.adminCreatePriceLevel, { 200: S.OneLevel }),
         },
       },
-      async (request) => ok(repriced(await createPriceLevel(db, request.body))),
+      async (request) => ok(await createPriceLevel(db, request.body)),
     )
     app.patch(
       '/price-levels/:code',
@@ -79,7 +74,7 @@ export function priceLevelRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', DOCS.adminPutLevelRules, { 200: S.RulesReplaced }),
         },
       },
-      async (request) => ok(repriced(await replaceLevelRules(db, request.params.code, request.body.rules))),
+      async (request) => ok(await replaceLevelRules(db, request.params.code, request.body.rules)),
     )
     app.get(
       '/items/:id/level-prices',
@@ -104,7 +99,7 @@ export function priceLevelRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', DOCS.adminPutItemLevelPrices, { 200: S.ItemLevelPrices }),
         },
       },
-      async (request) => ok(repriced(await setItemLevelPrices(db, request.params.id, request.body))),
+      async (request) => ok(await setItemLevelPrices(db, request.params.id, request.body)),
     )
   }
 }
