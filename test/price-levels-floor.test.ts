@@ -73,6 +73,11 @@ describe('the floor at a level’s price', () => {
       payload: { ref_id: 'lvf-sbx', item_id: item.id, quantity: 1, note: '081255700003' },
     })
     expect(sandbox.statusCode).toBe(503)
+    // Margin watch names the level the floor keeps the item from, and only it.
+    const watch = await admin(app, 'GET', '/reports/margin-watch')
+    expect(watch.items.rows.filter((r: { item_id: number }) => r.item_id === item.id)).toEqual([
+      expect.objectContaining({ level: 'below', price: 16_000, cheapest_cost: 19_500, floor_margin: 500 }),
+    ])
     await assertInvariants(ctx.db)
   })
 

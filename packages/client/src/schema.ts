@@ -13441,13 +13441,16 @@ export interface operations {
                 }[]
               }
               items: {
-                /** @description how many items the floor keeps from selling now there are; at most 500 are listed */
+                /** @description how many items and levels the floor keeps from selling now there are; at most 500 are listed */
                 total: number
                 rows: {
                   item_id: number
                   /** @description the product’s name — the item’s name */
                   item_name: string
                   sku: string
+                  /** @description the price level it cannot sell at (docs/design.md §5d: one row per level) */
+                  level: string
+                  /** @description its price at that level */
                   price: number
                   /** @description the lowest price of its sources that are listed and outside their cut-off, per unit of price */
                   cheapest_cost: number

@@ -106,6 +106,7 @@ export type FloorBlockedItem = Counted & {
   item_id: number
   item_name: string
   sku: string
+  level: string
   price: number | string
   cheapest_cost: number | string
   floor_margin: number | string
@@ -113,23 +114,26 @@ export type FloorBlockedItem = Counted & {
 }
 
 /**
- * Active items that cannot sell now because of the floor alone: some source is listed and outside
- * its cut-off, but none of those is within the floor (item_source_states, catalog/sources.sql).
- * Furthest below the floor first.
+ * Active items that cannot sell now at a price level because of the floor alone: some source is listed
+ * and outside its cut-off, but none of those is within the floor at that level's price
+ * (item_source_states, catalog/sources.sql; docs/design.md §5d: a level's price is never raised to it).
+ * One row per item and level; furthest below the floor first.
  */
 export async function itemsBlockedByFloor(db: Database): Promise<FloorBlockedItem[]> {
   const { rows } = await sql<FloorBlockedItem>`
-    SELECT it.id AS item_id, p.name || ' — ' || it.name AS item_name, it.sku, it.price, s.cheapest AS cheapest_cost,
+    SELECT it.id AS item_id, p.name || ' — ' || it.name AS item_name, it.sku, l.code AS level, lp.price, s.cheapest AS cheapest_cost,
            s.floor_margin, it.price_locked, count(*) OVER () AS total
       FROM items it
       JOIN products p ON p.id = it.product_id
+      JOIN item_level_prices lp ON lp.item_id = it.id
+      JOIN price_levels l ON l.id = lp.level_id
       CROSS JOIN LATERAL (
         SELECT min(st.price) FILTER (WHERE st.listed AND NOT st.in_cut_off) AS cheapest, max(st.floor_margin) AS floor_margin,
                bool_or(st.listed AND NOT st.in_cut_off) AS open, bool_or(st.listed AND NOT st.in_cut_off AND st.within_floor) AS serving
-          FROM item_source_states(it.id, now()) st
+          FROM item_source_states(it.id, now(), lp.price) st
       ) s
      WHERE it.active AND EXISTS (SELECT 1 FROM item_sources x WHERE x.item_id = it.id) AND s.open AND NOT s.serving
-     ORDER BY it.price - s.cheapest - s.floor_margin, it.id
+     ORDER BY lp.price - s.cheapest - s.floor_margin, it.id, l.position, l.id
      LIMIT ${WATCH_LIMIT}`.execute(db)
   return rows
 }

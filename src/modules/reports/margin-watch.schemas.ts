@@ -41,7 +41,8 @@ export const RefusedBill = Type.Object({
 export const FloorBlockedItem = Type.Object({
   ...Item,
   sku: Type.String(),
-  price: Type.Integer(),
+  level: Type.String({ description: 'the price level it cannot sell at (docs/design.md §5d: one row per level)' }),
+  price: Type.Integer({ description: 'its price at that level' }),
   cheapest_cost: Type.Number({
     description: 'the lowest price of its sources that are listed and outside their cut-off, per unit of price',
   }),
@@ -61,7 +62,7 @@ export const MarginWatch = Type.Object({
   time_zone: Type.String({ description: 'LEADERBOARD_TZ: where a day starts' }),
   lines: Section(BelowFloorLine, 'lines sold below the floor in the period'),
   bills: Section(RefusedBill, 'bill inquiries the floor refused in the period'),
-  items: Section(FloorBlockedItem, 'items the floor keeps from selling now'),
+  items: Section(FloorBlockedItem, 'items and levels the floor keeps from selling now'),
 })
 export type MarginWatch = Static<typeof MarginWatch>
 export const MarginWatchAnswer = Ok(MarginWatch)

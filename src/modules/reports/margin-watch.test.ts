@@ -157,6 +157,7 @@ describe('GET /reports/margin-watch', () => {
           item_id: stuck.id,
           item_name: expect.any(String),
           sku: expect.any(String),
+          level: 'reseller',
           price: 18_500,
           cheapest_cost: 18_900,
           floor_margin: 0,
