@@ -35,6 +35,7 @@ import * as heldPrices from './20261206_0320_held-prices.js'
 import * as dashboardMemberships from './20261206_0330_dashboard-memberships.js'
 import * as operatorTeam from './20261206_0340_operator-team.js'
 import * as catalogChangeTrigger from './20261206_0360_catalog-change-trigger.js'
+import * as bankTransfer from './20261206_0400_bank-transfer.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0330_dashboard-memberships': dashboardMemberships,
   '20261206_0340_operator-team': operatorTeam,
   '20261206_0360_catalog-change-trigger': catalogChangeTrigger,
+  '20261206_0400_bank-transfer': bankTransfer,
 }
