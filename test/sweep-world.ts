@@ -148,7 +148,12 @@ export async function sweepWorld(app: App, ctx: AppContext, up: Upstreams): Prom
     account_number: '7770001111',
     account_name: 'Sweep Store',
   })
-  const transfer = await app.inject({ method: 'POST', url: '/api/v1/balance', headers: a.headers, payload: { amount: 20_000, channel: bankChannel } })
+  const transfer = await app.inject({
+    method: 'POST',
+    url: '/api/v1/balance',
+    headers: a.headers,
+    payload: { amount: 20_000, channel: bankChannel },
+  })
   expect(transfer.statusCode, transfer.body).toBe(200)
   // As Moota would have pushed them: a credit without the code, and a stray one.
   const credits = await ctx.db

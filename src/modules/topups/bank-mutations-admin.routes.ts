@@ -14,6 +14,7 @@ import {
   ImportQuery,
   MatchBody,
   OneBankMutation,
+  StatementBody,
 } from './bank-mutations.schemas.js'
 import { importStatement } from './bank-statement.js'
 import { BANK_DOCS } from './bank-transfer.openapi.js'
@@ -25,7 +26,10 @@ const STATEMENT_LIMIT = 10 * 1024 * 1024
 export function bankMutationAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
   return async (app) => {
-    app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: STATEMENT_LIMIT }, (_request, body, done) => done(null, body))
+    // The statement as sent (text/csv), or inside JSON as `csv`: one body shape for both.
+    app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: STATEMENT_LIMIT }, (_request, body, done) =>
+      done(null, { csv: body }),
+    )
     app.get(
       '/bank-mutations',
       {
@@ -79,12 +83,12 @@ export function bankMutationAdminRoutes(ctx: AppContext): FastifyPluginAsyncType
           tags,
           summary: 'Import a bank statement (CSV) through the matcher',
           querystring: ImportQuery,
-          consumes: ['text/csv'],
-          body: Type.String({ description: '`date,description,amount,type[,mutation_id]` and one row per mutation' }),
+          consumes: ['text/csv', 'application/json'],
+          body: StatementBody,
           ...operation('operator', BANK_DOCS.adminImportBankStatement, { 200: ImportCounts }),
         },
       },
-      async (request) => ok(await importStatement(db, request.query.channel, request.body)),
+      async (request) => ok(await importStatement(db, request.query.channel, request.body.csv)),
     )
   }
 }

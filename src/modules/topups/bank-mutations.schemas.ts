@@ -50,3 +50,11 @@ export const ImportCounts = Ok(
     repeated: Type.Integer({ description: 'rows stored before (the same statement again): nothing changed' }),
   }),
 )
+/** The statement: a text/csv body is taken as `{ csv }`, so JSON clients send the same text in a field. */
+export const StatementBody = Type.Object({
+  csv: Type.String({
+    minLength: 1,
+    maxLength: 10 * 1024 * 1024,
+    description: 'the CSV: header `date,description,amount,type[,mutation_id]`, then one row per mutation',
+  }),
+})

@@ -51,7 +51,7 @@ export async function importStatement(db: Database, channelCode: string, csv: st
   const [header, ...lines] = parseCsv(csv.replace(/^\uFEFF/, ''))
   const names = (header ?? []).map((h) => h.trim().toLowerCase())
   if (names.slice(0, 4).join() !== HEADER.join() || (names.length === 5 && names[4] !== 'mutation_id') || names.length > 5)
-    throw invalidField('body', `the first row must be ${HEADER.join(',')}[,mutation_id]`)
+    throw invalidField('csv', `the first row must be ${HEADER.join(',')}[,mutation_id]`)
   const seen = new Map<string, number>()
   const mutations: NewMutation[] = lines.map((cells, i) => {
     const line = i + 2

@@ -78,8 +78,9 @@ export const BANK_DOCS = operations({
   },
   adminImportBankStatement: {
     description:
-      'A bank statement of a bank_transfer channel’s account (`text/csv`, up to 10 MiB): header row `date,description,amount,type[,mutation_id]`, `type` CR or DB, amounts in whole Rupiah. Each row goes through the same matcher as Moota’s push. A row without `mutation_id` is identified by its fields and its place among identical rows, so importing the same statement again stores and credits nothing more. A bad row refuses the whole file (422 naming the line).',
+      'A bank statement of a bank_transfer channel’s account (`text/csv`, or JSON `{ "csv": "…" }`; up to 10 MiB): header row `date,description,amount,type[,mutation_id]`, `type` CR or DB, amounts in whole Rupiah. Each row goes through the same matcher as Moota’s push. A row without `mutation_id` is identified by its fields and its place among identical rows, so importing the same statement again stores and credits nothing more. A bad row refuses the whole file (422 naming the line).',
     codes: ['VALIDATION_ERROR', 'CHANNEL_NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+    request: { csv: 'date,description,amount,type\n2026-12-06,TRSF E-BANKING CR BUDI,100123,CR\n2026-12-06,BIAYA ADM,6500,DB\n' },
     response: { message: 'OK', data: { rows: 2, ...counts, repeated: 0 } },
   },
 })
