@@ -4,7 +4,9 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createReseller, type Reseller } from '../../../test/factory.js'
 import { balanceOf } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
+import { withConfig } from '../../config.js'
 import { mootaSimulator } from '../../providers/moota-simulator.js'
+import { checkMootaSecret } from './moota-secret.js'
 import { mootaSignature, type MootaMutation } from '../../providers/moota.js'
 
 // Bank transfer with a unique code (docs/design.md §7b): the money invariants under repeats, races,
@@ -262,6 +264,20 @@ describe('a bank-transfer top-up', () => {
       ctx.db,
     )
     expect(logged.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['adminMatchBankMutation', 'adminIgnoreBankMutation']))
+  })
+
+  it('refuses to start in production while a bank channel is active without MOOTA_WEBHOOK_SECRET', async () => {
+    const production = (secret?: string) => ({
+      ...ctx,
+      config: withConfig(ctx.config, { appEnv: 'production', mootaWebhookSecret: secret }),
+    })
+    await expect(checkMootaSecret(ctx.db, production())).rejects.toThrow(
+      /MOOTA_WEBHOOK_SECRET: required while a bank_transfer channel is active \(BCA\)/,
+    )
+    await expect(checkMootaSecret(ctx.db, production(SECRET))).resolves.toBeUndefined()
+    await admin(app, 'PATCH', '/channels/BCA', { active: false })
+    await expect(checkMootaSecret(ctx.db, production())).resolves.toBeUndefined()
+    await admin(app, 'PATCH', '/channels/BCA', { active: true })
   })
 
   it('leaves every balance equal to its ledger, and every paid top-up credited once', async () => {
