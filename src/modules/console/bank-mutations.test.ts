@@ -10,14 +10,22 @@ const operator = await signedIn(app)
 
 describe('console: bank mutations', () => {
   it('imports a statement, lists the unmatched first, matches one to a top-up once and ignores another', async () => {
-    await admin(app, 'POST', '/channels', {
-      code: 'MANDIRI',
+    const form = {
       name: 'Transfer Mandiri',
       type: 'bank_transfer',
       bank: 'Mandiri',
       account_number: '1370099887766',
       account_name: 'CV Pulsa Murah',
-    })
+    }
+    expect((await operator.post('/console/channels', { code: 'MANDIRI', ...form })).location).toBe('/console/channels?done=channel')
+    // The edit page keeps the type and the account: saving it as shown changes neither.
+    const edit = await operator.get('/console/channels/MANDIRI')
+    expect(edit.body).toContain('<option selected>bank_transfer</option>')
+    expect(edit.body).toContain('value="1370099887766"')
+    await operator.post('/console/channels/MANDIRI', { ...form, name: 'Mandiri' })
+    expect(await admin(app, 'GET', '/channels')).toEqual([
+      expect.objectContaining({ code: 'MANDIRI', name: 'Mandiri', type: 'bank_transfer', account_number: '1370099887766' }),
+    ])
     const shop = await createReseller(app)
     const res = await app.inject({
       method: 'POST',
