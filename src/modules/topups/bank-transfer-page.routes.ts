@@ -43,7 +43,7 @@ export function bankTransferPageRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
       const status = await moota.push([moota.credit(topup.pay_account_number!, topup.total)])
       if (status !== 200) throw new AppError('SERVICE_UNAVAILABLE', { detail: `the hook answered ${status}` })
       // Post/redirect/get: a reload shows the outcome instead of pushing again.
-      return reply.redirect(encodeURIComponent(topup.reference), 303)
+      return reply.redirect(`/pay/bank/${encodeURIComponent(topup.reference)}`, 303)
     })
   }
 }

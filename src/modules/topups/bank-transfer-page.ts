@@ -49,8 +49,11 @@ export function bankTransferPageHtml(t: Topup & { effective_status: string }, ti
   const status = t.effective_status
   const code = String(t.unique_code)
   const totalText = rp(t.total)
-  // The code's digits marked inside the total: Rp 100.<u>123</u>.
-  const marked = escapeHtml(totalText.slice(0, -code.length)) + `<span class="code">${escapeHtml(totalText.slice(-code.length))}</span>`
+  // The code's digits marked inside the total (Rp 100.<u>123</u>), where they are its last digits: a round amount.
+  const marked =
+    (t.total - t.unique_code!) % 1000 === 0
+      ? escapeHtml(totalText.slice(0, -code.length)) + `<span class="code">${escapeHtml(totalText.slice(-code.length))}</span>`
+      : escapeHtml(totalText)
   const expiry = `<time datetime="${t.expires_at.toISOString()}">${escapeHtml(time(t.expires_at))}</time> <span class="muted">${escapeHtml(timeZone)}</span>`
   const rows: [string, string, string][] = [
     ['Bank', 'bank', escapeHtml(t.pay_bank ?? '')],

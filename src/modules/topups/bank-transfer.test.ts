@@ -239,7 +239,7 @@ describe('a bank-transfer top-up', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ confirm }).toString(),
     })
-    expect(res.statusCode).toBe(303)
+    expect([res.statusCode, res.headers.location]).toEqual([303, path])
     expect(await balanceOf(app, shop)).toBe(t.total)
   })
 
