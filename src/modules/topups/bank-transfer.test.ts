@@ -275,6 +275,9 @@ describe('a bank-transfer top-up', () => {
       /MOOTA_WEBHOOK_SECRET: required while a bank_transfer channel is active \(BCA\)/,
     )
     await expect(checkMootaSecret(ctx.db, production(SECRET))).resolves.toBeUndefined()
+    // A worker receives no pushes: it starts without the secret.
+    const worker = { ...ctx, config: withConfig(ctx.config, { appEnv: 'production', mootaWebhookSecret: undefined, role: 'worker' }) }
+    await expect(checkMootaSecret(ctx.db, worker)).resolves.toBeUndefined()
     await admin(app, 'PATCH', '/channels/BCA', { active: false })
     await expect(checkMootaSecret(ctx.db, production())).resolves.toBeUndefined()
     await admin(app, 'PATCH', '/channels/BCA', { active: true })

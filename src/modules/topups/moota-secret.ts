@@ -1,3 +1,4 @@
+import { servesApi } from '../../config.js'
 import type { AppContext } from '../../context.js'
 import type { Database } from '../../db/database.js'
 
@@ -10,9 +11,9 @@ export function mootaSecret(ctx: Pick<AppContext, 'config' | 'vault'>): string |
   return ctx.config.appEnv === 'production' ? undefined : ctx.vault.fingerprint('moota-webhook-secret:development')
 }
 
-/** Startup: production refuses to run an active bank_transfer channel whose credits could never arrive. */
+/** Startup: a production process serving the API refuses to run an active bank_transfer channel whose credits could never arrive. */
 export async function checkMootaSecret(db: Database, ctx: Pick<AppContext, 'config' | 'vault'>): Promise<void> {
-  if (mootaSecret(ctx)) return
+  if (mootaSecret(ctx) || !servesApi(ctx.config.role)) return
   const active = await db
     .selectFrom('payment_channels')
     .select('code')
