@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       adminToken: undefined,
       seedDemo: undefined,
       paymentGateway: 'simulator',
+      bankTransferHours: 24,
+      mootaWebhookSecret: undefined,
       maxActiveLocks: 10,
       leaderboardTz: 'Asia/Jakarta',
       consoleSessionHours: 12,

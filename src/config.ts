@@ -26,6 +26,9 @@ const Env = Type.Object({
   TRIPAY_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   TRIPAY_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
   TRIPAY_MERCHANT_CODE: Type.Optional(Type.String({ minLength: 1 })),
+  // Bank transfers (docs/design.md §7b): how long a transfer top-up waits, and the secret Moota signs its pushes with.
+  BANK_TRANSFER_HOURS: Type.Number({ exclusiveMinimum: 0, maximum: 720, default: 24 }),
+  MOOTA_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 8 })),
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
   CONSOLE_SESSION_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 12 }),
@@ -183,6 +186,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             merchantCode: env.TRIPAY_MERCHANT_CODE!,
           }
         : undefined,
+    bankTransferHours: env.BANK_TRANSFER_HOURS,
+    mootaWebhookSecret: env.MOOTA_WEBHOOK_SECRET,
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
     consoleSessionHours: env.CONSOLE_SESSION_HOURS,

@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   CHANNEL_NOT_FOUND: 404,
   TOPUP_EXPIRED: 409,
   INVALID_SIGNATURE: 401,
+  // docs/design.md §7b: every unique code of a bank-transfer amount is reserved now; `Retry-After` says when one frees.
+  TRY_AGAIN_LATER: 503,
   DISPATCH_NOT_FOUND: 404,
   // The operator console and the reseller dashboard: a form without its CSRF token changes nothing.
   INVALID_CSRF_TOKEN: 403,

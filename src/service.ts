@@ -7,6 +7,7 @@ import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db
 import { migrateToLatest } from './db/migrate.js'
 import { recordLeaderboardZone } from './modules/leaderboard/index.js'
 import { recordMinMargin } from './modules/suppliers/index.js'
+import { checkMootaSecret } from './modules/topups/index.js'
 
 export type ServiceOverrides = ContextOverrides & {
   /** An open, migrated database (tests: a clone of the template); closed with the service. */
@@ -37,6 +38,7 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
     await checkAppKey(ctx.db, ctx.vault)
     await recordLeaderboardZone(ctx.db, config.leaderboardTz)
     await recordMinMargin(ctx.db, config.minMargin)
+    await checkMootaSecret(ctx.db, ctx)
   } catch (error) {
     await closeDatabases()
     throw error

@@ -7,7 +7,7 @@ import type { Upstreams } from './upstreams.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 /** `as: 'self'`: made by the world's own operator (an owner), the admin token having no tokens of its own. */
-export type AdminCall = { method: Method; url: string; payload?: object; as?: 'self' }
+export type AdminCall = { method: Method; url: string; payload?: object | string; as?: 'self'; headers?: Record<string, string> }
 
 const heldOf = async (ctx: AppContext, code: string) =>
   (await sql<{ id: number }>`SELECT id FROM supplier_changes WHERE kind = 'held' AND hold_open AND code = ${code}`.execute(ctx.db)).rows[0]
@@ -151,6 +151,20 @@ export const WRITE_CALLS: [string, CallOf][] = [
       method: 'POST',
       url: `/topups/${w.topups.review}/resolve`,
       payload: { credit_amount: 50_000, reason: 'sweep: bank statement' },
+    }),
+  ],
+  [
+    'adminMatchBankMutation',
+    (w) => ({ method: 'POST', url: `/bank-mutations/${w.bank.toMatch}/match`, payload: { topup_reference: w.bank.topup } }),
+  ],
+  ['adminIgnoreBankMutation', (w) => ({ method: 'POST', url: `/bank-mutations/${w.bank.toIgnore}/ignore`, payload: { note: 'sweep' } })],
+  [
+    'adminImportBankStatement',
+    (w) => ({
+      method: 'POST',
+      url: `/bank-mutations/import?channel=${w.bank.channel}`,
+      headers: { 'content-type': 'text/csv' },
+      payload: 'date,description,amount,type\n2026-12-06,SWEEP STATEMENT,45678,CR\n',
     }),
   ],
   [

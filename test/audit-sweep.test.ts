@@ -58,7 +58,7 @@ describe('every operator write route', () => {
       const res = await app.inject({
         method: call.method,
         url: `/api/admin/v1${call.url}`,
-        headers: as?.headers ?? headers,
+        headers: { ...(as?.headers ?? headers), ...call.headers },
         payload: call.payload,
       })
       expect(res.statusCode, `${operationId} ${call.method} ${call.url}: ${res.body}`).toBe(200)

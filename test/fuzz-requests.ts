@@ -142,6 +142,10 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       }
       if (resource === 'channels') return { value: pick(g, world.channels) }
       if (resource === 'price-levels') return { value: pick(g, world.levels) }
+      if (resource === 'bank-mutations' && world.bank.mutations.length) {
+        const open = world.bank.mutations.filter((m) => m.status === 'unmatched')
+        return { value: pick(g, open.length && chance(g, 0.85) ? open : world.bank.mutations).id }
+      }
       if (resource === 'topups') {
         const review = world.topups.filter((t) => t.status === 'review')
         const resolving = draft.op.path.endsWith('/resolve') && review.length && chance(g, 0.8)
@@ -152,6 +156,8 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       return undefined
     }
     if (name === '?account_id') return { value: pick(g, world.accountIds) }
+    if (name === '?channel' && draft.op.path.includes('/bank-mutations'))
+      return { value: chance(g, 0.9) ? world.bank.channel : pick(g, world.channels) }
     if (name === '?updated_since') return { value: new Date(Date.now() - g(fc.nat, { max: 3_600_000 })).toISOString() }
     if (name === '?category') return { value: pick(g, ['Uncategorized', '1', 'Games']) }
     if (path.length === 0 && isObject(schema.properties) && 'carts' in schema.properties && 'lock_token' in schema.properties) {
@@ -204,6 +210,16 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         const used = own(world.orders)
         return { value: chance(g, 0.9) || !used.length ? fresh('fz') : pick(g, used).ref_id }
       }
+      case 'topup_reference': {
+        const pending = world.bank.transfers.filter((t) => t.status === 'pending')
+        return world.bank.transfers.length
+          ? { value: pick(g, pending.length && chance(g, 0.85) ? pending : world.bank.transfers).reference }
+          : undefined
+      }
+      case 'csv':
+        return {
+          value: `date,description,amount,type\n2026-12-06,${fresh('FZ TRSF')},${g(fc.integer, { min: 1, max: 5_000_000 })},${pick(g, ['CR', 'DB'])}\n`,
+        }
       case 'lock_token':
         return { value: pick(g, [null, '']) }
       case 'reference':

@@ -37,6 +37,8 @@ export type World = {
   /** Top-up channel codes, and the newest top-ups (their gateway references), those in review first. */
   channels: string[]
   topups: { account_id: number; reference: string; ref_id: string; invoice: string; status: string }[]
+  /** A bank_transfer channel, its transfer top-ups (pending first) and its mutations (unmatched first) (docs/design.md §7b). */
+  bank: { channel: string; transfers: { reference: string; status: string }[]; mutations: { id: number; status: string }[] }
   /** Upstream requests, those waiting for the operator's review first. */
   dispatches: { id: number; status: string }[]
   /** Webhook deliveries (each account's test callbacks to a port that refuses). */
@@ -185,6 +187,8 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       if (res.statusCode !== 200) throw new Error(`seed top-up: ${res.body}`)
     }
   }
+  await admin(app, 'POST', '/channels', { ...FUZZ_BANK, name: 'Fuzz BCA', type: 'bank_transfer', bank: 'BCA', account_name: 'Fuzz Store' })
+  await restockBank(app, db, accounts)
   // As after a gateway's PAID with another total: top-ups only an operator can resolve.
   await sql`UPDATE topups SET status = 'review', gateway_status = 'PAID', paid_total = 1, review_reason = 'fuzz seed'
              WHERE channel = ${channels[1]}`.execute(db)
@@ -231,6 +235,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     sandboxes: [],
     channels,
     topups: [],
+    bank: { channel: FUZZ_BANK.code, transfers: [], mutations: [] },
     dispatches: [],
     deliveries: [],
     users: [],
@@ -289,7 +294,40 @@ const inviteSpares = async (app: App, n: number) => {
 }
 
 /** Re-reads the ids, refs and tokens the requests created or changed (the newest ones). */
+const FUZZ_BANK = { code: 'FZBANK', account_number: '5550001234' }
+
+/** Transfer top-ups to match and credits to match or ignore, as many as a run uses up (an operator's match takes one of each). */
+async function restockBank(app: App, db: Database, accounts: Reseller[]): Promise<number> {
+  let requests = 0
+  const pending = await sql<{
+    n: number
+  }>`SELECT count(*)::int AS n FROM topups WHERE channel = ${FUZZ_BANK.code} AND status = 'pending'`.execute(db)
+  for (let i = pending.rows[0]!.n; i < 6; i++) {
+    requests++
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/balance',
+      headers: accounts[i % accounts.length]!.headers,
+      payload: { amount: 20_000, channel: FUZZ_BANK.code },
+    })
+  }
+  // As Moota would push them: credits without a code, which only an operator can place.
+  await sql`INSERT INTO bank_mutations (mutation_id, source, account_number, amount, type, description)
+    SELECT 'fz-' || gen_random_uuid(), 'moota', ${FUZZ_BANK.account_number}, 20000 + g, 'CR', 'fuzz seed' FROM generate_series(1, 8) g
+    WHERE (SELECT count(*) FROM bank_mutations WHERE status = 'unmatched') < 8`.execute(db)
+  return requests
+}
+
 export async function refresh(world: World, db: Database): Promise<void> {
+  world.bank.transfers = (
+    await sql<World['bank']['transfers'][number]>`SELECT reference, status FROM topups WHERE gateway = 'bank_transfer'
+      ORDER BY status = 'pending' DESC, id DESC LIMIT 100`.execute(db)
+  ).rows
+  world.bank.mutations = (
+    await sql<
+      World['bank']['mutations'][number]
+    >`SELECT id, status FROM bank_mutations ORDER BY status = 'unmatched' DESC, id DESC LIMIT 100`.execute(db)
+  ).rows
   world.orders = (
     await sql<World['orders'][number]>`SELECT id, account_id, ref_id, invoice, status FROM orders ORDER BY id DESC LIMIT 300`.execute(db)
   ).rows
@@ -366,7 +404,15 @@ export async function heal(app: App, db: Database, world: World): Promise<number
     await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: a.headers })
     await app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: a.headers, payload: WEBHOOK })
   }
-  for (const code of world.channels) await op('PATCH', `/channels/${code}`, { active: true, min_amount: 10_000, max_amount: 10_000_000 })
+  for (const code of [...world.channels, world.bank.channel])
+    await op('PATCH', `/channels/${code}`, { active: true, min_amount: 10_000, max_amount: 10_000_000 })
+  await op('PATCH', `/channels/${world.bank.channel}`, {
+    type: 'bank_transfer',
+    fee_flat: 0,
+    fee_percent: 0,
+    account_number: FUZZ_BANK.account_number,
+  })
+  requests += await restockBank(app, db, world.accounts)
   const stock = new Map(
     (
       await sql<{

@@ -50,7 +50,7 @@ describe('the roles table', () => {
         const res = await app.inject({
           method: call.method,
           url: `/api/admin/v1${call.url}`,
-          headers: person.headers,
+          headers: { ...person.headers, ...call.headers },
           payload: call.payload,
         })
         const what = `${person.role} ${op.method} ${op.path} → ${res.statusCode} ${res.body.slice(0, 120)}`

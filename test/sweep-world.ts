@@ -47,6 +47,8 @@ export type SweepWorld = {
   channel: string
   topups: { pending: string; review: string }
   delivery: number
+  /** A bank_transfer channel, a pending transfer top-up to it, and two unmatched credits: one to match, one to ignore. */
+  bank: { channel: string; topup: string; toMatch: number; toIgnore: number }
 }
 
 /** The payment gateway of the sweeps: the simulator's links, and one channel of its own to import. */
@@ -137,6 +139,40 @@ export async function sweepWorld(app: App, ctx: AppContext, up: Upstreams): Prom
   // As after the gateway's PAID with another total.
   await sql`UPDATE topups SET status = 'review', gateway_status = 'PAID', paid_total = 1, review_reason = 'sweep'
              WHERE reference = ${review}`.execute(ctx.db)
+  const bankChannel = 'SWBCA'
+  await admin(app, 'POST', '/channels', {
+    code: bankChannel,
+    name: 'Sweep BCA',
+    type: 'bank_transfer',
+    bank: 'BCA',
+    account_number: '7770001111',
+    account_name: 'Sweep Store',
+  })
+  const transfer = await app.inject({
+    method: 'POST',
+    url: '/api/v1/balance',
+    headers: a.headers,
+    payload: { amount: 20_000, channel: bankChannel },
+  })
+  expect(transfer.statusCode, transfer.body).toBe(200)
+  // As Moota would have pushed them: a credit without the code, and a stray one.
+  const credits = await ctx.db
+    .insertInto('bank_mutations')
+    .values(
+      ['sweep-odd', 'sweep-stray'].map((id, i) => ({
+        mutation_id: id,
+        source: 'moota' as const,
+        bank_id: null,
+        account_number: '7770001111',
+        amount: i === 0 ? 20_000 : 123,
+        type: 'CR' as const,
+        description: 'sweep',
+        date: null,
+        raw: '{}',
+      })),
+    )
+    .returning('id')
+    .execute()
   const [delivery] = await ctx.db
     .insertInto('webhook_deliveries')
     .values({ account_id: a.id, event: 'order.paid', webhook_id: 'evt_sweep', status: 'failed', attempts: '[]' })
@@ -163,5 +199,6 @@ export async function sweepWorld(app: App, ctx: AppContext, up: Upstreams): Prom
     channel,
     topups: { pending, review },
     delivery: delivery!.id,
+    bank: { channel: bankChannel, topup: transfer.json().data.reference, toMatch: credits[0]!.id, toIgnore: credits[1]!.id },
   }
 }

@@ -14,6 +14,9 @@ const channelFields = (f: Flags) =>
     min_amount: int(f, 'min-amount'),
     max_amount: int(f, 'max-amount'),
     active: bool(f, 'active'),
+    bank: str(f.bank),
+    account_number: str(f['account-number']),
+    account_name: str(f['account-name']),
   })
 
 const STORE_COMMANDS: Record<string, Command> = {
@@ -99,7 +102,7 @@ const STORE_COMMANDS: Record<string, Command> = {
   'channels:list': { usage: '', method: 'GET', path: () => '/channels' },
   'channels:create': {
     usage:
-      '--code C --name N --type qris|va|ewallet|retail [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]',
+      '--code C --name N --type qris|va|ewallet|retail|bank_transfer [--bank B --account-number DIGITS --account-name NAME] [--fee-flat N] [--fee-percent P] [--min-amount N] [--max-amount N] [--active true|false]',
     method: 'POST',
     path: () => '/channels',
     body: (f) => clean({ code: str(f.code), ...channelFields(f) }),
@@ -122,6 +125,23 @@ const STORE_COMMANDS: Record<string, Command> = {
     method: 'POST',
     path: ([reference]) => `/topups/${encodeURIComponent(reference)}/resolve`,
     body: (f) => clean({ credit_amount: int(f, 'credit-amount'), reason: str(f.reason) }),
+  },
+  'bank-mutations:list': {
+    usage: '[--status unmatched|matched|duplicate|ignored] [--type CR|DB] [--account-number DIGITS] [--page N]',
+    method: 'GET',
+    path: () => '/bank-mutations',
+  },
+  'bank-mutations:match': {
+    usage: 'ID --topup-reference REFERENCE [--note TEXT] (credits what arrived to that bank-transfer top-up, once)',
+    method: 'POST',
+    path: ([id]) => `/bank-mutations/${id}/match`,
+    body: (f) => clean({ topup_reference: str(f['topup-reference']), note: str(f.note) }),
+  },
+  'bank-mutations:ignore': {
+    usage: 'ID [--note TEXT]',
+    method: 'POST',
+    path: ([id]) => `/bank-mutations/${id}/ignore`,
+    body: (f) => clean({ note: str(f.note) }),
   },
   'dispatches:list': {
     usage: '[--status review|queued|sending|pending|completed|failed|void] (default review)',
@@ -218,6 +238,7 @@ const EXAMPLES: Record<string, string> = {
   'channels:update': 'channels:update QRIS --fee-percent 0.7 --active true',
   'webhooks:update': 'webhooks:update 1 --callback-url https://shop.example/hook --enabled true',
   'dispatches:resolve-placed': 'dispatches:resolve-placed 7 --sn 1234567890',
+  'bank-mutations:match': 'bank-mutations:match 41 --topup-reference BT5F0C2A9B7E41D3C8A06B --note "sent without the code"',
   'topups:resolve': 'topups:resolve T0123456789 --credit-amount 100000 --reason "bank statement shows the full amount"',
   'providers:import': 'providers:import dgf --brand "MOBILE LEGENDS,FREE FIRE" --dry-run',
   'pricing:set': 'pricing:set --scope brand --provider dgf --brand "MOBILE LEGENDS" --percent 4 --round-to 100 --min-margin 300',

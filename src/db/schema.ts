@@ -11,7 +11,7 @@ import type {
   StockLocksTable,
 } from './tables/catalog.js'
 import type { DispatchesTable, OrderLinesTable, OrdersTable, OutboxEventsTable, RefIdsTable, SandboxOrdersTable } from './tables/orders.js'
-import type { PaymentChannelsTable, TopupsTable } from './tables/topups.js'
+import type { BankMutationsTable, PaymentChannelsTable, TopupsTable, TransferTotalsTable } from './tables/topups.js'
 import type { ConsoleSessionsTable } from './tables/console.js'
 import type { BillInquiriesTable } from './tables/bills.js'
 import type { ResellerSessionsTable, ResellerSignInFailuresTable, ResellerUsersTable } from './tables/dashboard.js'
@@ -62,6 +62,8 @@ export interface DB {
   stock_locks: StockLocksTable
   payment_channels: PaymentChannelsTable
   topups: TopupsTable
+  transfer_totals: TransferTotalsTable
+  bank_mutations: BankMutationsTable
   webhook_settings: WebhookSettingsTable
   webhook_deliveries: WebhookDeliveriesTable
   leaderboard_months: LeaderboardMonthsTable
@@ -93,4 +95,5 @@ export type Order = Selectable<OrdersTable>
 export type OrderLine = Selectable<OrderLinesTable>
 export type PaymentChannel = Selectable<PaymentChannelsTable>
 export type Topup = Selectable<TopupsTable>
+export type BankMutation = Selectable<BankMutationsTable>
 export type Dispatch = Selectable<DispatchesTable>

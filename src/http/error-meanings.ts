@@ -45,6 +45,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   CHANNEL_NOT_FOUND: 'no active payment channel has that code',
   TOPUP_EXPIRED: 'the payment link has expired',
   INVALID_SIGNATURE: 'the callback signature does not match',
+  TRY_AGAIN_LATER: 'no unique code is free for this bank-transfer amount now; retry after Retry-After seconds, or top up another amount',
   INVALID_CSRF_TOKEN: 'a console or dashboard form was sent without its CSRF token; reload the page and send it again',
   DISPATCH_NOT_FOUND: 'no such upstream request',
   CATEGORY_NOT_FOUND: 'no such category',

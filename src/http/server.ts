@@ -15,7 +15,15 @@ import { ledgerRoutes } from '../modules/ledger/index.js'
 import { lockRoutes } from '../modules/locks/index.js'
 import { orderRoutes } from '../modules/orders/index.js'
 import { priceLevelRoutes } from '../modules/price-levels/index.js'
-import { payPageRoutes, topupAdminRoutes, topupRoutes, tripayCallbackRoutes } from '../modules/topups/index.js'
+import {
+  bankMutationAdminRoutes,
+  bankTransferPageRoutes,
+  mootaHookRoutes,
+  payPageRoutes,
+  topupAdminRoutes,
+  topupRoutes,
+  tripayCallbackRoutes,
+} from '../modules/topups/index.js'
 import { fulfilmentAdminRoutes, validationRoutes } from '../modules/fulfilment/index.js'
 import { pricingRoutes, sourceRoutes, supplierRoutes } from '../modules/suppliers/index.js'
 import { reportRoutes } from '../modules/reports/index.js'
@@ -110,6 +118,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(adminOrderRoutes(ctx))
       await admin.register(operatorViewRoutes(ctx))
       await admin.register(topupAdminRoutes(ctx))
+      await admin.register(bankMutationAdminRoutes(ctx))
       await admin.register(fulfilmentAdminRoutes(ctx))
       await admin.register(supplierRoutes(ctx))
       await admin.register(pricingRoutes(ctx))
@@ -131,6 +140,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(dashboardPlugin(ctx))
   // The payment gateway's side: its signed callback, and outside production the simulator's pay page.
   await app.register(tripayCallbackRoutes(ctx))
+  // Bank transfers (docs/design.md §7b): Moota's signed push, and each transfer's instructions page.
+  await app.register(mootaHookRoutes(ctx))
+  await app.register(bankTransferPageRoutes(ctx))
   if (ctx.config.appEnv !== 'production') await app.register(payPageRoutes(ctx))
   // The upstreams' simulators (docs/design.md §12): what the demo's providers and the tests talk to.
   if (ctx.config.appEnv !== 'production') await app.register(upstreamSimulators().plugin, { prefix: '/sim' })

@@ -924,6 +924,86 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/bank-mutations': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Bank mutations: unmatched first, then newest first
+     * @description Mutations of the bank_transfer channels’ accounts, as Moota pushed them or a statement brought them: `unmatched` first, then newest first. `duplicate`: its amount is the total of a top-up another mutation already credited (the same transfer seen twice, or paid twice).
+     */
+    get: operations['adminListBankMutations']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/bank-mutations/{id}/match': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Match a credit to a bank-transfer top-up: its amount credited once
+     * @description Matches a credit to a bank-transfer top-up by hand: the mutation’s amount (less the channel’s fee, if any) is credited once, and a difference from the top-up’s total is noted. A mutation matched before, a debit, or a top-up credited before is 409 INVALID_STATE and changes nothing.
+     */
+    post: operations['adminMatchBankMutation']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/bank-mutations/{id}/ignore': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Set a mutation aside: it credits nothing
+     * @description Sets an unmatched (or duplicate) mutation aside: it credits nothing and leaves the queue. It can still be matched later.
+     */
+    post: operations['adminIgnoreBankMutation']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/bank-mutations/import': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Import a bank statement (CSV) through the matcher
+     * @description A bank statement of a bank_transfer channel’s account (`text/csv`, or JSON `{ "csv": "…" }`; up to 10 MiB): header row `date,description,amount,type[,mutation_id]`, `type` CR or DB, amounts in whole Rupiah. Each row goes through the same matcher as Moota’s push. A row without `mutation_id` is identified by its fields and its place among identical rows, so importing the same statement again stores and credits nothing more. A bad row refuses the whole file (422 naming the line).
+     */
+    post: operations['adminImportBankStatement']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/admin/v1/dispatches': {
     parameters: {
       query?: never
@@ -1821,6 +1901,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/hooks/moota': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Moota mutation push (signed with Signature)
+     * @description Called by Moota, not by resellers: a JSON array of mutations (a single object is taken as an array of one), `Signature` the lower-case hex HMAC-SHA256 of the raw body under MOOTA_WEBHOOK_SECRET. Each mutation is stored once by `mutation_id`; a `CR` whose amount is the `total` of exactly one bank-transfer top-up to that account number (pending, or expired within 7 days) credits it once. Anything else waits for an operator.
+     */
+    post: operations['mootaPush']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
 export type webhooks = Record<string, never>
 export interface components {
@@ -2028,7 +2128,7 @@ export interface operations {
             data: {
               /** @description where the payer pays */
               payment_url: string
-              /** @description what the balance gains once paid */
+              /** @description what the balance gains once paid (bank_transfer: plus unique_code) */
               amount: number
               /** Format: date-time */
               expires_at: string
@@ -2040,12 +2140,20 @@ export interface operations {
               channel: string
               /** @description what the payer adds */
               fee: number
-              /** @description amount + fee: what the payer pays */
+              /** @description amount + fee (+ unique_code on bank_transfer): what the payer pays */
               total: number
               /** @enum {string} */
               status: 'pending'
               /** Format: date-time */
               created_at: string
+              /** @description bank_transfer: added to the amount so the transfer names its top-up; credited */
+              unique_code?: number
+              /** @description bank_transfer: the account to transfer exactly `total` to */
+              pay_to?: {
+                bank: string
+                account_number: string
+                account_name: string
+              }
             }
           }
         }
@@ -9836,6 +9944,9 @@ export interface operations {
            *           "min_amount": 10000,
            *           "max_amount": 5000000,
            *           "active": true,
+           *           "bank": null,
+           *           "account_number": null,
+           *           "account_name": null,
            *           "created_at": "2026-11-20T08:00:00.000Z",
            *           "updated_at": "2026-11-20T08:00:00.000Z"
            *         },
@@ -9848,6 +9959,9 @@ export interface operations {
            *           "min_amount": 10000,
            *           "max_amount": 5000000,
            *           "active": false,
+           *           "bank": null,
+           *           "account_number": null,
+           *           "account_name": null,
            *           "created_at": "2026-11-20T08:00:00.000Z",
            *           "updated_at": "2026-11-20T08:00:00.000Z"
            *         }
@@ -9866,6 +9980,9 @@ export interface operations {
               min_amount: number
               max_amount: number
               active: boolean
+              bank: string | null
+              account_number: string | null
+              account_name: string | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -9943,13 +10060,19 @@ export interface operations {
           code: string
           name: string
           /** @enum {string} */
-          type: 'qris' | 'va' | 'ewallet' | 'retail'
+          type: 'qris' | 'va' | 'ewallet' | 'retail' | 'bank_transfer'
           fee_flat?: number
           /** @description percent of the amount; kept to 3 decimals */
           fee_percent?: number
           min_amount?: number
           max_amount?: number
           active?: boolean
+          /** @description bank_transfer: the bank, as payers know it (BCA, BNI, Mandiri…) */
+          bank?: string
+          /** @description bank_transfer: the account’s digits, as Moota reports them */
+          account_number?: string
+          /** @description bank_transfer: the account holder’s name */
+          account_name?: string
         }
       }
     }
@@ -9974,6 +10097,9 @@ export interface operations {
            *         "min_amount": 10000,
            *         "max_amount": 5000000,
            *         "active": true,
+           *         "bank": null,
+           *         "account_number": null,
+           *         "account_name": null,
            *         "created_at": "2026-11-20T08:00:00.000Z",
            *         "updated_at": "2026-11-20T08:00:00.000Z"
            *       }
@@ -9991,6 +10117,9 @@ export interface operations {
               min_amount: number
               max_amount: number
               active: boolean
+              bank: string | null
+              account_number: string | null
+              account_name: string | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -10101,13 +10230,19 @@ export interface operations {
         'application/json': {
           name?: string
           /** @enum {string} */
-          type?: 'qris' | 'va' | 'ewallet' | 'retail'
+          type?: 'qris' | 'va' | 'ewallet' | 'retail' | 'bank_transfer'
           fee_flat?: number
           /** @description percent of the amount; kept to 3 decimals */
           fee_percent?: number
           min_amount?: number
           max_amount?: number
           active?: boolean
+          /** @description bank_transfer: the bank, as payers know it (BCA, BNI, Mandiri…) */
+          bank?: string
+          /** @description bank_transfer: the account’s digits, as Moota reports them */
+          account_number?: string
+          /** @description bank_transfer: the account holder’s name */
+          account_name?: string
         }
       }
     }
@@ -10132,6 +10267,9 @@ export interface operations {
            *         "min_amount": 10000,
            *         "max_amount": 5000000,
            *         "active": false,
+           *         "bank": null,
+           *         "account_number": null,
+           *         "account_name": null,
            *         "created_at": "2026-11-20T08:00:00.000Z",
            *         "updated_at": "2026-11-22T11:00:00.000Z"
            *       }
@@ -10149,6 +10287,9 @@ export interface operations {
               min_amount: number
               max_amount: number
               active: boolean
+              bank: string | null
+              account_number: string | null
+              account_name: string | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -10369,6 +10510,10 @@ export interface operations {
            *           "credited_amount": null,
            *           "resolution_reason": null,
            *           "resolved_at": null,
+           *           "unique_code": null,
+           *           "pay_bank": null,
+           *           "pay_account_number": null,
+           *           "pay_account_name": null,
            *           "created_at": "2026-11-22T10:15:00.000Z"
            *         }
            *       ],
@@ -10409,6 +10554,10 @@ export interface operations {
               credited_amount: number | null
               resolution_reason: string | null
               resolved_at: string | null
+              unique_code: number | null
+              pay_bank: string | null
+              pay_account_number: string | null
+              pay_account_name: string | null
               /** Format: date-time */
               created_at: string
             }[]
@@ -10521,6 +10670,10 @@ export interface operations {
            *         "credited_amount": null,
            *         "resolution_reason": null,
            *         "resolved_at": null,
+           *         "unique_code": null,
+           *         "pay_bank": null,
+           *         "pay_account_number": null,
+           *         "pay_account_name": null,
            *         "created_at": "2026-11-22T10:15:00.000Z",
            *         "credited": true
            *       }
@@ -10555,6 +10708,10 @@ export interface operations {
               credited_amount: number | null
               resolution_reason: string | null
               resolved_at: string | null
+              unique_code: number | null
+              pay_bank: string | null
+              pay_account_number: string | null
+              pay_account_name: string | null
               /** Format: date-time */
               created_at: string
               /** @description false when it had already been paid */
@@ -10704,6 +10861,10 @@ export interface operations {
            *         "credited_amount": 100000,
            *         "resolution_reason": "bank statement shows 101,450 received; the gateway misreported",
            *         "resolved_at": "2026-11-22T12:02:00.000Z",
+           *         "unique_code": null,
+           *         "pay_bank": null,
+           *         "pay_account_number": null,
+           *         "pay_account_name": null,
            *         "created_at": "2026-11-22T10:15:00.000Z"
            *       }
            *     }
@@ -10737,6 +10898,10 @@ export interface operations {
               credited_amount: number | null
               resolution_reason: string | null
               resolved_at: string | null
+              unique_code: number | null
+              pay_bank: string | null
+              pay_account_number: string | null
+              pay_account_name: string | null
               /** Format: date-time */
               created_at: string
             }
@@ -10793,6 +10958,705 @@ export interface operations {
       }
       /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
       409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListBankMutations: {
+    parameters: {
+      query?: {
+        page?: number
+        per_page?: number
+        status?: 'unmatched' | 'matched' | 'duplicate' | 'ignored'
+        type?: 'CR' | 'DB'
+        account_number?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 41,
+           *           "mutation_id": "mt_8Kq2ZxYp3V",
+           *           "source": "moota",
+           *           "bank_id": "VLagzqBj42D",
+           *           "account_number": "1234567890",
+           *           "amount": 100123,
+           *           "type": "CR",
+           *           "description": "TRSF E-BANKING CR 0612/FTSCY/WS95051 100123.00 BUDI SANTOSO",
+           *           "date": "2026-12-06 10:21:44",
+           *           "status": "matched",
+           *           "topup_id": 57,
+           *           "topup_reference": "BT5F0C2A9B7E41D3C8A06B",
+           *           "topup_account_id": 12,
+           *           "matched_by": "push",
+           *           "matched_at": "2026-12-06T03:21:47.000Z",
+           *           "credited_amount": 100123,
+           *           "note": null,
+           *           "created_at": "2026-12-06T03:21:47.000Z",
+           *           "updated_at": "2026-12-06T03:21:47.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              /** @description Moota’s id, the statement’s, or `stmt-…` derived from a statement row */
+              mutation_id: string
+              /** @enum {string} */
+              source: 'moota' | 'statement'
+              bank_id: string | null
+              account_number: string
+              amount: number
+              /** @enum {string} */
+              type: 'CR' | 'DB'
+              description: string
+              date: string | null
+              /** @enum {string} */
+              status: 'unmatched' | 'matched' | 'duplicate' | 'ignored'
+              topup_id: number | null
+              topup_reference: string | null
+              topup_account_id: number | null
+              matched_by: ('push' | 'statement' | 'operator') | null
+              matched_at: string | null
+              credited_amount: number | null
+              note: string | null
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminMatchBankMutation: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "topup_reference": "BT5F0C2A9B7E41D3C8A06B",
+         *       "note": "payer sent 100,000 without the code; confirmed by WhatsApp"
+         *     }
+         */
+        'application/json': {
+          /** @description the bank-transfer top-up’s `reference` */
+          topup_reference: string
+          /** @description why; kept with the mutation */
+          note?: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 41,
+           *         "mutation_id": "mt_8Kq2ZxYp3V",
+           *         "source": "moota",
+           *         "bank_id": "VLagzqBj42D",
+           *         "account_number": "1234567890",
+           *         "amount": 100000,
+           *         "type": "CR",
+           *         "description": "TRSF E-BANKING CR 0612/FTSCY/WS95051 100123.00 BUDI SANTOSO",
+           *         "date": "2026-12-06 10:21:44",
+           *         "status": "matched",
+           *         "topup_id": 57,
+           *         "topup_reference": "BT5F0C2A9B7E41D3C8A06B",
+           *         "topup_account_id": 12,
+           *         "matched_by": "operator",
+           *         "matched_at": "2026-12-06T03:21:47.000Z",
+           *         "credited_amount": 100000,
+           *         "note": null,
+           *         "created_at": "2026-12-06T03:21:47.000Z",
+           *         "updated_at": "2026-12-06T03:21:47.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              /** @description Moota’s id, the statement’s, or `stmt-…` derived from a statement row */
+              mutation_id: string
+              /** @enum {string} */
+              source: 'moota' | 'statement'
+              bank_id: string | null
+              account_number: string
+              amount: number
+              /** @enum {string} */
+              type: 'CR' | 'DB'
+              description: string
+              date: string | null
+              /** @enum {string} */
+              status: 'unmatched' | 'matched' | 'duplicate' | 'ignored'
+              topup_id: number | null
+              topup_reference: string | null
+              topup_account_id: number | null
+              matched_by: ('push' | 'statement' | 'operator') | null
+              matched_at: string | null
+              credited_amount: number | null
+              note: string | null
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `NOT_FOUND`: no such route or resource
+       *
+       *     `TOPUP_NOT_FOUND`: no such top-up
+       */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminIgnoreBankMutation: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "note": "interest credited by the bank"
+         *     }
+         */
+        'application/json': {
+          note?: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 41,
+           *         "mutation_id": "mt_8Kq2ZxYp3V",
+           *         "source": "moota",
+           *         "bank_id": "VLagzqBj42D",
+           *         "account_number": "1234567890",
+           *         "amount": 100123,
+           *         "type": "CR",
+           *         "description": "TRSF E-BANKING CR 0612/FTSCY/WS95051 100123.00 BUDI SANTOSO",
+           *         "date": "2026-12-06 10:21:44",
+           *         "status": "ignored",
+           *         "topup_id": null,
+           *         "topup_reference": null,
+           *         "topup_account_id": null,
+           *         "matched_by": null,
+           *         "matched_at": null,
+           *         "credited_amount": null,
+           *         "note": "interest credited by the bank",
+           *         "created_at": "2026-12-06T03:21:47.000Z",
+           *         "updated_at": "2026-12-06T03:21:47.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              /** @description Moota’s id, the statement’s, or `stmt-…` derived from a statement row */
+              mutation_id: string
+              /** @enum {string} */
+              source: 'moota' | 'statement'
+              bank_id: string | null
+              account_number: string
+              amount: number
+              /** @enum {string} */
+              type: 'CR' | 'DB'
+              description: string
+              date: string | null
+              /** @enum {string} */
+              status: 'unmatched' | 'matched' | 'duplicate' | 'ignored'
+              topup_id: number | null
+              topup_reference: string | null
+              topup_account_id: number | null
+              matched_by: ('push' | 'statement' | 'operator') | null
+              matched_at: string | null
+              credited_amount: number | null
+              note: string | null
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `NOT_FOUND`: no such route or resource */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminImportBankStatement: {
+    parameters: {
+      query: {
+        /** @description the bank_transfer channel whose account the statement is of */
+        channel: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csv": "date,description,amount,type\n2026-12-06,TRSF E-BANKING CR BUDI,100123,CR\n2026-12-06,BIAYA ADM,6500,DB\n"
+         *     }
+         */
+        'text/csv': {
+          /** @description the CSV: header `date,description,amount,type[,mutation_id]`, then one row per mutation */
+          csv: string
+        }
+        /**
+         * @example {
+         *       "csv": "date,description,amount,type\n2026-12-06,TRSF E-BANKING CR BUDI,100123,CR\n2026-12-06,BIAYA ADM,6500,DB\n"
+         *     }
+         */
+        'application/json': {
+          /** @description the CSV: header `date,description,amount,type[,mutation_id]`, then one row per mutation */
+          csv: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "rows": 2,
+           *         "matched": 1,
+           *         "unmatched": 1,
+           *         "duplicate": 0,
+           *         "repeated": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              rows: number
+              matched: number
+              unmatched: number
+              duplicate: number
+              /** @description rows stored before (the same statement again): nothing changed */
+              repeated: number
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `CHANNEL_NOT_FOUND`: no active payment channel has that code */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PAYLOAD_TOO_LARGE`: the body is over 64 KiB */
+      413: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNSUPPORTED_MEDIA_TYPE`: send the body as application/json */
+      415: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string
@@ -18945,6 +19809,153 @@ export interface operations {
       }
       /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
       422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  mootaPush: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example [
+         *       {
+         *         "mutation_id": "mt_8Kq2ZxYp3V",
+         *         "bank_id": "VLagzqBj42D",
+         *         "account_number": "1234567890",
+         *         "amount": 100123,
+         *         "type": "CR",
+         *         "description": "TRSF E-BANKING CR 0612/FTSCY/WS95051 100123.00 BUDI SANTOSO",
+         *         "date": "2026-12-06 10:21:44"
+         *       }
+         *     ]
+         */
+        'application/json': unknown[] | Record<string, never>
+      }
+    }
+    responses: {
+      /** @description What became of each mutation */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "matched": 1,
+           *         "unmatched": 1,
+           *         "duplicate": 0,
+           *         "repeated": 0,
+           *         "rejected": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              /** @description credits that credited a top-up now */
+              matched: number
+              /** @description stored for an operator (no single top-up with that total, or a debit) */
+              unmatched: number
+              /** @description the total of a top-up another mutation already credited */
+              duplicate: number
+              /** @description mutation_ids stored before: nothing changed */
+              repeated: number
+              /** @description entries without a usable mutation_id, account_number, whole-Rupiah amount or CR/DB type */
+              rejected: number
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_SIGNATURE`: the callback signature does not match */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PAYLOAD_TOO_LARGE`: the body is over 64 KiB */
+      413: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
           'X-Request-Id'?: string

@@ -2,7 +2,8 @@ import type { ColumnType, Generated } from 'kysely'
 import type { Id, Timestamp } from './columns.js'
 
 // The tables of payment channels and top-ups.
-export type ChannelType = 'qris' | 'va' | 'ewallet' | 'retail'
+export const CHANNEL_TYPES = ['qris', 'va', 'ewallet', 'retail', 'bank_transfer'] as const
+export type ChannelType = (typeof CHANNEL_TYPES)[number]
 
 export interface PaymentChannelsTable {
   code: string
@@ -14,6 +15,10 @@ export interface PaymentChannelsTable {
   min_amount: Generated<number>
   max_amount: Generated<number>
   active: Generated<boolean>
+  /** A bank_transfer channel's account (docs/design.md §7b); null on the others. */
+  bank: string | null
+  account_number: string | null
+  account_name: string | null
   created_at: Generated<Date>
   updated_at: Timestamp
 }
@@ -21,7 +26,7 @@ export interface PaymentChannelsTable {
 /** `review`: the gateway reported another paid total; an operator credits it (paid) or not (failed). */
 export const TOPUP_STATUSES = ['pending', 'paid', 'expired', 'failed', 'review'] as const
 export type TopupStatus = (typeof TOPUP_STATUSES)[number]
-export type PaymentGateway = 'simulator' | 'tripay'
+export type PaymentGateway = 'simulator' | 'tripay' | 'bank_transfer'
 
 export interface TopupsTable {
   id: Id
@@ -46,6 +51,44 @@ export interface TopupsTable {
   credited_amount: number | null
   resolution_reason: string | null
   resolved_at: Date | null
+  /** A bank transfer's code (1–999), part of `total` and credited; null on gateway top-ups. */
+  unique_code: Generated<number | null>
+  pay_bank: Generated<string | null>
+  pay_account_number: Generated<string | null>
+  pay_account_name: Generated<string | null>
+  created_at: Generated<Date>
+  updated_at: Timestamp
+}
+
+export interface TransferTotalsTable {
+  account_number: string
+  total: number
+  topup_id: number
+  reserved_until: Timestamp
+}
+
+export const MUTATION_STATUSES = ['unmatched', 'matched', 'duplicate', 'ignored'] as const
+export type MutationStatus = (typeof MUTATION_STATUSES)[number]
+export type MatchedBy = 'push' | 'statement' | 'operator'
+
+/** A bank account's credit or debit as Moota pushed it or a statement listed it (docs/design.md §7b). */
+export interface BankMutationsTable {
+  id: Id
+  mutation_id: string
+  source: 'moota' | 'statement'
+  bank_id: string | null
+  account_number: string
+  amount: number
+  type: 'CR' | 'DB'
+  description: Generated<string>
+  date: string | null
+  status: Generated<MutationStatus>
+  topup_id: number | null
+  matched_by: MatchedBy | null
+  matched_at: Date | null
+  credited_amount: number | null
+  note: string | null
+  raw: unknown
   created_at: Generated<Date>
   updated_at: Timestamp
 }

@@ -14,6 +14,7 @@ import { renewCatalogAfterWrites } from '../catalog/index.js'
 import { categoryPages } from './categories.pages.js'
 import { resellerActivityPages } from './reseller-activity.pages.js'
 import { topupPages } from './topups.pages.js'
+import { bankMutationPages } from './bank-mutations.pages.js'
 import { dashboardUserPages } from './dashboard-users.pages.js'
 import { supplierPages } from './suppliers.pages.js'
 import { pricingPages } from './pricing.pages.js'
@@ -106,6 +107,7 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(categoryPages(ctx))
     await app.register(resellerActivityPages(ctx))
     await app.register(topupPages(ctx))
+    await app.register(bankMutationPages(ctx))
     await app.register(dashboardUserPages(ctx))
     await app.register(supplierPages(ctx))
     await app.register(pricingPages(ctx))

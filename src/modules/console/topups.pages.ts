@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
-import { TOPUP_STATUSES } from '../../db/schema.js'
+import { CHANNEL_TYPES, TOPUP_STATUSES } from '../../db/schema.js'
 import { PageNumber, RowId, StringEnum } from '../../http/schemas.js'
 import { MAX_MONEY } from '../ledger/index.js'
 import {
@@ -20,7 +20,7 @@ import {
   updateChannel,
 } from '../topups/index.js'
 import * as accounts from '../accounts/index.js'
-import { Form, Optional, Text, asApiBody, decimal, noticeOf, wholeNumber } from './form.js'
+import { Form, Optional, Text, asApiBody, blankToUndefined, decimal, noticeOf, wholeNumber } from './form.js'
 import { resellerNames } from './names.js'
 
 const hide = true
@@ -117,11 +117,14 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     const ChannelForm = {
       name: Text(100),
-      type: StringEnum(['qris', 'va', 'ewallet', 'retail']),
+      type: StringEnum(CHANNEL_TYPES),
       fee_flat: Optional(Text(16)),
       fee_percent: Optional(Text(16)),
       min_amount: Optional(Text(16)),
       max_amount: Optional(Text(16)),
+      bank: Optional(Text(64)),
+      account_number: Optional(Text(30)),
+      account_name: Optional(Text(100)),
     }
     const channelValues = (b: {
       name: string
@@ -130,6 +133,9 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       fee_percent?: string
       min_amount?: string
       max_amount?: string
+      bank?: string
+      account_number?: string
+      account_name?: string
     }) => ({
       name: b.name,
       type: b.type,
@@ -137,6 +143,9 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       fee_percent: decimal('fee_percent', b.fee_percent),
       min_amount: wholeNumber('min_amount', b.min_amount),
       max_amount: wholeNumber('max_amount', b.max_amount),
+      bank: blankToUndefined(b.bank),
+      account_number: blankToUndefined(b.account_number),
+      account_name: blankToUndefined(b.account_name),
     })
     app.post(
       '/console/channels',

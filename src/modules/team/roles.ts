@@ -101,6 +101,10 @@ export const ACCESS: Record<string, Access> = {
   adminListTopups: read('viewer'),
   adminPayTopup: write('money'),
   adminResolveTopup: write('money'),
+  adminListBankMutations: read('viewer'),
+  adminMatchBankMutation: write('money'),
+  adminIgnoreBankMutation: write('money'),
+  adminImportBankStatement: write('money'),
 
   adminMarginReport: read('finance'),
   adminMarginWatch: read('finance'),

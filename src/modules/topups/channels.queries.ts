@@ -3,8 +3,9 @@ import type { Database, Trx } from '../../db/database.js'
 import type { PaymentChannel } from '../../db/schema.js'
 import type { GatewayChannel } from './payment-gateway.js'
 
-/** A channel's columns as written: what a gateway lists for one. */
-export type ChannelColumns = GatewayChannel
+/** A channel's columns as written: what a gateway lists for one, and a bank channel's account. */
+export type ChannelColumns = GatewayChannel & BankAccount
+export type BankAccount = { bank?: string | null; account_number?: string | null; account_name?: string | null }
 
 export function channelRows(db: Database): Promise<PaymentChannel[]> {
   return db.selectFrom('payment_channels').selectAll().orderBy('code').execute()
@@ -28,7 +29,7 @@ export function insertChannel(db: Database, values: ChannelColumns): Promise<Pay
 export function lockChannelRange(trx: Trx, code: string) {
   return trx
     .selectFrom('payment_channels')
-    .select(['min_amount', 'max_amount'])
+    .select(['min_amount', 'max_amount', 'type', 'bank', 'account_number', 'account_name'])
     .where('code', '=', code)
     .forNoKeyUpdate()
     .executeTakeFirst()
@@ -36,10 +37,10 @@ export function lockChannelRange(trx: Trx, code: string) {
 
 /** Sets the given columns of the channel. */
 export function updateChannelColumns(trx: Trx, code: string, changes: Partial<Omit<ChannelColumns, 'code'>>): Promise<PaymentChannel> {
-  const { name, type, fee_flat, fee_percent, min_amount, max_amount, active } = changes
+  const { name, type, fee_flat, fee_percent, min_amount, max_amount, active, bank, account_number, account_name } = changes
   return trx
     .updateTable('payment_channels')
-    .set({ name, type, fee_flat, fee_percent, min_amount, max_amount, active, updated_at: sql`now()` })
+    .set({ name, type, fee_flat, fee_percent, min_amount, max_amount, active, bank, account_number, account_name, updated_at: sql`now()` })
     .where('code', '=', code)
     .returningAll()
     .executeTakeFirstOrThrow()

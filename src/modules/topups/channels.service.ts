@@ -9,6 +9,7 @@ import {
   lockChannelRange,
   updateChannelColumns,
   upsertGatewayChannel,
+  type BankAccount,
 } from './channels.queries.js'
 import { channelFee } from './fees.js'
 
@@ -21,6 +22,9 @@ export type ChannelInput = {
   min_amount?: number
   max_amount?: number
   active?: boolean
+  bank?: string
+  account_number?: string
+  account_name?: string
 }
 export type ChannelChanges = Partial<Omit<ChannelInput, 'code'>>
 
@@ -81,13 +85,24 @@ function refuseInvertedRange(min: number, max: number): void {
   if (max < min) throw invalidField('max_amount', `must be at least min_amount (${min})`)
 }
 
+/** A bank_transfer channel names the account transfers go to (docs/design.md §7b): all three fields. */
+function refuseBankWithoutAccount(c: { type: ChannelType } & BankAccount): void {
+  if (c.type !== 'bank_transfer') return
+  for (const field of ['bank', 'account_number', 'account_name'] as const)
+    if (!c[field]) throw invalidField(field, 'is required on a bank_transfer channel')
+}
+
 /** One statement: runs alone or inside the caller's transaction (the demo seed). */
 export async function createChannelWithin(db: Database, input: ChannelInput): Promise<Channel> {
   const min = input.min_amount ?? MIN_TOPUP
   const max = input.max_amount ?? Math.max(DEFAULT_MAX, min)
   refuseFinePercent(input.fee_percent)
   refuseInvertedRange(min, max)
+  refuseBankWithoutAccount(input)
   const row = await insertChannel(db, {
+    bank: input.bank,
+    account_number: input.account_number,
+    account_name: input.account_name,
     code: input.code,
     name: input.name,
     type: input.type,
@@ -109,6 +124,12 @@ export async function updateChannel(db: Database, code: string, changes: Channel
     const current = await lockChannelRange(trx, code)
     if (!current) throw new AppError('CHANNEL_NOT_FOUND')
     refuseInvertedRange(min_amount ?? current.min_amount, max_amount ?? current.max_amount)
+    refuseBankWithoutAccount({
+      type: changes.type ?? current.type,
+      bank: changes.bank ?? current.bank,
+      account_number: changes.account_number ?? current.account_number,
+      account_name: changes.account_name ?? current.account_name,
+    })
     const row = await updateChannelColumns(trx, code, changes)
     return channelRow(row)
   })

@@ -1,5 +1,6 @@
 // topups: payment channels, balance top-ups through a payment gateway (Tripay or the simulator's pay
-// page), the gateway's callback, the expiry sweeper and the operator's review.
+// page), the gateway's callback, the expiry sweeper and the operator's review; bank transfers with a unique
+// code matched from Moota's pushes and bank statements.
 export { createChannelWithin, findChannel, listChannels, updateChannel } from './channels.service.js'
 export { GatewayError, type GatewayChannel, type PaymentGateway } from './payment-gateway.js'
 export { createPaymentGateway } from './gateway-selection.js'
@@ -12,3 +13,9 @@ export { expireTopups, listTopups, payTopup, syncChannels } from './topups.servi
 export { tripayCallbackRoutes } from './tripay-callback.routes.js'
 export { resellerChannel } from './channels.service.js'
 export { createTopup } from './topups.service.js'
+export { bankMutationAdminRoutes } from './bank-mutations-admin.routes.js'
+export { ignoreMutation, listMutations, matchMutation } from './bank-mutations.service.js'
+export { importStatement } from './bank-statement.js'
+export { bankTransferPageRoutes } from './bank-transfer-page.routes.js'
+export { checkMootaSecret, mootaSecret } from './moota-secret.js'
+export { mootaHookRoutes } from './moota-hook.routes.js'

@@ -56,10 +56,7 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { code, name, type, fee_flat, fee_percent, min_amount, max_amount, active } = request.body
-        return ok(
-          operatorChannel(await createChannelWithin(db, { code, name, type, fee_flat, fee_percent, min_amount, max_amount, active })),
-        )
+        return ok(operatorChannel(await createChannelWithin(db, request.body)))
       },
     )
     app.patch(

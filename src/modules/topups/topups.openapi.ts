@@ -77,6 +77,9 @@ const operatorChannel = {
   min_amount: 10000,
   max_amount: 5000000,
   active: true,
+  bank: null,
+  account_number: null,
+  account_name: null,
   created_at: '2026-11-20T08:00:00.000Z',
   updated_at: '2026-11-20T08:00:00.000Z',
 }
@@ -102,6 +105,10 @@ const operatorTopup = {
   credited_amount: null,
   resolution_reason: null,
   resolved_at: null,
+  unique_code: null,
+  pay_bank: null,
+  pay_account_number: null,
+  pay_account_name: null,
   created_at: '2026-11-22T10:15:00.000Z',
 }
 const reviewedTopup = {

@@ -33,6 +33,10 @@ export type NewTopup = {
   total: number
   payment_url: string
   expires_at: Date
+  unique_code?: number
+  pay_bank?: string | null
+  pay_account_number?: string | null
+  pay_account_name?: string | null
 }
 
 export function insertTopup(trx: Trx, values: NewTopup): Promise<Topup> {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { TOPUP_STATUSES } from '../../db/schema.js'
+import { CHANNEL_TYPES, TOPUP_STATUSES } from '../../db/schema.js'
 import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
 import { MAX_MONEY } from '../ledger/index.js'
 
@@ -18,23 +18,41 @@ export const TopupBody = Type.Object({
   ),
 })
 
+/** What a bank_transfer top-up adds (docs/design.md §7b): the code, and the account to transfer `total` to. */
+const BankTransferFields = {
+  unique_code: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 999,
+      description: 'bank_transfer: added to the amount so the transfer names its top-up; credited',
+    }),
+  ),
+  pay_to: Type.Optional(
+    Type.Object(
+      { bank: Type.String(), account_number: Type.String(), account_name: Type.String() },
+      { description: 'bank_transfer: the account to transfer exactly `total` to' },
+    ),
+  ),
+}
+
 export const CreatedTopup = Ok(
   Type.Object({
     payment_url: Type.String({ description: 'where the payer pays' }),
-    amount: Type.Integer({ description: 'what the balance gains once paid' }),
+    amount: Type.Integer({ description: 'what the balance gains once paid (bank_transfer: plus unique_code)' }),
     expires_at: Timestamp,
     reference: Type.String({ description: 'the gateway’s reference' }),
     invoice: Type.String(),
     ref_id: Type.String({ description: 'yours, or the invoice when none was sent' }),
     channel: Type.String(),
     fee: Type.Integer({ description: 'what the payer adds' }),
-    total: Type.Integer({ description: 'amount + fee: what the payer pays' }),
+    total: Type.Integer({ description: 'amount + fee (+ unique_code on bank_transfer): what the payer pays' }),
     status: Type.Literal('pending'),
     created_at: Timestamp,
+    ...BankTransferFields,
   }),
 )
 
-const ChannelType = StringEnum(['qris', 'va', 'ewallet', 'retail'])
+const ChannelType = StringEnum(CHANNEL_TYPES)
 
 export const ChannelsQuery = Type.Object({
   amount: Type.Optional(
@@ -65,6 +83,14 @@ const ChannelFields = {
   min_amount: Type.Optional(Type.Integer({ minimum: 10_000, maximum: MAX_MONEY })),
   max_amount: Type.Optional(Type.Integer({ minimum: 10_000, maximum: MAX_MONEY })),
   active: Type.Optional(Type.Boolean()),
+  // A bank_transfer channel's account (docs/design.md §7b): required for that type, unused by the others.
+  bank: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'bank_transfer: the bank, as payers know it (BCA, BNI, Mandiri…)' }),
+  ),
+  account_number: Type.Optional(
+    Type.String({ pattern: '^[0-9]{4,30}$', description: 'bank_transfer: the account’s digits, as Moota reports them' }),
+  ),
+  account_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'bank_transfer: the account holder’s name' })),
 }
 export const ChannelBody = Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$' }), ...ChannelFields })
 export const ChannelChangesBody = Type.Partial(Type.Object(ChannelFields))
@@ -77,6 +103,9 @@ export const OperatorChannel = Type.Object({
   min_amount: Type.Integer(),
   max_amount: Type.Integer(),
   active: Type.Boolean(),
+  bank: Nullable(Type.String()),
+  account_number: Nullable(Type.String()),
+  account_name: Nullable(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,
 })
@@ -104,6 +133,10 @@ export const OperatorTopup = Type.Object({
   credited_amount: Nullable(Type.Integer({ description: 'what an operator credited on resolving it (0: nothing)' })),
   resolution_reason: Nullable(Type.String()),
   resolved_at: Nullable(Timestamp),
+  unique_code: Nullable(Type.Integer({ description: 'bank_transfer: the code in `total`' })),
+  pay_bank: Nullable(Type.String()),
+  pay_account_number: Nullable(Type.String()),
+  pay_account_name: Nullable(Type.String()),
   created_at: Timestamp,
 })
 export const TopupStatusFilter = StringEnum(TOPUP_STATUSES)

@@ -5,6 +5,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { creditBalance, MAX_MONEY } from '../ledger/index.js'
 import { claimTopupRefId, isRefIdHeld, newInvoice, refIdTaken, refuseBlankRefId } from '../refids/index.js'
 import { findChannel, importChannels } from './channels.service.js'
+import { bankTransferView, createBankTransferTopup } from './bank-transfer.service.js'
 import { channelFee } from './fees.js'
 import { GatewayError, type PaymentGateway } from './payment-gateway.js'
 import {
@@ -35,10 +36,14 @@ export async function createTopup(db: Database, deps: Pick<AppContext, 'paymentG
   if (body.amount < channel.min_amount) throw invalidField('amount', `must be at least ${channel.min_amount} on ${channel.code}`)
   if (body.amount > channel.max_amount) throw invalidField('amount', `must be at most ${channel.max_amount} on ${channel.code}`)
   const fee = channelFee(channel, body.amount)
-  if (body.amount + fee > MAX_MONEY) throw invalidField('amount', `with its fee must be at most ${MAX_MONEY}`)
+  // A bank transfer's total also carries its unique code (up to 999).
+  const codeRoom = channel.type === 'bank_transfer' ? 999 : 0
+  if (body.amount + fee + codeRoom > MAX_MONEY) throw invalidField('amount', `with its fee must be at most ${MAX_MONEY - codeRoom}`)
   const invoice = newInvoice('TOP')
   const refId = body.ref_id ?? invoice
   if (await isRefIdHeld(db, accountId, refId)) throw await refIdTaken(db, accountId, refId)
+  if (channel.type === 'bank_transfer')
+    return createdTopupView(await createBankTransferTopup(db, deps, accountId, { channel, amount: body.amount, fee, refId, invoice }))
   const account = await payerOf(db, accountId)
   const link = await deps.paymentGateway
     .createPayment({
@@ -87,6 +92,7 @@ function createdTopupView(t: Topup) {
     total: t.total,
     status: 'pending' as const,
     created_at: t.created_at,
+    ...bankTransferView(t),
   }
 }
 
