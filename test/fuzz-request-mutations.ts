@@ -14,7 +14,12 @@ function definitelyInvalid(g: Gen, p: Param): string | undefined {
     if (s.maximum !== undefined && s.maximum < 1e9) candidates.push(String(s.maximum + 1))
     return pick(g, candidates)
   }
-  if (s.enum && types.every((t) => t === 'string')) return pick(g, ['bogus', s.enum[0].toUpperCase(), `${s.enum[0]} `])
+  if (s.enum && types.every((t) => t === 'string')) {
+    // The first value in the other case: an enum of capitals (CR, DB) is not changed by upper-casing it.
+    const first: string = s.enum[0]
+    const otherCase = first === first.toUpperCase() ? first.toLowerCase() : first.toUpperCase()
+    return pick(g, ['bogus', `${first} `, ...(s.enum.includes(otherCase) ? [] : [otherCase])])
+  }
   if (s.format === 'date-time')
     return pick(g, ['2026-02-30T00:00:00Z', '2026-01-01T24:00:01Z', '2026-01-01', 'yesterday', '2026-01-01T00:00:00+25:00'])
   if (s.type === 'string' && s.maxLength !== undefined && s.maxLength < 2048 && !s.format && !s.pattern) return 'z'.repeat(s.maxLength + 1)

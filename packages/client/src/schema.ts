@@ -1314,7 +1314,7 @@ export interface paths {
      *     - **lines:** lines of `paid`, `completed` or `canceled` orders made in the period whose revenue (subtotal − refunded_amount) is below cost + floor margin. Cost as `GET /reports/margin` counts it: an upstream line the sum of its requests’ costs (a failed or voided request 0, an smm Partial what was delivered), any other line its recorded cost scaled to what was not refunded; a line of unknown cost is not judged. The floor margin is the item’s `min_margin` (else the store’s) × quantity, scaled as revenue is. `loss` = cost − revenue; `short_of_floor` = cost + floor margin − revenue.
      *     - **cause** of a line, the first that applies: `failover` (one of its requests replaced a failed one, at a dearer source), `allow_loss` (the item allows a loss), `price_locked` (the item’s price was set by hand), else `cost_rise` (the cost charged or recorded came above what the floor allowed: a supplier charged more than it listed). The item’s flags are read as they are now.
      *     - **bills:** bill inquiries the floor refused in the period (cause `bill`): the supplier’s price + floor margin was above what the reseller would pay. They were answered 503 and cannot be paid.
-     *     - **items:** active items that cannot sell now because of the floor alone: a source is listed and outside its cut-off, but none of those keeps the floor. `cheapest_cost` is the lowest of their prices. Raise the price, lower `min_margin`, or allow a loss to sell it again.
+     *     - **items:** active items that cannot sell now because of the floor alone, one row per price `level` (its `price` there): a source is listed and outside its cut-off, but none of those keeps the floor at that price. `cheapest_cost` is the lowest of their prices. Raise the price or the level’s rule, lower `min_margin`, or allow a loss to sell it again.
      */
     get: operations['adminMarginWatch']
     put?: never
@@ -14230,6 +14230,7 @@ export interface operations {
            *               "item_id": 302,
            *               "item_name": "Free Fire — 140 Diamonds",
            *               "sku": "ff140",
+           *               "level": "reseller",
            *               "price": 18500,
            *               "cheapest_cost": 18900,
            *               "floor_margin": 100,

@@ -238,7 +238,8 @@ function newItemRow(productId: number, input: ItemInput) {
 }
 
 export async function createItemWithin(trx: Trx, input: ItemInput): Promise<number> {
-  return (await createItemsWithin(trx, [input]))[0]!
+  // An operator's item has no supplier cost: a body's stray cost or min_margin is never stored.
+  return (await createItemsWithin(trx, [{ ...input, cost: undefined, min_margin: undefined }]))[0]!
 }
 
 const INSERT_CHUNK = 500
