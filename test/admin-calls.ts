@@ -145,6 +145,7 @@ export const WRITE_CALLS: [string, CallOf][] = [
   ['adminUpdateChannel', (w) => ({ method: 'PATCH', url: `/channels/${w.channel}`, payload: { fee_flat: 1_000 } })],
   ['adminSyncChannels', () => ({ method: 'POST', url: '/channels/sync' })],
   ['adminPayTopup', (w) => ({ method: 'POST', url: `/topups/${w.topups.pending}/pay` })],
+  ['adminExpireTopup', (w) => ({ method: 'POST', url: `/topups/${w.topups.toExpire}/expire` })],
   [
     'adminResolveTopup',
     (w) => ({

@@ -45,7 +45,7 @@ export type SweepWorld = {
   product: number
   spareProduct: number
   channel: string
-  topups: { pending: string; review: string }
+  topups: { pending: string; review: string; toExpire: string }
   delivery: number
   /** A bank_transfer channel, a pending transfer top-up to it, and two unmatched credits: one to match, one to ignore. */
   bank: { channel: string; topup: string; toMatch: number; toIgnore: number }
@@ -135,6 +135,7 @@ export async function sweepWorld(app: App, ctx: AppContext, up: Upstreams): Prom
     return res.json().data.reference as string
   }
   const pending = await topUp()
+  const toExpire = await topUp()
   const review = await topUp()
   // As after the gateway's PAID with another total.
   await sql`UPDATE topups SET status = 'review', gateway_status = 'PAID', paid_total = 1, review_reason = 'sweep'
@@ -197,7 +198,7 @@ export async function sweepWorld(app: App, ctx: AppContext, up: Upstreams): Prom
     product: product.id,
     spareProduct: spareProduct.id,
     channel,
-    topups: { pending, review },
+    topups: { pending, review, toExpire },
     delivery: delivery!.id,
     bank: { channel: bankChannel, topup: transfer.json().data.reference, toMatch: credits[0]!.id, toIgnore: credits[1]!.id },
   }

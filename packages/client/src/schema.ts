@@ -904,6 +904,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/topups/{reference}/expire': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Retire a pending top-up now (the reseller will not pay it); nothing is credited
+     * @description Retires a pending top-up at once: `expired` from now, nothing credited (a reseller who will not pay it, a total to free). A bank transfer’s total stays reserved 7 days from now, and a transfer that still comes in that time is matched to it as to any expired top-up. A top-up not pending is 409 INVALID_STATE.
+     */
+    post: operations['adminExpireTopup']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/admin/v1/topups/{reference}/resolve': {
     parameters: {
       query?: never
@@ -10758,6 +10778,175 @@ export interface operations {
        *
        *     `INVALID_STATE`: the resource is in a state that does not allow this
        */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminExpireTopup: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        reference: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 57,
+           *         "account_id": 12,
+           *         "ref_id": "topup-2026-11-22-1",
+           *         "invoice": "TOP20261122H3K9P2QA",
+           *         "reference": "SIM5F0C2A9B7E41D3C8A06B2F19",
+           *         "gateway": "simulator",
+           *         "channel": "QRIS",
+           *         "amount": 100000,
+           *         "fee": 1450,
+           *         "total": 101450,
+           *         "status": "expired",
+           *         "gateway_status": null,
+           *         "payment_url": "http://127.0.0.1:8080/sim/pay/SIM5F0C2A9B7E41D3C8A06B2F19",
+           *         "expires_at": "2026-11-22T11:15:00.000Z",
+           *         "paid_at": null,
+           *         "paid_total": null,
+           *         "review_reason": null,
+           *         "credited_amount": null,
+           *         "resolution_reason": null,
+           *         "resolved_at": null,
+           *         "unique_code": null,
+           *         "pay_bank": null,
+           *         "pay_account_number": null,
+           *         "pay_account_name": null,
+           *         "created_at": "2026-11-22T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              ref_id: string
+              invoice: string
+              reference: string
+              gateway: string
+              channel: string
+              amount: number
+              fee: number
+              total: number
+              /**
+               * @description `review`: the gateway reported another paid total; an operator resolves it
+               * @enum {string}
+               */
+              status: 'pending' | 'paid' | 'expired' | 'failed' | 'review'
+              gateway_status: string | null
+              payment_url: string
+              /** Format: date-time */
+              expires_at: string
+              paid_at: string | null
+              paid_total: number | null
+              review_reason: string | null
+              credited_amount: number | null
+              resolution_reason: string | null
+              resolved_at: string | null
+              unique_code: number | null
+              pay_bank: string | null
+              pay_account_number: string | null
+              pay_account_name: string | null
+              /** Format: date-time */
+              created_at: string
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOPUP_NOT_FOUND`: no such top-up */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
       409: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */

@@ -100,6 +100,7 @@ export const ACCESS: Record<string, Access> = {
   adminSyncChannels: write('store'),
   adminListTopups: read('viewer'),
   adminPayTopup: write('money'),
+  adminExpireTopup: write('money'),
   adminResolveTopup: write('money'),
   adminListBankMutations: read('viewer'),
   adminMatchBankMutation: write('money'),

@@ -12,7 +12,7 @@ const browser = await launchChromium('bank-transfer-page')
 describe('the bank-transfer instructions page in a browser', () => {
   it.skipIf(!browser)('shows the exact total and the account, and its Simulate transfer credits the balance once', async () => {
     const port = await freePort()
-    const { app } = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` })
+    const { app } = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}`, MOOTA_WEBHOOK_SECRET: 'browser-moota-secret' })
     await app.listen({ port, host: '127.0.0.1' })
     await admin(app, 'POST', '/channels', {
       code: 'BRI',

@@ -13,7 +13,8 @@ import { findBankTransfer } from './bank-transfer.service.js'
  * transfer, signed, to this service's own hook (in-process), as Moota would.
  */
 export function bankTransferPageRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const simulating = ctx.config.appEnv !== 'production'
+  // The simulated transfer signs its push like Moota: only where the hook has a secret to check it with.
+  const simulating = ctx.config.appEnv !== 'production' && mootaSecret(ctx) !== undefined
   const confirmToken = (reference: string) => ctx.vault.fingerprint(`sim-transfer:${reference}`)
   return async (app) => {
     if (simulating)

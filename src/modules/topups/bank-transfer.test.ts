@@ -283,6 +283,49 @@ describe('a bank-transfer top-up', () => {
     await admin(app, 'PATCH', '/channels/BCA', { active: true })
   })
 
+  it('an operator retires a pending transfer at once: expired, a late transfer within 7 days still credits it once', async () => {
+    const shop = await createReseller(app)
+    const t = await topUp(shop, 70_000)
+    const expired = await admin(app, 'POST', `/topups/${t.reference}/expire`)
+    expect(expired).toMatchObject({ reference: t.reference, status: 'expired' })
+    expect(Date.parse(expired.expires_at)).toBeLessThanOrEqual(Date.now())
+    const again = await app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/topups/${t.reference}/expire`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
+    expect([again.statusCode, again.json().message]).toEqual([409, 'INVALID_STATE'])
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/topups/NO-SUCH-REF/expire',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
+    expect([unknown.statusCode, unknown.json().message]).toEqual([404, 'TOPUP_NOT_FOUND'])
+    // Its total is still reserved: the money that comes after is this top-up's, once.
+    const credit = moota.credit(ACCOUNT, t.total)
+    await push([credit])
+    await push([credit])
+    expect(await balanceOf(app, shop)).toBe(t.total)
+  })
+
+  it('without MOOTA_WEBHOOK_SECRET the hook answers 503 and stores nothing', async () => {
+    const bare = await createTestApp()
+    try {
+      const raw = JSON.stringify([moota.credit(ACCOUNT, 10_123)])
+      const res = await bare.app.inject({
+        method: 'POST',
+        url: '/api/hooks/moota',
+        headers: { 'content-type': 'application/json', signature: mootaSignature(SECRET, raw) },
+        payload: raw,
+      })
+      expect([res.statusCode, res.json().message]).toEqual([503, 'SERVICE_UNAVAILABLE'])
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM bank_mutations`.execute(bare.ctx.db)
+      expect(Number(rows[0]!.n)).toBe(0)
+    } finally {
+      await bare.close()
+    }
+  })
+
   it('leaves every balance equal to its ledger, and every paid top-up credited once', async () => {
     await assertInvariants(ctx.db)
     const twice = await sql`SELECT topup_id FROM bank_mutations WHERE status = 'matched' GROUP BY topup_id HAVING count(*) > 1`.execute(

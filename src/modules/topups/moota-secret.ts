@@ -3,17 +3,16 @@ import type { AppContext } from '../../context.js'
 import type { Database } from '../../db/database.js'
 
 /**
- * The secret Moota signs pushes with (docs/design.md §7b): MOOTA_WEBHOOK_SECRET; outside production,
- * when unset, one derived from APP_KEY so the simulator and the demo work without setup.
+ * The secret Moota signs pushes with (docs/design.md §7b): MOOTA_WEBHOOK_SECRET. Unset, the hook
+ * answers 503 (production refuses to start with an active bank channel without it).
  */
-export function mootaSecret(ctx: Pick<AppContext, 'config' | 'vault'>): string | undefined {
-  if (ctx.config.mootaWebhookSecret) return ctx.config.mootaWebhookSecret
-  return ctx.config.appEnv === 'production' ? undefined : ctx.vault.fingerprint('moota-webhook-secret:development')
+export function mootaSecret(ctx: Pick<AppContext, 'config'>): string | undefined {
+  return ctx.config.mootaWebhookSecret || undefined
 }
 
 /** Startup: a production process serving the API refuses to run an active bank_transfer channel whose credits could never arrive. */
-export async function checkMootaSecret(db: Database, ctx: Pick<AppContext, 'config' | 'vault'>): Promise<void> {
-  if (mootaSecret(ctx) || !servesApi(ctx.config.role)) return
+export async function checkMootaSecret(db: Database, ctx: Pick<AppContext, 'config'>): Promise<void> {
+  if (mootaSecret(ctx) || ctx.config.appEnv !== 'production' || !servesApi(ctx.config.role)) return
   const active = await db
     .selectFrom('payment_channels')
     .select('code')

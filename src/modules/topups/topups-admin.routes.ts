@@ -18,7 +18,7 @@ import {
   TopupStatusFilter,
 } from './topups.schemas.js'
 import { resolveTopup } from './topup-review.service.js'
-import { listTopups, payTopup, syncChannels } from './topups.service.js'
+import { expireTopup, listTopups, payTopup, syncChannels } from './topups.service.js'
 import { TOPUP_ADMIN_DOCS } from './topups.openapi.js'
 
 const tags = ['operator']
@@ -116,6 +116,18 @@ export function topupAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { topup, credited } = await payTopup(db, request.params.reference, 'operator')
         return ok({ ...topup, credited })
       },
+    )
+    app.post(
+      '/topups/:reference/expire',
+      {
+        schema: {
+          tags,
+          summary: 'Retire a pending top-up now (the reseller will not pay it); nothing is credited',
+          params: ReferenceParam,
+          ...operation('operator', TOPUP_ADMIN_DOCS.adminExpireTopup, { 200: ResolvedTopup }),
+        },
+      },
+      async (request) => ok(await expireTopup(db, request.params.reference)),
     )
     app.post(
       '/topups/:reference/resolve',

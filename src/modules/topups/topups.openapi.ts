@@ -164,6 +164,12 @@ export const TOPUP_ADMIN_DOCS = operations({
       data: { ...operatorTopup, status: 'paid', paid_at: '2026-11-22T10:17:30.000Z', credited: true },
     },
   },
+  adminExpireTopup: {
+    description:
+      'Retires a pending top-up at once: `expired` from now, nothing credited (a reseller who will not pay it, a total to free). A bank transfer’s total stays reserved 7 days from now, and a transfer that still comes in that time is matched to it as to any expired top-up. A top-up not pending is 409 INVALID_STATE.',
+    codes: ['VALIDATION_ERROR', 'TOPUP_NOT_FOUND', 'INVALID_STATE'],
+    response: { message: 'OK', data: { ...operatorTopup, status: 'expired' } },
+  },
   adminResolveTopup: {
     description:
       'Settles a top-up in `review` (its gateway reported a paid total other than `total`, or none): `credit_amount` is credited once (the requested `amount`, another amount; the top-up turns `paid`), or 0 credits nothing (`failed`). `reason` is kept with the top-up and, for a credit, in the ledger entry. A top-up not in review is 409 INVALID_STATE.',

@@ -99,6 +99,27 @@ export async function expirePendingTopups(db: Database, batch: number): Promise<
   return rows.length
 }
 
+/**
+ * An operator retires a pending top-up now (docs/design.md §7b): expired from this moment, and a bank
+ * transfer's total stays reserved 7 days from it (a late transfer still finds it). The row when it did.
+ */
+export async function expireTopupNow(trx: Trx, reference: string) {
+  const expired = await trx
+    .updateTable('topups')
+    .set({ status: 'expired', expires_at: sql<Date>`least(expires_at, now())`, updated_at: sql<Date>`now()` })
+    .where('reference', '=', reference)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst()
+  if (expired)
+    await trx
+      .updateTable('transfer_totals')
+      .set({ reserved_until: sql<Date>`least(reserved_until, now() + interval '7 days')` })
+      .where('topup_id', '=', expired.id)
+      .execute()
+  return expired
+}
+
 /** A page of top-ups, newest first, and how many match. */
 export async function topupsPage(db: Database, q: { page: number; per_page: number; status?: TopupStatus; account_id?: number }) {
   let query = db.selectFrom('topups')

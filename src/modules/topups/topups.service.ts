@@ -10,6 +10,7 @@ import { channelFee } from './fees.js'
 import { GatewayError, type PaymentGateway } from './payment-gateway.js'
 import {
   expirePendingTopups,
+  expireTopupNow,
   findTopupByReference,
   insertTopup,
   markTopupPaid,
@@ -145,6 +146,21 @@ export async function recordGatewayStatus(db: Database, reference: string, statu
   const row = await setGatewayStatus(db, reference, status, next)
   if (!row) throw new AppError('TOPUP_NOT_FOUND')
   return row
+}
+
+/**
+ * POST /topups/{reference}/expire: a pending top-up retired at once (an operator's call: the reseller
+ * will not pay it). Nothing is credited; a transfer that still comes within 7 days is matched as for any
+ * expired one. A top-up not pending is 409 INVALID_STATE.
+ */
+export async function expireTopup(db: Database, reference: string): Promise<Topup> {
+  return inTransaction(db, async (trx) => {
+    const expired = await expireTopupNow(trx, reference)
+    if (expired) return expired
+    const current = await topupByReference(trx, reference)
+    if (!current) throw new AppError('TOPUP_NOT_FOUND')
+    throw new AppError('INVALID_STATE', { detail: `the top-up is ${current.status}: only a pending one can be expired` })
+  })
 }
 
 /** The sweeper: pending top-ups past expires_at turn expired, a batch at a time. */
