@@ -43,3 +43,15 @@ function show(value: unknown): string {
     return String(value)
   }
 }
+
+/**
+ * Waits until the current minute is in its first half: the rate limits count in fixed one-minute
+ * windows (src/http/rate-limit.ts), so a few seconds of attempts begun now all fall in one window.
+ */
+export async function untilEarlyInMinute(): Promise<number> {
+  await until('the first half of a minute', () => Date.now() % 60_000 < 30_000, { timeoutMs: 35_000, intervalMs: 250 })
+  return Math.floor(Date.now() / 60_000)
+}
+
+/** The rate limits' current window (see untilEarlyInMinute). */
+export const rateWindow = (): number => Math.floor(Date.now() / 60_000)

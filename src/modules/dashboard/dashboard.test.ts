@@ -6,7 +6,7 @@ import { PASSWORD, dashboardVisitor, invite, signIn } from '../../../test/dashbo
 import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { startReceiver } from '../../../test/receiver.js'
-import { until } from '../../../test/eventually.js'
+import { rateWindow, untilEarlyInMinute } from '../../../test/eventually.js'
 
 // docs/design.md §13: users invited by an operator, sign-in, sessions, CSRF and roles, over app.inject.
 const { app, ctx } = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '1000' })
@@ -164,13 +164,11 @@ describe('sign-in', () => {
     const shop = await createReseller(strict.app)
     const who = email('addr')
     await dashboardVisitor(strict.app, shop.id, who)
-    // The limit counts in fixed one-minute windows (rate-limit.ts): the five attempts start in a window's
-    // first half, so all of them fall in one window however slow the machine is (they take seconds).
-    await until('a window’s first half', () => Date.now() % 60_000 < 30_000, { timeoutMs: 35_000, intervalMs: 250 })
-    const window = Math.floor(Date.now() / 60_000)
+    // The limit counts in fixed one-minute windows: five attempts begun early in one all fall in it.
+    const window = await untilEarlyInMinute()
     const statuses: number[] = []
     for (let i = 0; i < 5; i++) statuses.push((await signIn(strict.app, `nobody-${i}@x.example`, 'whatever password')).res.status)
-    expect(Math.floor(Date.now() / 60_000), 'the attempts stayed in one window').toBe(window)
+    expect(rateWindow(), 'the attempts stayed in one window').toBe(window)
     expect(statuses).toEqual([401, 401, 401, 429, 429])
   })
 
