@@ -5,7 +5,7 @@ import { admin, createItem, createReseller, get, type Reseller } from './factory
 import { balanceOf, buy } from './factory-orders.js'
 import { assertInvariants } from './invariants.js'
 import { recordMinMargin } from '../src/modules/suppliers/index.js'
-import { addSimulatedProviders, startUpstreams } from './upstreams.js'
+import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from './upstreams.js'
 
 // The floor (docs/design.md §11c) against the Digiflazz simulator over real HTTP: two providers on one
 // simulator's list, a store floor of Rp 500 (MIN_MARGIN), items priced around their sources' costs
@@ -15,13 +15,8 @@ const { app, ctx } = await createTestApp({ MIN_MARGIN: '500' })
 const up = await startUpstreams()
 afterAll(() => up.close())
 await addSimulatedProviders(app, up, { panel: false })
-await admin(app, 'POST', '/providers', {
-  code: 'dgf2',
-  kind: 'digiflazz',
-  base_url: `${up.base}/digiflazz/v1`,
-  username: 'demo',
-  api_key: 'demo-key',
-})
+// A second provider on the same simulator: two sources of one product at different prices.
+await addSimulatedProvider(app, up, 'digiflazz', 'dgf2')
 const prepaid = up.digiflazz.priceLists.prepaid
 const sync = async () => {
   for (const code of ['dgf', 'dgf2']) await admin(app, 'POST', `/providers/${code}/sync?force=true`)

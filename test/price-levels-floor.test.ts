@@ -4,7 +4,7 @@ import { admin, createItem, createReseller } from './factory.js'
 import { balanceOf, buy } from './factory-orders.js'
 import { assertInvariants } from './invariants.js'
 import { createPriceLevel, replaceLevelRules, setAccountLevel } from '../src/modules/price-levels/index.js'
-import { addSimulatedProviders, startUpstreams } from './upstreams.js'
+import { addSimulatedProvider, addSimulatedProviders, startUpstreams } from './upstreams.js'
 
 // The floor at a level's price (docs/design.md §5d, §11c), against the Digiflazz simulator over HTTP: a
 // level's lower price is not raised to the floor; its buyers go to a source that keeps the floor at
@@ -14,13 +14,8 @@ const { app, ctx } = await createTestApp({ MIN_MARGIN: '500' })
 const up = await startUpstreams()
 afterAll(() => up.close())
 await addSimulatedProviders(app, up, { panel: false })
-await admin(app, 'POST', '/providers', {
-  code: 'dgf2',
-  kind: 'digiflazz',
-  base_url: `${up.base}/digiflazz/v1`,
-  username: 'demo',
-  api_key: 'demo-key',
-})
+// A second provider on the same simulator: two sources of one product at different prices.
+await addSimulatedProvider(app, up, 'digiflazz', 'dgf2')
 for (const code of ['dgf', 'dgf2']) await admin(app, 'POST', `/providers/${code}/sync?force=true`)
 
 const requestsOf = (orderId: number) =>

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js'
 import { refuseAuthentication } from '../../http/auth.js'
 import { ok } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
+import { keepRawJsonBody } from '../../http/raw-body.js'
 import { Ok } from '../../http/schemas.js'
 import { isMootaPushSigned } from '../../providers/moota.js'
 import { accountDigits, recordMutations, rupiahOf, type NewMutation } from './bank-mutations.service.js'
@@ -51,15 +52,7 @@ function mutationOf(entry: unknown): NewMutation | undefined {
  */
 export function mootaHookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.removeContentTypeParser('application/json')
-    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-      request.rawBody = body as Buffer
-      try {
-        done(null, JSON.parse((body as Buffer).toString('utf8')))
-      } catch {
-        done(new AppError('INVALID_JSON'), undefined)
-      }
-    })
+    keepRawJsonBody(app)
     app.post(
       '/api/hooks/moota',
       {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js'
 import { AppError, invalidField } from '../../errors.js'
 import { refuseAuthentication } from '../../http/auth.js'
 import { operation } from '../../http/operation.js'
+import { keepRawJsonBody } from '../../http/raw-body.js'
 import { isTripayCallbackSigned, type TripayCallback } from '../../providers/tripay.js'
 import { recordGatewayPaid } from './topup-review.service.js'
 import { findGatewayTopup, recordGatewayStatus } from './topups.service.js'
@@ -18,12 +19,6 @@ const CallbackBody = Type.Object({
   total_amount: Type.Optional(Type.Unknown()),
 })
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: Buffer
-  }
-}
-
 /**
  * Tripay's payment_status callback (outside X-APIKEY auth). X-Callback-Signature signs the raw
  * body, so this route parses JSON itself and keeps the bytes: a re-serialised body would not match.
@@ -32,15 +27,7 @@ declare module 'fastify' {
  */
 export function tripayCallbackRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.removeContentTypeParser('application/json')
-    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-      request.rawBody = body as Buffer
-      try {
-        done(null, JSON.parse((body as Buffer).toString('utf8')))
-      } catch {
-        done(new AppError('INVALID_JSON'), undefined)
-      }
-    })
+    keepRawJsonBody(app)
     app.post(
       '/api/v1/callbacks/tripay',
       {
