@@ -119,17 +119,6 @@ export async function setItemLevelPrice(trx: Trx, itemId: number, levelId: numbe
   await sql`SELECT set_item_level_price(${itemId}::bigint, ${levelId}::bigint, ${price}::bigint)`.execute(trx)
 }
 
-export const countAccountsAt = async (db: Database, levelId: number) =>
-  Number(
-    (
-      await db
-        .selectFrom('accounts')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('price_level_id', '=', levelId)
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
-
 export const setAccountLevelRow = (trx: Trx, accountId: number, levelId: number) =>
   trx
     .updateTable('accounts')
@@ -137,5 +126,3 @@ export const setAccountLevelRow = (trx: Trx, accountId: number, levelId: number)
     .where('id', '=', accountId)
     .returning(['id'])
     .executeTakeFirst()
-
-export const deleteLevelRow = (trx: Trx, id: number) => trx.deleteFrom('price_levels').where('id', '=', id).execute()
