@@ -28,6 +28,9 @@ const Env = Type.Object({
   TRIPAY_MERCHANT_CODE: Type.Optional(Type.String({ minLength: 1 })),
   // Bank transfers (docs/design.md §7b): how long a transfer top-up waits, and the secret Moota signs its pushes with.
   BANK_TRANSFER_HOURS: Type.Number({ exclusiveMinimum: 0, maximum: 720, default: 24 }),
+  // docs/design.md §14: days after an order a line takes a complaint (0 closes the window); hours an operator has to answer one.
+  COMPLAINT_DAYS: Type.Integer({ minimum: 0, maximum: 365, default: 7 }),
+  COMPLAINT_SLA_HOURS: Type.Number({ exclusiveMinimum: 0, maximum: 720, default: 24 }),
   MOOTA_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 8 })),
   MAX_ACTIVE_LOCKS: Type.Integer({ minimum: 0, maximum: 10000, default: 10 }),
   LEADERBOARD_TZ: Type.String({ minLength: 1, default: 'Asia/Jakarta' }),
@@ -188,6 +191,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     bankTransferHours: env.BANK_TRANSFER_HOURS,
     mootaWebhookSecret: env.MOOTA_WEBHOOK_SECRET,
+    complaintDays: env.COMPLAINT_DAYS,
+    complaintSlaHours: env.COMPLAINT_SLA_HOURS,
     maxActiveLocks: env.MAX_ACTIVE_LOCKS,
     leaderboardTz: env.LEADERBOARD_TZ,
     consoleSessionHours: env.CONSOLE_SESSION_HOURS,

@@ -79,6 +79,11 @@ export const ERROR_CODES = {
   TOKEN_NOT_FOUND: 404,
   // Price levels (docs/design.md §5d): no level with that code.
   PRICE_LEVEL_NOT_FOUND: 404,
+  // Complaints (docs/design.md §14): one open per line; a line that cannot take one (canceled, refunded, past
+  // COMPLAINT_DAYS) or a complaint action its state refuses; a complaint of another account or none.
+  COMPLAINT_ALREADY_OPEN: 422,
+  COMPLAINT_NOT_ALLOWED: 422,
+  COMPLAINT_NOT_FOUND: 404,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

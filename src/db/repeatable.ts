@@ -35,6 +35,7 @@ export const sqlFiles: readonly Repeatable[] = [
   file('modules/checkout/purchase.sql'),
   file('modules/checkout/settlement.sql'),
   file('modules/webhooks/webhooks.sql'),
+  file('modules/complaints/complaints.sql'),
   file('modules/audit/audit.sql'),
 ]
 

@@ -25,6 +25,7 @@ import type {
 } from './tables/suppliers.js'
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
 import type { ItemLevelPricesTable, PriceLevelPromotionsTable, PriceLevelRulesTable, PriceLevelsTable } from './tables/price-levels.js'
+import type { ComplaintMessagesTable, ComplaintsTable } from './tables/complaints.js'
 import type { AuditLogTable, OperatorSignInFailuresTable, OperatorsTable, OperatorTokensTable } from './tables/team.js'
 
 // Kysely's view of the database, one file per area under tables/; importers keep using this module.
@@ -40,6 +41,7 @@ export * from './tables/dashboard.js'
 export * from './tables/suppliers.js'
 export * from './tables/team.js'
 export * from './tables/price-levels.js'
+export * from './tables/complaints.js'
 
 export interface DB {
   console_sessions: ConsoleSessionsTable
@@ -81,6 +83,8 @@ export interface DB {
   operator_tokens: OperatorTokensTable
   operator_sign_in_failures: OperatorSignInFailuresTable
   audit_log: AuditLogTable
+  complaints: ComplaintsTable
+  complaint_messages: ComplaintMessagesTable
   price_levels: PriceLevelsTable
   price_level_rules: PriceLevelRulesTable
   item_level_prices: ItemLevelPricesTable

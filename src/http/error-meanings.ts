@@ -69,4 +69,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   OPERATOR_NOT_FOUND: 'no operator with that id: list them with GET /operators',
   TOKEN_NOT_FOUND: 'no such token of that operator (or it is revoked already): list them first',
   PRICE_LEVEL_NOT_FOUND: 'no price level has that code: list them with GET /api/admin/v1/price-levels',
+  COMPLAINT_ALREADY_OPEN: 'the line has an open complaint already: add a message to it with POST /api/v1/complaints/{id}/messages',
+  COMPLAINT_NOT_ALLOWED:
+    'the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream',
+  COMPLAINT_NOT_FOUND: 'no complaint of yours has that id: list them with GET /api/v1/complaints',
 }

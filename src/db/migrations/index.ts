@@ -37,6 +37,7 @@ import * as operatorTeam from './20261206_0340_operator-team.js'
 import * as catalogChangeTrigger from './20261206_0360_catalog-change-trigger.js'
 import * as priceLevels from './20261206_0380_price-levels.js'
 import * as bankTransfer from './20261206_0400_bank-transfer.js'
+import * as complaints from './20261206_0420_complaints.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0360_catalog-change-trigger': catalogChangeTrigger,
   '20261206_0380_price-levels': priceLevels,
   '20261206_0400_bank-transfer': bankTransfer,
+  '20261206_0420_complaints': complaints,
 }

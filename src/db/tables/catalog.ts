@@ -83,7 +83,8 @@ export interface LicensesTable {
   item_id: number
   content_enc: string
   fingerprint: string
-  status: Generated<'available' | 'sold'>
+  /** `void`: delivered once, then replaced by a complaint's resend (never back in stock). */
+  status: Generated<'available' | 'sold' | 'void'>
   order_line_id: number | null
   created_at: Generated<Date>
   sold_at: Date | null

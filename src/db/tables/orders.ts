@@ -75,6 +75,9 @@ export interface OutboxEventsTable {
   order_line_id: number | null
   /** An order completed by this row's transaction: the relay counts it on the leaderboard (leaderboard.sql). */
   leaderboard_counts: Generated<boolean>
+  /** A complaint.updated event's complaint, and the payload its change built (complaints.sql). */
+  complaint_id: Generated<number | null>
+  payload: Generated<Record<string, unknown> | null>
   created_at: Generated<Date>
 }
 

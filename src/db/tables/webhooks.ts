@@ -20,6 +20,8 @@ export interface WebhookDeliveriesTable {
   event: string
   order_id: number | null
   order_line_id: number | null
+  /** A complaint.updated delivery's complaint. */
+  complaint_id: Generated<number | null>
   webhook_id: string
   status: Generated<DeliveryStatus>
   claims: Generated<number>

@@ -3,8 +3,8 @@
 -- transaction and its amount net of refunds.
 -- Every refund comes before its order closes (an order closes only when no line is open, and
 -- nothing refunds a closed order), so the amount counted is already net and points never go down.
--- A canceled order never counts. A refund of a completed order, if one is ever added, must take
--- the refund off the month the order was counted in (its finished_at).
+-- A canceled order never counts. A complaint's refund of a completed order takes the refund off the
+-- month the order was counted in (its finished_at): leaderboard_take_back.
 
 -- LEADERBOARD_TZ, which the service records in app_meta at start (recordLeaderboardZone).
 CREATE OR REPLACE FUNCTION leaderboard_zone() RETURNS text LANGUAGE plpgsql STABLE AS $$
@@ -65,3 +65,19 @@ $$;
 
 CREATE OR REPLACE TRIGGER outbox_events_leaderboard AFTER DELETE ON outbox_events
   REFERENCING OLD TABLE AS relayed FOR EACH STATEMENT EXECUTE FUNCTION leaderboard_count_relayed();
+
+-- A refund after the order completed (a complaint's, docs/design.md §14) off the order's month. If
+-- its completion is still in the outbox, the relay counts it net of this refund: locking that row
+-- makes a relay under way finish first (the row is then gone, and counted: take it off) or pass it by.
+CREATE OR REPLACE FUNCTION leaderboard_take_back(p_order bigint, p_amount bigint) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  v record;
+BEGIN
+  SELECT account_id, finished_at INTO v FROM orders WHERE id = p_order AND status = 'completed';
+  IF NOT FOUND OR p_amount <= 0 THEN RETURN; END IF;
+  PERFORM 1 FROM outbox_events WHERE order_id = p_order AND leaderboard_counts FOR UPDATE;
+  IF FOUND THEN RETURN; END IF;
+  UPDATE leaderboard_months SET amount = greatest(amount - p_amount, 0)
+   WHERE account_id = v.account_id AND month = leaderboard_month(v.finished_at);
+END
+$$;

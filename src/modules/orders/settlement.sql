@@ -133,3 +133,22 @@ BEGIN
   END LOOP;
 END
 $$;
+
+-- A complaint's refund of a final line (docs/design.md §14): what is left of its recorded subtotal
+-- (never today's price) after what was already refunded, the line `refunded`. Only a delivered or
+-- sent line (every upstream request of a delivered line has ended); its stock stays sold (the goods
+-- went out). The amount taken back, or NULL when the line is not final or refunded already. The
+-- caller holds the order's row (lock_orders) and credits the amount; the account's order list changed.
+CREATE OR REPLACE FUNCTION refund_final_line(p_line bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  v record;
+BEGIN
+  SELECT l.subtotal - l.refunded_amount AS remaining, o.account_id INTO v
+    FROM order_lines l JOIN orders o ON o.id = l.order_id
+   WHERE l.id = p_line AND l.status IN ('delivered', 'sent') FOR NO KEY UPDATE OF l;
+  IF NOT FOUND THEN RETURN NULL; END IF;
+  UPDATE order_lines SET status = 'refunded', refunded_amount = subtotal WHERE id = p_line;
+  UPDATE accounts SET order_settles = order_settles + 1 WHERE id = v.account_id;
+  RETURN v.remaining;
+END
+$$;

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
 import { loadOrderDetails, orderDetailFromJson, type OrderDetailView } from '../orders/index.js'
 import type { AttemptRecord, ClaimedDelivery } from './delivery.queries.js'
-import { orderMessage, testMessage, type WebhookMessage } from './payload.js'
+import { complaintMessage, orderMessage, testMessage, type WebhookMessage } from './payload.js'
 import { nextAttemptAt, type Clock } from './schedule.js'
 import { signRequest } from './signing.js'
 import { failureText } from './attempt-failure.js'
@@ -59,6 +59,7 @@ export async function prepareMessages(deps: DeliveryDeps, batch: ClaimedDelivery
 
 function messageOf(vault: Vault, d: ClaimedDelivery, current: Map<number, OrderDetailView>, at: Date): WebhookMessage | undefined {
   const stored = d.payload
+  if (stored?.complaint) return complaintMessage(d.webhook_id, new Date(stored.timestamp), stored.complaint)
   if (stored?.order)
     return orderMessage(d.event, d.webhook_id, new Date(stored.timestamp), orderDetailFromJson(stored.order, vault), d.order_line_id)
   if (stored?.test) return testMessage(d.webhook_id, new Date(stored.timestamp), stored.test)

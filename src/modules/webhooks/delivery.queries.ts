@@ -25,9 +25,30 @@ export type ClaimedDelivery = {
 
 /**
  * What a delivery stores of its event: its time and, for an order event, the order's detail as of
- * the relay (licenses still encrypted; order.paid says `paid`); for webhook.test its placeholders.
+ * the relay (licenses still encrypted; order.paid says `paid`); for webhook.test its placeholders;
+ * for complaint.updated the complaint as of its change.
  */
-export type StoredPayload = { timestamp: string; order?: OrderDetailJson | null; test?: { ref_id: string; invoice: string } }
+export type StoredPayload = {
+  timestamp: string
+  order?: OrderDetailJson | null
+  test?: { ref_id: string; invoice: string }
+  /** complaint.updated: the complaint as its change left it (complaint_event_data() in complaints.sql). */
+  complaint?: ComplaintEventData
+}
+
+/** A complaint.updated event's data, without its event_id (docs/design.md §14). */
+export type ComplaintEventData = {
+  complaint_id: number
+  ref_id: string
+  invoice: string
+  order_item_id: string
+  reason: string
+  status: string
+  resolution: string | null
+  refunded_amount: number
+  last_message: { author: 'reseller' | 'operator'; message: string; created_at: string } | null
+  updated_at: string
+}
 
 /**
  * What this process can take on now: slots in all, per account and per receiver host (accounts
@@ -71,13 +92,14 @@ export async function relayOutbox(
   const hosts = busyColumns(c.hostsBusy)
   const { rows } = await sql<ClaimedDelivery & { relayed: number; created: number }>`${sql.raw(PREPARED)}
     WITH batch AS (
-      SELECT ctid, id, account_id, events, order_id, order_line_id, created_at FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      SELECT ctid, id, account_id, events, order_id, order_line_id, complaint_id, payload, created_at FROM outbox_events ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
     ), relayed AS (
       DELETE FROM outbox_events WHERE ctid = ANY (ARRAY(SELECT ctid FROM batch)) RETURNING id
     ), wanted AS (
-      SELECT b.id, e.n, e.event, b.account_id, b.order_id, b.order_line_id, b.created_at, webhook_receiver_host(s.callback_url) AS host,
+      SELECT b.id, e.n, e.event, b.account_id, b.order_id, b.order_line_id, b.complaint_id, b.payload AS complaint, b.created_at,
+             webhook_receiver_host(s.callback_url) AS host,
              -- The order's detail, read once per outbox row (CASE runs the subquery only there).
-             CASE WHEN e.n = 1 AND b.order_id IS NOT NULL THEN ${sql.raw(orderDetailJson('b.order_id'))}::jsonb END AS first_detail,
+             CASE WHEN e.n = 1 AND b.order_id IS NOT NULL AND b.complaint_id IS NULL THEN ${sql.raw(orderDetailJson('b.order_id'))}::jsonb END AS first_detail,
              row_number() OVER (PARTITION BY b.account_id ORDER BY b.id, e.n) + coalesce(busy.in_flight, 0) <= ${c.perReceiver}::int AS room
         FROM batch b JOIN webhook_settings s ON s.account_id = b.account_id AND s.webhook_enabled
         CROSS JOIN LATERAL unnest(b.events) WITH ORDINALITY AS e(event, n)
@@ -91,11 +113,13 @@ export async function relayOutbox(
              first_value(first_detail) OVER (PARTITION BY id ORDER BY n) AS detail
         FROM hosted
     ), created AS (
-      INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, webhook_id, claims, next_attempt_at, payload)
-      SELECT p.account_id, p.id, p.event, p.order_id, p.order_line_id, 'evt_' || md5(${WEBHOOK_ID_SALT} || ':' || p.id || ':' || p.n),
+      INSERT INTO webhook_deliveries (account_id, outbox_event_id, event, order_id, order_line_id, complaint_id, webhook_id, claims,
+                                      next_attempt_at, payload)
+      SELECT p.account_id, p.id, p.event, p.order_id, p.order_line_id, p.complaint_id, 'evt_' || md5(${WEBHOOK_ID_SALT} || ':' || p.id || ':' || p.n),
              CASE WHEN p.taken THEN 1 ELSE 0 END, CASE WHEN p.taken THEN ${c.leaseUntil}::timestamptz ELSE ${c.now}::timestamptz END,
-             jsonb_build_object('timestamp', p.created_at, 'order',
-               CASE WHEN p.event = 'order.paid' THEN jsonb_set(p.detail, '{order,status}', '"paid"') ELSE p.detail END)
+             CASE WHEN p.complaint_id IS NOT NULL THEN jsonb_build_object('timestamp', p.created_at, 'complaint', p.complaint)
+                  ELSE jsonb_build_object('timestamp', p.created_at, 'order',
+                         CASE WHEN p.event = 'order.paid' THEN jsonb_set(p.detail, '{order,status}', '"paid"') ELSE p.detail END) END
         FROM placed p ORDER BY p.id, p.n
       RETURNING id, account_id, event, order_id, order_line_id, webhook_id, claims, failures, payload
     )

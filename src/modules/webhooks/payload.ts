@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import { type OrderDetailView, type OrderLineView } from '../orders/index.js'
+import type { ComplaintEventData } from './delivery.queries.js'
 
-export const EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'webhook.test'] as const
+export const EVENTS = ['order.paid', 'order.completed', 'order.canceled', 'order.item.sent', 'complaint.updated', 'webhook.test'] as const
 export type WebhookEvent = (typeof EVENTS)[number]
 
 /** docs/design.md §8: a payload stays under 32 KB. */
@@ -49,6 +50,13 @@ export function orderMessage(event: string, eventId: string, at: Date, detail: O
   }
   const signedStatus = event === 'order.item.sent' ? 'item.sent' : detail.status
   return { event, body: fit(event, at, data), refId: detail.ref_id, invoice: detail.invoice, signedStatus }
+}
+
+/** complaint.updated (docs/design.md §14): the complaint as its change left it; X-Signature's S is `complaint`. */
+export function complaintMessage(eventId: string, at: Date, complaint: ComplaintEventData): WebhookMessage {
+  const data = { event_id: eventId, ...complaint }
+  const body = JSON.stringify({ event: 'complaint.updated', timestamp: at.toISOString(), data })
+  return { event: 'complaint.updated', body, refId: complaint.ref_id, invoice: complaint.invoice, signedStatus: 'complaint' }
 }
 
 /** webhook.test: non-empty placeholders, since receivers look ref_id and invoice up; stored ones on a redelivery. */
