@@ -23,6 +23,7 @@ const SERVICES_WITHOUT_SQL = [
   'audit',
   'admin',
   'bills',
+  'complaints',
   'console',
   'dashboard',
   'fulfilment',
