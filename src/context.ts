@@ -76,8 +76,10 @@ export function createContext(
 ): AppContext {
   if (!config.appKey) throw new Error('APP_KEY is not set')
   const counters = config.redisUrl ? redisCounterStore(config.redisUrl) : memoryCounterStore()
-  const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute)
-  const authFailures = config.authFailuresPerMinute === 0 ? undefined : rateLimiter(counters, 'authfail', config.authFailuresPerMinute)
+  const clock = overrides.clock ?? systemClock
+  const perKey = config.rateLimitPerMinute === 0 ? undefined : rateLimiter(counters, 'ratelimit', config.rateLimitPerMinute, clock)
+  const authFailures =
+    config.authFailuresPerMinute === 0 ? undefined : rateLimiter(counters, 'authfail', config.authFailuresPerMinute, clock)
   const vault = createVault(config.appKey)
   const fulfilment = createFulfilment(database.db, vault, {
     providerPollSeconds: config.providerPollSeconds,
@@ -96,7 +98,7 @@ export function createContext(
     webhookDb: webhookDatabase.db,
     prepared: database.prepared,
     listen: (channel, onMessage, onLost) => listen(database, channel, onMessage, onLost),
-    clock: overrides.clock ?? systemClock,
+    clock,
     fetch: fetchFn,
     vault,
     counters,

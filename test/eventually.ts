@@ -44,14 +44,15 @@ function show(value: unknown): string {
   }
 }
 
-/**
- * Waits until the current minute is in its first half: the rate limits count in fixed one-minute
- * windows (src/http/rate-limit.ts), so a few seconds of attempts begun now all fall in one window.
- */
-export async function untilEarlyInMinute(): Promise<number> {
-  await until('the first half of a minute', () => Date.now() % 60_000 < 30_000, { timeoutMs: 35_000, intervalMs: 250 })
-  return Math.floor(Date.now() / 60_000)
-}
+/** A clock the test moves by hand (`advance`), starting `at` (now by default). */
+export type HandClock = { now(): Date; advance(ms: number): void }
 
-/** The rate limits' current window (see untilEarlyInMinute). */
-export const rateWindow = (): number => Math.floor(Date.now() / 60_000)
+/**
+ * A clock at the start of the current minute that moves only when the test says: the rate limits
+ * count in fixed one-minute windows of the context's clock (src/http/rate-limit.ts), so every
+ * attempt of a test on an app with this clock falls in one window until it advances a minute.
+ */
+export function minuteClock(): HandClock {
+  let at = Math.floor(Date.now() / 60_000) * 60_000
+  return { now: () => new Date(at), advance: (ms) => void (at += ms) }
+}

@@ -3,19 +3,17 @@ import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../test/app.js'
 import { visitor } from '../../test/console.js'
 import { createReseller } from '../../test/factory.js'
+import { minuteClock } from '../../test/eventually.js'
 
+// The limits count in fixed one-minute windows of the apps' clock: one that stays in its minute keeps
+// every count of a test in one window (the two Redis apps share it, as two processes share time).
+const clock = minuteClock()
 // Apps are made at the top: createTestApp closes them in an afterAll, which only a file's top level registers.
-const local = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3' })
-const operatorSide = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3' })
+const local = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3' }, {}, { clock })
+const operatorSide = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3' }, {}, { clock })
 const REDIS_URL = 'redis://127.0.0.1:6379'
-const shared = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3', REDIS_URL })
-const sharedSibling = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3', REDIS_URL })
-
-// Windows are fixed minutes: starting just before a boundary would reset the counter mid-test.
-async function awayFromWindowEdge() {
-  const left = 60_000 - (Date.now() % 60_000)
-  if (left < 3000) await new Promise((resolve) => setTimeout(resolve, left + 50))
-}
+const shared = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3', REDIS_URL }, {}, { clock })
+const sharedSibling = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3', REDIS_URL }, {}, { clock })
 
 /** A documentation-range address of its own per call: the Redis store is shared with other test runs. */
 const someAddress = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`
@@ -37,7 +35,6 @@ describe('failed authentications per client address', () => {
   it('past the limit of unknown keys answers 429, while a valid key from the same address is served', async () => {
     const valid = await createReseller(local.app, { balance: 5 })
     const address = someAddress()
-    await awayFromWindowEdge()
     for (let i = 0; i < 3; i++) {
       const res = await balance(local, `rk_guess_${i}`, address)
       expect(res.statusCode).toBe(401)
@@ -56,7 +53,6 @@ describe('failed authentications per client address', () => {
 
   it('limits wrong admin tokens on the operator API and /metrics, and the right token is always served', async () => {
     const address = someAddress()
-    await awayFromWindowEdge()
     expect((await asOperator(operatorSide, '/api/admin/v1/resellers', 'wrong-1', address)).statusCode).toBe(401)
     expect((await asOperator(operatorSide, '/metrics', 'wrong-2', address)).statusCode).toBe(401)
     expect((await asOperator(operatorSide, '/api/admin/v1/overview', 'wrong-3', address)).statusCode).toBe(401)
@@ -87,7 +83,6 @@ describe('failed authentications per client address', () => {
   it('counts console sign-in failures and API key failures together', async () => {
     const browser = visitor(local.app)
     await browser.get('/console/sign-in')
-    await awayFromWindowEdge()
     // The visitor signs in from 127.0.0.1, inject's default address.
     expect((await browser.post('/console/sign-in', { token: 'guess-a' })).status).toBe(401)
     expect((await balance(local, 'rk_guess_a', '127.0.0.1')).statusCode).toBe(401)
@@ -98,7 +93,6 @@ describe('failed authentications per client address', () => {
 
   it('counts in Redis when REDIS_URL is set, so every process refuses the address', async () => {
     const address = someAddress()
-    await awayFromWindowEdge()
     for (let i = 0; i < 3; i++) expect((await balance(shared, `rk_guess_${i}`, address)).statusCode).toBe(401)
     const redis = new Redis(REDIS_URL)
     try {

@@ -1,5 +1,8 @@
 import { Redis } from 'ioredis'
 
+/** What the windows are read from: the context's clock (tests pin it, so a count never straddles a minute's end). */
+type Clock = { now(): Date }
+
 export type RateDecision = { allowed: boolean; retryAfterSeconds: number; limit: number; remaining: number }
 
 /** Where warnings go: the request's logger (pino's signature). */
@@ -7,8 +10,8 @@ type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string
 
 /** Counts per key in fixed one-minute windows, shared by every limiter of the process. */
 export type CounterStore = {
-  /** Adds one to the key's count in this window and answers the new count. */
-  increment(key: string, log?: Log): Promise<number>
+  /** Adds one to the key's count in the window numbered `window` and answers the new count. */
+  increment(key: string, window: number, log?: Log): Promise<number>
   close(): Promise<void>
 }
 
@@ -36,29 +39,27 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 }
 
 /** `name` keeps limiters apart in one store (`ratelimit` per API key, `authfail` per address). */
-export function rateLimiter(store: CounterStore, name: string, limit: number): RateLimiter {
+export function rateLimiter(store: CounterStore, name: string, limit: number, clock: Clock): RateLimiter {
   return {
     async hit(key, log) {
-      const used = await store.increment(`${name}:${key}`, log)
-      return decide(used <= limit, Date.now(), limit, used)
+      const now = clock.now().getTime()
+      const used = await store.increment(`${name}:${key}`, windowOf(now), log)
+      return decide(used <= limit, now, limit, used)
     },
   }
 }
 
 export function memoryCounterStore(): CounterStore {
-  let window = -1
+  let current = -1
   let counts = new Map<string, number>()
-  const current = () => {
-    const now = windowOf(Date.now())
-    if (now !== window) {
-      window = now
-      counts = new Map()
-    }
-    return counts
-  }
   return {
-    async increment(key) {
-      const count = (current().get(key) ?? 0) + 1
+    async increment(key, window) {
+      // Counts of one window at a time: a later window starts afresh.
+      if (window > current) {
+        current = window
+        counts = new Map()
+      }
+      const count = (counts.get(key) ?? 0) + 1
       counts.set(key, count)
       return count
     },
@@ -112,10 +113,9 @@ export function redisCounterStore(url: string): CounterStore {
       return otherwise()
     }
   }
-  const bucket = (key: string) => `${key}:${windowOf(Date.now())}`
   return {
-    increment(key, log) {
-      const name = bucket(key)
+    increment(key, window, log) {
+      const name = `${key}:${window}`
       const run = async () => {
         const [[, count]] = (await redis
           .multi()
@@ -124,7 +124,7 @@ export function redisCounterStore(url: string): CounterStore {
           .exec()) as [[unknown, number]]
         return count
       }
-      return inRedis(run, () => fallback.increment(key), log)
+      return inRedis(run, () => fallback.increment(key, window), log)
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect())

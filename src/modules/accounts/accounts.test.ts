@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
 import { createSiblingApp, createTestApp } from '../../../test/app.js'
+import { minuteClock } from '../../../test/eventually.js'
 import { onPostgres } from '../../../test/database.js'
 import { eventually } from '../../../test/eventually.js'
 import { watchAccountChanges } from './account-changes.js'
@@ -143,12 +144,6 @@ async function hits(target: App, r: Reseller, count: number) {
   return answers
 }
 
-// Windows are fixed minutes: starting just before a boundary would reset the counter mid-test.
-async function awayFromWindowEdge() {
-  const left = 60_000 - (Date.now() % 60_000)
-  if (left < 3000) await new Promise((resolve) => setTimeout(resolve, left + 50))
-}
-
 /** The shared counter really lives in Redis (not in the process). */
 async function expectCountInRedis(url: string, db: Database, accountId: number, count: number) {
   const key = await db.selectFrom('api_keys').select('key_hash').where('account_id', '=', accountId).executeTakeFirstOrThrow()
@@ -163,12 +158,13 @@ async function expectCountInRedis(url: string, db: Database, accountId: number, 
 }
 
 async function rateLimitSuite(name: string, env: Record<string, string>) {
-  const limited = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3', ...env })
+  // Windows are fixed minutes of the app's clock, which stays in its minute: no count straddles two.
+  const clock = minuteClock()
+  const limited = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3', ...env }, {}, { clock })
   describe(name, () => {
     it('answers the 4th request within a minute with 429 and a numeric Retry-After, per key', async () => {
       const a = await createReseller(limited.app)
       const b = await createReseller(limited.app)
-      await awayFromWindowEdge()
 
       const answers = await hits(limited.app, a, 4)
       expect(answers.map((x) => x.statusCode)).toEqual([200, 200, 200, 429])
@@ -187,10 +183,12 @@ async function rateLimitSuite(name: string, env: Record<string, string>) {
 
     it('does not count refused keys or admin calls against an account', async () => {
       const c = await createReseller(limited.app)
-      await awayFromWindowEdge()
       for (let i = 0; i < 5; i++) expect((await balanceWith(limited.app, { 'x-apikey': 'rk_nope' })).statusCode).toBe(401)
       for (let i = 0; i < 5; i++) await admin(limited.app, 'GET', `/resellers/${c.id}`)
       expect((await hits(limited.app, c, 4)).map((x) => x.statusCode)).toEqual([200, 200, 200, 429])
+      // The next minute is a new window: served again.
+      clock.advance(60_000)
+      expect((await get(limited.app, '/balance', c)).statusCode).toBe(200)
     })
   })
 }
