@@ -45,6 +45,8 @@ const Env = Type.Object({
   PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 20000 }),
   // Suppliers' price lists are rate-limited upstream: read (and cached) at most this often (docs/design.md §11b).
   SUPPLIER_SYNC_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
+  // docs/design.md §11e: how often each provider's balance is read (fractions for tests: 0.25 is 15 s).
+  SUPPLIER_BALANCE_MINUTES: Type.Number({ minimum: 0.05, maximum: 1440, default: 5 }),
   // A listed price that moved more than this from the last applied one is held for the operator (docs/design.md §11c).
   SUPPLIER_PRICE_JUMP_PERCENT: Type.Integer({ minimum: 1, maximum: 100000, default: 50 }),
   // Logs kept this long: webhook deliveries (with their payloads) and suppliers' change logs; the ledger and orders are kept forever.
@@ -203,6 +205,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     providerPollSeconds: env.PROVIDER_POLL_SECONDS,
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
     supplierSyncMinutes: env.SUPPLIER_SYNC_MINUTES,
+    supplierBalanceMinutes: env.SUPPLIER_BALANCE_MINUTES,
     supplierPriceJumpPercent: env.SUPPLIER_PRICE_JUMP_PERCENT,
     retentionDays: env.RETENTION_DAYS,
     minMargin: env.MIN_MARGIN,

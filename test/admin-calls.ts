@@ -105,6 +105,7 @@ export const WRITE_CALLS: [string, CallOf][] = [
       return { method: 'POST', url: `/providers/${w.provider}/sync?force=true` }
     },
   ],
+  ['adminRefreshProviderBalance', (w) => ({ method: 'POST', url: `/providers/${w.provider}/balance/refresh` })],
   ['adminImportSupplierProducts', (w) => ({ method: 'POST', url: `/providers/${w.provider}/import`, payload: { codes: ['ff140'] } })],
   [
     'adminApproveHeldPrice',

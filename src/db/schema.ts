@@ -7,6 +7,7 @@ import type {
   LicenseFingerprintsTable,
   LicensesTable,
   ProductsTable,
+  ProviderBalancesTable,
   ProvidersTable,
   StockLocksTable,
 } from './tables/catalog.js'
@@ -58,6 +59,7 @@ export interface DB {
   categories: CategoriesTable
   products: ProductsTable
   providers: ProvidersTable
+  provider_balances: ProviderBalancesTable
   items: ItemsTable
   licenses: LicensesTable
   license_fingerprints: LicenseFingerprintsTable

@@ -34,6 +34,11 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
    * already known), `http500` (a server error). Tests steer one supplier product while another serves.
    */
   const skuSteering = new Map<string, 'fail' | 'known' | 'http500'>()
+  /**
+   * The operator's deposit (POST /cek-saldo): a success is paid from it; a transaction dearer than
+   * what is left fails with rc 44 ("Saldo tidak cukup") and makes no transaction. Tests set `amount`.
+   */
+  const deposit = { amount: 100_000_000 }
   const postpaid = postpaidBills()
   const priceLists = digiflazzPriceLists()
   const signedBy = (body: Body, salt: unknown) =>
@@ -46,7 +51,7 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       customer_no: t.customer_no,
       buyer_sku_code: t.buyer_sku_code,
       ...(t.price !== undefined && { price: t.price }),
-      buyer_last_saldo: 1_000_000,
+      buyer_last_saldo: deposit.amount,
       tele: '',
       wa: '',
     }
@@ -105,9 +110,21 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
             },
           }
         const steering = bySku === 'fail' ? 'fail' : steeringOf(customer_no)
+        const charge = steering === 'fail' ? 0 : (price ?? 0)
+        if (charge > deposit.amount)
+          return {
+            data: { ref_id, customer_no, buyer_sku_code, status: 'Gagal', rc: '44', message: 'Saldo tidak cukup', sn: '' },
+          }
+        deposit.amount -= charge
         transactions.set(ref_id, (t = { ref_id, customer_no, buyer_sku_code, steering, looks: 0, price }))
       }
       return { data: answer(t) }
+    })
+    app.post('/cek-saldo', { schema: { hide: true } }, async (request, reply) => {
+      const body = (request.body ?? {}) as Body
+      if (body.cmd !== 'deposit' || !signedBy(body, 'depo'))
+        return reply.status(400).send({ data: { rc: '41', message: 'Signature Anda salah' } })
+      return { data: { deposit: deposit.amount } }
     })
     app.post('/price-list', { schema: { hide: true } }, async (request, reply) => {
       const body = (request.body ?? {}) as Body
@@ -133,6 +150,6 @@ export function digiflazzSimulator(credentials: { username: string; apiKey: stri
       }
     })
   }
-  return { plugin, transactions, requests, bills: postpaid.bills, priceLists, skuSteering }
+  return { plugin, transactions, requests, bills: postpaid.bills, priceLists, skuSteering, deposit }
 }
 export type DigiflazzSimulator = ReturnType<typeof digiflazzSimulator>

@@ -12,6 +12,8 @@ export type H2hOutcome = {
   message: string
   refused?: boolean
   price?: number
+  /** rc 44 ("Saldo tidak cukup"): the operator's deposit at Digiflazz is too low; its balance is read at once. */
+  balanceLow?: true
 }
 
 export const digiflazzSign = (username: string, apiKey: string, salt: string) =>
@@ -66,6 +68,7 @@ export function readTransaction(reply: UpstreamReply): H2hOutcome {
     sn: status === 'completed' ? sn : null,
     message: message || (rc ? `rc ${rc}` : word!),
     ...(price !== undefined && { price }),
+    ...(status === 'failed' && rc === '44' && { balanceLow: true as const }),
   }
 }
 
@@ -111,4 +114,20 @@ export async function inquirePln(account: ProviderAccount, customerNo: string, t
   const name = text(data.name)
   if (!name) return { found: false, message: text(data.message) ?? 'meter not found' }
   return { found: true, name, meterNo: text(data.meter_no) ?? customerNo, segmentPower: text(data.segment_power) ?? '' }
+}
+
+/**
+ * `POST /cek-saldo` (docs/design.md §11e): the operator's deposit at Digiflazz, in Rupiah; undefined
+ * when the answer is not one (the caller records why).
+ */
+export async function depositBalance(
+  account: ProviderAccount,
+  timeoutMs: number,
+): Promise<{ balance: string; currency: string } | undefined> {
+  const body = { cmd: 'deposit', username: account.username, sign: digiflazzSign(account.username, account.apiKey, 'depo') }
+  const reply = await postUpstream(`${account.baseUrl}/cek-saldo`, { json: body }, timeoutMs)
+  if (reply.kind === 'unreachable' || reply.status >= 400) return undefined
+  const data = isRecord(reply.body) && isRecord(reply.body.data) ? reply.body.data : undefined
+  const deposit = text(data?.deposit)
+  return deposit !== undefined && /^-?\d{1,18}(\.\d{1,4})?$/.test(deposit) ? { balance: deposit, currency: 'IDR' } : undefined
 }

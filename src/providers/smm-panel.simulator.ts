@@ -26,6 +26,8 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
   const adds: { service: string; link: string; quantity: number }[] = []
   /** Services whose `add` the panel refuses with an error (a service disabled at the panel): tests steer it. */
   const refusedServices = new Set<string>()
+  /** What `balance` answers (a panel keeps it in its own currency); tests set it. */
+  const balance = { amount: '100.84', currency: 'USD' }
   // Ids stay unique across restarts of the demo: a new process never hands out an old id.
   let nextId = Date.now() % 1_000_000_000
   /** `action=services`, steerable (price-list.simulator.ts); a product is off at a panel by leaving the list. */
@@ -80,12 +82,12 @@ export function smmPanelSimulator(apiKey: string = SIMULATOR_CREDENTIALS.apiKey)
           return read.list
         }
         case 'balance':
-          return { balance: '100.84', currency: 'USD' }
+          return { balance: balance.amount, currency: balance.currency }
         default:
           return { error: 'Incorrect action' }
       }
     })
   }
-  return { plugin, orders, adds, services, refusedServices }
+  return { plugin, orders, adds, services, refusedServices, balance }
 }
 export type SmmPanelSimulator = ReturnType<typeof smmPanelSimulator>

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
+import { readDueBalances } from '../modules/fulfilment/index.js'
 import { sweepExpiredLocks } from '../modules/locks/index.js'
 import { supplierSyncBatch } from '../modules/suppliers/index.js'
 import { expireTopups } from '../modules/topups/index.js'
@@ -19,6 +20,16 @@ export function allWorkers(ctx: AppContext): Worker[] {
     },
     // Suppliers' price lists (rate-limited upstream); a batch reads one provider at a time, each under its claim.
     { name: 'supplier-sync', intervalMs: ctx.config.supplierSyncMinutes * 60_000, runOnce: supplierSyncBatch(ctx) },
+    // What is left at each provider (docs/design.md §11e): routing holds requests back from a source that cannot pay for them.
+    {
+      name: 'supplier-balances',
+      intervalMs: Math.min(ctx.config.supplierBalanceMinutes * 60_000, 60_000),
+      runOnce: () =>
+        readDueBalances(ctx.db, ctx.vault, {
+          everyMs: ctx.config.supplierBalanceMinutes * 60_000,
+          timeoutMs: ctx.config.providerTimeoutMs,
+        }),
+    },
     { name: 'retention', intervalMs: 3_600_000, runOnce: pruneOldRecords(ctx) },
   ]
 }

@@ -38,6 +38,7 @@ import * as catalogChangeTrigger from './20261206_0360_catalog-change-trigger.js
 import * as priceLevels from './20261206_0380_price-levels.js'
 import * as bankTransfer from './20261206_0400_bank-transfer.js'
 import * as complaints from './20261206_0420_complaints.js'
+import * as supplierBalances from './20261206_0440_supplier-balances.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0380_price-levels': priceLevels,
   '20261206_0400_bank-transfer': bankTransfer,
   '20261206_0420_complaints': complaints,
+  '20261206_0440_supplier-balances': supplierBalances,
 }

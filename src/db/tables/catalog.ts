@@ -32,6 +32,17 @@ export interface ProvidersTable {
   updated_at: Timestamp
 }
 
+/** What the operator has left at a provider, as last read over its protocol (docs/design.md §11e). */
+export interface ProviderBalancesTable {
+  provider: string
+  /** numeric: text as node-postgres reads it. */
+  balance: string | null
+  currency: string | null
+  read_at: Date | null
+  tried_at: Date
+  error: string | null
+}
+
 export type OrderProcess = 'auto' | 'h2h' | 'smm' | 'manual'
 export type ProviderMeta = {
   open_denom?: boolean

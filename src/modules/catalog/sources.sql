@@ -74,3 +74,12 @@ LANGUAGE sql STABLE AS $$
    WHERE st.listed AND NOT st.in_cut_off AND st.within_floor
    ORDER BY st.priority
 $$;
+
+-- Whether a provider can pay for a request costing p_cost (docs/design.md §11e): its known balance, the
+-- last read, in IDR covers it. An unread balance, one in another currency, or an unknown cost passes:
+-- routing holds back only what would certainly fail ("Saldo tidak cukup"). Read by the purchase's
+-- routing, failover and the upstream claim.
+CREATE OR REPLACE FUNCTION source_funded(p_provider text, p_cost numeric) RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT p_cost IS NULL OR NOT EXISTS (
+    SELECT 1 FROM provider_balances b WHERE b.provider = p_provider AND b.currency = 'IDR' AND b.balance < p_cost)
+$$;

@@ -121,6 +121,7 @@ BEGIN
    WHERE s.listed AND NOT s.in_cut_off AND s.kind = v_d.kind
      AND NOT EXISTS (SELECT 1 FROM chain c WHERE c.provider = s.provider AND c.provider_code = s.code)
      AND (v_d.max_cost IS NULL OR s.price IS NULL OR cost_of(s.price, v_units) <= v_d.max_cost)
+     AND source_funded(s.provider, cost_of(s.price, v_units))
    ORDER BY s.priority LIMIT 1;
   IF NOT FOUND THEN RETURN false; END IF;
 

@@ -13,7 +13,7 @@ import {
   updateItem,
   updateProvider,
 } from '../catalog/index.js'
-import { hasBalance, providerBalance } from '../fulfilment/index.js'
+import { hasBalance, providerBalance, refreshProviderBalance } from '../fulfilment/index.js'
 import { getItemLevelPrices } from '../price-levels/index.js'
 import { Form, Optional, Text, blankToUndefined, checked, noticeOf, wholeNumber } from './form.js'
 
@@ -192,13 +192,18 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         return reply.redirect('/console/providers?done=provider', 303)
       },
     )
-    // Fetched by htmx into the providers table: a call to the panel, so only on request.
+    // Fetched by htmx into the providers table: the last read (docs/design.md §11e), no call to the provider.
     app.get(
       '/console/providers/:code/balance',
       { config: { operationId: 'adminProviderBalance' }, schema: { hide, params: CodeParam } },
+      async (request, reply) => reply.page('provider-balance.eta', { balance: await providerBalance(db, request.params.code) }),
+    )
+    app.post(
+      '/console/providers/:code/balance/refresh',
+      { config: { operationId: 'adminRefreshProviderBalance' }, schema: { hide, params: CodeParam } },
       async (request, reply) => {
-        const balance = await providerBalance(db, vault, request.params.code, ctx.config.providerTimeoutMs)
-        return reply.page('provider-balance.eta', { balance })
+        await refreshProviderBalance(db, vault, request.params.code, ctx.config.providerTimeoutMs)
+        return reply.redirect('/console/providers?done=balance', 303)
       },
     )
   }

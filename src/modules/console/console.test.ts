@@ -244,6 +244,7 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/bank-mutations/:id/ignore': {},
   '/console/bank-mutations/import': { channel: 'FORGED', csv: 'date,description,amount,type\n2026-12-06,forged,1000,CR\n' },
   '/console/providers/:code/sync': {},
+  '/console/providers/:code/balance/refresh': {},
   '/console/providers/:code/held/:id/approve': {},
   '/console/providers/:code/held/:id/reject': {},
   '/console/pricing': { scope: 'provider', provider: 'csrf-prov', percent: '50' },

@@ -59,6 +59,7 @@ export const NOTICES: Record<string, string> = {
   resolved: 'Request resolved.',
   item: 'Item saved.',
   provider: 'Provider saved.',
+  balance: 'Balance read.',
   channel: 'Channel saved.',
   synced: 'Channels imported from the payment gateway.',
   paid: 'Top-up marked paid.',

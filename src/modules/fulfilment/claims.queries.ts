@@ -48,8 +48,10 @@ export async function claimDue(
         SELECT d.id FROM dispatches d JOIN providers p ON p.code = d.provider
          WHERE d.status IN ('queued', 'pending') AND d.next_attempt_at <= now() AND d.provider = ANY (${o.providers}::text[])
            AND (${o.lineId ?? null}::bigint IS NULL OR d.order_line_id = ${o.lineId ?? null}::bigint)
-           -- A switched-off provider gets no new requests, but what it has is still checked.
-           AND ((d.status = 'queued' AND p.active) OR (d.status = 'pending' AND d.kind = 'digiflazz'))
+           -- A switched-off provider gets no new requests, but what it has is still checked; a request its
+           -- provider's known balance cannot pay for waits for a read that says it can (docs/design.md §11e).
+           AND ((d.status = 'queued' AND p.active AND source_funded(d.provider, d.cost))
+                OR (d.status = 'pending' AND d.kind = 'digiflazz'))
          ORDER BY d.next_attempt_at, d.id LIMIT ${o.limit} FOR UPDATE OF d SKIP LOCKED),
       claimed AS (
         UPDATE dispatches d
@@ -93,7 +95,9 @@ export async function earliestDispatchDue(db: Database): Promise<Date | null> {
   const { rows } = await sql<{ due: Date | null }>`
     SELECT d.next_attempt_at AS due FROM dispatches d JOIN providers p ON p.code = d.provider
      WHERE d.status IN ('queued', 'sending', 'pending')
-       AND ((d.status = 'queued' AND p.active) OR d.status = 'sending' OR (d.status = 'pending' AND d.kind = 'digiflazz'))
+       -- A request its provider cannot pay for is not due (claimDue leaves it): the poll finds it once a read says it can.
+       AND ((d.status = 'queued' AND p.active AND source_funded(d.provider, d.cost)) OR d.status = 'sending'
+            OR (d.status = 'pending' AND d.kind = 'digiflazz'))
      ORDER BY d.next_attempt_at LIMIT 1`.execute(db)
   return rows[0]?.due ?? null
 }

@@ -22,10 +22,21 @@ BEGIN
   -- one does), priced at its supplier price; one without (one index probe finds none) follows its
   -- own provider. A bill stays with the provider that quoted it.
   IF p_bill_ref IS NULL THEN
-    -- At the buyer's level's price (docs/design.md §5d), the one purchase() checked a source serves at.
+    -- At the buyer's level's price (docs/design.md §5d), the one purchase() checked a source serves at;
+    -- the first whose provider can pay for the line (docs/design.md §11e).
     SELECT s.provider, s.code, s.price INTO v_provider, v_code, v_price
       FROM serving_sources(p_item, now(), (SELECT lp.price FROM item_level_prices lp WHERE lp.item_id = p_item AND lp.level_id = p_level)) s
+     WHERE source_funded(s.provider, cost_of(s.price, CASE WHEN p_units IS NULL THEN p_quantity
+                                                          ELSE (SELECT units_of_price(i.provider_meta, p_units) FROM items i WHERE i.id = p_item) END))
      LIMIT 1;
+    -- None: the item has no sources (it follows its own provider, which must be able to pay), or none can pay now.
+    IF NOT FOUND AND NOT EXISTS (
+         SELECT 1 FROM items i
+          WHERE i.id = p_item AND NOT EXISTS (SELECT 1 FROM item_sources x WHERE x.item_id = p_item)
+            AND source_funded(i.provider, cost_of(i.cost, CASE WHEN p_units IS NULL THEN p_quantity ELSE units_of_price(i.provider_meta, p_units) END))) THEN
+      PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', 'carts.' || (p_line_number - 1) || '.item_id',
+                        'no supplier can fill this item now: try again later');
+    END IF;
   END IF;
   INSERT INTO dispatches (order_id, order_line_id, seq, provider, kind, upstream_ref, provider_code, target, options, quantity, amount, cost,
                           max_cost)

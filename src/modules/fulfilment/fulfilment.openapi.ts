@@ -68,7 +68,37 @@ export const FULFILMENT_ADMIN_DOCS = operations({
     response: { message: 'OK', data: { id: dispatch.id, status: 'pending', upstream_order_id: '7730125', sn: null } },
   },
   adminProviderBalance: {
+    description:
+      'The provider’s balance as last read (every SUPPLIER_BALANCE_MINUTES, on refresh, and at once after Digiflazz answers rc 44), what its completed requests cost in the last 24 hours, and the hours the balance lasts at that rate. A source whose known IDR balance is below a request’s cost gets no request (docs/design.md §11e).',
     codes: ['VALIDATION_ERROR', 'PROVIDER_NOT_FOUND', 'INVALID_STATE'],
-    response: { message: 'OK', data: { balance: '1284500.25', currency: 'IDR', error: null } },
+    response: {
+      message: 'OK',
+      data: {
+        provider: 'digiflazz',
+        balance: 1284500,
+        currency: 'IDR',
+        read_at: '2026-12-06T10:00:00.000Z',
+        error: null,
+        spent_24h: 2400000,
+        hours_left: 12.8,
+      },
+    },
+  },
+  adminRefreshProviderBalance: {
+    description:
+      'Reads the provider’s balance now (Digiflazz cek-saldo, an SMM panel’s `balance` action) and answers as GET does; a provider that does not answer leaves the last good read and says why in `error`.',
+    codes: ['VALIDATION_ERROR', 'PROVIDER_NOT_FOUND', 'INVALID_STATE'],
+    response: {
+      message: 'OK',
+      data: {
+        provider: 'digiflazz',
+        balance: 1284500,
+        currency: 'IDR',
+        read_at: '2026-12-06T10:00:00.000Z',
+        error: null,
+        spent_24h: 2400000,
+        hours_left: 12.8,
+      },
+    },
   },
 })

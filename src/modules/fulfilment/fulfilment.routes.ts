@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { IdParam, Nullable, Ok, OkPage, PageNumber, StringEnum, Timestamp } from '../../http/schemas.js'
-import { providerBalance } from './provider-balance.service.js'
+import { providerBalance, refreshProviderBalance } from './provider-balance.service.js'
 import { listDispatches } from './review.service.js'
 import { FULFILMENT_ADMIN_DOCS } from './fulfilment.openapi.js'
 
@@ -87,20 +87,43 @@ export function fulfilmentAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       },
       async (request) => ok(await ctx.checkout.resolveDispatch(db, request.params.id, request.body)),
     )
+    const ProviderBalance = Ok(
+      Type.Object({
+        provider: Type.String(),
+        balance: Nullable(Type.Number({ description: 'as last read; null until a read succeeded' })),
+        currency: Nullable(Type.String({ description: 'IDR for Digiflazz; a panel its own' })),
+        read_at: Nullable(Timestamp),
+        error: Nullable(Type.String({ description: 'why the last attempt gave no balance (the last good read stays)' })),
+        spent_24h: Type.Number({ description: 'what completed requests at this provider cost in the last 24 hours' }),
+        hours_left: Nullable(
+          Type.Number({ description: 'the balance at the last 24 hours’ rate; null without spend or in another currency' }),
+        ),
+      }),
+    )
+    const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 100 }) })
     app.get(
       '/providers/:code/balance',
       {
         schema: {
           tags,
-          summary: 'What is left at an SMM panel (its `balance` action)',
-          description: 'Asks an SMM panel what is left of its balance (its `balance` action).',
-          params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 100 }) }),
-          ...operation('operator', FULFILMENT_ADMIN_DOCS.adminProviderBalance, {
-            200: Ok(Type.Object({ balance: Nullable(Type.String()), currency: Nullable(Type.String()), error: Nullable(Type.String()) })),
-          }),
+          summary: 'What is left at a provider, as last read',
+          params: CodeParams,
+          ...operation('operator', FULFILMENT_ADMIN_DOCS.adminProviderBalance, { 200: ProviderBalance }),
         },
       },
-      async (request) => ok(await providerBalance(db, ctx.vault, request.params.code, ctx.config.providerTimeoutMs)),
+      async (request) => ok(await providerBalance(db, request.params.code)),
+    )
+    app.post(
+      '/providers/:code/balance/refresh',
+      {
+        schema: {
+          tags,
+          summary: 'Read a provider’s balance now',
+          params: CodeParams,
+          ...operation('operator', FULFILMENT_ADMIN_DOCS.adminRefreshProviderBalance, { 200: ProviderBalance }),
+        },
+      },
+      async (request) => ok(await refreshProviderBalance(db, ctx.vault, request.params.code, ctx.config.providerTimeoutMs)),
     )
   }
 }

@@ -5,6 +5,7 @@ import { sendPostpaid } from '../../providers/digiflazz-postpaid.js'
 import { addOrder, orderStates, type SmmOrderState } from '../../providers/smm-panel.js'
 import type { ProviderAccount } from '../../providers/upstream-http.js'
 import type { RecordFinal } from './answers.js'
+import { readBalanceOf } from './provider-balance.service.js'
 import { markBillPaymentSent, notePendingAnswer, notePlacedSmm, requeueSmmAdd, sendSmmToReview } from './upstream-calls.queries.js'
 
 /** record: how a final answer is recorded (checkout's recordFinal). */
@@ -47,6 +48,8 @@ export async function sendH2h(
     const answer = { status: 'failed', refund: 'full', message: outcome.message, failover: 'or_keep' } as const
     if (await s.record(db, d, answer, ['pending'])) return 'failed'
   }
+  // The deposit ran short (rc 44): its balance read first, so the failover and the queue see it (docs/design.md §11e).
+  if (outcome.balanceLow) await readBalanceOf(db, account, d.kind, s.timeoutMs)
   if (outcome.status === 'pending') {
     await notePendingAnswer(db, d.id, outcome.message, s.pollSeconds)
   } else {

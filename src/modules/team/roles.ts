@@ -76,6 +76,7 @@ export const ACCESS: Record<string, Access> = {
   adminCreateProvider: write('store'),
   adminUpdateProvider: write('store'),
   adminProviderBalance: read('viewer'),
+  adminRefreshProviderBalance: write('store'),
   adminSyncSupplier: write('store'),
   adminImportSupplierProducts: write('store'),
   adminListSupplierProducts: read('viewer'),
