@@ -134,6 +134,18 @@ export const WRITE_CALLS: [string, CallOf][] = [
       payload: { product_license: SECRETS.manualLicense },
     }),
   ],
+  ['adminReplyComplaint', (w) => ({ method: 'POST', url: `/complaints/${w.complaints.reply}/reply`, payload: { message: 'sweep' } })],
+  ['adminRejectComplaint', (w) => ({ method: 'POST', url: `/complaints/${w.complaints.reply}/reject`, payload: { reason: 'sweep' } })],
+  [
+    'adminResendComplaint',
+    (w) => ({
+      method: 'POST',
+      url: `/complaints/${w.complaints.resend}/resend`,
+      payload: { mode: 'manual', product_license: SECRETS.manualLicense },
+    }),
+  ],
+  ['adminRecheckComplaint', (w) => ({ method: 'POST', url: `/complaints/${w.complaints.recheck}/recheck` })],
+  ['adminRefundComplaint', (w) => ({ method: 'POST', url: `/complaints/${w.complaints.refund}/refund`, payload: {} })],
   ['adminCancelTransaction', (w) => ({ method: 'POST', url: `/transactions/${w.orders.cancel}/cancel`, payload: { reason: 'sweep' } })],
   [
     'adminResolveDispatch',
@@ -211,6 +223,7 @@ export function readUrl(path: string, w: SweepWorld): string {
     users: String(w.user),
     operators: String(w.target.id),
     tokens: String(w.target.tokenId),
+    complaints: String(w.complaints.reply),
   }
   const segments = path.replace('/api/admin/v1', '').split('/')
   return segments.map((s, i) => (/^\{\w+\}$/.test(s) ? (byResource[segments[i - 1]!] ?? '1') : s)).join('/')

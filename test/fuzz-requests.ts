@@ -151,6 +151,19 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         const resolving = draft.op.path.endsWith('/resolve') && review.length && chance(g, 0.8)
         return { value: pick(g, resolving ? review : world.topups).reference }
       }
+      // An open complaint, mostly one whose line the step fits: upstream for a re-check, delivered for a resend or refund.
+      if (resource === 'complaints' && world.complaints.length) {
+        const open = world.complaints.filter((c) => c.status !== 'closed')
+        const step = draft.op.path.split('/').at(-1)
+        const fits = open.filter((c) =>
+          step === 'recheck'
+            ? c.order_process === 'h2h' || c.order_process === 'smm'
+            : step === 'resend' || step === 'refund'
+              ? c.line_status === 'delivered' || c.line_status === 'sent'
+              : true,
+        )
+        return { value: pick(g, fits.length && chance(g, 0.85) ? fits : open.length ? open : world.complaints).id }
+      }
       if (resource === 'dispatches' && world.dispatches.length)
         return { value: pick(g, world.dispatches.filter((d) => d.status === 'review').concat(world.dispatches.slice(0, 1))).id }
       return undefined

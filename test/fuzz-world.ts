@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Database } from '../src/db/database.js'
 import type { App } from '../src/http/server.js'
+import { openComplaint } from '../src/modules/complaints/index.js'
 import { newOperatorToken } from '../src/modules/team/index.js'
 import { admin, createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
 import { buy } from './factory-orders.js'
@@ -39,6 +40,8 @@ export type World = {
   topups: { account_id: number; reference: string; ref_id: string; invoice: string; status: string }[]
   /** A bank_transfer channel, its transfer top-ups (pending first) and its mutations (unmatched first) (docs/design.md §7b). */
   bank: { channel: string; transfers: { reference: string; status: string }[]; mutations: { id: number; status: string }[] }
+  /** Complaints (docs/design.md §14), open ones first, with their line's process and state. */
+  complaints: { id: number; status: string; order_process: string; line_status: string }[]
   /** Upstream requests, those waiting for the operator's review first. */
   dispatches: { id: number; status: string }[]
   /** Webhook deliveries (each account's test callbacks to a port that refuses). */
@@ -217,6 +220,14 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   await admin(app, 'POST', '/price-levels', { code: 'fz-vip', name: 'Fuzz VIP', position: 1 })
   await admin(app, 'PUT', '/price-levels/fz-vip/rules', { rules: [{ scope: 'all', percent: 2, round_to: 50 }] })
   await admin(app, 'PUT', `/items/${items[0]!.id}/level-prices`, { 'fz-vip': items[0]!.price })
+  // h2h lines whose requests the provider has seen and not answered yet: their complaints can be re-checked.
+  const h2h = items.find((it) => it.order_process === 'h2h' && it.restore.provider === 'fz-h2h')!
+  for (const [i, a] of accounts.entries()) {
+    const res = await buy(app, a, `seed-h2h-${i}`, [{ item_id: h2h.id, quantity: 1, note: h2h.note }])
+    if (res.statusCode !== 200) throw new Error(`seed h2h purchase: ${res.body}`)
+  }
+  await sql`UPDATE dispatches SET status = 'pending', attempts = 1, first_sent_at = now(), next_attempt_at = now() + interval '1 day'
+             WHERE kind = 'digiflazz' AND status = 'queued'`.execute(db)
   const me = await seedTeam(app, db)
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
@@ -236,6 +247,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     channels,
     topups: [],
     bank: { channel: FUZZ_BANK.code, transfers: [], mutations: [] },
+    complaints: [],
     dispatches: [],
     deliveries: [],
     users: [],
@@ -249,8 +261,23 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     accountIds: [],
     columns: rows.map((r) => r.column_name),
   }
+  await restockComplaints(db, world)
   await refresh(world, db)
   return world
+}
+
+/** Open complaints on the fuzz accounts' newest lines that take one (each operator step closes or answers one). */
+async function restockComplaints(db: Database, world: World): Promise<void> {
+  const { rows } = await sql<{ account_id: number; ref_id: string; line_id: number }>`
+    SELECT o.account_id, o.ref_id, l.id AS line_id FROM order_lines l JOIN orders o ON o.id = l.order_id
+     WHERE l.status IN ('pending', 'processing', 'delivered', 'sent') AND o.created_at > now() - interval '1 day'
+       AND NOT EXISTS (SELECT 1 FROM complaints c WHERE c.order_line_id = l.id AND c.status <> 'closed')
+     ORDER BY l.order_process = 'h2h' DESC, l.status IN ('delivered', 'sent') DESC, l.id DESC LIMIT 12`.execute(db)
+  for (const r of rows) {
+    const body = { order_item_id: r.line_id, reason: 'not_received' as const, message: 'fuzz seed' }
+    await openComplaint(db, { now: new Date(), days: 7 }, r.account_id, r.ref_id, body, { name: 'fuzz' }).catch(() => undefined)
+  }
+  world.complaints = []
 }
 
 // Far above any id the requests draw (a generated id is at most a few thousand, or 2^53 - 1): no request removes, demotes or
@@ -347,6 +374,10 @@ export async function refresh(world: World, db: Database): Promise<void> {
       World['topups'][number]
     >`SELECT account_id, reference, ref_id, invoice, status FROM topups ORDER BY status = 'review' DESC, id DESC LIMIT 200`.execute(db)
   ).rows
+  world.complaints = (
+    await sql<World['complaints'][number]>`SELECT c.id, c.status, l.order_process, l.status AS line_status
+      FROM complaints c JOIN order_lines l ON l.id = c.order_line_id ORDER BY c.status <> 'closed' DESC, c.id DESC LIMIT 100`.execute(db)
+  ).rows
   world.dispatches = (
     await sql<World['dispatches'][number]>`SELECT id, status FROM dispatches ORDER BY status = 'review' DESC, id DESC LIMIT 100`.execute(db)
   ).rows
@@ -413,6 +444,7 @@ export async function heal(app: App, db: Database, world: World): Promise<number
     account_number: FUZZ_BANK.account_number,
   })
   requests += await restockBank(app, db, world.accounts)
+  await restockComplaints(db, world)
   const stock = new Map(
     (
       await sql<{

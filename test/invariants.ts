@@ -59,10 +59,11 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
   }>`SELECT count(*) AS n FROM (SELECT account_id, ref_id FROM orders GROUP BY 1, 2 HAVING count(*) > 1) d`.execute(db)
   expect(duplicates.rows[0].n).toBe(0)
 
-  // Every auto line holds exactly its quantity of licenses, all of its own item.
+  // Every auto line holds exactly its quantity of sold licenses, all of its own item (a complaint's resend
+  // voids the ones it replaced; a typed resend replaces them all: none sold, the typed one delivered).
   const autoLines = await sql<{ id: number; quantity: number; held: number; foreign: number }>`
-    SELECT ol.id, ol.quantity,
-           (SELECT count(*) FROM licenses l WHERE l.order_line_id = ol.id) AS held,
+    SELECT ol.id, CASE WHEN ol.delivery_enc IS NULL THEN ol.quantity ELSE 0 END AS quantity,
+           (SELECT count(*) FROM licenses l WHERE l.order_line_id = ol.id AND l.status = 'sold') AS held,
            (SELECT count(*) FROM licenses l WHERE l.order_line_id = ol.id AND l.item_id <> ol.item_id) AS foreign
       FROM order_lines ol WHERE ol.order_process = 'auto'`.execute(db)
   for (const line of autoLines.rows) {
@@ -71,7 +72,7 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
   }
   const soldWithoutLine = await sql<{
     n: number
-  }>`SELECT count(*) AS n FROM licenses WHERE (status = 'sold') <> (order_line_id IS NOT NULL)`.execute(db)
+  }>`SELECT count(*) AS n FROM licenses WHERE (status IN ('sold', 'void')) <> (order_line_id IS NOT NULL)`.execute(db)
   expect(soldWithoutLine.rows[0].n).toBe(0)
   // Every stocked voucher is in the registry that keeps it unique store-wide (migration 0180).
   const unregistered = await sql<{
@@ -83,17 +84,21 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
 
   for (const [itemId, added] of Object.entries(limitedStockAdded)) {
     const { rows } = await sql<{ stock: number; taken: number }>`
-      SELECT i.stock, (SELECT coalesce(sum(stock_taken), 0)::bigint FROM order_lines WHERE item_id = i.id AND status <> 'refunded') AS taken
+      -- A line a complaint refunded keeps its stock: the goods went out.
+      SELECT i.stock, (SELECT coalesce(sum(stock_taken), 0)::bigint FROM order_lines ol WHERE item_id = i.id
+                        AND (status <> 'refunded' OR EXISTS (SELECT 1 FROM complaints c WHERE c.order_line_id = ol.id AND c.resolution = 'refunded'))) AS taken
         FROM items i WHERE i.id = ${Number(itemId)}`.execute(db)
     expect(rows[0].stock + rows[0].taken, `item ${itemId} stock adds up`).toBe(added)
     expect(rows[0].stock).toBeGreaterThanOrEqual(0)
   }
 
-  // Each line's refund is one ledger entry of exactly its refunded_amount; refunded lines gave back their whole subtotal.
+  // A line's refunds are at most one ledger entry of settlement's and one of a complaint's, adding up to its
+  // refunded_amount; refunded lines gave back their whole subtotal.
   const lineRefunds = await sql<{ id: number; status: string; subtotal: number; refunded_amount: number; ledger: number; entries: number }>`
     SELECT ol.id, ol.status, ol.subtotal, ol.refunded_amount,
            (SELECT coalesce(sum(amount), 0)::bigint FROM ledger_entries WHERE order_line_id = ol.id AND type = 'refund') AS ledger,
-           (SELECT count(*) FROM ledger_entries WHERE order_line_id = ol.id AND type = 'refund') AS entries
+           (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM ledger_entries WHERE order_line_id = ol.id AND type = 'refund'
+                                               GROUP BY reference IS NULL) k) AS entries
       FROM order_lines ol`.execute(db)
   for (const line of lineRefunds.rows) {
     expect(line.ledger, `line ${line.id} refund vs ledger`).toBe(line.refunded_amount)
@@ -112,19 +117,25 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     open: number
     refundable: number
     refunded_amount: number
+    by_complaint: number
   }>`
     SELECT ol.id, ol.status, ol.subtotal, ol.refunded_amount,
            (SELECT coalesce(sum(amount), 0)::bigint FROM dispatches d
              WHERE order_line_id = ol.id AND NOT EXISTS (SELECT 1 FROM dispatches f WHERE f.failover_of = d.id)) AS requested,
            (SELECT count(*) FROM dispatches WHERE order_line_id = ol.id AND status IN ('queued', 'sending', 'pending', 'review')) AS open,
-           (SELECT coalesce(sum(refund_amount), 0)::bigint FROM dispatches WHERE order_line_id = ol.id) AS refundable
+           (SELECT coalesce(sum(refund_amount), 0)::bigint FROM dispatches WHERE order_line_id = ol.id) AS refundable,
+           -- What a complaint refunded after the line settled (docs/design.md §14) is not its requests'.
+           (SELECT coalesce(sum(refunded_amount), 0)::bigint FROM complaints WHERE order_line_id = ol.id) AS by_complaint
       FROM order_lines ol WHERE ol.order_process IN ('h2h', 'smm')`.execute(db)
   for (const line of upstream.rows) {
     expect(line.requested, `upstream line ${line.id} requests`).toBe(line.subtotal)
     if (['pending', 'processing', 'cancel_requested'].includes(line.status))
       expect(line.open, `open upstream line ${line.id}`).toBeGreaterThan(0)
     else
-      expect([line.open, line.refunded_amount], `settled upstream line ${line.id}`).toEqual([0, Math.min(line.refundable, line.subtotal)])
+      expect([line.open, line.refunded_amount - line.by_complaint], `settled upstream line ${line.id}`).toEqual([
+        0,
+        Math.min(line.refundable, line.subtotal),
+      ])
   }
 
   const failedOver = await sql<{ id: number; status: string; refund_amount: number; successors: number }>`

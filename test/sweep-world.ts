@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { expect } from 'vitest'
 import type { AppContext } from '../src/context.js'
 import type { App } from '../src/http/server.js'
+import { openComplaint } from '../src/modules/complaints/index.js'
 import type { PaymentGateway } from '../src/modules/topups/index.js'
 import { hashPassword } from '../src/passwords.js'
 import { admin, createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
@@ -49,6 +50,8 @@ export type SweepWorld = {
   delivery: number
   /** A bank_transfer channel, a pending transfer top-up to it, and two unmatched credits: one to match, one to ignore. */
   bank: { channel: string; topup: string; toMatch: number; toIgnore: number }
+  /** Open complaints (docs/design.md §14): one to reply to and then reject, one to resend, one to refund, one to re-check upstream. */
+  complaints: { reply: number; resend: number; refund: number; recheck: number }
 }
 
 /** The payment gateway of the sweeps: the simulator's links, and one channel of its own to import. */
@@ -100,6 +103,8 @@ export async function sweepWorld(app: App, ctx: AppContext, up: Upstreams): Prom
     WHERE order_id = ${upstream} RETURNING id`
     .execute(ctx.db)
     .then((r) => r.rows)
+
+  const complaints = await sweepComplaints(app, ctx, a, manual.id, h2h.id)
 
   const invite = await admin(app, 'POST', `/resellers/${a.id}/users`, { email: 'owner-a@sweep.example', role: 'owner' })
   made.push(String(invite.invite_url).split('/').at(-1)!)
@@ -201,5 +206,29 @@ export async function sweepWorld(app: App, ctx: AppContext, up: Upstreams): Prom
     topups: { pending, review, toExpire },
     delivery: delivery!.id,
     bank: { channel: bankChannel, topup: transfer.json().data.reference, toMatch: credits[0]!.id, toIgnore: credits[1]!.id },
+    complaints,
+  }
+}
+
+/** Complaints on sent manual lines, and one on an h2h line whose request the provider has seen (as after a send that got no answer yet). */
+async function sweepComplaints(app: App, ctx: AppContext, a: Reseller, manual: number, h2h: number): Promise<SweepWorld['complaints']> {
+  const complain = async (ref: string, cart: { item_id: number; quantity: number; note?: string }, send: boolean) => {
+    const res = await buy(app, a, ref, [cart])
+    expect(res.statusCode, res.body).toBe(200)
+    const id = res.json().data.id as number
+    const line = (await admin(app, 'GET', `/transactions/${id}`)).items[0].id as number
+    if (send) await admin(app, 'POST', `/transactions/${id}/items/${line}/send`, { product_license: `sweep-${ref}` })
+    else
+      await sql`UPDATE dispatches SET status = 'pending', attempts = 1, first_sent_at = now(), next_attempt_at = now() + interval '1 day'
+                 WHERE order_line_id = ${line}`.execute(ctx.db)
+    const body = { order_item_id: line, reason: 'not_received' as const, message: 'sweep: not received' }
+    return (await openComplaint(ctx.db, { now: new Date(), days: 7 }, a.id, ref, body, { name: 'sweep' })).id
+  }
+  const sent = { item_id: manual, quantity: 1, note: 'buyer@example.com' }
+  return {
+    reply: await complain('sweep-complaint-reply', sent, true),
+    resend: await complain('sweep-complaint-resend', sent, true),
+    refund: await complain('sweep-complaint-refund', sent, true),
+    recheck: await complain('sweep-complaint-recheck', { item_id: h2h, quantity: 1, note: '081234567891' }, false),
   }
 }

@@ -145,3 +145,31 @@ describe('admin CLI price levels', () => {
     expect(callOf(['resellers:update', '7', '--price-level', 'h2h'])).toEqual(['PATCH', '/resellers/7', { price_level: 'h2h' }])
   })
 })
+
+describe('admin CLI complaints', () => {
+  const callOf = (argv: string[]) => {
+    const { name, args, flags } = parseArgs(argv)
+    const command = COMMANDS[name]!
+    return [command.method, command.path(args), command.body?.(flags, args)]
+  }
+
+  it('maps complaints:* onto the operator complaint routes', () => {
+    expect(callOf(['complaints:list'])).toEqual(['GET', '/complaints', undefined])
+    expect(callOf(['complaints:show', '12'])).toEqual(['GET', '/complaints/12', undefined])
+    expect(callOf(['complaints:reply', '12', '--message', 'checking'])).toEqual(['POST', '/complaints/12/reply', { message: 'checking' }])
+    expect(callOf(['complaints:resend', '12', '--mode', 'auto'])).toEqual(['POST', '/complaints/12/resend', { mode: 'auto' }])
+    expect(callOf(['complaints:resend', '12', '--mode', 'manual', '--license', 'V-1'])).toEqual([
+      'POST',
+      '/complaints/12/resend',
+      { mode: 'manual', product_license: 'V-1' },
+    ])
+    expect(callOf(['complaints:recheck', '12'])).toEqual(['POST', '/complaints/12/recheck', undefined])
+    expect(callOf(['complaints:refund', '12'])).toEqual(['POST', '/complaints/12/refund', {}])
+    expect(callOf(['complaints:reject', '12', '--reason', 'used'])).toEqual(['POST', '/complaints/12/reject', { reason: 'used' }])
+  })
+
+  it('says what a manual resend lacks', () => {
+    expect(() => callOf(['complaints:resend', '12', '--mode', 'manual'])).toThrow(FlagError)
+    expect(() => callOf(['complaints:resend', '12', '--mode', 'typed'])).toThrow('--mode: auto or manual')
+  })
+})

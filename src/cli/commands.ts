@@ -1,5 +1,6 @@
 import { bool, clean, decimal, int, list, nullableInt, nullableStr, str, type Command, type Flags } from './flags.js'
 import { CATALOG_COMMANDS } from './catalog-commands.js'
+import { COMPLAINT_COMMANDS } from './complaints-commands.js'
 import { LEVEL_COMMANDS } from './level-commands.js'
 import { TEAM_COMMANDS } from './team-commands.js'
 
@@ -200,7 +201,13 @@ const STORE_COMMANDS: Record<string, Command> = {
 }
 
 /** The admin CLI's commands: each is one operator API call (docs/design.md §11). */
-export const COMMANDS: Record<string, Command> = { ...STORE_COMMANDS, ...CATALOG_COMMANDS, ...LEVEL_COMMANDS, ...TEAM_COMMANDS }
+export const COMMANDS: Record<string, Command> = {
+  ...STORE_COMMANDS,
+  ...CATALOG_COMMANDS,
+  ...LEVEL_COMMANDS,
+  ...TEAM_COMMANDS,
+  ...COMPLAINT_COMMANDS,
+}
 
 // Placeholders of `usage` as they read in an example call.
 const SAMPLES: Record<string, string> = {

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
 import { adminCatalogRoutes, adminOrderRoutes, adminRoutes, operatorViewRoutes } from '../modules/admin/index.js'
+import { complaintAdminRoutes } from '../modules/complaints/index.js'
 import { auditRoutes } from '../modules/audit/index.js'
 import { billRoutes } from '../modules/bills/index.js'
 import { catalogRoutes, renewCatalogAfterWrites } from '../modules/catalog/index.js'
@@ -131,6 +132,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(dashboardUserAdminRoutes(ctx))
       await admin.register(teamRoutes(ctx))
       await admin.register(auditRoutes(ctx))
+      await admin.register(complaintAdminRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

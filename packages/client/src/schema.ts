@@ -1901,6 +1901,146 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/admin/v1/complaints': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The complaints queue (not closed, oldest first, against the SLA), or every complaint
+     * @description The complaints queue (`view=queue`, the default): every complaint not closed, oldest first, each with its age and, while a reseller waits (`open`), `due_at` (COMPLAINT_SLA_HOURS after the first unanswered reseller message) and `overdue`. `view=all`: every complaint, newest first. Filters: status, reason, account_id.
+     */
+    get: operations['adminListComplaints']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/complaints/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * One complaint: its thread, order, line and upstream request
+     * @description One complaint with its whole thread (each author’s name shown), its order, its line (subtotal, what was refunded) and, for h2h and smm lines, the latest upstream request with its SN or status.
+     */
+    get: operations['adminGetComplaint']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/complaints/{id}/reply': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Answer the reseller (answered)
+     * @description An answer to the reseller: the complaint turns `answered` (a reseller message opens it again) and complaint.updated is sent.
+     */
+    post: operations['adminReplyComplaint']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/complaints/{id}/resend': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Deliver the line again (closed: resent)
+     * @description Delivers the line again and closes the complaint `resent`. `mode: auto` (auto lines): the line’s licenses turn `void` (never back in stock) and as many from the item’s stock are sold to it; none free is 422 INSUFFICIENT_STOCK. `mode: manual`: the replacement typed, stored encrypted (an auto line’s licenses turn void). Either way the reseller gets order.item.sent and reads the new license in the transaction. Only a delivered or sent line is resent.
+     */
+    post: operations['adminResendComplaint']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/complaints/{id}/recheck': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Ask the provider about the line’s upstream request (never a new order)
+     * @description Asks the provider about the line’s latest upstream request — never a new order: Digiflazz by the same ref_id (only a request it has answered), an SMM panel by `status` of its order. Delivered upstream closes the complaint `resolved` with the SN in the thread; otherwise it is `answered` with what the provider said. An auto or manual line is 422 COMPLAINT_NOT_ALLOWED; a provider that does not answer is 503 and changes nothing.
+     */
+    post: operations['adminRecheckComplaint']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/complaints/{id}/refund': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Refund what is left of the line, once (closed: refunded)
+     * @description Refunds the line exactly once: what is left of its recorded subtotal (less what settlement already gave back, e.g. an SMM partial), never today’s price, credited to the balance with reference `complaint:<id>`; the line turns `refunded`, the order keeps its status, the complaint closes `refunded`. A line still in flight upstream, one refunded already, or a closed complaint is 422 COMPLAINT_NOT_ALLOWED. finance, admin and owner only.
+     */
+    post: operations['adminRefundComplaint']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/complaints/{id}/reject': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Reject the complaint with a reason (closed: rejected)
+     * @description Closes the complaint `rejected` with the reason, which the reseller reads; nothing is refunded or sent.
+     */
+    post: operations['adminRejectComplaint']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/v1/callbacks/tripay': {
     parameters: {
       query?: never
@@ -19881,6 +20021,1708 @@ export interface operations {
         }
       }
       /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListComplaints: {
+    parameters: {
+      query?: {
+        /** @description queue: not closed, oldest first; all: any status, newest first */
+        view?: 'queue' | 'all'
+        status?: 'open' | 'answered' | 'closed'
+        reason?: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+        account_id?: number
+        page?: number
+        per_page?: number
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 12,
+           *           "account_id": 7,
+           *           "account_name": "Toko Maju",
+           *           "order_id": 5310,
+           *           "ref_id": "ORDER-1042",
+           *           "invoice": "INV20261206AB12CD34",
+           *           "order_item_id": "9120",
+           *           "product_name": "Steam Wallet",
+           *           "variant_name": "Steam Wallet IDR 60.000",
+           *           "order_process": "auto",
+           *           "reason": "invalid_code",
+           *           "status": "open",
+           *           "resolution": null,
+           *           "refunded_amount": 0,
+           *           "age_minutes": 95,
+           *           "waiting_since": "2026-12-06T03:00:00.000Z",
+           *           "due_at": "2026-12-07T03:00:00.000Z",
+           *           "overdue": false,
+           *           "created_at": "2026-12-06T03:00:00.000Z",
+           *           "updated_at": "2026-12-06T03:00:00.000Z",
+           *           "closed_at": null
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 1,
+           *         "last_page": 1
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              account_name: string
+              order_id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained of (its id, a string, as resellers see it) */
+              order_item_id: string
+              product_name: string
+              variant_name: string
+              /** @enum {string} */
+              order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+              /** @enum {string} */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /** @enum {string} */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              refunded_amount: number
+              /** @description since the complaint was opened */
+              age_minutes: number
+              /** @description while `open`: the reseller message since the last operator step that waits */
+              waiting_since: string | null
+              /** @description waiting_since + COMPLAINT_SLA_HOURS; null when nobody waits for an operator */
+              due_at: string | null
+              /** @description an `open` complaint past its due_at */
+              overdue: boolean
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminGetComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "account_id": 7,
+           *         "account_name": "Toko Maju",
+           *         "order_id": 5310,
+           *         "ref_id": "ORDER-1042",
+           *         "invoice": "INV20261206AB12CD34",
+           *         "order_item_id": "9120",
+           *         "product_name": "Steam Wallet",
+           *         "variant_name": "Steam Wallet IDR 60.000",
+           *         "order_process": "auto",
+           *         "reason": "invalid_code",
+           *         "status": "open",
+           *         "resolution": null,
+           *         "refunded_amount": 0,
+           *         "age_minutes": 95,
+           *         "waiting_since": "2026-12-06T03:00:00.000Z",
+           *         "due_at": "2026-12-07T03:00:00.000Z",
+           *         "overdue": false,
+           *         "created_at": "2026-12-06T03:00:00.000Z",
+           *         "updated_at": "2026-12-06T03:00:00.000Z",
+           *         "closed_at": null,
+           *         "order": {
+           *           "id": 5310,
+           *           "ref_id": "ORDER-1042",
+           *           "invoice": "INV20261206AB12CD34",
+           *           "status": "completed"
+           *         },
+           *         "line": {
+           *           "id": 9120,
+           *           "product_name": "Steam Wallet",
+           *           "variant_name": "Steam Wallet IDR 60.000",
+           *           "order_process": "auto",
+           *           "status": "delivered",
+           *           "quantity": 1,
+           *           "subtotal": 61500,
+           *           "refunded_amount": 0,
+           *           "delivered_at": "2026-12-06T02:58:00.000Z",
+           *           "upstream": null
+           *         },
+           *         "messages": [
+           *           {
+           *             "id": 41,
+           *             "author": "reseller",
+           *             "author_name": "Toko Maju",
+           *             "action": "open",
+           *             "message": "The code says already redeemed.",
+           *             "created_at": "2026-12-06T03:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              account_name: string
+              order_id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained of (its id, a string, as resellers see it) */
+              order_item_id: string
+              product_name: string
+              variant_name: string
+              /** @enum {string} */
+              order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+              /** @enum {string} */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /** @enum {string} */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              refunded_amount: number
+              /** @description since the complaint was opened */
+              age_minutes: number
+              /** @description while `open`: the reseller message since the last operator step that waits */
+              waiting_since: string | null
+              /** @description waiting_since + COMPLAINT_SLA_HOURS; null when nobody waits for an operator */
+              due_at: string | null
+              /** @description an `open` complaint past its due_at */
+              overdue: boolean
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              order: {
+                id: number
+                ref_id: string
+                invoice: string
+                status: string
+              }
+              line: {
+                id: number
+                product_name: string
+                variant_name: string
+                /** @enum {string} */
+                order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+                /** @enum {string} */
+                status: 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+                quantity: number
+                subtotal: number
+                refunded_amount: number
+                delivered_at: string | null
+                /** @description h2h and smm lines: the latest upstream request; else null */
+                upstream: {
+                  id: number
+                  provider: string
+                  /** @enum {string} */
+                  kind: 'digiflazz' | 'smm_panel'
+                  upstream_ref: string
+                  upstream_order_id: string | null
+                  /** @enum {string} */
+                  status: 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+                  upstream_status: string | null
+                  sn: string | null
+                  message: string | null
+                } | null
+              }
+              messages: {
+                id: number
+                /** @enum {string} */
+                author: 'reseller' | 'operator' | 'system'
+                /** @description the API account, the dashboard user’s email, or the operator’s name */
+                author_name: string
+                /** @enum {string} */
+                action: 'open' | 'message' | 'reply' | 'resend' | 'recheck' | 'refund' | 'reject'
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminReplyComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "message": "We are checking the code with the publisher; we will answer within the hour."
+         *     }
+         */
+        'application/json': {
+          /** @description what the reseller reads */
+          message: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "account_id": 7,
+           *         "account_name": "Toko Maju",
+           *         "order_id": 5310,
+           *         "ref_id": "ORDER-1042",
+           *         "invoice": "INV20261206AB12CD34",
+           *         "order_item_id": "9120",
+           *         "product_name": "Steam Wallet",
+           *         "variant_name": "Steam Wallet IDR 60.000",
+           *         "order_process": "auto",
+           *         "reason": "invalid_code",
+           *         "status": "answered",
+           *         "resolution": null,
+           *         "refunded_amount": 0,
+           *         "age_minutes": 95,
+           *         "waiting_since": null,
+           *         "due_at": null,
+           *         "overdue": false,
+           *         "created_at": "2026-12-06T03:00:00.000Z",
+           *         "updated_at": "2026-12-06T03:00:00.000Z",
+           *         "closed_at": null,
+           *         "order": {
+           *           "id": 5310,
+           *           "ref_id": "ORDER-1042",
+           *           "invoice": "INV20261206AB12CD34",
+           *           "status": "completed"
+           *         },
+           *         "line": {
+           *           "id": 9120,
+           *           "product_name": "Steam Wallet",
+           *           "variant_name": "Steam Wallet IDR 60.000",
+           *           "order_process": "auto",
+           *           "status": "delivered",
+           *           "quantity": 1,
+           *           "subtotal": 61500,
+           *           "refunded_amount": 0,
+           *           "delivered_at": "2026-12-06T02:58:00.000Z",
+           *           "upstream": null
+           *         },
+           *         "messages": [
+           *           {
+           *             "id": 41,
+           *             "author": "reseller",
+           *             "author_name": "Toko Maju",
+           *             "action": "open",
+           *             "message": "The code says already redeemed.",
+           *             "created_at": "2026-12-06T03:00:00.000Z"
+           *           },
+           *           {
+           *             "id": 42,
+           *             "author": "operator",
+           *             "author_name": "Sari (support)",
+           *             "action": "reply",
+           *             "message": "We are checking the code with the publisher; we will answer within the hour.",
+           *             "created_at": "2026-12-06T03:20:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              account_name: string
+              order_id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained of (its id, a string, as resellers see it) */
+              order_item_id: string
+              product_name: string
+              variant_name: string
+              /** @enum {string} */
+              order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+              /** @enum {string} */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /** @enum {string} */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              refunded_amount: number
+              /** @description since the complaint was opened */
+              age_minutes: number
+              /** @description while `open`: the reseller message since the last operator step that waits */
+              waiting_since: string | null
+              /** @description waiting_since + COMPLAINT_SLA_HOURS; null when nobody waits for an operator */
+              due_at: string | null
+              /** @description an `open` complaint past its due_at */
+              overdue: boolean
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              order: {
+                id: number
+                ref_id: string
+                invoice: string
+                status: string
+              }
+              line: {
+                id: number
+                product_name: string
+                variant_name: string
+                /** @enum {string} */
+                order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+                /** @enum {string} */
+                status: 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+                quantity: number
+                subtotal: number
+                refunded_amount: number
+                delivered_at: string | null
+                /** @description h2h and smm lines: the latest upstream request; else null */
+                upstream: {
+                  id: number
+                  provider: string
+                  /** @enum {string} */
+                  kind: 'digiflazz' | 'smm_panel'
+                  upstream_ref: string
+                  upstream_order_id: string | null
+                  /** @enum {string} */
+                  status: 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+                  upstream_status: string | null
+                  sn: string | null
+                  message: string | null
+                } | null
+              }
+              messages: {
+                id: number
+                /** @enum {string} */
+                author: 'reseller' | 'operator' | 'system'
+                /** @description the API account, the dashboard user’s email, or the operator’s name */
+                author_name: string
+                /** @enum {string} */
+                action: 'open' | 'message' | 'reply' | 'resend' | 'recheck' | 'refund' | 'reject'
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminResendComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "mode": "auto"
+         *     }
+         */
+        'application/json':
+          | {
+              /** @enum {string} */
+              mode: 'auto'
+            }
+          | {
+              /** @enum {string} */
+              mode: 'manual'
+              /** @description the replacement, stored encrypted */
+              product_license: string
+              note?: string
+            }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "account_id": 7,
+           *         "account_name": "Toko Maju",
+           *         "order_id": 5310,
+           *         "ref_id": "ORDER-1042",
+           *         "invoice": "INV20261206AB12CD34",
+           *         "order_item_id": "9120",
+           *         "product_name": "Steam Wallet",
+           *         "variant_name": "Steam Wallet IDR 60.000",
+           *         "order_process": "auto",
+           *         "reason": "invalid_code",
+           *         "status": "closed",
+           *         "resolution": "resent",
+           *         "refunded_amount": 0,
+           *         "age_minutes": 95,
+           *         "waiting_since": null,
+           *         "due_at": null,
+           *         "overdue": false,
+           *         "created_at": "2026-12-06T03:00:00.000Z",
+           *         "updated_at": "2026-12-06T04:35:00.000Z",
+           *         "closed_at": "2026-12-06T04:35:00.000Z",
+           *         "order": {
+           *           "id": 5310,
+           *           "ref_id": "ORDER-1042",
+           *           "invoice": "INV20261206AB12CD34",
+           *           "status": "completed"
+           *         },
+           *         "line": {
+           *           "id": 9120,
+           *           "product_name": "Steam Wallet",
+           *           "variant_name": "Steam Wallet IDR 60.000",
+           *           "order_process": "auto",
+           *           "status": "delivered",
+           *           "quantity": 1,
+           *           "subtotal": 61500,
+           *           "refunded_amount": 0,
+           *           "delivered_at": "2026-12-06T02:58:00.000Z",
+           *           "upstream": null
+           *         },
+           *         "messages": [
+           *           {
+           *             "id": 41,
+           *             "author": "reseller",
+           *             "author_name": "Toko Maju",
+           *             "action": "open",
+           *             "message": "The code says already redeemed.",
+           *             "created_at": "2026-12-06T03:00:00.000Z"
+           *           },
+           *           {
+           *             "id": 42,
+           *             "author": "operator",
+           *             "author_name": "Sari (support)",
+           *             "action": "resend",
+           *             "message": "A replacement was sent; read it in the transaction.",
+           *             "created_at": "2026-12-06T04:35:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              account_name: string
+              order_id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained of (its id, a string, as resellers see it) */
+              order_item_id: string
+              product_name: string
+              variant_name: string
+              /** @enum {string} */
+              order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+              /** @enum {string} */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /** @enum {string} */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              refunded_amount: number
+              /** @description since the complaint was opened */
+              age_minutes: number
+              /** @description while `open`: the reseller message since the last operator step that waits */
+              waiting_since: string | null
+              /** @description waiting_since + COMPLAINT_SLA_HOURS; null when nobody waits for an operator */
+              due_at: string | null
+              /** @description an `open` complaint past its due_at */
+              overdue: boolean
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              order: {
+                id: number
+                ref_id: string
+                invoice: string
+                status: string
+              }
+              line: {
+                id: number
+                product_name: string
+                variant_name: string
+                /** @enum {string} */
+                order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+                /** @enum {string} */
+                status: 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+                quantity: number
+                subtotal: number
+                refunded_amount: number
+                delivered_at: string | null
+                /** @description h2h and smm lines: the latest upstream request; else null */
+                upstream: {
+                  id: number
+                  provider: string
+                  /** @enum {string} */
+                  kind: 'digiflazz' | 'smm_panel'
+                  upstream_ref: string
+                  upstream_order_id: string | null
+                  /** @enum {string} */
+                  status: 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+                  upstream_status: string | null
+                  sn: string | null
+                  message: string | null
+                } | null
+              }
+              messages: {
+                id: number
+                /** @enum {string} */
+                author: 'reseller' | 'operator' | 'system'
+                /** @description the API account, the dashboard user’s email, or the operator’s name */
+                author_name: string
+                /** @enum {string} */
+                action: 'open' | 'message' | 'reply' | 'resend' | 'recheck' | 'refund' | 'reject'
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
+       *
+       *     `INSUFFICIENT_STOCK`: not enough stock (stock locked by others counts as taken)
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRecheckComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "account_id": 7,
+           *         "account_name": "Toko Maju",
+           *         "order_id": 5310,
+           *         "ref_id": "ORDER-1042",
+           *         "invoice": "INV20261206AB12CD34",
+           *         "order_item_id": "9120",
+           *         "product_name": "Steam Wallet",
+           *         "variant_name": "Steam Wallet IDR 60.000",
+           *         "order_process": "h2h",
+           *         "reason": "invalid_code",
+           *         "status": "closed",
+           *         "resolution": "resolved",
+           *         "refunded_amount": 0,
+           *         "age_minutes": 95,
+           *         "waiting_since": null,
+           *         "due_at": null,
+           *         "overdue": false,
+           *         "created_at": "2026-12-06T03:00:00.000Z",
+           *         "updated_at": "2026-12-06T04:35:00.000Z",
+           *         "closed_at": "2026-12-06T04:35:00.000Z",
+           *         "order": {
+           *           "id": 5310,
+           *           "ref_id": "ORDER-1042",
+           *           "invoice": "INV20261206AB12CD34",
+           *           "status": "completed"
+           *         },
+           *         "line": {
+           *           "id": 9120,
+           *           "product_name": "Steam Wallet",
+           *           "variant_name": "Steam Wallet IDR 60.000",
+           *           "order_process": "h2h",
+           *           "status": "delivered",
+           *           "quantity": 1,
+           *           "subtotal": 61500,
+           *           "refunded_amount": 0,
+           *           "delivered_at": "2026-12-06T02:58:00.000Z",
+           *           "upstream": {
+           *             "id": 311,
+           *             "provider": "dgf",
+           *             "kind": "digiflazz",
+           *             "upstream_ref": "INV20261206AB12CD34-1-1",
+           *             "upstream_order_id": null,
+           *             "status": "completed",
+           *             "upstream_status": null,
+           *             "sn": "0512345678901234",
+           *             "message": "Transaksi Sukses"
+           *           }
+           *         },
+           *         "messages": [
+           *           {
+           *             "id": 41,
+           *             "author": "reseller",
+           *             "author_name": "Toko Maju",
+           *             "action": "open",
+           *             "message": "The code says already redeemed.",
+           *             "created_at": "2026-12-06T03:00:00.000Z"
+           *           },
+           *           {
+           *             "id": 42,
+           *             "author": "operator",
+           *             "author_name": "Sari (support)",
+           *             "action": "recheck",
+           *             "message": "Delivered at the provider, SN 0512345678901234: Transaksi Sukses",
+           *             "created_at": "2026-12-06T04:35:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              account_name: string
+              order_id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained of (its id, a string, as resellers see it) */
+              order_item_id: string
+              product_name: string
+              variant_name: string
+              /** @enum {string} */
+              order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+              /** @enum {string} */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /** @enum {string} */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              refunded_amount: number
+              /** @description since the complaint was opened */
+              age_minutes: number
+              /** @description while `open`: the reseller message since the last operator step that waits */
+              waiting_since: string | null
+              /** @description waiting_since + COMPLAINT_SLA_HOURS; null when nobody waits for an operator */
+              due_at: string | null
+              /** @description an `open` complaint past its due_at */
+              overdue: boolean
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              order: {
+                id: number
+                ref_id: string
+                invoice: string
+                status: string
+              }
+              line: {
+                id: number
+                product_name: string
+                variant_name: string
+                /** @enum {string} */
+                order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+                /** @enum {string} */
+                status: 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+                quantity: number
+                subtotal: number
+                refunded_amount: number
+                delivered_at: string | null
+                /** @description h2h and smm lines: the latest upstream request; else null */
+                upstream: {
+                  id: number
+                  provider: string
+                  /** @enum {string} */
+                  kind: 'digiflazz' | 'smm_panel'
+                  upstream_ref: string
+                  upstream_order_id: string | null
+                  /** @enum {string} */
+                  status: 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+                  upstream_status: string | null
+                  sn: string | null
+                  message: string | null
+                } | null
+              }
+              messages: {
+                id: number
+                /** @enum {string} */
+                author: 'reseller' | 'operator' | 'system'
+                /** @description the API account, the dashboard user’s email, or the operator’s name */
+                author_name: string
+                /** @enum {string} */
+                action: 'open' | 'message' | 'reply' | 'resend' | 'recheck' | 'refund' | 'reject'
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRefundComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "message": "Refunded in full: the publisher confirmed the code was used before."
+         *     }
+         */
+        'application/json': {
+          /** @description what the reseller reads; default "Refunded <amount>." */
+          message?: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "account_id": 7,
+           *         "account_name": "Toko Maju",
+           *         "order_id": 5310,
+           *         "ref_id": "ORDER-1042",
+           *         "invoice": "INV20261206AB12CD34",
+           *         "order_item_id": "9120",
+           *         "product_name": "Steam Wallet",
+           *         "variant_name": "Steam Wallet IDR 60.000",
+           *         "order_process": "auto",
+           *         "reason": "invalid_code",
+           *         "status": "closed",
+           *         "resolution": "refunded",
+           *         "refunded_amount": 61500,
+           *         "age_minutes": 95,
+           *         "waiting_since": null,
+           *         "due_at": null,
+           *         "overdue": false,
+           *         "created_at": "2026-12-06T03:00:00.000Z",
+           *         "updated_at": "2026-12-06T04:35:00.000Z",
+           *         "closed_at": "2026-12-06T04:35:00.000Z",
+           *         "order": {
+           *           "id": 5310,
+           *           "ref_id": "ORDER-1042",
+           *           "invoice": "INV20261206AB12CD34",
+           *           "status": "completed"
+           *         },
+           *         "line": {
+           *           "id": 9120,
+           *           "product_name": "Steam Wallet",
+           *           "variant_name": "Steam Wallet IDR 60.000",
+           *           "order_process": "auto",
+           *           "status": "delivered",
+           *           "quantity": 1,
+           *           "subtotal": 61500,
+           *           "refunded_amount": 0,
+           *           "delivered_at": "2026-12-06T02:58:00.000Z",
+           *           "upstream": null
+           *         },
+           *         "messages": [
+           *           {
+           *             "id": 41,
+           *             "author": "reseller",
+           *             "author_name": "Toko Maju",
+           *             "action": "open",
+           *             "message": "The code says already redeemed.",
+           *             "created_at": "2026-12-06T03:00:00.000Z"
+           *           },
+           *           {
+           *             "id": 42,
+           *             "author": "operator",
+           *             "author_name": "Sari (support)",
+           *             "action": "refund",
+           *             "message": "Refunded in full: the publisher confirmed the code was used before.",
+           *             "created_at": "2026-12-06T04:35:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              account_name: string
+              order_id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained of (its id, a string, as resellers see it) */
+              order_item_id: string
+              product_name: string
+              variant_name: string
+              /** @enum {string} */
+              order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+              /** @enum {string} */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /** @enum {string} */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              refunded_amount: number
+              /** @description since the complaint was opened */
+              age_minutes: number
+              /** @description while `open`: the reseller message since the last operator step that waits */
+              waiting_since: string | null
+              /** @description waiting_since + COMPLAINT_SLA_HOURS; null when nobody waits for an operator */
+              due_at: string | null
+              /** @description an `open` complaint past its due_at */
+              overdue: boolean
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              order: {
+                id: number
+                ref_id: string
+                invoice: string
+                status: string
+              }
+              line: {
+                id: number
+                product_name: string
+                variant_name: string
+                /** @enum {string} */
+                order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+                /** @enum {string} */
+                status: 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+                quantity: number
+                subtotal: number
+                refunded_amount: number
+                delivered_at: string | null
+                /** @description h2h and smm lines: the latest upstream request; else null */
+                upstream: {
+                  id: number
+                  provider: string
+                  /** @enum {string} */
+                  kind: 'digiflazz' | 'smm_panel'
+                  upstream_ref: string
+                  upstream_order_id: string | null
+                  /** @enum {string} */
+                  status: 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+                  upstream_status: string | null
+                  sn: string | null
+                  message: string | null
+                } | null
+              }
+              messages: {
+                id: number
+                /** @enum {string} */
+                author: 'reseller' | 'operator' | 'system'
+                /** @description the API account, the dashboard user’s email, or the operator’s name */
+                author_name: string
+                /** @enum {string} */
+                action: 'open' | 'message' | 'reply' | 'resend' | 'recheck' | 'refund' | 'reject'
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRejectComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "The code was redeemed on 6 Dec at 03:10 from your customer’s account."
+         *     }
+         */
+        'application/json': {
+          /** @description why, as the reseller reads it */
+          reason: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 12,
+           *         "account_id": 7,
+           *         "account_name": "Toko Maju",
+           *         "order_id": 5310,
+           *         "ref_id": "ORDER-1042",
+           *         "invoice": "INV20261206AB12CD34",
+           *         "order_item_id": "9120",
+           *         "product_name": "Steam Wallet",
+           *         "variant_name": "Steam Wallet IDR 60.000",
+           *         "order_process": "auto",
+           *         "reason": "invalid_code",
+           *         "status": "closed",
+           *         "resolution": "rejected",
+           *         "refunded_amount": 0,
+           *         "age_minutes": 95,
+           *         "waiting_since": null,
+           *         "due_at": null,
+           *         "overdue": false,
+           *         "created_at": "2026-12-06T03:00:00.000Z",
+           *         "updated_at": "2026-12-06T04:35:00.000Z",
+           *         "closed_at": "2026-12-06T04:35:00.000Z",
+           *         "order": {
+           *           "id": 5310,
+           *           "ref_id": "ORDER-1042",
+           *           "invoice": "INV20261206AB12CD34",
+           *           "status": "completed"
+           *         },
+           *         "line": {
+           *           "id": 9120,
+           *           "product_name": "Steam Wallet",
+           *           "variant_name": "Steam Wallet IDR 60.000",
+           *           "order_process": "auto",
+           *           "status": "delivered",
+           *           "quantity": 1,
+           *           "subtotal": 61500,
+           *           "refunded_amount": 0,
+           *           "delivered_at": "2026-12-06T02:58:00.000Z",
+           *           "upstream": null
+           *         },
+           *         "messages": [
+           *           {
+           *             "id": 41,
+           *             "author": "reseller",
+           *             "author_name": "Toko Maju",
+           *             "action": "open",
+           *             "message": "The code says already redeemed.",
+           *             "created_at": "2026-12-06T03:00:00.000Z"
+           *           },
+           *           {
+           *             "id": 42,
+           *             "author": "operator",
+           *             "author_name": "Sari (support)",
+           *             "action": "reject",
+           *             "message": "The code was redeemed on 6 Dec at 03:10 from your customer’s account.",
+           *             "created_at": "2026-12-06T04:35:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              account_id: number
+              account_name: string
+              order_id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained of (its id, a string, as resellers see it) */
+              order_item_id: string
+              product_name: string
+              variant_name: string
+              /** @enum {string} */
+              order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+              /** @enum {string} */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /** @enum {string} */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              refunded_amount: number
+              /** @description since the complaint was opened */
+              age_minutes: number
+              /** @description while `open`: the reseller message since the last operator step that waits */
+              waiting_since: string | null
+              /** @description waiting_since + COMPLAINT_SLA_HOURS; null when nobody waits for an operator */
+              due_at: string | null
+              /** @description an `open` complaint past its due_at */
+              overdue: boolean
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              order: {
+                id: number
+                ref_id: string
+                invoice: string
+                status: string
+              }
+              line: {
+                id: number
+                product_name: string
+                variant_name: string
+                /** @enum {string} */
+                order_process: 'auto' | 'manual' | 'h2h' | 'smm'
+                /** @enum {string} */
+                status: 'pending' | 'processing' | 'delivered' | 'sent' | 'refunded' | 'cancel_requested'
+                quantity: number
+                subtotal: number
+                refunded_amount: number
+                delivered_at: string | null
+                /** @description h2h and smm lines: the latest upstream request; else null */
+                upstream: {
+                  id: number
+                  provider: string
+                  /** @enum {string} */
+                  kind: 'digiflazz' | 'smm_panel'
+                  upstream_ref: string
+                  upstream_order_id: string | null
+                  /** @enum {string} */
+                  status: 'queued' | 'sending' | 'pending' | 'completed' | 'failed' | 'review' | 'void'
+                  upstream_status: string | null
+                  sn: string | null
+                  message: string | null
+                } | null
+              }
+              messages: {
+                id: number
+                /** @enum {string} */
+                author: 'reseller' | 'operator' | 'system'
+                /** @description the API account, the dashboard user’s email, or the operator’s name */
+                author_name: string
+                /** @enum {string} */
+                action: 'open' | 'message' | 'reply' | 'resend' | 'recheck' | 'refund' | 'reject'
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
+       */
       422: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */

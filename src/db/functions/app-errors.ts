@@ -11,6 +11,7 @@ const NAMES_FIELD = new Set<ErrorCode>([
   'SMM_ORDER_REQUIRES_JSON_NOTE',
   'INQUIRY_NOT_FOUND',
   'INQUIRY_EXPIRED',
+  'COMPLAINT_NOT_ALLOWED',
 ])
 
 /** A refusal raised in SQL by raise_app() (SQLSTATE RS422, app-errors.sql) as the AppError it stands for. */

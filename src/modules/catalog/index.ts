@@ -19,5 +19,5 @@ export { followFirstSource, lockItemForSources } from './item-provider.service.j
 export { createProduct, deleteProduct, getProduct, listProductItems, listProducts, updateProduct } from './products.service.js'
 export { createProvider, listProviders, updateProvider } from './providers.service.js'
 export { refuseUnsellable } from './sellable.js'
-export { lowStockItems, returnStock } from './stock.service.js'
+export { lowStockItems, resendLineLicenses, returnStock } from './stock.service.js'
 export { markSupplyChanged, setSupplierPrices, type SupplierPrice } from './supplier-prices.service.js'

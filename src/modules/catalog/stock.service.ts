@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import { findLowStockItems } from './catalog.queries.js'
 
 /**
@@ -8,6 +9,17 @@ import { findLowStockItems } from './catalog.queries.js'
  */
 export async function returnStock(trx: Trx, itemId: number, quantity: number): Promise<void> {
   if (quantity > 0) await sql`SELECT return_item_stock(${itemId}, ${quantity})`.execute(trx)
+}
+
+/**
+ * A complaint's resend of an auto line (resend_line_licenses() in stock.sql): its licenses turn void and
+ * `count` free ones are sold to it (0: a typed replacement); INSUFFICIENT_STOCK when too few are free.
+ */
+export async function resendLineLicenses(trx: Trx, itemId: number, lineId: number, count: number): Promise<number> {
+  const { rows } = await raisingAppErrors(
+    sql<{ claimed: number }>`SELECT resend_line_licenses(${itemId}::bigint, ${lineId}::bigint, ${count}::int) AS claimed`.execute(trx),
+  )
+  return Number(rows[0]!.claimed)
 }
 
 /** Active items with limited stock under `below` units for sale now, fewest first (at most 100). */

@@ -125,3 +125,40 @@ BEGIN
   UPDATE items SET stock = stock - p_qty, updated_at = clock_timestamp() WHERE id = p_item;
 END
 $$;
+
+-- A complaint's resend of an auto line (docs/design.md §14): the licenses the line holds turn `void`
+-- (delivered once, never back in stock) and p_count available ones, net of active stock locks, are
+-- sold to it (0: a typed replacement took their place). The item held exclusively first, as an
+-- operator's stock change does; the caller holds the line's order row (orders before items). The
+-- number of licenses claimed; too few available raises INSUFFICIENT_STOCK and changes nothing.
+CREATE OR REPLACE FUNCTION resend_line_licenses(p_item bigint, p_line bigint, p_count integer) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  v_available bigint;
+  v_claimed integer;
+BEGIN
+  PERFORM hold_item_exclusively(p_item);
+  IF p_count > 0 THEN
+    SELECT count(*) - item_reserved(p_item) INTO v_available
+      FROM (SELECT 1 FROM licenses WHERE item_id >= p_item AND item_id <= p_item AND status = 'available'
+             ORDER BY item_id, id LIMIT p_count + item_reserved(p_item)) s;
+    IF v_available < p_count THEN
+      PERFORM raise_app('INSUFFICIENT_STOCK', 'mode',
+                        'No license of this item is free for a resend: add licenses, or resend with mode manual and a typed one.',
+                        jsonb_build_object('item_id', p_item, 'available', greatest(v_available, 0), 'wanted', p_count));
+    END IF;
+  END IF;
+  UPDATE licenses SET status = 'void' WHERE order_line_id = p_line AND status = 'sold';
+  WITH claimed AS (
+    UPDATE licenses l SET status = 'sold', order_line_id = p_line, sold_at = clock_timestamp()
+      FROM (SELECT id FROM licenses WHERE item_id >= p_item AND item_id <= p_item AND status = 'available'
+             ORDER BY item_id, id LIMIT p_count FOR UPDATE SKIP LOCKED) picked
+     WHERE l.id = picked.id
+    RETURNING l.id)
+  SELECT count(*) INTO v_claimed FROM claimed;
+  IF v_claimed < p_count THEN
+    PERFORM raise_app('INSUFFICIENT_STOCK', 'mode', 'No license of this item is free for a resend: add licenses, or resend with mode manual.',
+                      jsonb_build_object('item_id', p_item, 'available', v_claimed, 'wanted', p_count));
+  END IF;
+  RETURN v_claimed;
+END
+$$;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 import type { PageWindow } from '../../db/keyset-paging.js'
 import { listPage } from '../../db/keyset-paging.js'
 import type { ComplaintAction, ComplaintAuthor, ComplaintReason, ComplaintResolution, ComplaintStatus } from '../../db/schema.js'
@@ -116,9 +117,10 @@ export async function recordStep(
 
 /** A complaint's refund (complaints.sql: refund_complaint): the amount credited. */
 export async function refundComplaint(trx: Trx, id: number, authorName: string, body: string | null): Promise<number> {
-  const { rows } = await sql<{
-    amount: string
-  }>`SELECT refund_complaint(${id}::bigint, ${authorName}::text, ${body}::text) AS amount`.execute(trx)
+  // Its refusals (closed, the line not final or refunded) arrive as COMPLAINT_NOT_ALLOWED naming why.
+  const { rows } = await raisingAppErrors(
+    sql<{ amount: string }>`SELECT refund_complaint(${id}::bigint, ${authorName}::text, ${body}::text) AS amount`.execute(trx),
+  )
   return Number(rows[0]!.amount)
 }
 

@@ -15,6 +15,7 @@ import { categoryPages } from './categories.pages.js'
 import { resellerActivityPages } from './reseller-activity.pages.js'
 import { topupPages } from './topups.pages.js'
 import { bankMutationPages } from './bank-mutations.pages.js'
+import { complaintPages } from './complaints.pages.js'
 import { dashboardUserPages } from './dashboard-users.pages.js'
 import { supplierPages } from './suppliers.pages.js'
 import { pricingPages } from './pricing.pages.js'
@@ -103,6 +104,7 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(overviewPages(ctx))
     await app.register(resellerPages(ctx))
     await app.register(orderPages(ctx))
+    await app.register(complaintPages(ctx))
     await app.register(catalogPages(ctx))
     await app.register(categoryPages(ctx))
     await app.register(resellerActivityPages(ctx))

@@ -89,5 +89,10 @@ export const NOTICES: Record<string, string> = {
   'operator-removed': 'Operator removed: signed out everywhere, every token revoked.',
   'factor-reset': 'Second factor reset: they were signed out and set it up again at their next sign-in.',
   'token-revoked': 'Token revoked: refused from its next use.',
+  replied: 'Reply sent: the complaint waits for the reseller.',
+  resent: 'Line delivered again: the complaint is closed (resent).',
+  rechecked: 'Provider asked: its answer is in the thread.',
+  refunded: 'Refunded once: the complaint is closed (refunded).',
+  rejected: 'Complaint rejected: the reseller reads the reason.',
 }
 export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

@@ -12,7 +12,7 @@ export {
 export { orderDetailJson, type OrderDetailJson } from './order-detail.queries.js'
 export { creditRefunds, lockOrder, ORDER_EVENTS, settleOrder, withdrawLine } from './order-state.queries.js'
 export { cancellableLines, markCancelRequested } from './operator-changes.queries.js'
-export { sendManualLine, startCancel } from './operator-changes.service.js'
+export { resendLine, sendManualLine, startCancel } from './operator-changes.service.js'
 export { getOperatorOrder, listOperatorOrders } from './operator-reads.service.js'
 export { orderRoutes } from './orders.routes.js'
 export {

@@ -42,3 +42,13 @@ export async function markManualLineSent(trx: Trx, lineId: number, delivery: { d
     .where('id', '=', lineId)
     .execute()
 }
+
+/** A final line delivered again by a complaint's resend: the typed replacement sealed (null: new licenses), now. */
+export async function markLineResent(trx: Trx, lineId: number, delivery: { deliveryEnc: string | null; note: string | null }) {
+  await trx
+    .updateTable('order_lines')
+    .set({ delivery_enc: delivery.deliveryEnc, delivery_note: delivery.note, delivered_at: sql`clock_timestamp()` })
+    .where('id', '=', lineId)
+    .where('status', 'in', ['delivered', 'sent'])
+    .execute()
+}

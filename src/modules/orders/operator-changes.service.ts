@@ -2,7 +2,7 @@ import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import type { Order } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
-import { lineOfOrder, markManualLineSent, setCancelReason } from './operator-changes.queries.js'
+import { lineOfOrder, markLineResent, markManualLineSent, setCancelReason } from './operator-changes.queries.js'
 import { lockOrder, recordEvent, settleOrder } from './order-state.queries.js'
 
 /** The first step of an operator cancel (docs/design.md §5): the order locked, refused unless paid, with its reason. */
@@ -35,4 +35,23 @@ export async function sendManualLine(
     await recordEvent(trx, order, 'order.item.sent', line.id)
     return { id: order.id, line_id: line.id, status: await settleOrder(trx, order) }
   })
+}
+
+/**
+ * A complaint's resend of a final line (docs/design.md §14), the order row held by the caller: the typed
+ * replacement sealed like a manual send (none: the line's new licenses, which catalog's resendLineLicenses
+ * claimed), and the line delivered again as order.item.sent.
+ */
+export async function resendLine(
+  trx: Trx,
+  vault: Vault,
+  order: Order,
+  lineId: number,
+  typed: { product_license: string; note?: string } | null,
+): Promise<void> {
+  await markLineResent(trx, lineId, {
+    deliveryEnc: typed ? vault.encrypt(typed.product_license) : null,
+    note: typed?.note ?? null,
+  })
+  await recordEvent(trx, order, 'order.item.sent', lineId)
 }

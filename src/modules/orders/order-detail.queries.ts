@@ -38,7 +38,7 @@ export type LineBill = {
   details: { period: string; bill_amount: number; admin: number; penalty: number }[]
 }
 
-// The lines (licenses inside, in id order) and the upstream requests of the order whose id is `orderId`
+// The lines (their sold licenses inside, in id order: a complaint's resend voids the ones it replaced) and the upstream requests of the order whose id is `orderId`
 // (an SQL expression): one statement builds the whole detail, whatever its shape.
 const linesJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'id', l.id, 'item_id', l.item_id, 'variant_name', l.variant_name, 'product_name', l.product_name, 'quantity', l.quantity,
@@ -49,7 +49,7 @@ const linesJson = (orderId: string) => `(SELECT json_agg(json_build_object(
                  'period', b.period, 'bill_count', b.bill_count, 'bill_amount', b.bill_amount, 'admin_fee', b.admin_fee, 'penalty', b.penalty,
                  'amount', b.amount, 'details', b.details) FROM bill_inquiries b WHERE b.order_line_id = l.id) END,
     'licenses', CASE WHEN l.order_process = 'auto'
-                     THEN (SELECT json_agg(x.content_enc ORDER BY x.id) FROM licenses x WHERE x.order_line_id = l.id) END)
+                     THEN (SELECT json_agg(x.content_enc ORDER BY x.id) FROM licenses x WHERE x.order_line_id = l.id AND x.status = 'sold') END)
     ORDER BY l.position) FROM order_lines l JOIN items i ON i.id = l.item_id WHERE l.order_id = ${orderId})`
 const requestsJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'kind', d.kind, 'status', d.status, 'sn', d.sn, 'message', d.message, 'upstream_order_id', d.upstream_order_id,

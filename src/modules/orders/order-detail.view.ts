@@ -64,10 +64,16 @@ function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, 
     sent_at: line.delivered_at === null ? null : new Date(line.delivered_at),
   }
   if (line.order_process === 'auto') {
-    const licenses = (line.licenses ?? []).map((l) => vault.decrypt(l))
-    view.product_license = licenses.join('\n')
-    view.licenses = licenses.map((product_license) => ({ product_license, note: null }))
-  } else if (line.status === 'sent') {
+    const licenses: { product_license: string; note: string | null }[] = (line.licenses ?? []).map((l) => ({
+      product_license: vault.decrypt(l),
+      note: null,
+    }))
+    // A complaint's typed resend took the place of the licenses (they turned void).
+    if (line.delivery_enc) licenses.push({ product_license: vault.decrypt(line.delivery_enc), note: line.delivery_note })
+    view.product_license = licenses.map((l) => l.product_license).join('\n')
+    view.licenses = licenses
+  } else if (line.status === 'sent' || (line.delivery_enc && line.status === 'delivered')) {
+    // A manual line sent, or an upstream line a complaint's typed resend delivered again.
     const license = line.delivery_enc ? vault.decrypt(line.delivery_enc) : ''
     view.product_license = license
     view.licenses = [{ product_license: license, note: line.delivery_note }]

@@ -94,6 +94,14 @@ export const ACCESS: Record<string, Access> = {
   adminCancelTransaction: write('care'),
   adminListDispatches: read('viewer'),
   adminResolveDispatch: write('store'),
+  // Complaints (docs/design.md §14): support answers them; a refund is money.
+  adminListComplaints: read('viewer'),
+  adminGetComplaint: read('viewer'),
+  adminReplyComplaint: write('care'),
+  adminResendComplaint: write('care'),
+  adminRecheckComplaint: write('care'),
+  adminRejectComplaint: write('care'),
+  adminRefundComplaint: write('money'),
 
   adminListChannels: read('viewer'),
   adminCreateChannel: write('store'),
