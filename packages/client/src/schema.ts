@@ -1072,12 +1072,32 @@ export interface paths {
       cookie?: never
     }
     /**
-     * What is left at an SMM panel (its `balance` action)
-     * @description Asks an SMM panel what is left of its balance (its `balance` action).
+     * What is left at a provider, as last read
+     * @description The provider’s balance as last read (every SUPPLIER_BALANCE_MINUTES, on refresh, and at once after Digiflazz answers rc 44), what its completed requests cost in the last 24 hours, and the hours the balance lasts at that rate. A source whose known IDR balance is below a request’s cost gets no request (docs/design.md §11e).
      */
     get: operations['adminProviderBalance']
     put?: never
     post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/providers/{code}/balance/refresh': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Read a provider’s balance now
+     * @description Reads the provider’s balance now (Digiflazz cek-saldo, an SMM panel’s `balance` action) and answers as GET does; a provider that does not answer leaves the last good read and says why in `error`.
+     */
+    post: operations['adminRefreshProviderBalance']
     delete?: never
     options?: never
     head?: never
@@ -12359,9 +12379,13 @@ export interface operations {
            * @example {
            *       "message": "OK",
            *       "data": {
-           *         "balance": "1284500.25",
+           *         "provider": "digiflazz",
+           *         "balance": 1284500,
            *         "currency": "IDR",
-           *         "error": null
+           *         "read_at": "2026-12-06T10:00:00.000Z",
+           *         "error": null,
+           *         "spent_24h": 2400000,
+           *         "hours_left": 12.8
            *       }
            *     }
            */
@@ -12369,9 +12393,142 @@ export interface operations {
             /** @enum {string} */
             message: 'OK'
             data: {
-              balance: string | null
+              provider: string
+              balance: number | null
               currency: string | null
+              read_at: string | null
               error: string | null
+              /** @description what completed requests at this provider cost in the last 24 hours */
+              spent_24h: number
+              hours_left: number | null
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `PROVIDER_NOT_FOUND`: no such provider */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INVALID_STATE`: the resource is in a state that does not allow this */
+      409: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminRefreshProviderBalance: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        code: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "provider": "digiflazz",
+           *         "balance": 1284500,
+           *         "currency": "IDR",
+           *         "read_at": "2026-12-06T10:00:00.000Z",
+           *         "error": null,
+           *         "spent_24h": 2400000,
+           *         "hours_left": 12.8
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              provider: string
+              balance: number | null
+              currency: string | null
+              read_at: string | null
+              error: string | null
+              /** @description what completed requests at this provider cost in the last 24 hours */
+              spent_24h: number
+              hours_left: number | null
             }
           }
         }
