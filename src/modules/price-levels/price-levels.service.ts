@@ -109,7 +109,7 @@ export async function createPriceLevel(db: Database, body: LevelBody): Promise<L
   await inTransaction(db, async (trx) => {
     const row = await insertLevel(trx, {
       code,
-      name: body.name.trim(),
+      name: levelName(body.name),
       position: body.position ?? 0,
       promote_at: body.promote_at ?? null,
       promote_to: promoteTo ?? null,
@@ -118,6 +118,13 @@ export async function createPriceLevel(db: Database, body: LevelBody): Promise<L
     await refreshLevelPrices(trx, row.id, null)
   })
   return (await listPriceLevels(db)).find((l) => l.code === code)!
+}
+
+/** A level's name as stored: trimmed, never blank (the table refuses one). */
+function levelName(name: string): string {
+  const trimmed = name.trim()
+  if (!trimmed) throw invalidField('name', 'must not be blank: name the level as resellers and the console show it')
+  return trimmed
 }
 
 /** PATCH /price-levels/{code}: name, position, the default (taken from the level that had it), promotion. */
@@ -132,7 +139,7 @@ export async function updatePriceLevel(db: Database, code: string, patch: LevelP
     const target = promoteTo === undefined ? level.promote_to : promoteTo
     refuseHalfPromotion(promoteAt, target)
     await updateLevelRow(trx, level.id, {
-      ...(patch.name !== undefined && { name: patch.name.trim() }),
+      ...(patch.name !== undefined && { name: levelName(patch.name) }),
       ...(patch.position !== undefined && { position: patch.position }),
       promote_at: promoteAt,
       promote_to: target,
