@@ -29,11 +29,13 @@ export async function showOrder(
 ) {
   const accountId = request.dashboardUser.account_id
   const order = await transactionOf(ctx, accountId, ref)
-  const complaints = await listOrderComplaints(ctx.db, accountId, order.invoice)
+  // Only an order's lines have ids; a top-up (no lines) or a sandbox order (a line without one) takes no complaint.
+  const isOrder = order.items.some((l) => l.id !== undefined)
+  const complaints = isOrder ? await listOrderComplaints(ctx.db, accountId, order.invoice) : []
   const window = complaintWindow(ctx)
   const lines = order.items.map((line) => {
     const own = complaints.filter((c) => c.order_item_id === String(line.id))
-    const canOpen = own.every((c) => c.status === 'closed') && takesComplaint(window, order.created_at, line.status)
+    const canOpen = isOrder && own.every((c) => c.status === 'closed') && takesComplaint(window, order.created_at, line.status)
     return { line, complaints: own, canOpen }
   })
   return reply.screen('order.eta', { order, lines, ...extra })

@@ -140,6 +140,19 @@ describe('complaints in the dashboard', () => {
     expect(refused.body).toMatch(new RegExp(`id="open-${l!.id}-line-error">Barang ini berstatus refund`))
   })
 
+  it('opens a sandbox order’s page as before, with no complaint offered', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/sandbox',
+      headers: shop.headers,
+      payload: { ref_id: 'kmp-sandbox', item_id: item.id, quantity: 1 },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const page = await owner.get('/dashboard/transactions/kmp-sandbox')
+    expect(page.status).toBe(200)
+    expect(page.body).not.toContain('name="order_item_id"')
+  })
+
   it('shows another account’s complaint as not found, and lets nothing be written to it', async () => {
     const { invoice, line } = await purchase()
     const opened = await openOn(invoice, { order_item_id: line, reason: 'other', message: 'Milik kami' })
