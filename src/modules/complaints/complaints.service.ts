@@ -115,3 +115,13 @@ export async function listComplaints(db: Database, accountId: number, status: Co
   const { data, meta } = await listAccountComplaints(db, accountId, status, w)
   return { data: data.map((c) => complaintView(c)), meta }
 }
+
+/**
+ * Whether a line takes a new complaint now, by openComplaint's own rules (its status, the window), for
+ * pages that offer the form only then; a reseller's view says `completed` for `delivered`.
+ */
+export function takesComplaint(window: ComplaintWindow, orderCreatedAt: Date, lineStatus: string): boolean {
+  const status = lineStatus === 'completed' ? 'delivered' : lineStatus
+  if (!OPEN_TO_COMPLAINTS.has(status) || window.days === 0) return false
+  return window.now.getTime() - new Date(orderCreatedAt).getTime() <= window.days * DAY_MS
+}

@@ -5,6 +5,7 @@ export {
   listComplaints,
   listOrderComplaints,
   openComplaint,
+  takesComplaint,
   type ComplaintWindow,
   type ResellerAuthor,
 } from './complaints.service.js'

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { PASSWORD, dashboardRoutes, dashboardVisitor, invite } from '../../../test/dashboard.js'
 import { createItem, createReseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
 
 // A suspended account's people can read but not act: every state-changing dashboard route is swept
 // from the router, so a route added later must say here what suspension does to it.
@@ -23,6 +24,22 @@ const lockToken = lock.json().data.lock_token as string
 await ctx.db.insertInto('payment_channels').values({ code: 'PAUSEVA', name: 'Pause VA', type: 'va', fee_flat: 0 }).execute()
 const owner = await dashboardVisitor(app, shop.id, 'owner@paused.example')
 const colleague = await invite(app, shop.id, 'staff@paused.example', 'staff')
+// Two purchases: one whose line takes a complaint, one with a complaint open to reply to.
+const lineOf = async (ref: string) => {
+  const bought = await buy(app, shop, ref, [{ item_id: item.id, quantity: 1 }])
+  const [line] = await ctx.db.selectFrom('order_lines').select('id').where('order_id', '=', bought.json().data.id).execute()
+  return { invoice: bought.json().data.invoice as string, line: String(line!.id) }
+}
+const toComplainOf = await lineOf('paused-1')
+const complained = await lineOf('paused-2')
+await owner.get(`/dashboard/transactions/${complained.invoice}`)
+const complaintPath = (
+  await owner.post(`/dashboard/transactions/${complained.invoice}/complaints`, {
+    order_item_id: complained.line,
+    reason: 'not_received',
+    message: 'belum masuk',
+  })
+).location!.split('?')[0]!
 
 /** A form that would succeed on an active account, for each state-changing route. */
 const FORMS: Record<string, { url: string; form: Record<string, string> }> = {
@@ -36,6 +53,11 @@ const FORMS: Record<string, { url: string; form: Record<string, string> }> = {
   'POST /dashboard/users': { url: '/dashboard/users', form: { email: 'new@paused.example', role: 'staff' } },
   'POST /dashboard/users/:id/remove': { url: `/dashboard/users/${colleague.id}/remove`, form: {} },
   'POST /dashboard/locks/:token/release': { url: `/dashboard/locks/${lockToken}/release`, form: {} },
+  'POST /dashboard/transactions/:ref/complaints': {
+    url: `/dashboard/transactions/${toComplainOf.invoice}/complaints`,
+    form: { order_item_id: toComplainOf.line, reason: 'other', message: 'tolong cek' },
+  },
+  'POST /dashboard/complaints/:id/messages': { url: `${complaintPath}/messages`, form: { message: 'masih belum', from: 'complaint' } },
 }
 /** Still open while suspended: they act on the person, not the account (tested in dashboard.test.ts). */
 const PERSONAL = [
@@ -68,7 +90,7 @@ async function snapshot() {
       .where('account_id', '=', shop.id)
       .execute()
   const account = await ctx.db.selectFrom('accounts').selectAll().where('id', '=', shop.id).executeTakeFirstOrThrow()
-  const tables = ['api_keys', 'webhook_deliveries', 'topups', 'stock_locks', 'reseller_users', 'webhook_settings'] as const
+  const tables = ['api_keys', 'webhook_deliveries', 'topups', 'stock_locks', 'reseller_users', 'webhook_settings', 'complaints'] as const
   return { account, ...Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await of(t)]))) }
 }
 

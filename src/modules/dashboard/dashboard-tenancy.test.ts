@@ -27,6 +27,15 @@ const lockRes = await app.inject({
 })
 const victimLock = lockRes.json().data as { lock_token: string }
 const victimOwner = await dashboardVisitor(app, victim.id, 'owner@victim.example')
+// A complaint of the victim's, opened from its transaction page.
+const [victimLine] = await ctx.db.selectFrom('order_lines').select('id').where('order_id', '=', bought.json().data.id).execute()
+await victimOwner.get(`/dashboard/transactions/${order.invoice}`)
+const opened = await victimOwner.post(`/dashboard/transactions/${order.invoice}/complaints`, {
+  order_item_id: String(victimLine!.id),
+  reason: 'other',
+  message: 'victim complaint',
+})
+const victimComplaint = opened.location!.split('/').pop()!.split('?')[0]!
 const victimUser = await ctx.db
   .selectFrom('reseller_users')
   .select('id')
@@ -39,6 +48,9 @@ const OWNED: Record<string, string[]> = {
   'POST /dashboard/webhook/deliveries/:id/retry': [String(delivery!.id)],
   'POST /dashboard/users/:id/remove': [String(victimUser.id)],
   'POST /dashboard/locks/:token/release': [victimLock.lock_token],
+  'POST /dashboard/transactions/:ref/complaints': [order.invoice, order.ref_id],
+  'GET /dashboard/complaints/:id': [victimComplaint],
+  'POST /dashboard/complaints/:id/messages': [victimComplaint],
   // Open pages: a token, not an account's resource (an unknown one is a 404 like any other).
   'GET /dashboard/invite/:token': ['no-such-invite'],
   'POST /dashboard/invite/:token': ['no-such-invite'],
@@ -51,6 +63,7 @@ describe('the dashboard is tenant-scoped', () => {
     for (const route of parameterised) expect(OWNED, `whose resource does ${route} name?`).toHaveProperty([route])
     const intruderOwner = await dashboardVisitor(app, intruder.id, 'owner@intruder.example')
     const before = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', victim.id).execute()
+    const complaintsBefore = await ctx.db.selectFrom('complaint_messages').selectAll().execute()
     for (const route of parameterised) {
       const [method, pattern] = route.split(' ') as ['GET' | 'POST', string]
       for (const value of OWNED[route]!) {
@@ -65,6 +78,7 @@ describe('the dashboard is tenant-scoped', () => {
       }
     }
     expect(await ctx.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', victim.id).execute()).toEqual(before)
+    expect(await ctx.db.selectFrom('complaint_messages').selectAll().execute()).toEqual(complaintsBefore)
     const lockNow = await ctx.db
       .selectFrom('stock_locks')
       .select('status')
@@ -89,6 +103,7 @@ describe('the dashboard is tenant-scoped', () => {
       '/dashboard/ledger',
       '/dashboard/ledger.csv',
       '/dashboard/transactions',
+      '/dashboard/complaints',
       '/dashboard/webhook',
       '/dashboard/users',
     ]) {

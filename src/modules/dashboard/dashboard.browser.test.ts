@@ -199,6 +199,7 @@ describe('the reseller dashboard in a browser', () => {
         '/dashboard/ledger',
         '/dashboard/transactions',
         `/dashboard/transactions/${invoice}`,
+        '/dashboard/complaints',
         '/dashboard/topup',
         '/dashboard/locks',
         '/dashboard/leaderboard',

@@ -9,6 +9,7 @@ import { viewHelpers } from './format.js'
 import { homePages } from './home.pages.js'
 import { ledgerPages } from './ledger.pages.js'
 import { orderPages } from './orders.pages.js'
+import { complaintPages } from './complaints.pages.js'
 import { accessPages } from './access.pages.js'
 import { webhookPages } from './webhook.pages.js'
 import { userPages } from './users.pages.js'
@@ -113,6 +114,7 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(homePages(ctx))
     await app.register(ledgerPages(ctx))
     await app.register(orderPages(ctx))
+    await app.register(complaintPages(ctx))
     await app.register(accessPages(ctx))
     await app.register(webhookPages(ctx))
     await app.register(userPages(ctx))

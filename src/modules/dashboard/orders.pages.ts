@@ -5,6 +5,7 @@ import { ORDER_STATUSES } from '../../db/schema.js'
 import { pageWindow } from '../../http/paging.js'
 import { PageNumber, StringEnum } from '../../http/schemas.js'
 import { getTransaction, listPurchases } from '../orders/index.js'
+import { showOrder } from './complaint-screens.js'
 
 const hide = true
 const ListQuery = Type.Object({
@@ -14,6 +15,7 @@ const ListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 40 })),
 })
 const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 191 }) })
+const Done = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) })
 
 /** Transactions: the API's list (status filter) and its GET /trx/{ref} (search by ref_id or invoice, the detail page). */
 export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -34,9 +36,9 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       const next = list.meta.next_cursor ? `/dashboard/transactions?status=${status ?? ''}&cursor=${list.meta.next_cursor}` : undefined
       return reply.screen('orders.eta', { rows: list.data, meta: list.meta, status: status ?? '', missing, next })
     })
-    app.get('/dashboard/transactions/:ref', { schema: { hide, params: RefParam } }, async (request, reply) => {
-      const order = await getTransaction(ctx.detailByRef, request.dashboardUser.account_id, request.params.ref)
-      return reply.screen('order.eta', { order })
-    })
+    // With each line's complaints and its forms (complaint-screens.ts).
+    app.get('/dashboard/transactions/:ref', { schema: { hide, params: RefParam, querystring: Done } }, async (request, reply) =>
+      showOrder(ctx, request, reply, request.params.ref, { done: request.query.done }),
+    )
   }
 }

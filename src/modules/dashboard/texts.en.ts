@@ -1,4 +1,5 @@
 import type { Texts } from './texts.id.js'
+import { COMPLAINTS_EN } from './texts-complaints.en.js'
 
 /** Every text of the dashboard in English (the switch in the header); the same keys as texts.id.ts. */
 export const EN: Texts = {
@@ -11,6 +12,7 @@ export const EN: Texts = {
     home: 'Home',
     ledger: 'Ledger',
     transactions: 'Transactions',
+    complaints: 'Complaints',
     topup: 'Top up',
     locks: 'Stock locks',
     leaderboard: 'Leaderboard',
@@ -246,6 +248,7 @@ export const EN: Texts = {
     count: (n) => `${n} ${n === 1 ? 'delivery' : 'deliveries'}`,
     done: { saved: 'Webhook settings saved.', redelivered: 'Delivery queued again.' },
   },
+  complaints: COMPLAINTS_EN,
   users: {
     title: 'Users',
     role: 'Role',
@@ -281,6 +284,9 @@ export const EN: Texts = {
       INVITE_NOT_FOUND: 'This invite link is unknown, already used or past its 72 hours. Ask for a new invite.',
       TOO_MANY_REQUESTS: 'Too many failed sign-ins. Wait a few minutes and try again.',
       TRX_NOT_FOUND: 'None of your transactions has this ref_id or invoice.',
+      COMPLAINT_NOT_FOUND: 'None of your complaints has this number.',
+      COMPLAINT_ALREADY_OPEN: 'This item has a complaint that is not closed yet.',
+      COMPLAINT_NOT_ALLOWED: 'This complaint cannot be opened or answered now.',
       DELIVERY_NOT_FOUND: 'None of your webhook deliveries has this number.',
       USER_NOT_FOUND: 'No user of your account has this number.',
       VALIDATION_ERROR: 'Some fields need fixing:',
@@ -298,6 +304,8 @@ export const EN: Texts = {
       callback_url: 'Callback URL',
       webhook_enabled: 'Send webhooks',
       webhook_secret: 'Secret',
+      reason: 'Reason',
+      message: 'Message',
     },
   },
 }

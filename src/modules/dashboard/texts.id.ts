@@ -1,3 +1,5 @@
+import { COMPLAINTS_ID } from './texts-complaints.id.js'
+
 /** Every text of the dashboard in Bahasa Indonesia: the default, and the shape the English catalogue follows. */
 export const ID = {
   brand: 'Dasbor reseller',
@@ -9,6 +11,7 @@ export const ID = {
     home: 'Beranda',
     ledger: 'Mutasi saldo',
     transactions: 'Transaksi',
+    complaints: 'Komplain',
     topup: 'Top up',
     locks: 'Kunci stok',
     leaderboard: 'Peringkat',
@@ -248,6 +251,7 @@ export const ID = {
     count: (n: number) => `${n} pengiriman`,
     done: { saved: 'Pengaturan webhook disimpan.', redelivered: 'Pengiriman dijadwalkan ulang.' } as Record<string, string>,
   },
+  complaints: COMPLAINTS_ID,
   users: {
     title: 'Pengguna',
     role: 'Peran',
@@ -283,6 +287,9 @@ export const ID = {
       INVITE_NOT_FOUND: 'Tautan undangan ini tidak dikenal, sudah dipakai, atau lewat 72 jam. Minta undangan baru.',
       TOO_MANY_REQUESTS: 'Terlalu banyak percobaan masuk yang gagal. Tunggu beberapa menit lalu coba lagi.',
       TRX_NOT_FOUND: 'Tidak ada transaksi Anda dengan ref_id atau invoice ini.',
+      COMPLAINT_NOT_FOUND: 'Tidak ada komplain Anda dengan nomor ini.',
+      COMPLAINT_ALREADY_OPEN: 'Barang ini sudah punya komplain yang belum ditutup.',
+      COMPLAINT_NOT_ALLOWED: 'Komplain ini tidak bisa diajukan atau dibalas sekarang.',
       DELIVERY_NOT_FOUND: 'Tidak ada pengiriman webhook Anda dengan nomor ini.',
       USER_NOT_FOUND: 'Tidak ada pengguna akun Anda dengan nomor ini.',
       VALIDATION_ERROR: 'Ada isian yang perlu diperbaiki:',
@@ -302,6 +309,8 @@ export const ID = {
       webhook_secret: 'Secret',
       code: 'Kode',
       code_or_password: 'Kode atau kata sandi',
+      reason: 'Alasan',
+      message: 'Pesan',
     } as Record<string, string>,
   },
 }

@@ -1,0 +1,63 @@
+/** The complaints' texts in Bahasa Indonesia (docs/design.md §14): the shape texts-complaints.en.ts follows. */
+export const COMPLAINTS_ID = {
+  title: 'Komplain',
+  intro: 'Komplain atas barang dari transaksi Anda: ajukan dari halaman transaksinya, lalu ikuti balasan operator di sini.',
+  one: (id: number) => `Komplain #${id}`,
+  reason: 'Alasan',
+  reasons: {
+    not_received: 'Belum diterima',
+    wrong_item: 'Barang salah',
+    invalid_code: 'Kode tidak valid',
+    other: 'Lainnya',
+  } as Record<string, string>,
+  status: 'Status',
+  statuses: { open: 'terbuka', answered: 'dijawab', closed: 'ditutup' } as Record<string, string>,
+  resolutions: { refunded: 'dana dikembalikan', resent: 'dikirim ulang', rejected: 'ditolak', resolved: 'selesai' } as Record<
+    string,
+    string
+  >,
+  anyStatus: 'semua status',
+  show: 'Tampilkan',
+  transaction: 'Transaksi',
+  line: 'Barang',
+  refunded: 'Dikembalikan',
+  opened: 'Diajukan',
+  updated: 'Terakhir diubah',
+  none: 'Belum ada komplain. Ajukan komplain dari halaman transaksi, pada barang yang bermasalah.',
+  noneFiltered: 'Tidak ada komplain dengan status ini. Pilih "semua status" untuk melihat semuanya.',
+  count: (n: number, capped: boolean) => `${n}${capped ? '+' : ''} komplain`,
+  thread: 'Percakapan',
+  authors: { reseller: 'Anda', operator: 'Operator' } as Record<string, string>,
+  actions: {
+    open: 'mengajukan komplain',
+    message: 'menulis',
+    reply: 'membalas',
+    resend: 'mengirim ulang barang',
+    recheck: 'memeriksa ulang ke pemasok',
+    refund: 'mengembalikan dana',
+    reject: 'menolak komplain',
+  } as Record<string, string>,
+  open: 'Ajukan komplain',
+  openIntro: 'Jelaskan masalahnya; operator membalas di sini dan lewat webhook complaint.updated.',
+  message: 'Pesan',
+  send: 'Kirim komplain',
+  reply: 'Balas',
+  sendReply: 'Kirim balasan',
+  sending: 'Mengirim…',
+  closed: 'Komplain ini sudah ditutup. Bila masih bermasalah, ajukan komplain baru dari halaman transaksinya.',
+  done: { opened: 'Komplain dikirim. Operator akan membalas di sini.', replied: 'Balasan dikirim.' } as Record<string, string>,
+  back: 'Semua komplain',
+  // What a refusal says next to the field it is about.
+  refusals: {
+    alreadyOpen: 'Barang ini sudah punya komplain yang belum ditutup: tulis pesan di komplain itu.',
+    lineStatus: (status: string) => `Barang ini berstatus ${status}: tidak bisa dikomplain.`,
+    window: (days: number) =>
+      days === 0 ? 'Komplain sedang tidak diterima.' : `Komplain diterima paling lambat ${days} hari setelah transaksi.`,
+    notALine: 'Barang ini tidak ada di transaksi ini. Muat ulang halaman transaksinya.',
+    closed: 'Komplain ini sudah ditutup: ajukan komplain baru dari halaman transaksinya.',
+    reason: 'Pilih salah satu alasan.',
+    messageEmpty: 'Tulis pesan: apa yang salah dan apa yang Anda harapkan.',
+    messageLong: (max: number, length: number) => `Pesan paling panjang ${max} karakter (sekarang ${length}).`,
+  },
+}
+export type ComplaintTexts = typeof COMPLAINTS_ID
