@@ -22,6 +22,7 @@ const SERVICES_WITHOUT_SQL = [
   'accounts',
   'audit',
   'admin',
+  'alerts',
   'bills',
   'complaints',
   'console',

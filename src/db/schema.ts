@@ -27,6 +27,7 @@ import type {
 import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
 import type { ItemLevelPricesTable, PriceLevelPromotionsTable, PriceLevelRulesTable, PriceLevelsTable } from './tables/price-levels.js'
 import type { ComplaintMessagesTable, ComplaintsTable } from './tables/complaints.js'
+import type { AlertChannelsTable, AlertDeliveriesTable, AlertsTable } from './tables/alerts.js'
 import type { AuditLogTable, OperatorSignInFailuresTable, OperatorsTable, OperatorTokensTable } from './tables/team.js'
 
 // Kysely's view of the database, one file per area under tables/; importers keep using this module.
@@ -43,6 +44,7 @@ export * from './tables/suppliers.js'
 export * from './tables/team.js'
 export * from './tables/price-levels.js'
 export * from './tables/complaints.js'
+export * from './tables/alerts.js'
 
 export interface DB {
   console_sessions: ConsoleSessionsTable
@@ -87,6 +89,9 @@ export interface DB {
   audit_log: AuditLogTable
   complaints: ComplaintsTable
   complaint_messages: ComplaintMessagesTable
+  alerts: AlertsTable
+  alert_channels: AlertChannelsTable
+  alert_deliveries: AlertDeliveriesTable
   price_levels: PriceLevelsTable
   price_level_rules: PriceLevelRulesTable
   item_level_prices: ItemLevelPricesTable

@@ -28,6 +28,9 @@ export interface ProvidersTable {
   username: string | null
   api_key_enc: string | null
   active: Generated<boolean>
+  /** Low-balance alert thresholds (docs/design.md §11e): under this many Rupiah, or under this many hours at the day's rate. */
+  balance_alert_below: Generated<number | null>
+  balance_alert_hours: Generated<string | null>
   created_at: Generated<Date>
   updated_at: Timestamp
 }
