@@ -95,6 +95,19 @@ export function variantsQuery(db: Database, f: VariantFilter) {
 }
 export type VariantRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['execute']>>[number]
 
+/** One item's variant, as the listing reads it (`activeOnly`: only while it is on). */
+export function findVariant(db: Database, itemId: number, f: { activeOnly: boolean }): Promise<VariantRow | undefined> {
+  return variantsQuery(db, { itemId, activeOnly: f.activeOnly }).executeTakeFirst()
+}
+
+/** A page of variants, in the listing's order. */
+export function listVariants(db: Database, f: VariantFilter, q: { page: number; perPage: number }): Promise<VariantRow[]> {
+  return variantsQuery(db, f)
+    .limit(q.perPage)
+    .offset((q.page - 1) * q.perPage)
+    .execute()
+}
+
 /** Whether a provider of this kind serves an item of this order process (provider_kind_of(), sources.sql). */
 export function providerFits(kind: Expression<unknown>, orderProcess: Expression<unknown>): RawBuilder<boolean | null> {
   return sql<boolean | null>`(${kind} = provider_kind_of(${orderProcess}))`
@@ -129,6 +142,11 @@ export async function findLowStockItems(db: Database, below: number) {
     .orderBy('id')
     .limit(100)
     .execute()
+}
+
+/** Gives back units of limited stock to an item (return_item_stock(), stock.sql). */
+export async function returnItemStock(trx: Trx, itemId: number, quantity: number): Promise<void> {
+  await sql`SELECT return_item_stock(${itemId}, ${quantity})`.execute(trx)
 }
 
 /** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */

@@ -4,7 +4,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { priceAtLevel, sourcesServeAt, type PriceAt } from './catalog-levels.js'
 import { entriesAt, type CatalogEntry, type CatalogSnapshot } from './catalog-snapshot.js'
-import { countVariants, variantsQuery, type VariantFilter, type VariantRow } from './catalog.queries.js'
+import { countVariants, findVariant, listVariants, type VariantFilter, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
 
 const DEFAULT_FIELDS: Record<string, RequiredField[]> = {
@@ -164,7 +164,7 @@ export function listCatalog(snapshot: CatalogSnapshot, q: CatalogQuery, levelId:
 
 /** GET /v1/item/{id}: one active variant at the reader's level, from the query the listing reads. */
 export async function getCatalogItem(db: Database, itemId: number, levelId: number) {
-  const row = await variantsQuery(db, { itemId, activeOnly: true }).executeTakeFirst()
+  const row = await findVariant(db, itemId, { activeOnly: true })
   if (!row) throw new AppError('ITEM_NOT_FOUND')
   const variant = toVariant(row, priceAtLevel(row, levelId))
   return { ...variant, product_id: row.product_id, product_name: row.product_name, category: row.category_name }
@@ -189,12 +189,6 @@ export function operatorItem(row: VariantRow) {
 /** Every item, on or off, for an operator: by category, product and id; `search` in names and SKU. */
 export async function listOperatorItems(db: Database, q: { page: number; perPage: number; search?: string; category?: string }) {
   const filter: VariantFilter = { search: q.search, category: q.category, activeOnly: false }
-  const [rows, total] = await Promise.all([
-    variantsQuery(db, filter)
-      .limit(q.perPage)
-      .offset((q.page - 1) * q.perPage)
-      .execute(),
-    countVariants(db, filter),
-  ])
+  const [rows, total] = await Promise.all([listVariants(db, filter, q), countVariants(db, filter)])
   return { rows: rows.map(operatorItem), total }
 }

@@ -1,13 +1,12 @@
-import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
-import { findLowStockItems } from './catalog.queries.js'
+import { findLowStockItems, returnItemStock } from './catalog.queries.js'
 
 /**
  * Limited stock an order line took and did not deliver goes back to its item: with purchase() and
  * the operator's item changes, the only writer of items.stock (return_item_stock() in stock.sql).
  */
 export async function returnStock(trx: Trx, itemId: number, quantity: number): Promise<void> {
-  if (quantity > 0) await sql`SELECT return_item_stock(${itemId}, ${quantity})`.execute(trx)
+  if (quantity > 0) await returnItemStock(trx, itemId, quantity)
 }
 
 /** Active items with limited stock under `below` units for sale now, fewest first (at most 100). */
