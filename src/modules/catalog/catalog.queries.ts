@@ -81,8 +81,7 @@ export function variantsQuery(db: Database, f: VariantFilter) {
       'c.slug as category_slug',
       'c.icon as category_icon',
       'pr.active as provider_active',
-      // Whether its provider is of the kind its process buys from (provider_kind_of(), sources.sql).
-      providerFits(sql.ref('pr.kind'), sql.ref('i.order_process')).as('provider_fits'),
+      offersValidation(sql.ref('i.order_process'), sql.ref('pr.kind'), sql.ref('i.provider_meta')).as('offers_validation'),
       hasSources.as('has_sources'),
       leastFloor.as('least_floor'),
       levelPrices.as('level_prices'),
@@ -108,9 +107,16 @@ export function listVariants(db: Database, f: VariantFilter, q: { page: number; 
     .execute()
 }
 
-/** Whether a provider of this kind serves an item of this order process (provider_kind_of(), sources.sql). */
-export function providerFits(kind: Expression<unknown>, orderProcess: Expression<unknown>): RawBuilder<boolean | null> {
-  return sql<boolean | null>`(${kind} = provider_kind_of(${orderProcess}))`
+/**
+ * Whether an item offers account validation (offers_validation(), sources.sql: the one spelling of the rule),
+ * from its order process, its provider's kind (NULL without one) and its provider_meta.
+ */
+export function offersValidation(
+  orderProcess: Expression<unknown>,
+  providerKind: Expression<unknown>,
+  providerMeta: Expression<unknown>,
+): RawBuilder<boolean> {
+  return sql<boolean>`offers_validation(${orderProcess}, ${providerKind}, ${providerMeta})`
 }
 
 /** Stock an item has for sale now: item_stock() less item_reserved() (stock.sql); NULL when unlimited. */

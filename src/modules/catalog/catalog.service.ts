@@ -33,13 +33,6 @@ const POSTPAID_FIELDS: Variant['required_fields'] = [{ key: 'customer_id', label
 /** Where a validation is asked for, as the catalog's and the validation services' `validation` name it. */
 export const VALIDATE_ENDPOINT = '/api/v1/item/validate'
 
-/**
- * An item offers account validation (POST /v1/item/validate, docs/design.md §5b) when it is an h2h item
- * whose provider is of the kind h2h buys from (Digiflazz: provider_fits, catalog.queries.ts) marked `validation`.
- */
-export const offersValidation = (item: { order_process: string; provider_fits: boolean | null; provider_meta: ProviderMeta | null }) =>
-  item.order_process === 'h2h' && item.provider_fits === true && item.provider_meta?.validation === true
-
 /** provider_meta as resellers see it: in the catalog, and in an order's h2h results. */
 export function publicProviderMeta(stored: ProviderMeta | null, orderProcess: OrderProcess): Variant['provider_meta'] {
   const meta = stored ?? {}
@@ -58,7 +51,8 @@ export function toVariant(row: VariantRow, at: PriceAt = priceAtLevel(row, undef
   const meta = row.provider_meta ?? {}
   const openDenom = row.order_process === 'h2h' && meta.open_denom === true
   const postpaid = row.order_process === 'h2h' && meta.postpaid === true
-  const validates = offersValidation(row)
+  // Whether it offers account validation is the database's answer (offers_validation(), sources.sql).
+  const validates = row.offers_validation
   const requiresZone = meta.requires_zone_id === true
   return {
     id: row.id,
