@@ -34,6 +34,7 @@ const SERVICES_WITHOUT_SQL = [
   'locks',
   'orders',
   'price-levels',
+  'refids',
   'reports',
   'suppliers',
   'team',
