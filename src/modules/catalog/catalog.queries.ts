@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
 import type { DB } from '../../db/schema.js'
+import { raisingAppErrors } from '../../db/functions/app-errors.js'
 
 /** `category`: an id, a name (any case) or a slug; `search`: in item, product and SKU (operators). */
 export type VariantFilter = { category?: string; search?: string; itemId?: number; activeOnly: boolean }
@@ -81,8 +82,7 @@ export function variantsQuery(db: Database, f: VariantFilter) {
       'c.slug as category_slug',
       'c.icon as category_icon',
       'pr.active as provider_active',
-      // Whether its provider is of the kind its process buys from (provider_kind_of(), sources.sql).
-      providerFits(sql.ref('pr.kind'), sql.ref('i.order_process')).as('provider_fits'),
+      offersValidation(sql.ref('i.order_process'), sql.ref('pr.kind'), sql.ref('i.provider_meta')).as('offers_validation'),
       hasSources.as('has_sources'),
       leastFloor.as('least_floor'),
       levelPrices.as('level_prices'),
@@ -95,9 +95,29 @@ export function variantsQuery(db: Database, f: VariantFilter) {
 }
 export type VariantRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['execute']>>[number]
 
-/** Whether a provider of this kind serves an item of this order process (provider_kind_of(), sources.sql). */
-export function providerFits(kind: Expression<unknown>, orderProcess: Expression<unknown>): RawBuilder<boolean | null> {
-  return sql<boolean | null>`(${kind} = provider_kind_of(${orderProcess}))`
+/** One item's variant, as the listing reads it (`activeOnly`: only while it is on). */
+export function findVariant(db: Database, itemId: number, f: { activeOnly: boolean }): Promise<VariantRow | undefined> {
+  return variantsQuery(db, { itemId, activeOnly: f.activeOnly }).executeTakeFirst()
+}
+
+/** A page of variants, in the listing's order. */
+export function listVariants(db: Database, f: VariantFilter, q: { page: number; perPage: number }): Promise<VariantRow[]> {
+  return variantsQuery(db, f)
+    .limit(q.perPage)
+    .offset((q.page - 1) * q.perPage)
+    .execute()
+}
+
+/**
+ * Whether an item offers account validation (offers_validation(), sources.sql: the one spelling of the rule),
+ * from its order process, its provider's kind (NULL without one) and its provider_meta.
+ */
+export function offersValidation(
+  orderProcess: Expression<unknown>,
+  providerKind: Expression<unknown>,
+  providerMeta: Expression<unknown>,
+): RawBuilder<boolean> {
+  return sql<boolean>`offers_validation(${orderProcess}, ${providerKind}, ${providerMeta})`
 }
 
 /** Stock an item has for sale now: item_stock() less item_reserved() (stock.sql); NULL when unlimited. */
@@ -131,7 +151,20 @@ export async function findLowStockItems(db: Database, below: number) {
     .execute()
 }
 
+/** Gives back units of limited stock to an item (return_item_stock(), stock.sql). */
+export async function returnItemStock(trx: Trx, itemId: number, quantity: number): Promise<void> {
+  await sql`SELECT return_item_stock(${itemId}, ${quantity})`.execute(trx)
+}
+
 /** The item row, exclusively: queued fairly behind the buyers in flight and ahead of new ones. */
 export async function holdItemExclusively(trx: Trx, itemId: number): Promise<void> {
   await sql`SELECT hold_item_exclusively(${itemId})`.execute(trx)
+}
+
+/** resend_line_licenses() (stock.sql): the line's licenses void, `count` free ones sold to it; the number claimed. */
+export async function claimResendLicenses(trx: Trx, itemId: number, lineId: number, count: number): Promise<number> {
+  const { rows } = await raisingAppErrors(
+    sql<{ claimed: number }>`SELECT resend_line_licenses(${itemId}::bigint, ${lineId}::bigint, ${count}::int) AS claimed`.execute(trx),
+  )
+  return Number(rows[0]!.claimed)
 }

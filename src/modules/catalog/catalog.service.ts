@@ -4,7 +4,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { priceAtLevel, sourcesServeAt, type PriceAt } from './catalog-levels.js'
 import { entriesAt, type CatalogEntry, type CatalogSnapshot } from './catalog-snapshot.js'
-import { countVariants, variantsQuery, type VariantFilter, type VariantRow } from './catalog.queries.js'
+import { countVariants, findVariant, listVariants, type VariantFilter, type VariantRow } from './catalog.queries.js'
 import type { CatalogQuery, Variant } from './catalog.schemas.js'
 
 const DEFAULT_FIELDS: Record<string, RequiredField[]> = {
@@ -33,13 +33,6 @@ const POSTPAID_FIELDS: Variant['required_fields'] = [{ key: 'customer_id', label
 /** Where a validation is asked for, as the catalog's and the validation services' `validation` name it. */
 export const VALIDATE_ENDPOINT = '/api/v1/item/validate'
 
-/**
- * An item offers account validation (POST /v1/item/validate, docs/design.md §5b) when it is an h2h item
- * whose provider is of the kind h2h buys from (Digiflazz: provider_fits, catalog.queries.ts) marked `validation`.
- */
-export const offersValidation = (item: { order_process: string; provider_fits: boolean | null; provider_meta: ProviderMeta | null }) =>
-  item.order_process === 'h2h' && item.provider_fits === true && item.provider_meta?.validation === true
-
 /** provider_meta as resellers see it: in the catalog, and in an order's h2h results. */
 export function publicProviderMeta(stored: ProviderMeta | null, orderProcess: OrderProcess): Variant['provider_meta'] {
   const meta = stored ?? {}
@@ -58,7 +51,8 @@ export function toVariant(row: VariantRow, at: PriceAt = priceAtLevel(row, undef
   const meta = row.provider_meta ?? {}
   const openDenom = row.order_process === 'h2h' && meta.open_denom === true
   const postpaid = row.order_process === 'h2h' && meta.postpaid === true
-  const validates = offersValidation(row)
+  // Whether it offers account validation is the database's answer (offers_validation(), sources.sql).
+  const validates = row.offers_validation
   const requiresZone = meta.requires_zone_id === true
   return {
     id: row.id,
@@ -164,7 +158,7 @@ export function listCatalog(snapshot: CatalogSnapshot, q: CatalogQuery, levelId:
 
 /** GET /v1/item/{id}: one active variant at the reader's level, from the query the listing reads. */
 export async function getCatalogItem(db: Database, itemId: number, levelId: number) {
-  const row = await variantsQuery(db, { itemId, activeOnly: true }).executeTakeFirst()
+  const row = await findVariant(db, itemId, { activeOnly: true })
   if (!row) throw new AppError('ITEM_NOT_FOUND')
   const variant = toVariant(row, priceAtLevel(row, levelId))
   return { ...variant, product_id: row.product_id, product_name: row.product_name, category: row.category_name }
@@ -189,12 +183,6 @@ export function operatorItem(row: VariantRow) {
 /** Every item, on or off, for an operator: by category, product and id; `search` in names and SKU. */
 export async function listOperatorItems(db: Database, q: { page: number; perPage: number; search?: string; category?: string }) {
   const filter: VariantFilter = { search: q.search, category: q.category, activeOnly: false }
-  const [rows, total] = await Promise.all([
-    variantsQuery(db, filter)
-      .limit(q.perPage)
-      .offset((q.page - 1) * q.perPage)
-      .execute(),
-    countVariants(db, filter),
-  ])
+  const [rows, total] = await Promise.all([listVariants(db, filter, q), countVariants(db, filter)])
   return { rows: rows.map(operatorItem), total }
 }

@@ -1,8 +1,16 @@
 import { inTransaction, type Database } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
 import { freeSlug } from './category-slug.js'
-import { categoriesQuery, isNameClash, pageWithTotal } from './catalog-tree.queries.js'
-import { containing } from './catalog.queries.js'
+import { isNameClash } from './catalog-tree.queries.js'
+import {
+  categoryHasProducts,
+  deleteCategoryRow,
+  findCategory,
+  insertCategory,
+  listCategoryPage,
+  lockCategory,
+  updateCategoryRow,
+} from './categories.queries.js'
 
 export type CategoryInput = { name: string; icon?: string | null }
 export type CategoryChanges = Partial<CategoryInput>
@@ -27,13 +35,11 @@ async function guarded<T>(work: Promise<T>, what: string): Promise<T> {
 
 /** Categories by id, with their counts; `search` in the name. */
 export async function listCategories(db: Database, q: { page: number; perPage: number; search?: string }) {
-  let query = categoriesQuery(db)
-  if (q.search) query = query.where('c.name', 'ilike', containing(q.search))
-  return pageWithTotal(query, query.orderBy('c.id'), q)
+  return listCategoryPage(db, q)
 }
 
 export async function getCategory(db: Database, id: number) {
-  const row = await categoriesQuery(db).where('c.id', '=', id).executeTakeFirst()
+  const row = await findCategory(db, id)
   if (!row) throw new AppError('CATEGORY_NOT_FOUND')
   return row
 }
@@ -42,12 +48,7 @@ export async function getCategory(db: Database, id: number) {
 export async function createCategory(db: Database, input: CategoryInput) {
   const name = cleanName('name', input.name)
   const row = await guarded(
-    db
-      .insertInto('categories')
-      .values({ name, slug: await freeSlug(db, name), icon: cleanPicture(input.icon) ?? null })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .returning('id')
-      .executeTakeFirst(),
+    insertCategory(db, { name, slug: await freeSlug(db, name), icon: cleanPicture(input.icon) ?? null }),
     `category ${name}`,
   )
   if (!row) throw new AppError('DUPLICATE', { detail: `category ${name} exists` })
@@ -63,7 +64,7 @@ export async function updateCategory(db: Database, id: number, changes: Category
     inTransaction(db, async (trx) => {
       // The slug follows the name (the listing filters by either).
       const slug = name === undefined ? undefined : await freeSlug(trx, name, id)
-      const row = await trx.updateTable('categories').set({ name, slug, icon }).where('id', '=', id).returning('id').executeTakeFirst()
+      const row = await updateCategoryRow(trx, id, { name, slug, icon })
       if (!row) throw new AppError('CATEGORY_NOT_FOUND')
     }),
     `category ${name}`,
@@ -74,11 +75,11 @@ export async function updateCategory(db: Database, id: number, changes: Category
 /** Only an empty category goes: one with products is INVALID_STATE (move or delete them first). */
 export async function deleteCategory(db: Database, id: number) {
   return inTransaction(db, async (trx) => {
-    const row = await trx.selectFrom('categories').select(['id', 'name']).where('id', '=', id).forUpdate().executeTakeFirst()
+    const row = await lockCategory(trx, id)
     if (!row) throw new AppError('CATEGORY_NOT_FOUND')
-    const product = await trx.selectFrom('products').select('id').where('category_id', '=', id).limit(1).executeTakeFirst()
-    if (product) throw new AppError('INVALID_STATE', { detail: 'the category has products: move or delete them first' })
-    await trx.deleteFrom('categories').where('id', '=', id).execute()
+    if (await categoryHasProducts(trx, id))
+      throw new AppError('INVALID_STATE', { detail: 'the category has products: move or delete them first' })
+    await deleteCategoryRow(trx, id)
     return { id: row.id, name: row.name, deleted: true as const }
   })
 }

@@ -1,9 +1,9 @@
 // catalog: categories → products → items, providers, licenses, stock (items.stock is written here and
 // by purchase() only), the catalog snapshot and its change clock.
-export { findStockForSale, providerFits } from './catalog.queries.js'
+export { findStockForSale, offersValidation } from './catalog.queries.js'
 export { catalogRoutes } from './catalog.routes.js'
 export { Variant } from './catalog.schemas.js'
-export { listOperatorItems, offersValidation, publicProviderMeta, toVariant, VALIDATE_ENDPOINT } from './catalog.service.js'
+export { listOperatorItems, publicProviderMeta, toVariant, VALIDATE_ENDPOINT } from './catalog.service.js'
 export { createCatalogCache, renewCatalogAfterWrites, watchCatalogChanges, type CatalogCache } from './catalog-snapshot.js'
 export { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './categories.service.js'
 export {

@@ -1,8 +1,8 @@
 import type { Trx } from '../../db/database.js'
-import { sql } from 'kysely'
 import type { OrderProcess, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import { holdItemExclusively } from './catalog.queries.js'
+import { lockItemSourcing, pointItemAt } from './items.queries.js'
 
 /**
  * Locks an item whose supplier sources are about to change (its gate, then its row, as every writer
@@ -14,12 +14,7 @@ export async function lockItemForSources(
   itemId: number,
 ): Promise<{ order_process: OrderProcess; provider_kind: ProviderKind | null }> {
   await holdItemExclusively(trx, itemId)
-  const item = await trx
-    .selectFrom('items')
-    .select(['order_process', sql<ProviderKind | null>`provider_kind_of(order_process)`.as('provider_kind')])
-    .where('id', '=', itemId)
-    .forNoKeyUpdate()
-    .executeTakeFirst()
+  const item = await lockItemSourcing(trx, itemId)
   if (!item) throw new AppError('ITEM_NOT_FOUND')
   return item
 }
@@ -30,10 +25,5 @@ export async function lockItemForSources(
  */
 export async function followFirstSource(trx: Trx, itemId: number, first: { provider: string; code: string } | undefined): Promise<void> {
   if (!first) return
-  await trx
-    .updateTable('items')
-    .set({ provider: first.provider, provider_code: first.code })
-    .where('id', '=', itemId)
-    .where((eb) => eb.or([eb('provider', 'is distinct from', first.provider), eb('provider_code', 'is distinct from', first.code)]))
-    .execute()
+  await pointItemAt(trx, itemId, first)
 }

@@ -1,12 +1,20 @@
-import { sql } from 'kysely'
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { holdAdvisoryLock } from '../../db/functions/advisory-locks.js'
 import type { OrderProcess, ProviderMeta, RequiredField } from '../../db/schema.js'
 import { AppError, invalidField } from '../../errors.js'
 import { randomToken, type Vault } from '../../vault.js'
-import { holdItemExclusively, variantsQuery } from './catalog.queries.js'
+import { findVariant, holdItemExclusively } from './catalog.queries.js'
 import { operatorItem } from './catalog.service.js'
 import { ensureCategory } from './category-slug.js'
+import {
+  insertItems,
+  insertNewLicenses,
+  lockItem,
+  lockItemProcess,
+  productIdNamed,
+  providerExists,
+  updateItemRow,
+} from './items.queries.js'
 
 export type ItemInput = {
   product_name: string
@@ -29,25 +37,12 @@ export type ItemInput = {
 
 async function productIdFor(trx: Trx, categoryName: string, productName: string): Promise<number> {
   await ensureCategory(trx, categoryName)
-  const category = await trx.selectFrom('categories').select('id').where('name', '=', categoryName).executeTakeFirstOrThrow()
-  await trx
-    .insertInto('products')
-    .values({ category_id: category.id, name: productName })
-    .onConflict((oc) => oc.columns(['category_id', 'name']).doNothing())
-    .execute()
-  const product = await trx
-    .selectFrom('products')
-    .select('id')
-    .where('category_id', '=', category.id)
-    .where('name', '=', productName)
-    .executeTakeFirstOrThrow()
-  return product.id
+  return productIdNamed(trx, categoryName, productName)
 }
 
 async function checkProvider(trx: Trx, code: string | null | undefined) {
   if (!code) return
-  const provider = await trx.selectFrom('providers').select('code').where('code', '=', code).executeTakeFirst()
-  if (!provider) throw invalidField('provider', `no provider registered with code "${code}"`)
+  if (!(await providerExists(trx, code))) throw invalidField('provider', `no provider registered with code "${code}"`)
 }
 
 // Two operators (or a retried request) can pass the clash check at once; the UNIQUE index decides.
@@ -141,7 +136,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
   if (Object.values(columns).every((v) => v === undefined)) return getAdminItem(db, itemId)
   await inTransaction(db, async (trx) => {
     await holdItemExclusively(trx, itemId)
-    const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
+    const item = await lockItem(trx, itemId)
     if (!item) throw new AppError('ITEM_NOT_FOUND')
     checkStockRules({
       order_process: item.order_process,
@@ -152,15 +147,11 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
     })
     await checkProvider(trx, provider)
     await skuGuard(
-      trx
-        .updateTable('items')
-        .set({
-          ...columns,
-          // A price typed by hand on a supplier-priced item (it has a cost) stays: it locks unless the body says otherwise.
-          price_locked: price_locked ?? (price !== undefined && item.cost !== null ? true : undefined),
-        })
-        .where('id', '=', itemId)
-        .execute(),
+      updateItemRow(trx, itemId, {
+        ...columns,
+        // A price typed by hand on a supplier-priced item (it has a cost) stays: it locks unless the body says otherwise.
+        price_locked: price_locked ?? (price !== undefined && item.cost !== null ? true : undefined),
+      }),
     )
   })
   return getAdminItem(db, itemId)
@@ -168,7 +159,7 @@ export async function updateItem(db: Database, itemId: number, changes: ItemChan
 
 /** An operator's view: the catalog variant plus whether it is active (one query, like the list). */
 export async function getAdminItem(db: Database, itemId: number) {
-  const [row] = await variantsQuery(db, { itemId, activeOnly: false }).execute()
+  const row = await findVariant(db, itemId, { activeOnly: false })
   if (!row) throw new AppError('ITEM_NOT_FOUND')
   return operatorItem(row)
 }
@@ -187,7 +178,7 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
   const blank = cleaned.findIndex((l) => l.length === 0)
   if (blank >= 0) throw invalidField(`licenses.${blank}`, 'must not be blank')
   await holdItemExclusively(trx, itemId)
-  const item = await trx.selectFrom('items').select(['id', 'order_process']).where('id', '=', itemId).forNoKeyUpdate().executeTakeFirst()
+  const item = await lockItemProcess(trx, itemId)
   if (!item) throw new AppError('ITEM_NOT_FOUND')
   if (item.order_process !== 'auto') throw invalidField('licenses', 'only auto items hold licenses')
   // One batch at a time store-wide: two batches registering shared fingerprints in other orders would deadlock.
@@ -197,16 +188,11 @@ export async function addLicensesWithin(trx: Trx, vault: Vault, itemId: number, 
   for (let i = 0; i < unique.length; i += 1000) {
     const batch = unique.slice(i, i + 1000)
     // Only vouchers new to the registry are stocked (migration 0180).
-    const inserted = await sql<{ id: number }>`
-      WITH u AS (
-        SELECT * FROM unnest(${batch.map(([f]) => f)}::text[], ${batch.map(([, l]) => vault.encrypt(l))}::text[]) AS u(fingerprint, content_enc)
-      ), registered AS (
-        INSERT INTO license_fingerprints (fingerprint) SELECT fingerprint FROM u ON CONFLICT DO NOTHING RETURNING fingerprint
-      )
-      INSERT INTO licenses (item_id, fingerprint, content_enc)
-      SELECT ${itemId}::bigint, u.fingerprint, u.content_enc FROM u JOIN registered USING (fingerprint)
-      RETURNING id`.execute(trx)
-    added += inserted.rows.length
+    added += await insertNewLicenses(
+      trx,
+      itemId,
+      batch.map(([fingerprint, l]) => ({ fingerprint, contentEnc: vault.encrypt(l) })),
+    )
   }
   return { item_id: itemId, added, duplicates: cleaned.length - added }
 }
@@ -268,13 +254,7 @@ export async function createItemsWithin(
   }
   const ids = new Map<string, number>()
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const inserted = await skuGuard(
-      trx
-        .insertInto('items')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .returning(['id', 'sku'])
-        .execute(),
-    )
+    const inserted = await skuGuard(insertItems(trx, rows.slice(i, i + INSERT_CHUNK)))
     for (const r of inserted) ids.set(r.sku, r.id)
   }
   return rows.map((r) => ids.get(r.sku)!)

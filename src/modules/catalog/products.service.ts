@@ -1,7 +1,18 @@
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
 import { AppError, invalidField } from '../../errors.js'
-import { isNameClash, pageWithTotal, productsQuery } from './catalog-tree.queries.js'
-import { categoryIs, containing } from './catalog.queries.js'
+import { isNameClash } from './catalog-tree.queries.js'
+import {
+  deleteProductRow,
+  findProduct,
+  holdCategoryNamed,
+  holdCategoryRow,
+  insertProduct,
+  listProductPage,
+  lockProduct,
+  productHasItems,
+  productItems,
+  updateProductRow,
+} from './products.queries.js'
 import { cleanName, cleanPicture } from './categories.service.js'
 import { ensureCategory } from './category-slug.js'
 
@@ -20,29 +31,22 @@ async function guarded<T>(work: Promise<T>): Promise<T> {
 
 /** The category a product goes into, share-locked so it cannot be deleted under the change. */
 async function holdCategory(trx: Trx, id: number): Promise<void> {
-  const row = await trx.selectFrom('categories').select('id').where('id', '=', id).forKeyShare().executeTakeFirst()
+  const row = await holdCategoryRow(trx, id)
   if (!row) throw invalidField('category_id', `no category with id ${id}`)
 }
 
 async function categoryIdByName(trx: Trx, name: string): Promise<number> {
   await ensureCategory(trx, name)
-  const row = await trx.selectFrom('categories').select('id').where('name', '=', name).forKeyShare().executeTakeFirstOrThrow()
-  return row.id
+  return holdCategoryNamed(trx, name)
 }
 
 /** Products by category and id; `category` by id or name (any case), `search` in the product's name. */
 export async function listProducts(db: Database, q: { page: number; perPage: number; search?: string; category?: string }) {
-  let query = productsQuery(db)
-  if (q.search) query = query.where('p.name', 'ilike', containing(q.search))
-  if (q.category !== undefined) {
-    const category = q.category
-    query = query.where((eb) => categoryIs(eb, category))
-  }
-  return pageWithTotal(query, query.orderBy('p.category_id').orderBy('p.id'), q)
+  return listProductPage(db, q)
 }
 
 export async function getProduct(db: Database, id: number) {
-  const row = await productsQuery(db).where('p.id', '=', id).executeTakeFirst()
+  const row = await findProduct(db, id)
   if (!row) throw new AppError('PRODUCT_NOT_FOUND')
   return row
 }
@@ -56,12 +60,7 @@ export async function createProduct(db: Database, input: ProductInput) {
     let categoryId = input.category_id
     if (categoryId === undefined) categoryId = await categoryIdByName(trx, input.category?.trim() || 'Uncategorized')
     else await holdCategory(trx, categoryId)
-    const row = await trx
-      .insertInto('products')
-      .values({ category_id: categoryId, name, image: cleanPicture(input.image) ?? null })
-      .onConflict((oc) => oc.columns(['category_id', 'name']).doNothing())
-      .returning('id')
-      .executeTakeFirst()
+    const row = await insertProduct(trx, { category_id: categoryId, name, image: cleanPicture(input.image) ?? null })
     if (!row) throw new AppError('DUPLICATE', { detail: `the category has a product named ${name}` })
     return row.id
   })
@@ -77,12 +76,7 @@ export async function updateProduct(db: Database, id: number, changes: ProductCh
   await guarded(
     inTransaction(db, async (trx) => {
       if (categoryId !== undefined) await holdCategory(trx, categoryId)
-      const row = await trx
-        .updateTable('products')
-        .set({ name, image, category_id: categoryId })
-        .where('id', '=', id)
-        .returning('id')
-        .executeTakeFirst()
+      const row = await updateProductRow(trx, id, { name, image, category_id: categoryId })
       if (!row) throw new AppError('PRODUCT_NOT_FOUND')
     }),
   )
@@ -91,23 +85,16 @@ export async function updateProduct(db: Database, id: number, changes: ProductCh
 
 /** A product's items, on or off, for its page (the full view of each is GET /items/{id}). */
 export async function listProductItems(db: Database, productId: number) {
-  return db
-    .selectFrom('items')
-    .select(['id', 'sku', 'name', 'price', 'order_process', 'active'])
-    .where('product_id', '=', productId)
-    .orderBy('id')
-    .limit(500)
-    .execute()
+  return productItems(db, productId)
 }
 
 /** Only a product without items goes: one with items is INVALID_STATE (items keep their sales history). */
 export async function deleteProduct(db: Database, id: number) {
   return inTransaction(db, async (trx) => {
-    const row = await trx.selectFrom('products').select(['id', 'name']).where('id', '=', id).forUpdate().executeTakeFirst()
+    const row = await lockProduct(trx, id)
     if (!row) throw new AppError('PRODUCT_NOT_FOUND')
-    const item = await trx.selectFrom('items').select('id').where('product_id', '=', id).limit(1).executeTakeFirst()
-    if (item) throw new AppError('INVALID_STATE', { detail: 'the product has items; switch them off instead' })
-    await trx.deleteFrom('products').where('id', '=', id).execute()
+    if (await productHasItems(trx, id)) throw new AppError('INVALID_STATE', { detail: 'the product has items; switch them off instead' })
+    await deleteProductRow(trx, id)
     return { id: row.id, name: row.name, deleted: true as const }
   })
 }

@@ -1,8 +1,8 @@
-import { sql } from 'kysely'
 import { inTransaction, type Database } from '../../db/database.js'
 import type { Provider, ProviderKind } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import type { Vault } from '../../vault.js'
+import { findProvider, insertProvider, providersByCode, updateProviderRow } from './providers.queries.js'
 
 export type ProviderInput = {
   code: string
@@ -23,24 +23,18 @@ export function providerView(p: Provider) {
 export async function updateProvider(db: Database, vault: Vault, code: string, changes: Partial<Omit<ProviderInput, 'code'>>) {
   const { kind, base_url, username, api_key, active } = changes
   if ([kind, base_url, username, api_key, active].every((v) => v === undefined)) {
-    const row = await db.selectFrom('providers').selectAll().where('code', '=', code).executeTakeFirst()
+    const row = await findProvider(db, code)
     if (!row) throw new AppError('PROVIDER_NOT_FOUND')
     return providerView(row)
   }
   return inTransaction(db, async (trx) => {
-    const row = await trx
-      .updateTable('providers')
-      .set({
-        kind,
-        base_url: base_url?.replace(/\/+$/, ''),
-        username,
-        api_key_enc: api_key === undefined ? undefined : api_key ? vault.encrypt(api_key) : null,
-        active,
-        updated_at: sql`now()`,
-      })
-      .where('code', '=', code)
-      .returningAll()
-      .executeTakeFirst()
+    const row = await updateProviderRow(trx, code, {
+      kind,
+      base_url: base_url?.replace(/\/+$/, ''),
+      username,
+      api_key_enc: api_key === undefined ? undefined : api_key ? vault.encrypt(api_key) : null,
+      active,
+    })
     if (!row) throw new AppError('PROVIDER_NOT_FOUND')
     // Switching a provider changes its items' status in the catalog: providers' trigger (catalog-clock.sql)
     // puts them in the next delta.
@@ -49,25 +43,20 @@ export async function updateProvider(db: Database, vault: Vault, code: string, c
 }
 
 export async function listProviders(db: Database) {
-  const rows = await db.selectFrom('providers').selectAll().orderBy('code').execute()
+  const rows = await providersByCode(db)
   return rows.map(providerView)
 }
 
 /** One statement: runs alone or inside the caller's transaction (the demo seed). */
 export async function createProvider(db: Database, vault: Vault, input: ProviderInput) {
-  const row = await db
-    .insertInto('providers')
-    .values({
-      code: input.code,
-      kind: input.kind,
-      base_url: input.base_url.replace(/\/+$/, ''),
-      username: input.username ?? null,
-      api_key_enc: input.api_key ? vault.encrypt(input.api_key) : null,
-      active: input.active ?? true,
-    })
-    .onConflict((oc) => oc.column('code').doNothing())
-    .returningAll()
-    .executeTakeFirst()
+  const row = await insertProvider(db, {
+    code: input.code,
+    kind: input.kind,
+    base_url: input.base_url.replace(/\/+$/, ''),
+    username: input.username ?? null,
+    api_key_enc: input.api_key ? vault.encrypt(input.api_key) : null,
+    active: input.active ?? true,
+  })
   if (!row) throw new AppError('DUPLICATE', { detail: `provider ${input.code} exists` })
   return providerView(row)
 }

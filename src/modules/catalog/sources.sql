@@ -17,9 +17,20 @@ $$;
 -- an SMM panel; NULL for a process no provider serves (auto, manual): a process goes upstream exactly
 -- when it has one (`provider_kind_of(p) IS NOT NULL`). The one spelling of that mapping:
 -- the purchase's provider check (checkout/purchase-line.sql), the sources an item may have and the
--- process of an imported item (suppliers), and the items that offer account validation.
+-- process of an imported item (suppliers), and the items that offer account validation (offers_validation()).
 CREATE OR REPLACE FUNCTION provider_kind_of(p_process text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE p_process WHEN 'h2h' THEN 'digiflazz' WHEN 'smm' THEN 'smm_panel' END
+$$;
+
+-- The items that offer account validation (POST /v1/item/validate, docs/design.md §5b): an h2h item whose
+-- provider (p_provider_kind: its kind, NULL without one) is of the kind h2h buys from, its provider_meta
+-- marking it `validation` (JSON true). The one spelling: the catalog's variants and the validation check
+-- read it as a column (offersValidation(), catalog.queries.ts), the validation services' list filters by it.
+-- Never NULL for an item's columns (order_process and provider_meta are NOT NULL), so a row reads true or false.
+CREATE OR REPLACE FUNCTION offers_validation(p_process text, p_provider_kind text, p_meta jsonb)
+RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT p_process = 'h2h' AND p_provider_kind IS NOT DISTINCT FROM provider_kind_of(p_process)
+         AND p_meta @> '{"validation": true}'
 $$;
 
 -- The order process that buys from a provider of this kind: provider_kind_of() read backwards.

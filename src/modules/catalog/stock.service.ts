@@ -1,14 +1,12 @@
-import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
-import { raisingAppErrors } from '../../db/functions/app-errors.js'
-import { findLowStockItems } from './catalog.queries.js'
+import { claimResendLicenses, findLowStockItems, returnItemStock } from './catalog.queries.js'
 
 /**
  * Limited stock an order line took and did not deliver goes back to its item: with purchase() and
  * the operator's item changes, the only writer of items.stock (return_item_stock() in stock.sql).
  */
 export async function returnStock(trx: Trx, itemId: number, quantity: number): Promise<void> {
-  if (quantity > 0) await sql`SELECT return_item_stock(${itemId}, ${quantity})`.execute(trx)
+  if (quantity > 0) await returnItemStock(trx, itemId, quantity)
 }
 
 /**
@@ -16,10 +14,7 @@ export async function returnStock(trx: Trx, itemId: number, quantity: number): P
  * `count` free ones are sold to it (0: a typed replacement); INSUFFICIENT_STOCK when too few are free.
  */
 export async function resendLineLicenses(trx: Trx, itemId: number, lineId: number, count: number): Promise<number> {
-  const { rows } = await raisingAppErrors(
-    sql<{ claimed: number }>`SELECT resend_line_licenses(${itemId}::bigint, ${lineId}::bigint, ${count}::int) AS claimed`.execute(trx),
-  )
-  return Number(rows[0]!.claimed)
+  return claimResendLicenses(trx, itemId, lineId, count)
 }
 
 /** Active items with limited stock under `below` units for sale now, fewest first (at most 100). */

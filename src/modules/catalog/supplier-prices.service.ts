@@ -1,11 +1,5 @@
-import { sql } from 'kysely'
 import type { Trx } from '../../db/database.js'
-
-// The gate then the row, ascending, like every other writer of items (checkout/purchase.sql's lock order).
-async function holdItems(trx: Trx, ids: number[]) {
-  await sql`SELECT hold_item_exclusively(id) FROM items WHERE id = ANY(${ids}::bigint[]) ORDER BY id`.execute(trx)
-  await sql`SELECT id FROM items WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx)
-}
+import { deferLevelPrices, holdItems, refreshLevelPricesAfter, touchCatalogItems, updateSupplierPrices } from './supplier-prices.queries.js'
 
 /**
  * An item's cost at its first serving source (a decimal string), the price its pricing rule gives, and
@@ -25,23 +19,9 @@ export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice
   const ids = prices.map((p) => p.id)
   await holdItems(trx, ids)
   // Level prices (docs/design.md §5d) follow in one pass after the statement, not one per row.
-  await sql`SELECT set_config('price_levels.refresh', 'after', true)`.execute(trx)
-  const { rows } = await sql<{ id: number }>`
-    WITH v AS (
-      SELECT * FROM unnest(${ids}::bigint[], ${prices.map((p) => p.cost)}::numeric[], ${prices.map((p) => p.price)}::bigint[],
-                           ${prices.map((p) => p.min_margin)}::bigint[])
-        AS v(id, cost, price, min_margin)
-    )
-    UPDATE items i
-       SET cost = v.cost,
-           price = CASE WHEN i.price_locked THEN i.price ELSE v.price END,
-           min_margin = v.min_margin
-      FROM v
-     WHERE i.id = v.id
-       AND (i.cost IS DISTINCT FROM v.cost OR (NOT i.price_locked AND i.price <> v.price) OR i.min_margin IS DISTINCT FROM v.min_margin)
-    RETURNING i.id`.execute(trx)
-  const written = rows.map((r) => r.id)
-  await sql`SELECT refresh_level_prices(NULL, ${written}::bigint[]), set_config('price_levels.refresh', '', true)`.execute(trx)
+  await deferLevelPrices(trx)
+  const written = await updateSupplierPrices(trx, prices)
+  await refreshLevelPricesAfter(trx, written)
   return written
 }
 
@@ -53,5 +33,5 @@ export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice
  */
 export async function markSupplyChanged(trx: Trx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return
-  await sql`SELECT touch_catalog_items(${[...ids]}::bigint[])`.execute(trx)
+  await touchCatalogItems(trx, ids)
 }

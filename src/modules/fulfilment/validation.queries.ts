@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
-import { providerFits } from '../catalog/index.js'
+import { offersValidation } from '../catalog/index.js'
 
-/** The item an account check is for, with whether its provider fits its process and is on. */
+/** The item an account check is for, with whether it offers validation and its provider is on. */
 export function itemToValidate(db: Database, itemId: number) {
   return db
     .selectFrom('items as i')
@@ -13,7 +13,7 @@ export function itemToValidate(db: Database, itemId: number) {
       'i.provider',
       'i.provider_code',
       'i.provider_meta',
-      providerFits(sql.ref('p.kind'), sql.ref('i.order_process')).as('provider_fits'),
+      offersValidation(sql.ref('i.order_process'), sql.ref('p.kind'), sql.ref('i.provider_meta')).as('offers_validation'),
       'p.active as provider_active',
     ])
     .where('i.id', '=', itemId)
@@ -21,7 +21,7 @@ export function itemToValidate(db: Database, itemId: number) {
 }
 
 /**
- * The active h2h items that validate, at a provider that fits, with their products and categories,
+ * The active items that offer validation (offers_validation(), catalog/sources.sql), with their products and categories,
  * by product name; `pattern` (an ILIKE pattern, escaped) narrows them to a product or item name.
  */
 export function itemsThatValidate(db: Database, pattern: string | null) {
@@ -32,9 +32,7 @@ export function itemsThatValidate(db: Database, pattern: string | null) {
     .innerJoin('providers as pr', 'pr.code', 'i.provider')
     .select(['p.id as product_id', 'p.name as product_name', 'c.name as category', 'i.id as item_id', 'i.name', 'i.provider_meta'])
     .where('i.active', '=', true)
-    .where('i.order_process', '=', 'h2h')
-    .where(sql<boolean>`${providerFits(sql.ref('pr.kind'), sql.ref('i.order_process'))}`)
-    .where(sql<boolean>`(i.provider_meta->>'validation') = 'true'`)
+    .where(offersValidation(sql.ref('i.order_process'), sql.ref('pr.kind'), sql.ref('i.provider_meta')))
     .$if(pattern !== null, (q) => q.where((eb) => eb.or([eb('p.name', 'ilike', pattern!), eb('i.name', 'ilike', pattern!)])))
     .orderBy('p.name')
     .orderBy('p.id')

@@ -4,7 +4,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { inquirePln } from '../../providers/digiflazz.js'
 import { isRecord, text } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { offersValidation, VALIDATE_ENDPOINT } from '../catalog/index.js'
+import { VALIDATE_ENDPOINT } from '../catalog/index.js'
 import { loadProviderAccount } from './provider-accounts.js'
 import { itemsThatValidate, itemToValidate } from './validation.queries.js'
 
@@ -69,7 +69,7 @@ export function createAccountValidation(
     async validate(input: { item_id: number; customer_id: string; zone_id?: string | null }) {
       const item = await itemToValidate(db, input.item_id)
       if (!item || !item.active) throw new AppError('ITEM_NOT_FOUND')
-      if (!offersValidation(item) || !item.provider || !item.provider_code) throw new AppError('VALIDATION_NOT_AVAILABLE')
+      if (!item.offers_validation || !item.provider || !item.provider_code) throw new AppError('VALIDATION_NOT_AVAILABLE')
       if (!item.provider_active) throw new AppError('PRODUCT_TEMPORARILY_UNAVAILABLE')
       const customerId = input.customer_id.trim()
       const zoneId = input.zone_id?.trim() ?? ''

@@ -106,4 +106,25 @@ describe('GET /v1/validation/services', () => {
     expect(found.data.map((p: any) => p.variants[0].item_id)).toEqual([pln.id])
     expect((await app.inject({ method: 'GET', url: '/api/v1/validation/services?search=%25', headers: r.headers })).json().data).toEqual([])
   })
+
+  it('offers none for an h2h item marked validation at a provider of another kind: the catalog, the check and the list agree', async () => {
+    // offers_validation() (catalog/sources.sql) is the one rule all three read.
+    await addSimulatedProvider(app, up, 'smm_panel', 'smm-v')
+    const astray = await createItem(app, {
+      product_name: 'Free Fire',
+      name: '70 Diamonds',
+      order_process: 'h2h',
+      unlimited_stock: true,
+      provider: 'smm-v',
+      provider_code: 'ff70',
+      provider_meta: { validation: true },
+    })
+    expect((await validate({ item_id: astray.id, customer_id: '0812' })).json()).toEqual({ message: 'VALIDATION_NOT_AVAILABLE' })
+    const listed = (await app.inject({ method: 'GET', url: '/api/v1/validation/services', headers: r.headers })).json()
+    expect(listed.data.flatMap((p: any) => p.variants.map((v: any) => v.item_id)).sort()).toEqual([game.id, pln.id].sort())
+    const shown = (await app.inject({ method: 'GET', url: `/api/v1/item/${astray.id}`, headers: r.headers })).json()
+    expect(shown.data.validation).toEqual({ available: false, requires_zone_id: false, fields: [], endpoint: null })
+    const ok = (await app.inject({ method: 'GET', url: `/api/v1/item/${game.id}`, headers: r.headers })).json()
+    expect(ok.data.validation.available).toBe(true)
+  })
 })

@@ -3,31 +3,9 @@ import { AppError, invalidField, refIdAlreadyExists } from '../../errors.js'
 import { findStockForSale, refuseUnsellable } from '../catalog/index.js'
 import { checkCartLine, noteText, type NoteInput } from './cart-line.js'
 import { newInvoice, refuseBlankRefId } from '../refids/index.js'
+import { findSandbox, insertSandboxOrder } from './sandbox.queries.js'
 
 type SandboxInput = { ref_id: string; item_id: number; quantity: number; note?: NoteInput; max_price?: number | null }
-
-async function findSandbox(db: Database, accountId: number, ref: string) {
-  return db
-    .selectFrom('sandbox_orders as s')
-    .innerJoin('items as i', 'i.id', 's.item_id')
-    .innerJoin('products as p', 'p.id', 'i.product_id')
-    .select([
-      's.id',
-      's.ref_id',
-      's.invoice',
-      's.item_id',
-      's.quantity',
-      's.price',
-      's.amount',
-      's.created_at',
-      'i.name as variant_name',
-      'p.name as product_name',
-      'i.order_process',
-    ])
-    .where('s.account_id', '=', accountId)
-    .where((eb) => eb.or([eb('s.ref_id', '=', ref), eb('s.invoice', '=', ref)]))
-    .executeTakeFirst()
-}
 
 const refused = (s: { id: number; ref_id: string; invoice: string; amount: number; created_at: Date }) =>
   refIdAlreadyExists({ id: s.id, invoice: s.invoice, ref_id: s.ref_id, amount: s.amount, status: 'sandbox', created_at: s.created_at })
@@ -63,20 +41,15 @@ export async function createSandboxOrder(db: Database, fulfillable: readonly str
   // An open denomination costs by its size; the bound is a purchase's (money_max(), 10^15 < 2^53: exact).
   if (line.cost > 1e15) throw invalidField('note', 'the line would cost more than 1000000000000000')
   const amount = line.cost
-  const row = await db
-    .insertInto('sandbox_orders')
-    .values({
-      account_id: accountId,
-      ref_id: input.ref_id,
-      invoice: newInvoice('SBX'),
-      item_id: item.id,
-      quantity: input.quantity,
-      price: amount,
-      amount,
-    })
-    .onConflict((oc) => oc.columns(['account_id', 'ref_id']).doNothing())
-    .returning(['id', 'ref_id', 'invoice'])
-    .executeTakeFirst()
+  const row = await insertSandboxOrder(db, {
+    account_id: accountId,
+    ref_id: input.ref_id,
+    invoice: newInvoice('SBX'),
+    item_id: item.id,
+    quantity: input.quantity,
+    price: amount,
+    amount,
+  })
   if (!row) throw refused((await findSandbox(db, accountId, input.ref_id))!)
   return { ...row, status: 'sandbox' as const }
 }
