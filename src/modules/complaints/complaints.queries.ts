@@ -136,12 +136,10 @@ export async function complaintsOfOrder(db: Database, orderId: number): Promise<
 export async function listAccountComplaints(db: Database, accountId: number, status: ComplaintStatus | undefined, w: PageWindow) {
   let filtered = db.selectFrom('complaints').where('account_id', '=', accountId)
   if (status) filtered = filtered.where('status', '=', status)
-  let rows = db
-    .selectFrom('complaints as c')
-    .innerJoin('orders as o', 'o.id', 'c.order_id')
-    .select(complaintColumns)
-    .where('c.account_id', '=', accountId)
-  if (status) rows = rows.where('c.status', '=', status)
+  let joined = complaintsWithOrders(db).select(complaintColumns).where('c.account_id', '=', accountId)
+  if (status) joined = joined.where('c.status', '=', status)
+  // A derived table: the page's `id IN (…)` and its order name the complaint's id alone, not the order's too.
+  const rows = db.selectFrom(joined.as('c')).selectAll()
   return listPage<ComplaintRow>(db, filtered as never, rows as never, w)
 }
 

@@ -9,3 +9,4 @@ export {
   type ResellerAuthor,
 } from './complaints.service.js'
 export { complaintView, messageView, type ComplaintMessageView, type ComplaintView } from './complaints.view.js'
+export { complaintRoutes } from './complaints.routes.js'
