@@ -4077,7 +4077,7 @@ export interface operations {
            */
           reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
           /**
-           * @description what happened, 1–2000 characters (trimmed)
+           * @description what happened, 1–2000 characters (trimmed), not blank
            * @example The code says it was already redeemed.
            */
           message: string
@@ -4668,7 +4668,7 @@ export interface operations {
          */
         'application/json': {
           /**
-           * @description what happened, 1–2000 characters (trimmed)
+           * @description what happened, 1–2000 characters (trimmed), not blank
            * @example The code says it was already redeemed.
            */
           message: string

@@ -12,7 +12,8 @@ const OrderItemId = Type.Union([RowId(), Type.String({ pattern: '^[1-9][0-9]{0,1
 const Message = Type.String({
   minLength: 1,
   maxLength: 2000,
-  description: 'what happened, 1–2000 characters (trimmed)',
+  pattern: '\\S',
+  description: 'what happened, 1–2000 characters (trimmed), not blank',
   examples: ['The code says it was already redeemed.'],
 })
 
