@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Database } from '../src/db/database.js'
 import type { App } from '../src/http/server.js'
 import { newOperatorToken } from '../src/modules/team/index.js'
-import { admin, createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
+import { admin, createAutoItem, createItem, createReseller, get, type Reseller } from './factory.js'
 import { buy } from './factory-orders.js'
 
 /**
@@ -32,6 +32,8 @@ export type World = {
   providers: { code: string; active: boolean; base_url?: string }[]
   orders: { id: number; account_id: number; ref_id: string; invoice: string; status: string }[]
   lines: { id: number; order_id: number; order_process: string; status: string }[]
+  /** Complaints (docs/design.md §14), those not closed first: one per account from the seed, then the requests'. */
+  complaints: { id: number; account_id: number; order_line_id: number; status: string }[]
   locks: { token: string; account_id: number; item_id: number; quantity: number; status: string }[]
   sandboxes: { account_id: number; ref_id: string; invoice: string }[]
   /** Top-up channel codes, and the newest top-ups (their gateway references), those in review first. */
@@ -50,6 +52,8 @@ export type World = {
   /** Categories and products, the newest first; empty ones can be deleted. */
   categories: { id: number; empty: boolean }[]
   products: { id: number; empty: boolean }[]
+  /** Supplier pricing rules' ids (the newest), for their delete to reach one that exists. */
+  pricingRules: number[]
   /** Price level codes (docs/design.md §5d), the default `reseller` among them. */
   levels: string[]
   /** The fuzz's own operator, an owner, whose op_ token sends the /me requests (ADMIN_TOKEN has no tokens of its own). */
@@ -173,6 +177,15 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       payload: { ref_id: `seed-sbx-${i}`, item_id: auto.id, quantity: 1 },
     })
     if (sbx.statusCode !== 200) throw new Error(`seed sandbox: ${sbx.body}`)
+    // A complaint on the pending manual line of seed-<i>-1, for the complaint routes' ids to reach.
+    const line = (await get(app, `/trx/seed-${i}-1`, a)).json().data.items[0].order_item_id
+    const complaint = await app.inject({
+      method: 'POST',
+      url: `/api/v1/trx/seed-${i}-1/complaints`,
+      headers: a.headers,
+      payload: { order_item_id: line, reason: 'not_received', message: 'fuzz seed' },
+    })
+    if (complaint.statusCode !== 201) throw new Error(`seed complaint: ${complaint.body}`)
     const smm = items.find((it) => it.order_process === 'smm')!
     for (const n of [0, 1]) {
       const res = await buy(app, a, `seed-smm-${i}-${n}`, [{ item_id: smm.id, quantity: smm.min, note: smm.note }])
@@ -217,6 +230,9 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   await admin(app, 'POST', '/price-levels', { code: 'fz-vip', name: 'Fuzz VIP', position: 1 })
   await admin(app, 'PUT', '/price-levels/fz-vip/rules', { rules: [{ scope: 'all', percent: 2, round_to: 50 }] })
   await admin(app, 'PUT', `/items/${items[0]!.id}/level-prices`, { 'fz-vip': items[0]!.price })
+  // Pricing rules over brands no item has (nothing is repriced), for their delete to reach; the requests add more.
+  for (const brand of ['Fuzz Brand 1', 'Fuzz Brand 2', 'Fuzz Brand 3'])
+    await admin(app, 'PUT', '/pricing-rules', { scope: 'brand', provider: 'fz-h2h', brand, percent: 3 })
   const me = await seedTeam(app, db)
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
@@ -231,6 +247,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     providers,
     orders: [],
     lines: [],
+    complaints: [],
     locks: [],
     sandboxes: [],
     channels,
@@ -242,6 +259,7 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     held: [],
     categories: [],
     products: [],
+    pricingRules: [],
     levels: [],
     me,
     operators: [],
@@ -334,6 +352,10 @@ export async function refresh(world: World, db: Database): Promise<void> {
   world.lines = (
     await sql<World['lines'][number]>`SELECT id, order_id, order_process, status FROM order_lines ORDER BY id DESC LIMIT 600`.execute(db)
   ).rows
+  world.complaints = (
+    await sql<World['complaints'][number]>`SELECT id, account_id, order_line_id, status FROM complaints
+      ORDER BY status = 'closed', id DESC LIMIT 200`.execute(db)
+  ).rows
   world.locks = (
     await sql<
       World['locks'][number]
@@ -364,6 +386,7 @@ export async function refresh(world: World, db: Database): Promise<void> {
       FROM ${sql.table(table)} t ORDER BY id DESC LIMIT 100`.execute(db)
   world.categories = (await emptyIf('categories', 'products', 'category_id')).rows
   world.products = (await emptyIf('products', 'items', 'product_id')).rows
+  world.pricingRules = (await sql<{ id: number }>`SELECT id FROM pricing_rules ORDER BY id DESC LIMIT 50`.execute(db)).rows.map((r) => r.id)
   world.levels = (await sql<{ code: string }>`SELECT code FROM price_levels ORDER BY id LIMIT 50`.execute(db)).rows.map((r) => r.code)
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
   world.operators = (
