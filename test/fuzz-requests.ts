@@ -110,7 +110,16 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
           ...own(world.sandboxes).map((s) => s.ref_id),
           ...own(world.topups).map((t) => t.invoice),
         ]
-        return { value: pick(g, refs) }
+        const ref = pick(g, refs)
+        // The order behind it, for a complaint's order_item_id to name one of its lines.
+        draft.chosen.order = world.orders.find((o) => o.ref_id === ref || o.invoice === ref)?.id
+        return { value: ref }
+      }
+      // A complaint of the caller's, mostly one still taking messages.
+      if (resource === 'complaints' && world.complaints.length) {
+        const mine = own(world.complaints)
+        const open = mine.filter((c) => c.status !== 'closed')
+        return { value: pick(g, open.length && chance(g, 0.85) ? open : mine).id }
       }
       if (resource === 'lock') return { value: pick(g, own(world.locks)).token }
       if (resource === 'providers') {
@@ -141,6 +150,7 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
         return { value: pick(g, live.length && chance(g, 0.8) ? live : theirs.length ? theirs : world.tokens).id }
       }
       if (resource === 'channels') return { value: pick(g, world.channels) }
+      if (resource === 'pricing-rules' && world.pricingRules.length) return { value: pick(g, world.pricingRules) }
       if (resource === 'price-levels') return { value: pick(g, world.levels) }
       if (resource === 'bank-mutations' && world.bank.mutations.length) {
         const open = world.bank.mutations.filter((m) => m.status === 'unmatched')
@@ -209,6 +219,17 @@ function hints(g: Gen, draft: Draft, world: World): Hint {
       const code = pick(g, others.length && chance(g, 0.9) ? others : world.levels)
       const own = world.items.find((i) => String(i.id) === draft.path.id)?.price ?? 1_000
       return { value: { [code]: chance(g, 0.7) ? own + uniform(g, 1_000) : null } }
+    }
+    // A line of the transaction in the path that takes a complaint: bought, not given back, none open on it.
+    if (name === 'order_item_id' && path.length === 1) {
+      const complained = new Set(world.complaints.filter((c) => c.status !== 'closed').map((c) => c.order_line_id))
+      const lines = world.lines.filter(
+        (l) =>
+          l.order_id === draft.chosen.order && ['pending', 'processing', 'delivered', 'sent'].includes(l.status) && !complained.has(l.id),
+      )
+      if (!lines.length || chance(g, 0.1)) return undefined
+      const { id } = pick(g, lines)
+      return { value: chance(g, 0.7) ? String(id) : id }
     }
     switch (name) {
       case 'rules':

@@ -3,7 +3,7 @@ import type { Database } from '../src/db/database.js'
 import type { App } from '../src/http/server.js'
 import { openComplaint } from '../src/modules/complaints/index.js'
 import { newOperatorToken } from '../src/modules/team/index.js'
-import { admin, createAutoItem, createItem, createReseller, type Reseller } from './factory.js'
+import { admin, createAutoItem, createItem, createReseller, get, type Reseller } from './factory.js'
 import { buy } from './factory-orders.js'
 
 /**
@@ -33,6 +33,8 @@ export type World = {
   providers: { code: string; active: boolean; base_url?: string }[]
   orders: { id: number; account_id: number; ref_id: string; invoice: string; status: string }[]
   lines: { id: number; order_id: number; order_process: string; status: string }[]
+  /** Complaints (docs/design.md §14), those not closed first, with their line's process and state. */
+  complaints: { id: number; account_id: number; order_line_id: number; status: string; order_process: string; line_status: string }[]
   locks: { token: string; account_id: number; item_id: number; quantity: number; status: string }[]
   sandboxes: { account_id: number; ref_id: string; invoice: string }[]
   /** Top-up channel codes, and the newest top-ups (their gateway references), those in review first. */
@@ -40,8 +42,6 @@ export type World = {
   topups: { account_id: number; reference: string; ref_id: string; invoice: string; status: string }[]
   /** A bank_transfer channel, its transfer top-ups (pending first) and its mutations (unmatched first) (docs/design.md §7b). */
   bank: { channel: string; transfers: { reference: string; status: string }[]; mutations: { id: number; status: string }[] }
-  /** Complaints (docs/design.md §14), open ones first, with their line's process and state. */
-  complaints: { id: number; status: string; order_process: string; line_status: string }[]
   /** Upstream requests, those waiting for the operator's review first. */
   dispatches: { id: number; status: string }[]
   /** Webhook deliveries (each account's test callbacks to a port that refuses). */
@@ -53,6 +53,8 @@ export type World = {
   /** Categories and products, the newest first; empty ones can be deleted. */
   categories: { id: number; empty: boolean }[]
   products: { id: number; empty: boolean }[]
+  /** Supplier pricing rules' ids (the newest), for their delete to reach one that exists. */
+  pricingRules: number[]
   /** Price level codes (docs/design.md §5d), the default `reseller` among them. */
   levels: string[]
   /** The fuzz's own operator, an owner, whose op_ token sends the /me requests (ADMIN_TOKEN has no tokens of its own). */
@@ -176,6 +178,15 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
       payload: { ref_id: `seed-sbx-${i}`, item_id: auto.id, quantity: 1 },
     })
     if (sbx.statusCode !== 200) throw new Error(`seed sandbox: ${sbx.body}`)
+    // A complaint on the pending manual line of seed-<i>-1, for the complaint routes' ids to reach.
+    const line = (await get(app, `/trx/seed-${i}-1`, a)).json().data.items[0].order_item_id
+    const complaint = await app.inject({
+      method: 'POST',
+      url: `/api/v1/trx/seed-${i}-1/complaints`,
+      headers: a.headers,
+      payload: { order_item_id: line, reason: 'not_received', message: 'fuzz seed' },
+    })
+    if (complaint.statusCode !== 201) throw new Error(`seed complaint: ${complaint.body}`)
     const smm = items.find((it) => it.order_process === 'smm')!
     for (const n of [0, 1]) {
       const res = await buy(app, a, `seed-smm-${i}-${n}`, [{ item_id: smm.id, quantity: smm.min, note: smm.note }])
@@ -228,6 +239,9 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
   }
   await sql`UPDATE dispatches SET status = 'pending', attempts = 1, first_sent_at = now(), next_attempt_at = now() + interval '1 day'
              WHERE kind = 'digiflazz' AND status = 'queued'`.execute(db)
+  // Pricing rules over brands no item has (nothing is repriced), for their delete to reach; the requests add more.
+  for (const brand of ['Fuzz Brand 1', 'Fuzz Brand 2', 'Fuzz Brand 3'])
+    await admin(app, 'PUT', '/pricing-rules', { scope: 'brand', provider: 'fz-h2h', brand, percent: 3 })
   const me = await seedTeam(app, db)
   // As after a crash between an smm add and its answer: requests only an operator can settle.
   await sql`UPDATE dispatches SET status = 'review', message = 'fuzz seed' WHERE kind = 'smm_panel'`.execute(db)
@@ -242,18 +256,19 @@ export async function seedWorld(app: App, db: Database, upstreams = 'http://127.
     providers,
     orders: [],
     lines: [],
+    complaints: [],
     locks: [],
     sandboxes: [],
     channels,
     topups: [],
     bank: { channel: FUZZ_BANK.code, transfers: [], mutations: [] },
-    complaints: [],
     dispatches: [],
     deliveries: [],
     users: [],
     held: [],
     categories: [],
     products: [],
+    pricingRules: [],
     levels: [],
     me,
     operators: [],
@@ -375,8 +390,8 @@ export async function refresh(world: World, db: Database): Promise<void> {
     >`SELECT account_id, reference, ref_id, invoice, status FROM topups ORDER BY status = 'review' DESC, id DESC LIMIT 200`.execute(db)
   ).rows
   world.complaints = (
-    await sql<World['complaints'][number]>`SELECT c.id, c.status, l.order_process, l.status AS line_status
-      FROM complaints c JOIN order_lines l ON l.id = c.order_line_id ORDER BY c.status <> 'closed' DESC, c.id DESC LIMIT 100`.execute(db)
+    await sql<World['complaints'][number]>`SELECT c.id, c.account_id, c.order_line_id, c.status, l.order_process, l.status AS line_status
+      FROM complaints c JOIN order_lines l ON l.id = c.order_line_id ORDER BY c.status <> 'closed' DESC, c.id DESC LIMIT 200`.execute(db)
   ).rows
   world.dispatches = (
     await sql<World['dispatches'][number]>`SELECT id, status FROM dispatches ORDER BY status = 'review' DESC, id DESC LIMIT 100`.execute(db)
@@ -395,6 +410,7 @@ export async function refresh(world: World, db: Database): Promise<void> {
       FROM ${sql.table(table)} t ORDER BY id DESC LIMIT 100`.execute(db)
   world.categories = (await emptyIf('categories', 'products', 'category_id')).rows
   world.products = (await emptyIf('products', 'items', 'product_id')).rows
+  world.pricingRules = (await sql<{ id: number }>`SELECT id FROM pricing_rules ORDER BY id DESC LIMIT 50`.execute(db)).rows.map((r) => r.id)
   world.levels = (await sql<{ code: string }>`SELECT code FROM price_levels ORDER BY id LIMIT 50`.execute(db)).rows.map((r) => r.code)
   world.accountIds = (await sql<{ id: number }>`SELECT id FROM accounts ORDER BY id`.execute(db)).rows.map((r) => r.id)
   world.operators = (

@@ -67,6 +67,17 @@ await ok(
 )
 await ok(await app.inject({ method: 'POST', url: '/api/v1/webhook/test', headers: owner.headers }))
 const [delivery] = await ok<{ id: number }[]>(await get(app, '/webhook/deliveries', owner))
+// A complaint of the owner's on the manual line (docs/design.md §14).
+const paidLine: string = (await ok(await get(app, `/trx/${paid.ref_id}`, owner))).items[0].order_item_id
+const complaint = await ok(
+  await app.inject({
+    method: 'POST',
+    url: `/api/v1/trx/${paid.ref_id}/complaints`,
+    headers: owner.headers,
+    payload: { order_item_id: paidLine, reason: 'not_received', message: 'owner' },
+  }),
+  201,
+)
 const licenses: string[] = (await ok(await get(app, `/trx/${completed.ref_id}`, owner))).items[0].licenses.map(
   (l: { product_license: string }) => l.product_license,
 )
@@ -90,9 +101,15 @@ const OWNED: Record<string, { code: ErrorCode; values: string[] }> = {
     ],
   },
   lock_token: { code: 'LOCK_NOT_FOUND', values: [active.lock_token, released.lock_token, used.lock_token, expired.lock_token] },
-  // The only reseller `{id}` outside the shared catalog: a webhook delivery.
+  // A reseller `{id}` outside the shared catalog: a webhook delivery, or under /complaints a complaint (OWNED_UNDER).
   id: { code: 'DELIVERY_NOT_FOUND', values: [String(delivery.id)] },
 }
+/** A parameter whose owner depends on the path it is in: `{id}` under /complaints is a complaint. */
+const OWNED_UNDER: Record<string, typeof OWNED> = {
+  '/api/v1/complaints/': { id: { code: 'COMPLAINT_NOT_FOUND', values: [String(complaint.id)] } },
+}
+const ownedIn = (op: Operation) =>
+  Object.entries(OWNED_UNDER).reduce((owned, [prefix, over]) => (op.path.startsWith(prefix) ? { ...owned, ...over } : owned), OWNED)
 /** Routes whose parameters name something every account shares (the catalog). */
 const SHARED = new Set(['GET /api/v1/item/{id}'])
 
@@ -116,7 +133,7 @@ describe('tenancy: another account’s ids, refs, invoices and lock tokens', () 
   it('covers every reseller route with a path parameter (a new one must be added to OWNED or SHARED)', () => {
     expect(operations.length).toBeGreaterThan(5)
     const uncovered = operations
-      .filter((op) => paramsOf(op).length && !SHARED.has(op.id) && paramsOf(op).some((p) => !OWNED[p.name]))
+      .filter((op) => paramsOf(op).length && !SHARED.has(op.id) && paramsOf(op).some((p) => !ownedIn(op)[p.name]))
       .map((op) => op.id)
     expect(uncovered).toEqual([])
     expect(operations.filter((op) => paramsOf(op).some((p) => OWNED[p.name])).length).toBeGreaterThanOrEqual(2)
@@ -126,12 +143,13 @@ describe('tenancy: another account’s ids, refs, invoices and lock tokens', () 
     const swept: string[] = []
     for (const op of operations.filter((o) => paramsOf(o).length && !SHARED.has(o.id))) {
       const names = paramsOf(op).map((p) => p.name)
+      const owned = ownedIn(op)
       for (const name of names) {
-        for (const value of OWNED[name].values) {
-          const url = fill(op, (n) => (n === name ? value : OWNED[n].values[0]))
+        for (const value of owned[name].values) {
+          const url = fill(op, (n) => (n === name ? value : owned[n].values[0]))
           const res = await call(op, intruder, url)
           swept.push(`${op.method} ${url}`)
-          expect([op.id, value, res.statusCode, res.json()]).toEqual([op.id, value, 404, { message: OWNED[name].code }])
+          expect([op.id, value, res.statusCode, res.json()]).toEqual([op.id, value, 404, { message: owned[name].code }])
         }
       }
     }
@@ -146,6 +164,7 @@ describe('tenancy: another account’s ids, refs, invoices and lock tokens', () 
       const res = await get(app, `/trx/${encodeURIComponent(ref)}`, owner)
       expect([ref, res.statusCode]).toEqual([ref, 200])
     }
+    expect((await get(app, `/complaints/${complaint.id}`, owner)).statusCode).toBe(200)
     const retried = await app.inject({ method: 'POST', url: `/api/v1/webhook/deliveries/${delivery.id}/retry`, headers: owner.headers })
     expect(retried.statusCode, retried.body).toBe(200)
     const release = async (token: string) =>

@@ -51,6 +51,8 @@ const PATTERNS: Record<string, string> = {
   '^[a-z0-9][a-z0-9_-]{0,63}$': 'must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit',
   '^https?://[^/?#\\s]+': 'must be an http:// or https:// URL with a host',
   '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$': 'must be 1–32 letters, digits, - or _, starting with a letter or digit',
+  '^[1-9][0-9]{0,15}$': 'must be a line’s order_item_id (digits), as the transaction’s items show it',
+  '\\S': 'must not be blank',
 }
 
 /** What to send instead, in words: the allowed values, the bound crossed, the expected type. */

@@ -9,6 +9,7 @@ import { complaintAdminRoutes } from '../modules/complaints/index.js'
 import { auditRoutes } from '../modules/audit/index.js'
 import { billRoutes } from '../modules/bills/index.js'
 import { catalogRoutes, renewCatalogAfterWrites } from '../modules/catalog/index.js'
+import { complaintRoutes } from '../modules/complaints/index.js'
 import { leaderboardRoutes } from '../modules/leaderboard/index.js'
 import { consolePlugin } from '../modules/console/index.js'
 import { dashboardPlugin, dashboardUserAdminRoutes } from '../modules/dashboard/index.js'
@@ -100,6 +101,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await reseller.register(ledgerRoutes(ctx))
       await reseller.register(catalogRoutes(ctx))
       await reseller.register(orderRoutes(ctx))
+      await reseller.register(complaintRoutes(ctx))
       await reseller.register(billRoutes(ctx))
       await reseller.register(lockRoutes(ctx))
       await reseller.register(topupRoutes(ctx))

@@ -3,7 +3,7 @@ import type { paths } from './schema.js'
 
 export type { components, operations, paths } from './schema.js'
 export { verifyLegacySignature, verifyStandardWebhook, verifyWebhook, WebhookVerificationError } from './webhooks.js'
-export type { WebhookEvent, WebhookHeaders, WebhookOrder, WebhookOrderLine } from './webhooks.js'
+export type { WebhookComplaint, WebhookEvent, WebhookHeaders, WebhookOrder, WebhookOrderLine } from './webhooks.js'
 
 export type ResellerClientOptions = {
   /** The service's base URL, e.g. `http://127.0.0.1:8080` (paths carry `/api/v1`). */

@@ -152,6 +152,90 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/v1/trx/{ref}/complaints': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The complaints on one transaction, with their threads
+     * @description Every complaint on one of your transactions (`ref_id` or invoice), oldest first, each with its thread.
+     */
+    get: operations['listOrderComplaints']
+    put?: never
+    /**
+     * Complain about one line of a transaction
+     * @description Complains about one line of your transaction (`ref_id` or invoice in the path; `order_item_id` from its `items`), within `COMPLAINT_DAYS` of the order (7 unless the operator changed it; 0 takes none). One open complaint per line: a second is 422 `COMPLAINT_ALREADY_OPEN` (add a message to the open one). A canceled or refunded line, or an order past the window, is 422 `COMPLAINT_NOT_ALLOWED`. Each change of the complaint (your message, the store’s reply, its closing) is sent as the `complaint.updated` webhook.
+     */
+    post: operations['openComplaint']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/complaints': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Your complaints, newest first
+     * @description Your complaints, newest first, one page at a time (`page`, `per_page` ≤ 50, `cursor`), optionally of one `status`; without their threads (read one with `GET /api/v1/complaints/{id}`).
+     */
+    get: operations['listComplaints']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/complaints/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * One complaint with its thread
+     * @description One complaint of yours with its thread, oldest message first.
+     */
+    get: operations['getComplaint']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/complaints/{id}/messages': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Add your message to a complaint
+     * @description Adds your message to a complaint that is not closed; an `answered` complaint is `open` again (waiting for the store). A closed one is 422 `COMPLAINT_NOT_ALLOWED`: open a new complaint on the line.
+     */
+    post: operations['addComplaintMessage']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/v1/trx/tagihan/inquiry': {
     parameters: {
       query?: never
@@ -3481,6 +3565,7 @@ export interface operations {
            *         "updated_at": "2026-11-22T10:15:00.012Z",
            *         "items": [
            *           {
+           *             "order_item_id": "5120",
            *             "variant_id": 7,
            *             "variant_name": "Voucher 25K",
            *             "product_id": 3,
@@ -3533,6 +3618,8 @@ export interface operations {
               /** Format: date-time */
               updated_at: string
               items: {
+                /** @description the line’s id, as a string: name it in a complaint (POST /api/v1/trx/{ref}/complaints); absent on a sandbox order */
+                order_item_id?: string
                 variant_id: number
                 variant_name: string
                 product_id: number
@@ -3913,6 +4000,1038 @@ export interface operations {
        *
        *     `PRODUCT_TEMPORARILY_UNAVAILABLE`: the item's provider is switched off, or none of its suppliers serves now; try later
        */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  listOrderComplaints: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        ref: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The transaction’s complaints */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 17,
+           *           "ref_id": "shop-order-881",
+           *           "invoice": "INV20261122K7Q2M9XA",
+           *           "order_item_id": "5121",
+           *           "reason": "invalid_code",
+           *           "status": "answered",
+           *           "resolution": null,
+           *           "refunded_amount": 0,
+           *           "created_at": "2026-11-23T08:00:00.000Z",
+           *           "updated_at": "2026-11-23T09:30:00.000Z",
+           *           "closed_at": null,
+           *           "messages": [
+           *             {
+           *               "id": 31,
+           *               "author": "reseller",
+           *               "action": "open",
+           *               "message": "The code says it was already redeemed.",
+           *               "created_at": "2026-11-23T08:00:00.000Z"
+           *             },
+           *             {
+           *               "id": 32,
+           *               "author": "operator",
+           *               "action": "reply",
+           *               "message": "Checking with the supplier; we will answer within a day.",
+           *               "created_at": "2026-11-23T09:30:00.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained about (its id as a string) */
+              order_item_id: string
+              /**
+               * @description not_received, wrong_item, invalid_code or other
+               * @enum {string}
+               */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /**
+               * @description open (waiting for the operator), answered (the operator replied) or closed (see resolution)
+               * @enum {string}
+               */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              /** @description what a refund credited to the balance; 0 otherwise */
+              refunded_amount: number
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              /** @description the thread, oldest first */
+              messages: {
+                id: number
+                /**
+                 * @description who wrote: you, or the store (an operator)
+                 * @enum {string}
+                 */
+                author: 'reseller' | 'operator'
+                /** @description open, message, reply, resend, recheck, refund or reject */
+                action: string
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }[]
+          }
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TRX_NOT_FOUND`: no transaction of yours has that ref_id or invoice */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  openComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        ref: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "order_item_id": "5121",
+         *       "reason": "invalid_code",
+         *       "message": "The code says it was already redeemed."
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description the line: `items[].order_item_id` of `GET /api/v1/trx/{ref}`, as a string or an integer
+           * @example 5121
+           */
+          order_item_id: number | string
+          /**
+           * @description not_received, wrong_item, invalid_code or other
+           * @enum {string}
+           */
+          reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+          /**
+           * @description what happened, 1–2000 characters (trimmed), not blank
+           * @example The code says it was already redeemed.
+           */
+          message: string
+        }
+      }
+    }
+    responses: {
+      /** @description The complaint, `open`, with its first message */
+      201: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 17,
+           *         "ref_id": "shop-order-881",
+           *         "invoice": "INV20261122K7Q2M9XA",
+           *         "order_item_id": "5121",
+           *         "reason": "invalid_code",
+           *         "status": "open",
+           *         "resolution": null,
+           *         "refunded_amount": 0,
+           *         "created_at": "2026-11-23T08:00:00.000Z",
+           *         "updated_at": "2026-11-23T08:00:00.000Z",
+           *         "closed_at": null,
+           *         "messages": [
+           *           {
+           *             "id": 31,
+           *             "author": "reseller",
+           *             "action": "open",
+           *             "message": "The code says it was already redeemed.",
+           *             "created_at": "2026-11-23T08:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained about (its id as a string) */
+              order_item_id: string
+              /**
+               * @description not_received, wrong_item, invalid_code or other
+               * @enum {string}
+               */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /**
+               * @description open (waiting for the operator), answered (the operator replied) or closed (see resolution)
+               * @enum {string}
+               */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              /** @description what a refund credited to the balance; 0 otherwise */
+              refunded_amount: number
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              /** @description the thread, oldest first */
+              messages: {
+                id: number
+                /**
+                 * @description who wrote: you, or the store (an operator)
+                 * @enum {string}
+                 */
+                author: 'reseller' | 'operator'
+                /** @description open, message, reply, resend, recheck, refund or reject */
+                action: string
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TRX_NOT_FOUND`: no transaction of yours has that ref_id or invoice */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `COMPLAINT_ALREADY_OPEN`: the line has an open complaint already: add a message to it with POST /api/v1/complaints/{id}/messages
+       *
+       *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  listComplaints: {
+    parameters: {
+      query?: {
+        page?: number
+        per_page?: number
+        /** @description open (waiting for the operator), answered (the operator replied) or closed (see resolution) */
+        status?: 'open' | 'answered' | 'closed'
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of complaints */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 17,
+           *           "ref_id": "shop-order-881",
+           *           "invoice": "INV20261122K7Q2M9XA",
+           *           "order_item_id": "5121",
+           *           "reason": "invalid_code",
+           *           "status": "answered",
+           *           "resolution": null,
+           *           "refunded_amount": 0,
+           *           "created_at": "2026-11-23T08:00:00.000Z",
+           *           "updated_at": "2026-11-23T09:30:00.000Z",
+           *           "closed_at": null
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained about (its id as a string) */
+              order_item_id: string
+              /**
+               * @description not_received, wrong_item, invalid_code or other
+               * @enum {string}
+               */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /**
+               * @description open (waiting for the operator), answered (the operator replied) or closed (see resolution)
+               * @enum {string}
+               */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              /** @description what a refund credited to the balance; 0 otherwise */
+              refunded_amount: number
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getComplaint: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The complaint */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 17,
+           *         "ref_id": "shop-order-881",
+           *         "invoice": "INV20261122K7Q2M9XA",
+           *         "order_item_id": "5121",
+           *         "reason": "invalid_code",
+           *         "status": "answered",
+           *         "resolution": null,
+           *         "refunded_amount": 0,
+           *         "created_at": "2026-11-23T08:00:00.000Z",
+           *         "updated_at": "2026-11-23T09:30:00.000Z",
+           *         "closed_at": null,
+           *         "messages": [
+           *           {
+           *             "id": 31,
+           *             "author": "reseller",
+           *             "action": "open",
+           *             "message": "The code says it was already redeemed.",
+           *             "created_at": "2026-11-23T08:00:00.000Z"
+           *           },
+           *           {
+           *             "id": 32,
+           *             "author": "operator",
+           *             "action": "reply",
+           *             "message": "Checking with the supplier; we will answer within a day.",
+           *             "created_at": "2026-11-23T09:30:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained about (its id as a string) */
+              order_item_id: string
+              /**
+               * @description not_received, wrong_item, invalid_code or other
+               * @enum {string}
+               */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /**
+               * @description open (waiting for the operator), answered (the operator replied) or closed (see resolution)
+               * @enum {string}
+               */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              /** @description what a refund credited to the balance; 0 otherwise */
+              refunded_amount: number
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              /** @description the thread, oldest first */
+              messages: {
+                id: number
+                /**
+                 * @description who wrote: you, or the store (an operator)
+                 * @enum {string}
+                 */
+                author: 'reseller' | 'operator'
+                /** @description open, message, reply, resend, recheck, refund or reject */
+                action: string
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  addComplaintMessage: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: number
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "message": "Still not working, I tried it twice."
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description what happened, 1–2000 characters (trimmed), not blank
+           * @example The code says it was already redeemed.
+           */
+          message: string
+        }
+      }
+    }
+    responses: {
+      /** @description The complaint with its thread */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "id": 17,
+           *         "ref_id": "shop-order-881",
+           *         "invoice": "INV20261122K7Q2M9XA",
+           *         "order_item_id": "5121",
+           *         "reason": "invalid_code",
+           *         "status": "open",
+           *         "resolution": null,
+           *         "refunded_amount": 0,
+           *         "created_at": "2026-11-23T08:00:00.000Z",
+           *         "updated_at": "2026-11-23T10:00:00.000Z",
+           *         "closed_at": null,
+           *         "messages": [
+           *           {
+           *             "id": 31,
+           *             "author": "reseller",
+           *             "action": "open",
+           *             "message": "The code says it was already redeemed.",
+           *             "created_at": "2026-11-23T08:00:00.000Z"
+           *           },
+           *           {
+           *             "id": 32,
+           *             "author": "operator",
+           *             "action": "reply",
+           *             "message": "Checking with the supplier; we will answer within a day.",
+           *             "created_at": "2026-11-23T09:30:00.000Z"
+           *           },
+           *           {
+           *             "id": 33,
+           *             "author": "reseller",
+           *             "action": "message",
+           *             "message": "Still not working, I tried it twice.",
+           *             "created_at": "2026-11-23T10:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              ref_id: string
+              invoice: string
+              /** @description the line complained about (its id as a string) */
+              order_item_id: string
+              /**
+               * @description not_received, wrong_item, invalid_code or other
+               * @enum {string}
+               */
+              reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+              /**
+               * @description open (waiting for the operator), answered (the operator replied) or closed (see resolution)
+               * @enum {string}
+               */
+              status: 'open' | 'answered' | 'closed'
+              resolution: ('refunded' | 'resent' | 'rejected' | 'resolved') | null
+              /** @description what a refund credited to the balance; 0 otherwise */
+              refunded_amount: number
+              /** Format: date-time */
+              created_at: string
+              /** Format: date-time */
+              updated_at: string
+              closed_at: string | null
+              /** @description the thread, oldest first */
+              messages: {
+                id: number
+                /**
+                 * @description who wrote: you, or the store (an operator)
+                 * @enum {string}
+                 */
+                author: 'reseller' | 'operator'
+                /** @description open, message, reply, resend, recheck, refund or reject */
+                action: string
+                message: string
+                /** Format: date-time */
+                created_at: string
+              }[]
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `INVALID_API_KEY`: X-APIKEY is missing or unknown
+       *
+       *     `INVALID_IP`: the caller's address is not on the account's allow-list
+       */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `THE_ACCOUNT_HAS_BEEN_SUSPENDED`: the account is suspended */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `COMPLAINT_NOT_FOUND`: no complaint of yours has that id: list them with GET /api/v1/complaints */
+      404: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /**
+       * @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it
+       *
+       *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
+       */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `TOO_MANY_REQUESTS`: over the rate limit; wait Retry-After seconds (RateLimit-Reset says when the window ends) */
+      429: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          /** @description requests allowed per API key per minute */
+          'RateLimit-Limit'?: string
+          /** @description requests left in this window */
+          'RateLimit-Remaining'?: string
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
       503: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
@@ -5837,6 +6956,7 @@ export interface operations {
            *           "order.completed",
            *           "order.item.sent",
            *           "order.canceled",
+           *           "complaint.updated",
            *           "webhook.test"
            *         ]
            *       }
@@ -9186,6 +10306,8 @@ export interface operations {
               cancel_reason: string | null
               items: {
                 id: number
+                /** @description the line’s id, as a string: name it in a complaint (POST /api/v1/trx/{ref}/complaints); absent on a sandbox order */
+                order_item_id?: string
                 variant_id: number
                 variant_name: string
                 product_id: number

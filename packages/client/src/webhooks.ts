@@ -20,6 +20,22 @@ export type WebhookOrder = Omit<Transaction, 'type' | 'total' | 'payment_url' | 
   /** The body would pass 32 KB: licenses (or lines) are left out; read the order with `GET /api/v1/trx/{ref}`. */
   truncated?: true
 }
+/** `data` of `complaint.updated`: the complaint as of its change (read the whole thread with `GET /api/v1/complaints/{id}`). */
+export type WebhookComplaint = {
+  event_id: string
+  complaint_id: number
+  ref_id: string
+  invoice: string
+  /** The line complained about, as `items[].order_item_id` shows it. */
+  order_item_id: string
+  reason: 'not_received' | 'wrong_item' | 'invalid_code' | 'other'
+  status: 'open' | 'answered' | 'closed'
+  /** Set once closed. */
+  resolution: 'refunded' | 'resent' | 'rejected' | 'resolved' | null
+  refunded_amount: number
+  last_message: { author: 'reseller' | 'operator'; message: string; created_at: string } | null
+  updated_at: string
+}
 type Envelope<E extends string, D> = { event: E; timestamp: string; data: D }
 /**
  * What the service sends (the OpenAPI document does not describe callbacks, hence typed here); `event` tells
@@ -36,6 +52,7 @@ export type WebhookEvent =
         item: WebhookOrderLine & { status: 'sent'; order_item_id: string; sent_at: string }
       }
     >
+  | Envelope<'complaint.updated', WebhookComplaint>
   | Envelope<'webhook.test', WebhookOrder & { status: 'test' }>
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
@@ -87,15 +104,16 @@ export function verifyStandardWebhook(
 
 /**
  * The legacy `X-Signature`: hex SHA-256 of `ref_id:invoice:S:secret`, S being `data.status`
- * (`item.sent` for `order.item.sent`). It does not cover the rest of the body or the time:
+ * (`item.sent` for `order.item.sent`, `complaint` for `complaint.updated`). It does not cover the rest of the body or the time:
  * prefer `verifyStandardWebhook`. Returns the event.
  */
 export function verifyLegacySignature(body: string, headers: WebhookHeaders, secret: string): WebhookEvent {
   const given = header(headers, 'x-signature')
   if (!given) throw new WebhookVerificationError('missing X-Signature')
   const payload = parse(body)
-  const data: Partial<WebhookOrder> = payload?.data ?? {}
-  const signedStatus = payload?.event === 'order.item.sent' ? 'item.sent' : data.status
+  const data: Partial<WebhookOrder> = (payload?.data as Partial<WebhookOrder> | undefined) ?? {}
+  const signedStatus =
+    payload?.event === 'order.item.sent' ? 'item.sent' : payload?.event === 'complaint.updated' ? 'complaint' : data.status
   const expected = crypto.createHash('sha256').update(`${data.ref_id}:${data.invoice}:${signedStatus}:${secret}`).digest('hex')
   if (!sameText(given.toLowerCase(), expected)) throw new WebhookVerificationError('X-Signature does not match')
   return payload

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { createAutoItem, createReseller } from '../../../test/factory.js'
+import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { startReceiver } from '../../../test/receiver.js'
 import { createWebhookWorker } from '../../../src/modules/webhooks/webhook-worker.js'
 import {
@@ -63,6 +63,40 @@ describe('the typed client against the service', () => {
     }
   })
 
+  it('opens a complaint on a line the retrieval names, and verifies its complaint.updated (S = complaint) both ways', async () => {
+    const reseller = await createReseller(app, { balance: 100_000 })
+    const item = await createItem(app, { order_process: 'manual', stock: 1, price: 5_000 })
+    const client = createResellerClient({ baseUrl, apiKey: reseller.apiKey })
+    const secret = (await client.POST('/api/v1/webhook/secret')).data!.data.webhook_secret
+    const receiver = await startReceiver()
+    await client.PUT('/api/v1/webhook', { body: { callback_url: receiver.url, webhook_enabled: true } })
+    await client.POST('/api/v1/trx', { body: { ref_id: 'client-3', carts: [{ item_id: item.id, quantity: 1 }] } })
+    const polled = await client.GET('/api/v1/trx/{ref}', { params: { path: { ref: 'client-3' } } })
+    const lineId = polled.data!.data.items[0]!.order_item_id!
+    const opened = await client.POST('/api/v1/trx/{ref}/complaints', {
+      params: { path: { ref: 'client-3' } },
+      body: { order_item_id: lineId, reason: 'not_received', message: 'Nothing yet.' },
+    })
+    expect(opened.response.status).toBe(201)
+    expect(opened.data?.data).toMatchObject({ order_item_id: lineId, status: 'open', messages: [{ author: 'reseller' }] })
+    const again = await client.POST('/api/v1/trx/{ref}/complaints', {
+      params: { path: { ref: 'client-3' } },
+      body: { order_item_id: lineId, reason: 'other', message: 'Again.' },
+    })
+    expect(again.error?.message).toBe('COMPLAINT_ALREADY_OPEN')
+
+    await createWebhookWorker(ctx).runOnce()
+    const call = receiver.received.find((c) => c.json.event === 'complaint.updated')!
+    const event = verifyStandardWebhook(call.body, call.headers, secret)
+    if (event.event !== 'complaint.updated') throw new Error(`expected complaint.updated, got ${event.event}`)
+    expect(event.data).toMatchObject({ complaint_id: opened.data!.data.id, order_item_id: lineId, status: 'open', resolution: null })
+    expect(verifyLegacySignature(call.body, call.headers, secret).event).toBe('complaint.updated')
+    // Signed with S = complaint, not the complaint's status.
+    expect(() =>
+      verifyLegacySignature(call.body.replace('"event":"complaint.updated"', '"event":"order.paid"'), call.headers, secret),
+    ).toThrow(WebhookVerificationError)
+  })
+
   it('refuses a delivery stripped of its Standard Webhooks headers unless legacy X-Signature is allowed', async () => {
     const reseller = await createReseller(app, { balance: 100_000 })
     const item = await createAutoItem(app, 1, { price: 25_000 })
@@ -85,7 +119,8 @@ describe('the typed client against the service', () => {
       // X-Signature does not cover the amount: that is why accepting it alone is opt-in.
       const altered = body.replace('"amount":25000', '"amount":1')
       expect(() => verifyWebhook(altered, stripped, secret)).toThrow(WebhookVerificationError)
-      expect(verifyWebhook(altered, stripped, secret, { allowLegacy: true }).data.amount).toBe(1)
+      const legacy = verifyWebhook(altered, stripped, secret, { allowLegacy: true })
+      expect(legacy.event !== 'complaint.updated' && legacy.data.amount).toBe(1)
       // Standard headers present but one missing: never falls back, even with allowLegacy.
       const { 'webhook-signature': _signature, ...unsigned } = headers
       expect(() => verifyWebhook(body, unsigned, secret, { allowLegacy: true })).toThrow(/missing webhook-id/)

@@ -1,7 +1,14 @@
+import type { ComplaintAction, ComplaintReason, ComplaintResolution, ComplaintStatus } from '../../db/schema.js'
 import type { ComplaintMessageRow, ComplaintRow } from './complaints.queries.js'
 
 /** A message as a reseller reads it: who wrote it by side only (an operator's name stays inside). */
-export type ComplaintMessageView = { id: number; author: 'reseller' | 'operator'; action: string; message: string; created_at: Date }
+export type ComplaintMessageView = {
+  id: number
+  author: 'reseller' | 'operator'
+  action: ComplaintAction
+  message: string
+  created_at: Date
+}
 
 /** A complaint as the reseller API answers it (docs/design.md §14). */
 export type ComplaintView = {
@@ -9,9 +16,9 @@ export type ComplaintView = {
   ref_id: string
   invoice: string
   order_item_id: string
-  reason: string
-  status: string
-  resolution: string | null
+  reason: ComplaintReason
+  status: ComplaintStatus
+  resolution: ComplaintResolution | null
   refunded_amount: number
   created_at: Date
   updated_at: Date

@@ -46,6 +46,7 @@ type Audience = 'reseller' | 'operator'
 function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, audience: Audience): OrderLineView {
   const view: OrderLineView = {
     id: line.id,
+    order_item_id: String(line.id),
     variant_id: line.item_id,
     variant_name: line.variant_name,
     product_id: line.product_id,

@@ -30,6 +30,7 @@ const detail = {
   updated_at: '2026-11-22T10:15:00.012Z',
   items: [
     {
+      order_item_id: '5120',
       variant_id: 7,
       variant_name: 'Voucher 25K',
       product_id: 3,

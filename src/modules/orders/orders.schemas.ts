@@ -67,6 +67,11 @@ export const CreatedOrder = Ok(CreatedOrderData)
 const License = Type.Object({ product_license: Type.String(), note: Nullable(Type.String()) })
 
 export const OrderItem = Type.Object({
+  order_item_id: Type.Optional(
+    Type.String({
+      description: 'the line’s id, as a string: name it in a complaint (POST /api/v1/trx/{ref}/complaints); absent on a sandbox order',
+    }),
+  ),
   variant_id: Type.Integer(),
   variant_name: Type.String(),
   product_id: Type.Integer(),

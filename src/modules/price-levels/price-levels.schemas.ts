@@ -3,7 +3,8 @@ import { Nullable, Ok, RowId, StringEnum, Timestamp } from '../../http/schemas.j
 
 const CODE = '^[a-z0-9-]{2,32}$'
 const Code = (description: string) => Type.String({ pattern: CODE, description })
-const LevelName = Type.String({ minLength: 1, maxLength: 100 })
+// Not blank: the table refuses a name that trims to nothing, which would otherwise surface as a 500.
+const LevelName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 const Position = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: 'order in lists and the console (lowest first)' })
 const PromoteAt = Nullable(
   Type.Integer({ minimum: 1, maximum: 100_000_000, description: "this month's transaction count (leaderboard) that moves an account up" }),

@@ -3,6 +3,7 @@ import { MAX_PAYLOAD_BYTES } from './payload.js'
 import { NODE, PHP, PYTHON } from './verification-code.js'
 
 const autoLine = {
+  order_item_id: '5120',
   variant_id: 7,
   variant_name: 'Voucher 25K',
   product_id: 3,
@@ -21,6 +22,7 @@ const autoLine = {
   licenses: [{ product_license: 'ABCD-EFGH-IJKL', note: null }],
 }
 const h2hLine = {
+  order_item_id: '5119',
   variant_id: 123,
   variant_name: 'Diamond 100',
   product_id: 45,
@@ -81,6 +83,7 @@ const paidData = {
 }
 const manualLine = {
   ...autoLine,
+  order_item_id: '5121',
   variant_id: 9,
   variant_name: 'iOS 1 Month',
   product_id: 4,
@@ -93,6 +96,23 @@ const manualLine = {
   product_license: 'user@email.com|password123',
   seller_note: 'renews monthly',
   licenses: [{ product_license: 'user@email.com|password123', note: 'renews monthly' }],
+}
+const complaintData = {
+  event_id: 'evt_7a2c9e1b4d6f4e0a8b3c5d7e9f1a2b4c',
+  complaint_id: 17,
+  ref_id: 'shop-order-881',
+  invoice: 'INV20261122K7Q2M9XA',
+  order_item_id: '5120',
+  reason: 'invalid_code',
+  status: 'answered',
+  resolution: null,
+  refunded_amount: 0,
+  last_message: {
+    author: 'operator',
+    message: 'Checking with the supplier; we will answer within a day.',
+    created_at: '2026-11-23T09:30:00.000Z',
+  },
+  updated_at: '2026-11-23T09:30:00.000Z',
 }
 
 /** GET /api/v1/webhook/docs: everything a receiver needs, as JSON. */
@@ -116,16 +136,22 @@ export function webhookDocs(timeoutMs: number, userAgent: string) {
       { event: 'order.canceled', when: 'nothing could be delivered; the whole amount is back on the balance' },
       { event: 'order.item.sent', when: 'an operator delivered one manual line; data.item is that line' },
       {
+        event: 'complaint.updated',
+        when: "a complaint of yours changed: opened, your message (POST /api/v1/complaints/{id}/messages), the store's reply, or its closing with a resolution; data is the complaint, not the order",
+      },
+      {
         event: 'webhook.test',
         when: 'POST /api/v1/webhook/test; placeholders only (ref_id TEST-<time>, invoice TEST-<random>, status test)',
       },
     ],
     body: {
       shape:
-        "{ event, timestamp, data }; timestamp is the event's time; data is the order as of the event, as GET /api/v1/trx/{ref_id} shows it, plus event_id, payment_code, and on each item product_id and, for an h2h line, h2h_results (its latest provider request: sn, dispatch_status, dispatch_message, ref_id = the provider's reference)",
+        "{ event, timestamp, data }; timestamp is the event's time; data is (except for complaint.updated) the order as of the event, as GET /api/v1/trx/{ref_id} shows it, plus event_id, payment_code, and on each item product_id and, for an h2h line, h2h_results (its latest provider request: sn, dispatch_status, dispatch_message, ref_id = the provider's reference)",
       notes: [
         "Each event's payload is built once: order.paid says paid (the order is being processed), even when it completed in the same instant; the next event carries the newer state.",
         'Every retry and redelivery of an event sends the same body under the same webhook-id; only X-Timestamp, webhook-timestamp and the signatures are per attempt.',
+        "Every item carries order_item_id, the line's id as a string: name it in a complaint (POST /api/v1/trx/{ref}/complaints).",
+        "complaint.updated's data is the complaint as of its change: complaint_id, ref_id, invoice, order_item_id, reason, status (open, answered, closed), resolution (refunded, resent, rejected, resolved once closed; else null), refunded_amount, last_message ({author: reseller|operator, message, created_at}, or null) and updated_at. Read the whole thread with GET /api/v1/complaints/{id}.",
         "order.item.sent adds data.transaction_status (the order's status) and data.item: the line sent, with order_item_id (the line's id, a string), licenses, status sent and sent_at.",
         'No ordering between events. Deduplicate by data.event_id (= the webhook-id header): a delivery can arrive more than once.',
         `A payload stays under ${MAX_PAYLOAD_BYTES / 1024} KB; a larger order is sent without license texts (and, if still too large, without lines) and with data.truncated = true: read it with GET /api/v1/trx/{ref_id}.`,
@@ -145,9 +171,10 @@ export function webhookDocs(timeoutMs: number, userAgent: string) {
             items: [{ ...manualLine, status: 'sent' }],
             h2h_results: [],
             transaction_status: 'paid',
-            item: { order_item_id: '5121', ...manualLine, status: 'sent', sent_at: '2026-11-22T11:00:00.000Z' },
+            item: { ...manualLine, status: 'sent', sent_at: '2026-11-22T11:00:00.000Z' },
           },
         },
+        'complaint.updated': { event: 'complaint.updated', timestamp: '2026-11-23T09:30:00.000Z', data: complaintData },
         'webhook.test': {
           event: 'webhook.test',
           timestamp: '2026-11-22T10:00:00.000Z',
@@ -180,7 +207,7 @@ export function webhookDocs(timeoutMs: number, userAgent: string) {
         header: 'X-Signature',
         algorithm: 'SHA-256, lower-case hex',
         signed_content: 'data.ref_id + ":" + data.invoice + ":" + S + ":" + secret',
-        S: 'data.status; "test" for webhook.test; "item.sent" for order.item.sent',
+        S: 'data.status; "test" for webhook.test; "item.sent" for order.item.sent; "complaint" for complaint.updated',
         note: 'does not cover the rest of the body or the time: prefer the Standard Webhooks signature where you can',
       },
       standard_webhooks: {

@@ -7,7 +7,8 @@ export const NODE = `const crypto = require('node:crypto')
 function verifyXSignature(rawBody, headers, secret) {
   const body = JSON.parse(rawBody)
   const d = body.data
-  const status = body.event === 'webhook.test' ? 'test' : body.event === 'order.item.sent' ? 'item.sent' : d.status
+  const signed = { 'webhook.test': 'test', 'order.item.sent': 'item.sent', 'complaint.updated': 'complaint' }
+  const status = signed[body.event] || d.status
   const expected = crypto.createHash('sha256').update(d.ref_id + ':' + d.invoice + ':' + status + ':' + secret).digest('hex')
   const given = String(headers['x-signature'] || '')
   return given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))
@@ -30,7 +31,8 @@ export const PHP = `<?php
 function verify_x_signature(string $raw, string $secret): bool {
     $body = json_decode($raw, true);
     $d = $body['data'];
-    $status = $body['event'] === 'webhook.test' ? 'test' : ($body['event'] === 'order.item.sent' ? 'item.sent' : $d['status']);
+    $signed = ['webhook.test' => 'test', 'order.item.sent' => 'item.sent', 'complaint.updated' => 'complaint'];
+    $status = $signed[$body['event']] ?? $d['status'];
     $expected = hash('sha256', $d['ref_id'] . ':' . $d['invoice'] . ':' . $status . ':' . $secret);
     return hash_equals($expected, $_SERVER['HTTP_X_SIGNATURE'] ?? '');
 }
@@ -54,7 +56,7 @@ export const PYTHON = `import base64, hashlib, hmac, json, time
 def verify_x_signature(raw: bytes, headers, secret: str) -> bool:
     body = json.loads(raw)
     d = body["data"]
-    status = {"webhook.test": "test", "order.item.sent": "item.sent"}.get(body["event"], d["status"])
+    status = {"webhook.test": "test", "order.item.sent": "item.sent", "complaint.updated": "complaint"}.get(body["event"], d["status"])
     expected = hashlib.sha256(f"{d['ref_id']}:{d['invoice']}:{status}:{secret}".encode()).hexdigest()
     return hmac.compare_digest(expected, headers.get("x-signature", ""))
 

@@ -68,6 +68,7 @@ describe('GET /v1/webhook/docs', () => {
       'order.completed',
       'order.canceled',
       'order.item.sent',
+      'complaint.updated',
       'webhook.test',
     ])
     expect(docs.headers.map((h: { name: string }) => h.name)).toEqual([
@@ -99,6 +100,9 @@ describe('GET /v1/webhook/docs', () => {
         ref_id: expect.any(String),
       },
     })
+    expect(docs.body.examples['order.completed'].data.items[0].order_item_id).toEqual(expect.any(String))
+    expect(docs.body.examples['complaint.updated'].data).toMatchObject({ order_item_id: expect.any(String), status: 'answered' })
+    expect(docs.signatures.x_signature.S).toContain('"complaint" for complaint.updated')
     expect(docs.body.examples['order.item.sent'].data).toMatchObject({
       transaction_status: 'paid',
       item: { order_item_id: expect.any(String), status: 'sent', sent_at: expect.any(String) },

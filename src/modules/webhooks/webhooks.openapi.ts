@@ -62,7 +62,10 @@ export const WEBHOOK_DOCS = operations({
     description:
       'Everything a receiver needs as JSON: events, payloads, headers, both signature schemes with Node, PHP and Python verification code, the retry schedule.',
     returns: 'The webhook documentation',
-    response: { message: 'OK', data: { events: ['order.paid', 'order.completed', 'order.item.sent', 'order.canceled', 'webhook.test'] } },
+    response: {
+      message: 'OK',
+      data: { events: ['order.paid', 'order.completed', 'order.item.sent', 'order.canceled', 'complaint.updated', 'webhook.test'] },
+    },
   },
   listWebhookDeliveries: {
     codes: ['VALIDATION_ERROR'],
