@@ -35,7 +35,8 @@ export type ComplaintMessageRow = {
 /** A line a reseller names in a complaint: the order's by ref_id or invoice, of that account. */
 export type LineForComplaint = { order_id: number; order_created_at: Date; line_id: number | null; line_status: string | null }
 
-const complaintColumns = [
+/** A complaint's columns with its order's ref_id and invoice (aliases c and o): every complaint read selects them. */
+export const complaintColumns = [
   'c.id',
   'c.account_id',
   'c.order_id',

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
 import type { ComplaintReason, ComplaintStatus, DispatchStatus, LineStatus, OrderProcess, ProviderKind } from '../../db/schema.js'
-import type { ComplaintRow } from './complaints.queries.js'
+import { complaintColumns, type ComplaintRow } from './complaints.queries.js'
 
 // The operator's reads of complaints (docs/design.md §14): the queue and the list, one complaint with
 // its line and the line's latest upstream request, and what an action needs to know of its line.
@@ -60,19 +60,7 @@ function operatorComplaints(db: Database | Trx) {
     .innerJoin('accounts as a', 'a.id', 'c.account_id')
     .innerJoin('order_lines as l', 'l.id', 'c.order_line_id')
     .select([
-      'c.id',
-      'c.account_id',
-      'c.order_id',
-      'c.order_line_id',
-      'o.ref_id',
-      'o.invoice',
-      'c.reason',
-      'c.status',
-      'c.resolution',
-      'c.refunded_amount',
-      'c.created_at',
-      'c.updated_at',
-      'c.closed_at',
+      ...complaintColumns,
       'a.name as account_name',
       'l.product_name',
       'l.variant_name',

@@ -54,6 +54,17 @@ const dispatch = {
 }
 
 /** OpenAPI metadata of the operator's upstream routes (each carried by its route’s schema). */
+// What GET and POST /providers/{code}/balance answer alike.
+const providerBalance = {
+  provider: 'digiflazz',
+  balance: 1284500,
+  currency: 'IDR',
+  read_at: '2026-12-06T10:00:00.000Z',
+  error: null,
+  spent_24h: 2400000,
+  hours_left: 12.8,
+}
+
 export const FULFILMENT_ADMIN_DOCS = operations({
   adminListDispatches: {
     codes: ['VALIDATION_ERROR'],
@@ -73,15 +84,7 @@ export const FULFILMENT_ADMIN_DOCS = operations({
     codes: ['VALIDATION_ERROR', 'PROVIDER_NOT_FOUND', 'INVALID_STATE'],
     response: {
       message: 'OK',
-      data: {
-        provider: 'digiflazz',
-        balance: 1284500,
-        currency: 'IDR',
-        read_at: '2026-12-06T10:00:00.000Z',
-        error: null,
-        spent_24h: 2400000,
-        hours_left: 12.8,
-      },
+      data: providerBalance,
     },
   },
   adminRefreshProviderBalance: {
@@ -90,15 +93,7 @@ export const FULFILMENT_ADMIN_DOCS = operations({
     codes: ['VALIDATION_ERROR', 'PROVIDER_NOT_FOUND', 'INVALID_STATE'],
     response: {
       message: 'OK',
-      data: {
-        provider: 'digiflazz',
-        balance: 1284500,
-        currency: 'IDR',
-        read_at: '2026-12-06T10:00:00.000Z',
-        error: null,
-        spent_24h: 2400000,
-        hours_left: 12.8,
-      },
+      data: providerBalance,
     },
   },
 })
