@@ -24,3 +24,4 @@ export {
 export { resendComplaint, type Resend } from './operator-resend.service.js'
 export { recheckComplaint } from './operator-recheck.service.js'
 export { type OperatorRowView, type Sla } from './operator.view.js'
+export { overdueComplaints } from './operator.queries.js'
