@@ -55,7 +55,7 @@ const waitingSince = sql<Date | null>`(SELECT min(m.created_at) FROM complaint_m
 
 /**
  * Complaints past the SLA, as the queue marks them `overdue` (operator.view.ts): open, with a reseller
- * waiting longer than `hours`; how many, and since when the longest wait runs (operator alerts, §11e).
+ * waiting longer than `hours`; how many, and since when the longest wait runs (operator alerts, docs/design.md §11e).
  */
 export async function overdueComplaints(db: Database, hours: number): Promise<{ count: number; oldest: Date | null }> {
   const row = await db
