@@ -47,6 +47,13 @@ const Env = Type.Object({
   SUPPLIER_SYNC_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
   // docs/design.md §11e: how often each provider's balance is read (fractions for tests: 0.25 is 15 s).
   SUPPLIER_BALANCE_MINUTES: Type.Number({ minimum: 0.05, maximum: 1440, default: 5 }),
+  // Operator alerts (docs/design.md §11e): how often conditions are read, a provider's failure rate that fires, and the channels' transports.
+  ALERT_EVALUATE_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30 }),
+  ALERT_FAILURE_PERCENT: Type.Number({ minimum: 0, maximum: 100, default: 20 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_FROM: Type.String({ minLength: 3, default: 'alerts@localhost' }),
+  TELEGRAM_BOT_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  TELEGRAM_API_URL: Type.String({ pattern: '^https?://', default: 'https://api.telegram.org' }),
   // A listed price that moved more than this from the last applied one is held for the operator (docs/design.md §11c).
   SUPPLIER_PRICE_JUMP_PERCENT: Type.Integer({ minimum: 1, maximum: 100000, default: 50 }),
   // Logs kept this long: webhook deliveries (with their payloads) and suppliers' change logs; the ledger and orders are kept forever.
@@ -207,6 +214,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     supplierSyncMinutes: env.SUPPLIER_SYNC_MINUTES,
     supplierBalanceMinutes: env.SUPPLIER_BALANCE_MINUTES,
     supplierPriceJumpPercent: env.SUPPLIER_PRICE_JUMP_PERCENT,
+    alertEvaluateSeconds: env.ALERT_EVALUATE_SECONDS,
+    alertFailurePercent: env.ALERT_FAILURE_PERCENT,
+    smtpUrl: env.SMTP_URL,
+    smtpFrom: env.SMTP_FROM,
+    telegramBotToken: env.TELEGRAM_BOT_TOKEN,
+    telegramApiUrl: env.TELEGRAM_API_URL.replace(/\/+$/, ''),
     retentionDays: env.RETENTION_DAYS,
     minMargin: env.MIN_MARGIN,
     upstreamConcurrency: env.UPSTREAM_CONCURRENCY,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context.js'
+import { deliverAlerts, evaluateAlerts } from '../modules/alerts/index.js'
 import { readDueBalances } from '../modules/fulfilment/index.js'
 import { sweepExpiredLocks } from '../modules/locks/index.js'
 import { supplierSyncBatch } from '../modules/suppliers/index.js'
@@ -30,6 +31,13 @@ export function allWorkers(ctx: AppContext): Worker[] {
           timeoutMs: ctx.config.providerTimeoutMs,
         }),
     },
+    // Operator alerts (docs/design.md §11e): conditions read and reconciled; their deliveries sent and retried.
+    {
+      name: 'alert-evaluator',
+      intervalMs: ctx.config.alertEvaluateSeconds * 1_000,
+      runOnce: () => evaluateAlerts(alertEvaluateDeps(ctx)),
+    },
+    { name: 'alert-deliveries', intervalMs: 5_000, runOnce: () => deliverAlerts(alertDeliveryDeps(ctx)) },
     { name: 'retention', intervalMs: 3_600_000, runOnce: pruneOldRecords(ctx) },
   ]
 }
@@ -38,3 +46,26 @@ export function allWorkers(ctx: AppContext): Worker[] {
 export function startUpstreamWorker(ctx: AppContext, log: FastifyBaseLogger) {
   return ctx.fulfilment.upstream.start(ctx.listen, log)
 }
+
+/** What an alert evaluation reads with: the database and the thresholds the configuration sets. */
+export const alertEvaluateDeps = (ctx: AppContext) => ({
+  db: ctx.db,
+  settings: { failurePercent: ctx.config.alertFailurePercent, complaintSlaHours: ctx.config.complaintSlaHours },
+})
+
+/** What the alert delivery worker sends with: SMTP, Telegram's Bot API, the webhooks' transport and signing. */
+export const alertDeliveryDeps = (ctx: AppContext) => ({
+  db: ctx.db,
+  vault: ctx.vault,
+  clock: ctx.clock,
+  fetch: ctx.fetch,
+  transport: ctx.webhookTransport,
+  config: {
+    smtpUrl: ctx.config.smtpUrl,
+    smtpFrom: ctx.config.smtpFrom,
+    telegramBotToken: ctx.config.telegramBotToken,
+    telegramApiUrl: ctx.config.telegramApiUrl,
+    timeoutMs: ctx.config.webhookTimeoutMs,
+    userAgent: ctx.config.webhookUserAgent,
+  },
+})

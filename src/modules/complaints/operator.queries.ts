@@ -53,6 +53,20 @@ const waitingSince = sql<Date | null>`(SELECT min(m.created_at) FROM complaint_m
    WHERE m.complaint_id = c.id AND m.author = 'reseller'
      AND m.id > coalesce((SELECT max(s.id) FROM complaint_messages s WHERE s.complaint_id = c.id AND s.author <> 'reseller'), 0))`
 
+/**
+ * Complaints past the SLA, as the queue marks them `overdue` (operator.view.ts): open, with a reseller
+ * waiting longer than `hours`; how many, and since when the longest wait runs (operator alerts, docs/design.md §11e).
+ */
+export async function overdueComplaints(db: Database, hours: number): Promise<{ count: number; oldest: Date | null }> {
+  const row = await db
+    .selectFrom('complaints as c')
+    .where('c.status', '=', 'open')
+    .where(sql<boolean>`${waitingSince} < now() - make_interval(secs => ${hours * 3600}::float8)`)
+    .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(${waitingSince})`.as('oldest')])
+    .executeTakeFirstOrThrow()
+  return { count: Number(row.count), oldest: row.oldest === null ? null : new Date(row.oldest) }
+}
+
 function operatorComplaints(db: Database | Trx) {
   return db
     .selectFrom('complaints as c')

@@ -2,7 +2,8 @@
 // transport with the SSRF guard.
 export { claimDue, earliestDue, recordAttempts, relayOutbox, type Capacity } from './delivery.queries.js'
 export { failingWebhooks, storeDeliveries, updateAccountWebhook } from './operator-webhooks.service.js'
-export { systemClock, type Clock } from './schedule.js'
+export { nextAttemptAt, systemClock, type Clock } from './schedule.js'
+export { newWebhookSecret, standardSignature } from './signing.js'
 export { createTransport, type Transport } from './transport.js'
 export { NODE, PHP, PYTHON } from './verification-code.js'
 export { createWebhookWorker } from './webhook-worker.js'
