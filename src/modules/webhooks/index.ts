@@ -3,6 +3,9 @@
 export { claimDue, earliestDue, recordAttempts, relayOutbox, type Capacity } from './delivery.queries.js'
 export { failingWebhooks, storeDeliveries, updateAccountWebhook } from './operator-webhooks.service.js'
 export { systemClock, type Clock } from './schedule.js'
+// For the operator alerts' signed webhook (docs/design.md §11e): the same URL rule and secret format.
+export { callbackUrlProblem } from './receiver-address.js'
+export { newWebhookSecret } from './signing.js'
 export { createTransport, type Transport } from './transport.js'
 export { NODE, PHP, PYTHON } from './verification-code.js'
 export { createWebhookWorker } from './webhook-worker.js'
