@@ -20,6 +20,17 @@ export async function balanceReadings(db: Database): Promise<BalanceReading[]> {
   return rows
 }
 
+/** Switched-on providers' low-balance thresholds (Rupiah), where set. */
+export async function balanceThresholds(db: Database): Promise<{ provider: string; below: number }[]> {
+  return db
+    .selectFrom('providers')
+    .select(['code as provider', 'balance_alert_below as below'])
+    .where('active', '=', true)
+    .where('balance_alert_below', 'is not', null)
+    .orderBy('code')
+    .execute() as Promise<{ provider: string; below: number }[]>
+}
+
 /** Per provider, the upstream requests finished in the last 10 minutes and how many of them failed definitely. */
 export async function failureReadings(db: Database): Promise<FailureReading[]> {
   const { rows } = await sql<FailureReading>`

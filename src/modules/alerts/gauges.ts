@@ -1,21 +1,22 @@
 import { Gauge, type Registry } from 'prom-client'
 import type { Database } from '../../db/database.js'
 import { ALERT_KINDS } from '../../db/schema.js'
-import { balanceReadings, failureReadings, openAlertCounts, queueOldestSeconds } from './gauges.queries.js'
+import { balanceReadings, balanceThresholds, failureReadings, openAlertCounts, queueOldestSeconds } from './gauges.queries.js'
 
 // The alert conditions as Prometheus gauges (docs/design.md §11e), for deploy/prometheus/alerts.yml.
-// Read at scrape time: one reading serves every gauge of a scrape (and scrapes within a second).
+// Read at scrape time: one reading (a few small statements) serves every gauge of a scrape.
 
 type Reading = Awaited<ReturnType<typeof read>>
 
 async function read(db: Database) {
-  const [balances, failures, queueOldest, open] = await Promise.all([
+  const [balances, thresholds, failures, queueOldest, open] = await Promise.all([
     balanceReadings(db),
+    balanceThresholds(db),
     failureReadings(db),
     queueOldestSeconds(db),
     openAlertCounts(db),
   ])
-  return { balances, failures, queueOldest, open }
+  return { balances, thresholds, failures, queueOldest, open }
 }
 
 /** Hours the balance lasts at the last 24 hours' rate, as GET /providers/{code}/balance says; none without IDR or spend. */
@@ -24,18 +25,15 @@ const hoursLeft = (b: { balance: number; currency: string; spent_24h: number }) 
 
 /** Registers the gauges on `registry`; a database that does not answer leaves them empty for that scrape. */
 export function registerAlertGauges(registry: Registry, db: Database, log?: (error: unknown) => void): void {
-  let kept: { at: number; reading: Promise<Reading | undefined> } | undefined
-  const reading = () => {
-    const now = Date.now()
-    if (!kept || now - kept.at > 1000) {
-      const pending = read(db).catch((error: unknown) => {
+  // The gauges of one scrape are collected together: they share the reading in flight.
+  let inFlight: Promise<Reading | undefined> | undefined
+  const reading = () =>
+    (inFlight ??= read(db)
+      .catch((error: unknown) => {
         log?.(error)
         return undefined
       })
-      kept = { at: now, reading: pending }
-    }
-    return kept.reading
-  }
+      .finally(() => (inFlight = undefined)))
   const gauge = <L extends string>(name: string, help: string, labelNames: L[], fill: (g: Gauge<L>, r: Reading) => void) =>
     new Gauge<L>({
       name,
@@ -50,6 +48,9 @@ export function registerAlertGauges(registry: Registry, db: Database, log?: (err
     })
   gauge('supplier_balance', 'The last balance read at each switched-on provider', ['provider', 'currency'], (g, r) => {
     for (const b of r.balances) g.set({ provider: b.provider, currency: b.currency }, b.balance)
+  })
+  gauge('supplier_balance_alert_below', "Each provider's low-balance threshold (IDR), where set", ['provider'], (g, r) => {
+    for (const t of r.thresholds) g.set({ provider: t.provider }, t.below)
   })
   gauge(
     'supplier_balance_hours_left',
