@@ -2070,7 +2070,7 @@ export interface paths {
     }
     /**
      * Alerts, open and cleared, newest first, with their deliveries
-     * @description Alerts kept, open and cleared, newest first: each fired once when its condition started (`started_at`) and once when it cleared (`cleared_at`, null while open), with its deliveries per channel and event. `open=true`: only those not cleared; `kind`: one kind.
+     * @description Alerts kept, open and cleared, newest first: each fired once when its condition started (`started_at`) and once when it cleared (`cleared_at`, null while open), with its deliveries per channel and event. `open=true`: only those not cleared, `open=false` only cleared ones; `kind`: one kind.
      */
     get: operations['adminListAlerts']
     put?: never
@@ -21979,7 +21979,7 @@ export interface operations {
   adminListAlerts: {
     parameters: {
       query?: {
-        /** @description true: only alerts not cleared yet */
+        /** @description true: only alerts not cleared yet; false: only cleared ones */
         open?: boolean
         kind?:
           | 'supplier_balance_low'

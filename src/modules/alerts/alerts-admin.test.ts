@@ -45,6 +45,8 @@ describe('GET /alerts', () => {
 
     const open = (await call('GET', '/alerts?open=true')).json().data
     expect(open.map((a: { id: number }) => a.id)).toEqual([low.id])
+    const history = (await call('GET', '/alerts?open=false')).json().data
+    expect(history.map((a: { id: number }) => a.id)).toEqual([stalled.id])
     const kind = (await call('GET', '/alerts?kind=upstream_queue_stalled')).json().data
     expect(kind.map((a: { id: number }) => a.id)).toEqual([stalled.id])
     const paged = (await call('GET', '/alerts?per_page=1&page=2')).json()

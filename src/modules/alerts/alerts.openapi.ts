@@ -39,7 +39,7 @@ const channels = {
 export const ALERT_DOCS = operations({
   adminListAlerts: {
     description:
-      'Alerts kept, open and cleared, newest first: each fired once when its condition started (`started_at`) and once when it cleared (`cleared_at`, null while open), with its deliveries per channel and event. `open=true`: only those not cleared; `kind`: one kind.',
+      'Alerts kept, open and cleared, newest first: each fired once when its condition started (`started_at`) and once when it cleared (`cleared_at`, null while open), with its deliveries per channel and event. `open=true`: only those not cleared, `open=false` only cleared ones; `kind`: one kind.',
     codes: ['VALIDATION_ERROR'],
     response: {
       message: 'OK',

@@ -8,7 +8,7 @@ import { Nullable, Ok, PageNumber, StringEnum, Timestamp } from '../../http/sche
 const CHANNELS = ['email', 'telegram', 'webhook'] as const
 
 export const AlertListQuery = Type.Object({
-  open: Type.Optional(Type.Boolean({ description: 'true: only alerts not cleared yet' })),
+  open: Type.Optional(Type.Boolean({ description: 'true: only alerts not cleared yet; false: only cleared ones' })),
   kind: Type.Optional(StringEnum(ALERT_KINDS)),
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
