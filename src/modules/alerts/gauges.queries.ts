@@ -41,11 +41,12 @@ export async function failureReadings(db: Database): Promise<FailureReading[]> {
   return rows
 }
 
-/** How long the oldest request still queued for its first send has waited, in seconds (0: none queued). */
+/** How long the oldest request still queued for its first send at a switched-on provider has waited, in seconds (0: none). */
 export async function queueOldestSeconds(db: Database): Promise<number> {
   const { rows } = await sql<{ seconds: number }>`
-    SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS seconds
-      FROM dispatches WHERE status = 'queued'`.execute(db)
+    SELECT coalesce(extract(epoch FROM now() - min(d.created_at)), 0)::float8 AS seconds
+      FROM dispatches d JOIN providers p ON p.code = d.provider AND p.active
+     WHERE d.status = 'queued'`.execute(db)
   return Math.max(0, rows[0]?.seconds ?? 0)
 }
 
