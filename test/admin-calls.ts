@@ -182,6 +182,18 @@ export const WRITE_CALLS: [string, CallOf][] = [
     }),
   ],
   [
+    'adminPutAlertChannels',
+    () => ({
+      method: 'PUT',
+      url: '/alert-channels',
+      payload: {
+        email: { to: 'ops@sweep.example' },
+        telegram: { chat_id: '-100123' },
+        webhook: { url: 'https://ops.sweep.example/alerts' },
+      },
+    }),
+  ],
+  [
     'adminInviteOperator',
     () => ({ method: 'POST', url: '/operators', payload: { email: 'invited@sweep.example', name: 'Invited', role: 'finance' } }),
   ],

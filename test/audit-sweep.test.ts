@@ -98,6 +98,7 @@ describe('every operator write route', () => {
     const providers = await ctx.db.selectFrom('providers').select('api_key_enc').execute()
     const lines = await ctx.db.selectFrom('order_lines').select('delivery_enc').execute()
     const webhook = await ctx.db.selectFrom('webhook_settings').select('secret_enc').execute()
+    const alerting = await ctx.db.selectFrom('alert_channels').select('webhook_secret_enc').execute()
     const team = await ctx.db
       .selectFrom('operators')
       .select(['password_hash', 'invite_hash', 'totp_secret_enc', 'recovery_code_hashes'])
@@ -115,6 +116,7 @@ describe('every operator write route', () => {
       ...providers.map((p) => p.api_key_enc),
       ...lines.map((l) => l.delivery_enc),
       ...webhook.map((s) => s.secret_enc),
+      ...alerting.flatMap((c) => (c.webhook_secret_enc ? [c.webhook_secret_enc, ctx.vault.decrypt(c.webhook_secret_enc)] : [])),
       ...team.flatMap((o) => [o.password_hash, o.invite_hash, o.totp_secret_enc, ...o.recovery_code_hashes]),
       ...tokens.map((t) => t.token_hash),
       'sweep-recovery-hash',
@@ -139,6 +141,7 @@ describe('every operator write route', () => {
       ['adminResetOperatorSecondFactor', 'operators'],
       ['adminInviteOperator', 'operators'],
       ['adminCreateMyToken', 'operator_tokens'],
+      ['adminPutAlertChannels', 'alert_channels'],
     ])
       expect(
         redacted.some((r) => r.action === action && r.target_type === table),

@@ -86,10 +86,19 @@ export const CATALOG_COMMANDS: Record<string, Command> = {
       }),
   },
   'providers:update': {
-    usage: 'CODE [--active true|false] [--base-url URL] [--api-key K]',
+    usage: 'CODE [--active true|false] [--base-url URL] [--api-key K] [--alert-below RUPIAH|none] [--alert-hours H|none]',
     method: 'PATCH',
     path: ([code]) => `/providers/${code}`,
-    body: (f) => clean({ active: bool(f, 'active'), base_url: str(f['base-url']), username: str(f.username), api_key: str(f['api-key']) }),
+    body: (f) =>
+      clean({
+        active: bool(f, 'active'),
+        base_url: str(f['base-url']),
+        username: str(f.username),
+        api_key: str(f['api-key']),
+        // The low-balance alert's thresholds (docs/design.md §11e); none switches one off.
+        balance_alert_below: nullableInt(f, 'alert-below', 'none'),
+        balance_alert_hours: f['alert-hours'] === 'none' ? null : decimal(f, 'alert-hours'),
+      }),
   },
   'providers:balance': { usage: 'CODE (SMM panels)', method: 'GET', path: ([code]) => `/providers/${code}/balance` },
   // A supplier's price list (docs/design.md §11b): read now (or the last read, within SUPPLIER_SYNC_MINUTES), its products, its changes.

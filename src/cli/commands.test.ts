@@ -168,6 +168,22 @@ describe('admin CLI complaints', () => {
     expect(callOf(['complaints:reject', '12', '--reason', 'used'])).toEqual(['POST', '/complaints/12/reject', { reason: 'used' }])
   })
 
+  it('maps alerts:* onto the alert routes, and providers:update onto the low-balance thresholds', () => {
+    expect(callOf(['alerts:list', '--open', 'true'])).toEqual(['GET', '/alerts', undefined])
+    expect(callOf(['alerts:channels'])).toEqual(['GET', '/alert-channels', undefined])
+    expect(callOf(['alerts:set-channels', '--telegram', '-100123', '--webhook', 'https://ops.example/a', '--rotate-secret'])).toEqual([
+      'PUT',
+      '/alert-channels',
+      { email: null, telegram: { chat_id: '-100123' }, webhook: { url: 'https://ops.example/a', rotate_secret: true } },
+    ])
+    expect(callOf(['providers:update', 'dgf', '--alert-below', '500000', '--alert-hours', 'none'])).toEqual([
+      'PATCH',
+      '/providers/dgf',
+      { balance_alert_below: 500_000, balance_alert_hours: null },
+    ])
+    expect(() => callOf(['providers:update', 'dgf', '--alert-hours', 'soon'])).toThrow('--alert-hours: not a number')
+  })
+
   it('says what a manual resend lacks', () => {
     expect(() => callOf(['complaints:resend', '12', '--mode', 'manual'])).toThrow(FlagError)
     expect(() => callOf(['complaints:resend', '12', '--mode', 'typed'])).toThrow('--mode: auto or manual')

@@ -1,6 +1,7 @@
 import { bool, clean, decimal, int, list, nullableInt, nullableStr, str, type Command, type Flags } from './flags.js'
 import { CATALOG_COMMANDS } from './catalog-commands.js'
 import { COMPLAINT_COMMANDS } from './complaints-commands.js'
+import { ALERT_COMMANDS } from './alerts-commands.js'
 import { LEVEL_COMMANDS } from './level-commands.js'
 import { TEAM_COMMANDS } from './team-commands.js'
 
@@ -207,6 +208,7 @@ export const COMMANDS: Record<string, Command> = {
   ...LEVEL_COMMANDS,
   ...TEAM_COMMANDS,
   ...COMPLAINT_COMMANDS,
+  ...ALERT_COMMANDS,
 }
 
 // Placeholders of `usage` as they read in an example call.

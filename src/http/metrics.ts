@@ -14,12 +14,15 @@ type MetricsOptions = {
   servedHere: boolean
   /** Guards `/metrics` on the API port: it shows admin route counters, versions and memory. */
   authenticate: (request: FastifyRequest) => Promise<void>
+  /** Gauges read at scrape time (the alert conditions'), registered on the app's registry. */
+  gauges?: (registry: Registry) => void
 }
 
 /** Prometheus metrics for one app instance (its own registry, so tests can build many apps). */
 export function registerMetrics(app: FastifyInstance, options: MetricsOptions): Registry {
   const registry = new Registry()
   if (options.processMetrics) collectDefaultMetrics({ register: registry })
+  options.gauges?.(registry)
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by route and status',

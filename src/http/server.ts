@@ -6,6 +6,7 @@ import { isDatabaseReachable } from '../db/database.js'
 import { AppError } from '../errors.js'
 import { adminCatalogRoutes, adminOrderRoutes, adminRoutes, operatorViewRoutes } from '../modules/admin/index.js'
 import { complaintAdminRoutes } from '../modules/complaints/index.js'
+import { alertAdminRoutes, registerAlertGauges } from '../modules/alerts/index.js'
 import { auditRoutes } from '../modules/audit/index.js'
 import { billRoutes } from '../modules/bills/index.js'
 import { catalogRoutes, renewCatalogAfterWrites } from '../modules/catalog/index.js'
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     processMetrics: ctx.config.appEnv !== 'test',
     servedHere: ctx.config.metricsPort === undefined,
     authenticate: adminAuth(ctx),
+    gauges: (registry) => registerAlertGauges(registry, ctx.db, (err) => app.log.warn({ err }, 'metrics gauges unread')),
   })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
@@ -135,6 +137,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       await admin.register(teamRoutes(ctx))
       await admin.register(auditRoutes(ctx))
       await admin.register(complaintAdminRoutes(ctx))
+      await admin.register(alertAdminRoutes(ctx))
     },
     { prefix: '/api/admin/v1' },
   )

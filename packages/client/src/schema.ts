@@ -739,7 +739,7 @@ export interface paths {
     head?: never
     /**
      * Change a provider; active=false makes its items unavailable
-     * @description Changes a provider; `active: false` makes its items answer PRODUCT_TEMPORARILY_UNAVAILABLE and stops its dispatches.
+     * @description Changes a provider; `active: false` makes its items answer PRODUCT_TEMPORARILY_UNAVAILABLE and stops its dispatches. `balance_alert_below` (Rupiah) and `balance_alert_hours` (hours left at the last 24 hours’ rate) set its low-balance alert (docs/design.md §11e); null switches one off.
      */
     patch: operations['adminUpdateProvider']
     trace?: never
@@ -2139,6 +2139,50 @@ export interface paths {
      * @description Closes the complaint `rejected` with the reason, which the reseller reads; nothing is refunded or sent.
      */
     post: operations['adminRejectComplaint']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/alerts': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Alerts, open and cleared, newest first, with their deliveries
+     * @description Alerts kept, open and cleared, newest first: each fired once when its condition started (`started_at`) and once when it cleared (`cleared_at`, null while open), with its deliveries per channel and event. `open=true`: only those not cleared, `open=false` only cleared ones; `kind`: one kind.
+     */
+    get: operations['adminListAlerts']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/admin/v1/alert-channels': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Where alerts go: email, Telegram, a signed webhook
+     * @description Where alerts go: an email list, a Telegram chat, a signed webhook; an unset channel is null. The webhook’s signing secret is never shown here, only whether there is one. admin and owner only.
+     */
+    get: operations['adminGetAlertChannels']
+    /**
+     * Set where alerts go (a webhook’s new signing secret shown once)
+     * @description Sets the channels as a whole: a channel null or left out is cleared. A webhook URL set for the first time, changed, or with `rotate_secret: true` gets a new signing secret (`whsec_…`, Standard Webhooks), shown in this answer only; the same URL again keeps its secret. URLs follow the reseller webhook’s rule: https (http only for localhost outside production), no credentials. owner only.
+     */
+    put: operations['adminPutAlertChannels']
+    post?: never
     delete?: never
     options?: never
     head?: never
@@ -9641,6 +9685,8 @@ export interface operations {
            *           "username": "tokomaju",
            *           "has_api_key": true,
            *           "active": true,
+           *           "balance_alert_below": 500000,
+           *           "balance_alert_hours": 12,
            *           "created_at": "2026-11-20T08:00:00.000Z",
            *           "updated_at": "2026-11-20T08:00:00.000Z"
            *         },
@@ -9651,6 +9697,8 @@ export interface operations {
            *           "username": null,
            *           "has_api_key": true,
            *           "active": true,
+           *           "balance_alert_below": 500000,
+           *           "balance_alert_hours": 12,
            *           "created_at": "2026-11-20T08:00:00.000Z",
            *           "updated_at": "2026-11-20T08:00:00.000Z"
            *         }
@@ -9667,6 +9715,8 @@ export interface operations {
               username: string | null
               has_api_key: boolean
               active: boolean
+              balance_alert_below: number | null
+              balance_alert_hours: number | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -9747,6 +9797,8 @@ export interface operations {
           username?: string | null
           api_key?: string | null
           active?: boolean
+          balance_alert_below?: number | null
+          balance_alert_hours?: number | null
         }
       }
     }
@@ -9769,6 +9821,8 @@ export interface operations {
            *         "username": "tokomaju",
            *         "has_api_key": true,
            *         "active": true,
+           *         "balance_alert_below": 500000,
+           *         "balance_alert_hours": 12,
            *         "created_at": "2026-11-20T08:00:00.000Z",
            *         "updated_at": "2026-11-20T08:00:00.000Z"
            *       }
@@ -9784,6 +9838,8 @@ export interface operations {
               username: string | null
               has_api_key: boolean
               active: boolean
+              balance_alert_below: number | null
+              balance_alert_hours: number | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -9898,6 +9954,8 @@ export interface operations {
           username?: string | null
           api_key?: string | null
           active?: boolean
+          balance_alert_below?: number | null
+          balance_alert_hours?: number | null
         }
       }
     }
@@ -9920,6 +9978,8 @@ export interface operations {
            *         "username": "tokomaju",
            *         "has_api_key": true,
            *         "active": false,
+           *         "balance_alert_below": 500000,
+           *         "balance_alert_hours": 12,
            *         "created_at": "2026-11-20T08:00:00.000Z",
            *         "updated_at": "2026-11-22T11:00:00.000Z"
            *       }
@@ -9935,6 +9995,8 @@ export interface operations {
               username: string | null
               has_api_key: boolean
               active: boolean
+              balance_alert_below: number | null
+              balance_alert_hours: number | null
               /** Format: date-time */
               created_at: string
               /** Format: date-time */
@@ -23002,6 +23064,478 @@ export interface operations {
        *
        *     `COMPLAINT_NOT_ALLOWED`: the line or complaint does not take this: a canceled or refunded line, an order older than COMPLAINT_DAYS, a closed complaint, or a refund of a line still in flight upstream
        */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminListAlerts: {
+    parameters: {
+      query?: {
+        /** @description true: only alerts not cleared yet; false: only cleared ones */
+        open?: boolean
+        kind?:
+          | 'supplier_balance_low'
+          | 'provider_failures'
+          | 'upstream_queue_stalled'
+          | 'webhook_failing'
+          | 'topups_in_review'
+          | 'bank_mutations_unmatched'
+          | 'complaints_overdue'
+        page?: number
+        per_page?: number
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": [
+           *         {
+           *           "id": 31,
+           *           "kind": "supplier_balance_low",
+           *           "subject": "digiflazz",
+           *           "message": "digiflazz: balance Rp 180.000 is under the alert threshold Rp 500.000",
+           *           "details": {
+           *             "balance": 180000,
+           *             "below": 500000,
+           *             "hours_left": 5.2
+           *           },
+           *           "open": true,
+           *           "started_at": "2026-12-06T03:00:00.000Z",
+           *           "cleared_at": null,
+           *           "deliveries": [
+           *             {
+           *               "event": "started",
+           *               "channel": "telegram",
+           *               "status": "delivered",
+           *               "failures": 0,
+           *               "delivered_at": "2026-12-06T03:00:02.000Z"
+           *             },
+           *             {
+           *               "event": "started",
+           *               "channel": "email",
+           *               "status": "retrying",
+           *               "failures": 1,
+           *               "delivered_at": null
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "id": 29,
+           *           "kind": "upstream_queue_stalled",
+           *           "subject": "",
+           *           "message": "the oldest queued upstream request has waited 4 minutes",
+           *           "details": {
+           *             "oldest_seconds": 240
+           *           },
+           *           "open": false,
+           *           "started_at": "2026-12-06T01:10:00.000Z",
+           *           "cleared_at": "2026-12-06T01:16:00.000Z",
+           *           "deliveries": [
+           *             {
+           *               "event": "started",
+           *               "channel": "telegram",
+           *               "status": "delivered",
+           *               "failures": 0,
+           *               "delivered_at": "2026-12-06T01:10:01.000Z"
+           *             },
+           *             {
+           *               "event": "cleared",
+           *               "channel": "telegram",
+           *               "status": "delivered",
+           *               "failures": 0,
+           *               "delivered_at": "2026-12-06T01:16:01.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 50,
+           *         "total": 2,
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              id: number
+              /** @enum {string} */
+              kind:
+                | 'supplier_balance_low'
+                | 'provider_failures'
+                | 'upstream_queue_stalled'
+                | 'webhook_failing'
+                | 'topups_in_review'
+                | 'bank_mutations_unmatched'
+                | 'complaints_overdue'
+              /** @description a provider’s code, an account’s id, or "" for the store as a whole */
+              subject: string
+              message: string
+              details: {
+                [key: string]: unknown
+              }
+              /** @description not cleared yet */
+              open: boolean
+              /** Format: date-time */
+              started_at: string
+              cleared_at: string | null
+              /** @description one per (event, channel) set when the alert changed */
+              deliveries: {
+                /** @enum {string} */
+                event: 'started' | 'cleared'
+                /** @enum {string} */
+                channel: 'email' | 'telegram' | 'webhook'
+                /** @enum {string} */
+                status: 'pending' | 'retrying' | 'delivered' | 'failed'
+                failures: number
+                delivered_at: string | null
+              }[]
+            }[]
+            meta: {
+              page: number
+              per_page: number
+              total: number
+              last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
+      422: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminGetAlertChannels: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "email": {
+           *           "to": "ops@tokomaju.example, budi@tokomaju.example"
+           *         },
+           *         "telegram": {
+           *           "chat_id": "-1001234567890"
+           *         },
+           *         "webhook": {
+           *           "url": "https://ops.tokomaju.example/hooks/alerts",
+           *           "has_secret": true
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              email: {
+                /** @description one address, or several separated by commas */
+                to: string
+              } | null
+              telegram: {
+                /** @description a chat’s numeric id (groups are negative, e.g. -1001234567890) or a channel’s @username */
+                chat_id: string
+              } | null
+              webhook: {
+                url: string
+                has_secret: boolean
+              } | null
+            }
+          }
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `INTERNAL_ERROR`: a fault of the service (logged with the X-Request-Id) */
+      500: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `SERVICE_UNAVAILABLE`: a dependency (the database) is unavailable; retry — with the same ref_id, a purchase is never made twice */
+      503: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  adminPutAlertChannels: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": {
+         *         "to": "ops@tokomaju.example, budi@tokomaju.example"
+         *       },
+         *       "telegram": {
+         *         "chat_id": "-1001234567890"
+         *       },
+         *       "webhook": {
+         *         "url": "https://ops.tokomaju.example/hooks/alerts"
+         *       }
+         *     }
+         */
+        'application/json': {
+          email?: {
+            /** @description one address, or several separated by commas */
+            to: string
+          } | null
+          telegram?: {
+            /** @description a chat’s numeric id (groups are negative, e.g. -1001234567890) or a channel’s @username */
+            chat_id: string
+          } | null
+          webhook?: {
+            /** @description https (http only for localhost outside production) */
+            url: string
+            /** @description true: a new signing secret even though the URL stays (the old one stops at once) */
+            rotate_secret?: boolean
+          } | null
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "message": "OK",
+           *       "data": {
+           *         "email": {
+           *           "to": "ops@tokomaju.example, budi@tokomaju.example"
+           *         },
+           *         "telegram": {
+           *           "chat_id": "-1001234567890"
+           *         },
+           *         "webhook": {
+           *           "url": "https://ops.tokomaju.example/hooks/alerts",
+           *           "has_secret": true,
+           *           "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4C1QSXbaA+E="
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            message: 'OK'
+            data: {
+              email: {
+                /** @description one address, or several separated by commas */
+                to: string
+              } | null
+              telegram: {
+                /** @description a chat’s numeric id (groups are negative, e.g. -1001234567890) or a channel’s @username */
+                chat_id: string
+              } | null
+              webhook: {
+                url: string
+                has_secret: boolean
+                /** @description whsec_…: shown in this answer only, when this PUT generated it */
+                secret?: string
+              } | null
+            }
+          }
+        }
+      }
+      /**
+       * @description `INVALID_JSON`: the body is not valid JSON
+       *
+       *     `BAD_REQUEST`: the HTTP request itself could not be read (its method, a header, Content-Length with Transfer-Encoding); nothing was done
+       */
+      400: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `UNAUTHORIZED`: the operator token (Authorization: Bearer: ADMIN_TOKEN or a person's op_ token) is missing, wrong, revoked, or its operator removed */
+      401: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `FORBIDDEN_FOR_ROLE`: the operator's role may not call this route (docs/design.md §11d: data.role and data.allowed say who may); ask an owner for a role that does, nothing was changed */
+      403: {
+        headers: {
+          /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */
+          'X-Request-Id'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description `VALIDATION_ERROR`: `errors` names each bad field (`carts.0.quantity`) with how to fix it */
       422: {
         headers: {
           /** @description your X-Request-Id when sane, else a new id; quote it when asking about a request */

@@ -88,6 +88,8 @@ export const provider = {
   username: 'tokomaju',
   has_api_key: true,
   active: true,
+  balance_alert_below: 500_000,
+  balance_alert_hours: 12,
   created_at: created,
   updated_at: created,
 }

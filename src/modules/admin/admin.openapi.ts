@@ -179,7 +179,8 @@ export const ADMIN_DOCS = operations({
     response: { message: 'OK', data: [provider, smmProvider] },
   },
   adminUpdateProvider: {
-    description: 'Changes a provider; `active: false` makes its items answer PRODUCT_TEMPORARILY_UNAVAILABLE and stops its dispatches.',
+    description:
+      'Changes a provider; `active: false` makes its items answer PRODUCT_TEMPORARILY_UNAVAILABLE and stops its dispatches. `balance_alert_below` (Rupiah) and `balance_alert_hours` (hours left at the last 24 hours’ rate) set its low-balance alert (docs/design.md §11e); null switches one off.',
     codes: ['VALIDATION_ERROR', 'PROVIDER_NOT_FOUND'],
     request: { active: false },
     response: { message: 'OK', data: { ...provider, active: false, updated_at: '2026-11-22T11:00:00.000Z' } },

@@ -136,6 +136,19 @@ export const ProviderBody = Type.Object({
   username: Type.Optional(Nullable(Type.String({ maxLength: 191 }))),
   api_key: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   active: Type.Optional(Type.Boolean()),
+  // Low-balance alert thresholds (docs/design.md §11e); null switches one off.
+  balance_alert_below: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000_000_000, description: 'alert when the balance (IDR) is under this' })),
+  ),
+  balance_alert_hours: Type.Optional(
+    Nullable(
+      Type.Number({
+        minimum: 0.01,
+        maximum: 999_999,
+        description: 'alert when the balance lasts fewer hours than this at the last 24 hours’ rate',
+      }),
+    ),
+  ),
 })
 export const ProviderChangesBody = Type.Partial(Type.Omit(ProviderBody, ['code']))
 export const Provider = Type.Object({
@@ -145,6 +158,8 @@ export const Provider = Type.Object({
   username: Nullable(Type.String()),
   has_api_key: Type.Boolean(),
   active: Type.Boolean(),
+  balance_alert_below: Nullable(Type.Integer()),
+  balance_alert_hours: Nullable(Type.Number()),
   created_at: Timestamp,
   updated_at: Timestamp,
 })

@@ -254,6 +254,8 @@ describe('providers', () => {
       username: 'me',
       has_api_key: true,
       active: true,
+      balance_alert_below: null,
+      balance_alert_hours: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     })

@@ -78,10 +78,11 @@ export async function channelsRow(db: Database | Trx) {
     .executeTakeFirst()
 }
 
-/** A page of alerts, newest first; `open` only those not cleared, `kind` one kind. */
+/** A page of alerts, newest first; `open` true only those not cleared, false only cleared ones; `kind` one kind. */
 export async function listAlertRows(db: Database, f: { open?: boolean; kind?: AlertKind }, w: PageWindow) {
   let filtered = db.selectFrom('alerts')
-  if (f.open) filtered = filtered.where('cleared_at', 'is', null)
+  if (f.open === true) filtered = filtered.where('cleared_at', 'is', null)
+  if (f.open === false) filtered = filtered.where('cleared_at', 'is not', null)
   if (f.kind) filtered = filtered.where('kind', '=', f.kind)
   const rows = filtered.select(['id', 'kind', 'subject', 'message', 'details', 'started_at', 'cleared_at'])
   return listPage<AlertRow>(db, filtered as never, rows as never, w)

@@ -4,3 +4,8 @@ export { currentTargets, evaluateAlerts, type EvaluateDeps } from './alerts.serv
 export { type ConditionSettings } from './conditions.queries.js'
 export { deliverAlerts, type AlertDeliveryDeps } from './delivery.service.js'
 export { alertText, headline, webhookBody } from './senders.js'
+// The operator's surfaces: the admin routes, and the services the console calls.
+export { alertAdminRoutes } from './alerts.routes.js'
+export { listAlerts, type AlertView } from './alerts-admin.service.js'
+export { getChannels, putChannels, type ChannelsBody, type ChannelsView } from './channels.service.js'
+export { registerAlertGauges } from './gauges.js'

@@ -10,7 +10,15 @@ export function findProvider(db: Database, code: string) {
 export function updateProviderRow(
   trx: Trx,
   code: string,
-  changes: { kind?: ProviderKind; base_url?: string; username?: string | null; api_key_enc?: string | null; active?: boolean },
+  changes: {
+    kind?: ProviderKind
+    base_url?: string
+    username?: string | null
+    api_key_enc?: string | null
+    active?: boolean
+    balance_alert_below?: number | null
+    balance_alert_hours?: string | null
+  },
 ) {
   return trx
     .updateTable('providers')

@@ -15,7 +15,7 @@ import {
 } from '../catalog/index.js'
 import { hasBalance, providerBalance, refreshProviderBalance } from '../fulfilment/index.js'
 import { getItemLevelPrices } from '../price-levels/index.js'
-import { Form, Optional, Text, blankToUndefined, checked, noticeOf, wholeNumber } from './form.js'
+import { Form, Optional, Text, asApiBody, blankToUndefined, checked, decimal, noticeOf, wholeNumber } from './form.js'
 
 const hide = true
 const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
@@ -37,6 +37,11 @@ const itemValues = (b: { name: string; price: string; stock?: string; min_order?
   min_order: wholeNumber('min_order', b.min_order),
   provider: blankToUndefined(b.provider),
   provider_code: blankToUndefined(b.provider_code),
+})
+
+const Thresholds = Type.Object({
+  balance_alert_below: Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000_000_000_000 }), Type.Null()]),
+  balance_alert_hours: Type.Union([Type.Number({ minimum: 0.01, maximum: 999_999 }), Type.Null()]),
 })
 
 /** The catalog: items by category and product (create, edit, on/off, licenses), and the upstream providers. */
@@ -189,6 +194,27 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         await updateProvider(db, vault, request.params.code, { active: request.body.active === 'true' })
+        return reply.redirect('/console/providers?done=provider', 303)
+      },
+    )
+    // The low-balance alert's thresholds (docs/design.md §11e), held to the operator API's PATCH schema: blank switches one off.
+    app.post(
+      '/console/providers/:code/thresholds',
+      {
+        config: { operationId: 'adminUpdateProvider' },
+        schema: {
+          hide,
+          params: CodeParam,
+          body: Form({ balance_alert_below: Optional(Text(20)), balance_alert_hours: Optional(Text(20)) }),
+        },
+      },
+      async (request, reply) => {
+        const { balance_alert_below, balance_alert_hours } = request.body
+        const thresholds = asApiBody<{ balance_alert_below: number | null; balance_alert_hours: number | null }>(Thresholds, {
+          balance_alert_below: wholeNumber('balance_alert_below', balance_alert_below) ?? null,
+          balance_alert_hours: decimal('balance_alert_hours', balance_alert_hours) ?? null,
+        })
+        await updateProvider(db, vault, request.params.code, thresholds)
         return reply.redirect('/console/providers?done=provider', 303)
       },
     )

@@ -22,6 +22,7 @@ import { pricingPages } from './pricing.pages.js'
 import { priceLevelPages } from './price-levels.pages.js'
 import { marginPages } from './margin.pages.js'
 import { auditLogPages } from './audit-log.pages.js'
+import { alertPages } from './alerts.pages.js'
 import { ICON_HREF, ICON_SVG } from '../../http/icon.js'
 import { actingScope } from '../../http/auth.js'
 import { mayCall } from '../team/index.js'
@@ -116,5 +117,6 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(priceLevelPages(ctx))
     await app.register(marginPages(ctx))
     await app.register(auditLogPages(ctx))
+    await app.register(alertPages(ctx))
   }
 }

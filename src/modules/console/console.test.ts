@@ -228,6 +228,8 @@ const FORMS: Record<string, Record<string, string>> = {
   '/console/items/:id/licenses': { licenses: 'FORGED-1' },
   '/console/providers': { code: 'forged', kind: 'digiflazz', base_url: 'https://forged.example/v1' },
   '/console/providers/:code/active': { active: 'false' },
+  '/console/providers/:code/thresholds': { balance_alert_below: '1000', balance_alert_hours: '5' },
+  '/console/alert-channels': { email_to: 'forged@example.com', webhook_url: 'https://forged.example/alerts' },
   '/console/categories': { name: 'forged' },
   '/console/categories/:id': { name: 'forged' },
   '/console/categories/:id/delete': {},

@@ -6,13 +6,16 @@ export const ROLES: readonly OperatorRole[] = ['viewer', 'support', 'finance', '
 /**
  * The areas a write belongs to, and who may write in each: `store` the catalog, pricing, suppliers,
  * resellers, channels and providers; `money` top-ups, reviews and balance adjustments; `care` what
- * support does for a reseller (manual lines, cancel, redelivery); `team` the operators themselves.
+ * support does for a reseller (manual lines, cancel, redelivery); `team` the operators themselves;
+ * `alerting` where operator alerts go.
  */
 export const AREAS = {
   store: ['admin', 'owner'],
   money: ['finance', 'admin', 'owner'],
   care: ['support', 'admin', 'owner'],
   team: ['owner'],
+  // Where operator alerts go (docs/design.md §11e): "the channels an owner sets".
+  alerting: ['owner'],
 } as const satisfies Record<string, readonly OperatorRole[]>
 export type Area = keyof typeof AREAS
 
@@ -115,6 +118,11 @@ export const ACCESS: Record<string, Access> = {
   adminMatchBankMutation: write('money'),
   adminIgnoreBankMutation: write('money'),
   adminImportBankStatement: write('money'),
+
+  // Operator alerts (docs/design.md §11e): everyone sees them; where they go is the owner's to set.
+  adminListAlerts: read('viewer'),
+  adminGetAlertChannels: read('admin'),
+  adminPutAlertChannels: write('alerting'),
 
   adminMarginReport: read('finance'),
   adminMarginWatch: read('finance'),

@@ -3,6 +3,8 @@
 export { claimDue, earliestDue, recordAttempts, relayOutbox, type Capacity } from './delivery.queries.js'
 export { failingWebhooks, storeDeliveries, updateAccountWebhook } from './operator-webhooks.service.js'
 export { nextAttemptAt, systemClock, type Clock } from './schedule.js'
+// For the operator alerts' signed webhook (docs/design.md §11e): the same URL rule, secret format and signature.
+export { callbackUrlProblem } from './receiver-address.js'
 export { newWebhookSecret, standardSignature } from './signing.js'
 export { createTransport, type Transport } from './transport.js'
 export { NODE, PHP, PYTHON } from './verification-code.js'

@@ -1,0 +1,58 @@
+import { sql } from 'kysely'
+import type { Database } from '../../db/database.js'
+
+// What /metrics shows of the alert conditions (docs/design.md §11e), read at scrape time. Each
+// statement stays on a small set: providers, queued requests (the due index), the last ten
+// minutes' finished requests, the open alerts (their unique index).
+
+export type BalanceReading = { provider: string; balance: number; currency: string; spent_24h: number }
+export type FailureReading = { provider: string; failed: number; finished: number }
+
+/** Switched-on providers' last good balance read, with what their completed requests cost in 24 hours. */
+export async function balanceReadings(db: Database): Promise<BalanceReading[]> {
+  const { rows } = await sql<BalanceReading>`
+    SELECT p.code AS provider, b.balance::float8 AS balance, b.currency,
+           (SELECT coalesce(sum(d.cost), 0) FROM dispatches d
+             WHERE d.provider = p.code AND d.status = 'completed' AND d.finished_at > now() - interval '24 hours')::float8 AS spent_24h
+      FROM providers p JOIN provider_balances b ON b.provider = p.code
+     WHERE p.active AND b.balance IS NOT NULL AND b.currency IS NOT NULL
+     ORDER BY p.code`.execute(db)
+  return rows
+}
+
+/** Switched-on providers' low-balance thresholds (Rupiah), where set. */
+export async function balanceThresholds(db: Database): Promise<{ provider: string; below: number }[]> {
+  return db
+    .selectFrom('providers')
+    .select(['code as provider', 'balance_alert_below as below'])
+    .where('active', '=', true)
+    .where('balance_alert_below', 'is not', null)
+    .orderBy('code')
+    .execute() as Promise<{ provider: string; below: number }[]>
+}
+
+/** Per provider, the upstream requests finished in the last 10 minutes and how many of them failed definitely. */
+export async function failureReadings(db: Database): Promise<FailureReading[]> {
+  const { rows } = await sql<FailureReading>`
+    SELECT provider, (count(*) FILTER (WHERE status = 'failed'))::int AS failed, count(*)::int AS finished
+      FROM dispatches
+     WHERE status IN ('completed', 'failed') AND finished_at > now() - interval '10 minutes'
+     GROUP BY provider ORDER BY provider`.execute(db)
+  return rows
+}
+
+/** How long the oldest request still queued for its first send at a switched-on provider has waited, in seconds (0: none). */
+export async function queueOldestSeconds(db: Database): Promise<number> {
+  const { rows } = await sql<{ seconds: number }>`
+    SELECT coalesce(extract(epoch FROM now() - min(d.created_at)), 0)::float8 AS seconds
+      FROM dispatches d JOIN providers p ON p.code = d.provider AND p.active
+     WHERE d.status = 'queued'`.execute(db)
+  return Math.max(0, rows[0]?.seconds ?? 0)
+}
+
+/** Open alerts by kind. */
+export async function openAlertCounts(db: Database): Promise<{ kind: string; open: number }[]> {
+  const { rows } = await sql<{ kind: string; open: number }>`
+    SELECT kind, count(*)::int AS open FROM alerts WHERE cleared_at IS NULL GROUP BY kind`.execute(db)
+  return rows
+}
