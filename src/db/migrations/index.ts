@@ -41,6 +41,7 @@ import * as complaints from './20261206_0420_complaints.js'
 import * as supplierBalances from './20261206_0440_supplier-balances.js'
 import * as alerts from './20261206_0460_alerts.js'
 import * as alertConditions from './20261206_0465_alert-conditions.js'
+import * as supplyChangeTriggers from './20261206_0470_supply-change-triggers.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0440_supplier-balances': supplierBalances,
   '20261206_0460_alerts': alerts,
   '20261206_0465_alert-conditions': alertConditions,
+  '20261206_0470_supply-change-triggers': supplyChangeTriggers,
 }

@@ -43,8 +43,9 @@ $$;
 -- After a write to a table the listing reads beside items, the items it changed are touched: a
 -- product's or category's name or picture (its items show them), a provider switched or of another
 -- kind (the items it serves, by their provider or as a source), an item's sources (its status), its
--- licenses added or removed (its stock). Statement triggers see the rows as the transition table
--- `changed`; the providers' is a row trigger (UPDATE OF active, kind). items' own deletes just ring.
+-- licenses added or removed (its stock), a supplier product switched, gone or back, a new MIN_MARGIN.
+-- Statement triggers see the rows as the transition table `changed`; the providers', supplier products'
+-- and margin settings' are row triggers (with WHEN). items' own deletes just ring.
 CREATE OR REPLACE FUNCTION catalog_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   CASE TG_TABLE_NAME
@@ -58,6 +59,13 @@ BEGIN
                                         UNION SELECT s.item_id FROM item_sources s WHERE s.provider = NEW.code));
     WHEN 'item_sources', 'licenses' THEN
       PERFORM touch_catalog_items(ARRAY(SELECT DISTINCT c.item_id FROM changed c));
+    -- Row triggers (migration 0470): a supplier product switched, gone or back (the items it sources);
+    -- a new MIN_MARGIN (the items with sources no pricing rule's margin covers).
+    WHEN 'supplier_products' THEN
+      PERFORM touch_catalog_items(ARRAY(SELECT s.item_id FROM item_sources s WHERE s.provider = NEW.provider AND s.code = NEW.code));
+    WHEN 'margin_settings' THEN
+      PERFORM touch_catalog_items(ARRAY(SELECT i.id FROM items i
+                                         WHERE i.min_margin IS NULL AND EXISTS (SELECT 1 FROM item_sources s WHERE s.item_id = i.id)));
     ELSE
       PERFORM pg_notify('catalog_changed', '');
   END CASE;

@@ -20,4 +20,4 @@ export { createProduct, deleteProduct, getProduct, listProductItems, listProduct
 export { createProvider, listProviders, updateProvider } from './providers.service.js'
 export { refuseUnsellable } from './sellable.js'
 export { lowStockItems, resendLineLicenses, returnStock } from './stock.service.js'
-export { markSupplyChanged, setSupplierPrices, type SupplierPrice } from './supplier-prices.service.js'
+export { setSupplierPrices, type SupplierPrice } from './supplier-prices.service.js'

@@ -43,8 +43,3 @@ export async function updateSupplierPrices(
 export async function refreshLevelPricesAfter(trx: Trx, itemIds: number[]): Promise<void> {
   await sql`SELECT refresh_level_prices(NULL, ${itemIds}::bigint[]), set_config('price_levels.refresh', '', true)`.execute(trx)
 }
-
-/** Stamps the items with the catalog's change time and tells listings (touch_catalog_items(), catalog-clock.sql). */
-export async function touchCatalogItems(trx: Trx, ids: readonly number[]): Promise<void> {
-  await sql`SELECT touch_catalog_items(${[...ids]}::bigint[])`.execute(trx)
-}

@@ -1,5 +1,5 @@
 import type { Trx } from '../../db/database.js'
-import { deferLevelPrices, holdItems, refreshLevelPricesAfter, touchCatalogItems, updateSupplierPrices } from './supplier-prices.queries.js'
+import { deferLevelPrices, holdItems, refreshLevelPricesAfter, updateSupplierPrices } from './supplier-prices.queries.js'
 
 /**
  * An item's cost at its first serving source (a decimal string), the price its pricing rule gives, and
@@ -23,15 +23,4 @@ export async function setSupplierPrices(trx: Trx, prices: readonly SupplierPrice
   const written = await updateSupplierPrices(trx, prices)
   await refreshLevelPricesAfter(trx, written)
   return written
-}
-
-/**
- * Items whose supply changed outside the catalog's tables (their supplier product switched off or on,
- * gone or back; the store's floor margin) without a new price: their catalog status follows their
- * sources, so they take the catalog's change time and listings are told (touch_catalog_items(),
- * catalog-clock.sql, as the triggers on the catalog's own tables do).
- */
-export async function markSupplyChanged(trx: Trx, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return
-  await touchCatalogItems(trx, ids)
 }

@@ -1,8 +1,8 @@
 import { inTransaction, type Database, type Trx } from '../../db/database.js'
-import { markSupplyChanged, setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
+import { setSupplierPrices, type SupplierPrice } from '../catalog/index.js'
 import { priceFor, ruleFor, sameDecimal } from './pricing.js'
 import { rulesFor } from './pricing-rules.queries.js'
-import { firstServingSources, itemsSourcedFrom, type RepriceTarget } from './serving-sources.queries.js'
+import { firstServingSources, type RepriceTarget } from './serving-sources.queries.js'
 
 /**
  * Recomputes the cost (from the first serving source), the price and the floor margin (by the item's
@@ -36,12 +36,11 @@ export function repriceItems(trx: Trx, itemIds: number[] | 'all'): Promise<numbe
 
 /**
  * After a sync, in its transaction: the items bought from products whose price, status or listing
- * changed are repriced, and those whose product was switched off or on, gone or back are marked
- * changed in the catalog (their status follows their sources), so delta sync sees both.
+ * changed are repriced. Those whose product was switched off or on, gone or back are stamped changed in
+ * the catalog by supplier_products' trigger (catalog-clock.sql), so delta sync sees both.
  */
-export async function followSupplierChanges(trx: Trx, provider: string, changes: { changedCodes: string[]; switchedCodes: string[] }) {
+export async function followSupplierChanges(trx: Trx, provider: string, changes: { changedCodes: string[] }) {
   if (changes.changedCodes.length > 0) await reprice(trx, { provider, codes: changes.changedCodes })
-  if (changes.switchedCodes.length > 0) await markSupplyChanged(trx, await itemsSourcedFrom(trx, provider, changes.switchedCodes))
 }
 
 /** repriceItems as a use case of its own (an operator unlocked a price): its own transaction. */

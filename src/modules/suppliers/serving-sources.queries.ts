@@ -42,10 +42,3 @@ export async function firstServingSources(trx: Trx, target: RepriceTarget): Prom
      ORDER BY i.id, st.listed DESC, st.priority`.execute(trx)
   return rows
 }
-
-/** The items bought from a provider, or from these of its products. */
-export async function itemsSourcedFrom(trx: Trx, provider: string, codes?: string[]): Promise<number[]> {
-  let query = trx.selectFrom('item_sources').select('item_id').distinct().where('provider', '=', provider)
-  if (codes) query = query.where('code', 'in', codes)
-  return (await query.execute()).map((r) => r.item_id)
-}
