@@ -31,6 +31,7 @@ import { signInStepPages } from './sign-in-steps.pages.js'
 import { invitePages } from './invite.pages.js'
 import { teamPages } from './team.pages.js'
 import { mePages } from './me.pages.js'
+import { notFoundPages } from './not-found.pages.js'
 
 const here = (path: string) => new URL(path, import.meta.url)
 const htmx = fs.readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'))
@@ -116,5 +117,6 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(priceLevelPages(ctx))
     await app.register(marginPages(ctx))
     await app.register(auditLogPages(ctx))
+    await app.register(notFoundPages)
   }
 }
