@@ -13,7 +13,7 @@ describe('console: rough edges', () => {
   it('asks before suspending a reseller (not before activating one) and before deleting a pricing rule', async () => {
     const r = await createReseller(app, { name: 'Toko Confirm' })
     const active = await operator.get(`/console/resellers/${r.id}`)
-    expect(active.body).toMatch(/action="\/console\/resellers\/\d+\/status" onsubmit="return confirm\('Suspend this reseller\?/)
+    expect(active.body).toMatch(/action="\/console\/resellers\/\d+\/status" onsubmit="return confirm\(&quot;Suspend this reseller\?/)
     expect((await operator.post(`/console/resellers/${r.id}/status`, { status: 'suspended' })).status).toBe(303)
     const suspended = await operator.get(`/console/resellers/${r.id}`)
     expect(suspended.body).toMatch(/action="\/console\/resellers\/\d+\/status">/)
