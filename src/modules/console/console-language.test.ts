@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
 import { signedIn, visitor } from '../../../test/console.js'
-import { createReseller } from '../../../test/factory.js'
+import { admin, createItem, createReseller } from '../../../test/factory.js'
+import { buy } from '../../../test/factory-orders.js'
+import { openComplaint } from '../complaints/index.js'
 
 // The console in English by default and in Bahasa Indonesia on the header's switch, remembered per browser (./texts.ts).
-const { app } = await createTestApp()
+const { app, ctx } = await createTestApp()
 const h1 = (body: string) => /<h1>([^<]*)/.exec(body)?.[1]?.trim()
 
 describe('console: language', () => {
@@ -43,6 +45,18 @@ describe('console: language', () => {
     expect(reseller.body).toContain('<div class="notice" id="notice">Saldo disesuaikan.</div>')
     expect(reseller.body).toContain('id="toggle-status">Tangguhkan</button>')
     expect(reseller.body).toContain('confirm(&quot;Tangguhkan reseller ini?')
+    // A complaint's page, with its forms.
+    const rich = await createReseller(app, { name: 'Toko Komplain', balance: 100_000 })
+    const item = await createItem(app, { order_process: 'manual', stock: 5, price: 15_000 })
+    const order = (await buy(app, rich, 'lang-1', [{ item_id: item.id, quantity: 1, note: 'x@example.com' }])).json().data.id
+    const line = (await admin(app, 'GET', `/transactions/${order}`)).items[0]
+    await admin(app, 'POST', `/transactions/${order}/items/${line.id}/send`, { product_license: 'L-1' })
+    const body = { order_item_id: line.id, reason: 'invalid_code' as const, message: 'kode ditolak' }
+    const complaint = await openComplaint(ctx.db, { now: new Date(), days: 7 }, rich.id, 'lang-1', body, { name: 'Toko Komplain' })
+    const page = await operator.get(`/console/complaints/${complaint.id}`)
+    expect([page.status, h1(page.body)?.startsWith(`Komplain ${complaint.id}`)]).toEqual([200, true])
+    expect(page.body).toContain('<h2>Percakapan</h2>')
+    expect(page.body).toContain('<button>Kirim balasan</button>')
     // A page not yet translated still works, in English inside the Indonesian layout.
     const pricing = await operator.get('/console/pricing')
     expect([pricing.status, h1(pricing.body)]).toEqual([200, 'Pricing rules'])
@@ -62,6 +76,8 @@ describe('console: language', () => {
     expect(signIn.status).toBe(200)
     expect(signIn.body).toContain('<html lang="id">')
     expect(signIn.body).toContain('>Konsol operator</a>')
+    expect(h1(signIn.body)).toBe('Masuk')
+    expect(signIn.body).toContain('<button id="sign-in">Masuk dengan admin token</button>')
     expect((await stranger.get('/console/sign-in?lang=xx')).body).toContain('<html lang="en">')
   })
 })
