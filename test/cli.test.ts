@@ -99,6 +99,27 @@ describe('npm run admin: finding the service, and its output', () => {
     expect(JSON.parse(missing.stderr)).toEqual({ message: 'ACCOUNT_NOT_FOUND' })
   }, 300_000)
 
+  it('info prints the demo key only while it still opens the API, and says when it was rotated', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
+    scratch.push(dataDir)
+    const created = JSON.parse((await cli({ DATA_DIR: dataDir }, 'resellers:create', '--name', 'Demo')).stdout).data
+    // What the first start's seeding leaves in DATA_DIR: the demo reseller's key.
+    fs.writeFileSync(path.join(dataDir, 'secrets.json'), JSON.stringify({ demoApiKey: created.api_key }))
+    const before = JSON.parse((await cli({ DATA_DIR: dataDir }, 'info')).stdout).data
+    expect(before).toMatchObject({ running: false, demo_api_key: created.api_key })
+    expect(before).not.toHaveProperty('demo_api_key_note')
+    const rotated = await cli({ DATA_DIR: dataDir }, 'resellers:rotate-key', String(created.id))
+    expect(JSON.parse(rotated.stdout).data.api_key).not.toBe(created.api_key)
+    const after = JSON.parse((await cli({ DATA_DIR: dataDir }, 'info')).stdout).data
+    expect(after.demo_api_key).toBeNull()
+    expect(after.demo_api_key_note).toMatch(/^rotated/)
+    // Asked of the running service likewise.
+    const server = await startServerProcess({ DATA_DIR: dataDir })
+    servers.push(server)
+    const running = JSON.parse((await cli({ DATA_DIR: dataDir }, 'info')).stdout).data
+    expect(running).toMatchObject({ running: true, demo_api_key: null, demo_api_key_note: expect.stringMatching(/^rotated/) })
+  }, 300_000)
+
   it('names the URL it could not reach, says an unknown command is unknown, and exits when its reader goes away', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
     scratch.push(dataDir)

@@ -26,6 +26,21 @@ const operating = read('docs/operating.md')
 /** The `NAMES` in the one sentence of docs/operating.md that `pattern` finds. */
 const namedIn = (pattern: RegExp) => [...operating.match(pattern)![0].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1])
 
+/** deploy/env.example's variables (what deploy/.env holds once copied). */
+const envExample: Record<string, string> = Object.fromEntries(
+  read('deploy/env.example')
+    .split('\n')
+    .filter((l) => /^[A-Z]/.test(l))
+    .map((l) => l.split(/=(.*)/s, 2)),
+)
+/** Whether an IPv4 address lies in a CIDR. */
+function inCidr(address: string, cidr: string): boolean {
+  const toInt = (a: string) => a.split('.').reduce((n, part) => n * 256 + Number(part), 0)
+  const [base, bits] = cidr.split('/')
+  const mask = Number(bits) === 0 ? 0 : 2 ** 32 - 2 ** (32 - Number(bits))
+  return (toInt(address) & mask) >>> 0 === (toInt(base) & mask) >>> 0
+}
+
 type Step = { op: string; args: string }
 type Stage = { name: string; from: string; steps: Step[] }
 
@@ -121,7 +136,7 @@ describe('deploy/compose.yaml', () => {
     for (const name of roles('api')) expect(services[name].depends_on.redis, name).toEqual({ condition: 'service_healthy' })
   })
 
-  it('sets only variables the service reads, and every one docs/operating.md requires on each process', () => {
+  it('sets only variables the service reads, and every one docs/operating.md requires on each process (from deploy/.env or its own)', () => {
     const production = namedIn(/In production \(`APP_ENV=production`\) the service requires[^.]*/)
     const everyProcess = namedIn(/Set the same [^.]*/)
     expect(production).toEqual(['DATABASE_URL', 'APP_KEY', 'ADMIN_TOKEN'])
@@ -132,17 +147,38 @@ describe('deploy/compose.yaml', () => {
         set.filter((v) => !configVariables.includes(v)),
         name,
       ).toEqual([])
-      expect(set, name).toEqual(expect.arrayContaining(['APP_ENV', ...production, ...everyProcess, 'ROLE']))
+      expect([...set, ...Object.keys(envExample)], name).toEqual(
+        expect.arrayContaining(['APP_ENV', ...production, ...everyProcess, 'ROLE']),
+      )
       expect(service.environment.APP_ENV).toBe('production')
     }
+  })
+
+  it('hands every process the whole deploy/.env (tuning included), overriding only what a container needs', () => {
+    for (const [name, service] of app) {
+      // Relative to the compose file: deploy/.env, the file env.example says to fill in.
+      expect(service.env_file, name).toEqual('.env')
+      // deploy/.env says HOST=127.0.0.1 (right for systemd): in a container that would leave the published port unanswered.
+      expect(service.environment.HOST, name).toBe('0.0.0.0')
+      // A proxy on the host arrives from the bridge network's gateway; an address set in deploy/.env is added.
+      expect(service.environment.TRUST_PROXY, name).toBe('172.16.0.0/12${TRUST_PROXY:+,${TRUST_PROXY}}')
+    }
+    // Tuning is not listed one by one any more: a variable in the file reaches the process.
+    expect(app.every(([, s]) => s.environment.DB_POOL_MAX === undefined && s.environment.LOG_LEVEL === undefined)).toBe(true)
+    expect(read('deploy/env.example')).toMatch(/compose: copy to deploy\/\.env; every process reads it whole \(env_file\)/)
+  })
+
+  it("the bridge network's CIDR is a TRUST_PROXY the service accepts, and covers a Docker bridge gateway", () => {
+    const filled = { ...envExample, APP_KEY, ADMIN_TOKEN, TRIPAY_API_KEY: 'k', TRIPAY_PRIVATE_KEY: 'p', TRIPAY_MERCHANT_CODE: 'T1' }
+    const config = loadConfig({ ...filled, ROLE: 'api', TRUST_PROXY: `172.16.0.0/12,${envExample.TRUST_PROXY}` })
+    expect(config.trustProxy).toEqual(['172.16.0.0/12', '127.0.0.1'])
+    expect(inCidr('172.18.0.1', '172.16.0.0/12')).toBe(true)
+    expect(inCidr('172.17.0.1', '172.16.0.0/12')).toBe(true)
   })
 })
 
 describe('deploy/env.example', () => {
-  const lines = read('deploy/env.example')
-    .split('\n')
-    .filter((l) => /^[A-Z]/.test(l))
-  const example = Object.fromEntries(lines.map((l) => l.split(/=(.*)/s, 2)))
+  const example = envExample
 
   it('names production variables the service reads, none of those that differ per process, and passes the configuration check once filled in', () => {
     expect(Object.keys(example).filter((v) => !configVariables.includes(v) && v !== 'POSTGRES_PASSWORD')).toEqual([])
@@ -163,7 +199,7 @@ describe('deploy/systemd', () => {
     expect(units.map((u) => [u.file, roleOf(u)]).sort()).toEqual([
       ['reseller-api@.service', 'api'],
       ['reseller-migrate.service', 'migrate'],
-      ['reseller-worker.service', 'worker'],
+      ['reseller-worker@.service', 'worker'],
     ])
     for (const { file, keys } of units) {
       expect(keys.User?.[0], file).toMatch(/^(?!root$)\w+/)
@@ -179,6 +215,9 @@ describe('deploy/systemd', () => {
     }
     expect(units.find((u) => u.file.startsWith('reseller-migrate'))!.keys.Type).toEqual(['oneshot'])
     expect(units.find((u) => u.file.startsWith('reseller-api@'))!.keys.Environment.join(' ')).toContain('PORT=%i')
+    // Several workers on one host: each instance's metrics on a port of its own, none fixed in the unit.
+    expect(units.find((u) => u.file.startsWith('reseller-worker@'))!.keys.Environment.join(' ')).toMatch(/\bMETRICS_PORT=%i\b/)
+    for (const { file, keys } of units) expect(keys.Environment.join(' '), file).not.toMatch(/METRICS_PORT=\d/)
   })
 })
 

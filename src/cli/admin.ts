@@ -43,6 +43,27 @@ async function inProcess(config: Config, call: Call, bearer: string): Promise<An
   }
 }
 
+/**
+ * Whether the demo key still opens the reseller API: after a rotation the key kept in DATA_DIR is dead,
+ * and printing it would send a person to a 401. Asked of the running service, else of the database in process.
+ */
+async function demoKeyIsLive(config: Config, url: string, running: boolean, apiKey: string): Promise<boolean> {
+  const headers = { 'x-apikey': apiKey }
+  if (running) return (await fetch(`${url}/api/v1/balance`, { headers })).status === 200
+  // Held by a service this CLI cannot reach: unchecked, printed as before.
+  if (!config.databaseUrl && config.dataDir !== 'memory' && dataDirHolder(config.dataDir) !== undefined) return true
+  const [{ openService }, { buildApp }] = await Promise.all([import('../service.js'), import('../http/server.js')])
+  const service = await openService(withConfig(config, { logLevel: 'silent' }))
+  try {
+    const app = await buildApp(service.ctx)
+    const res = await app.inject({ method: 'GET', url: '/api/v1/balance', headers })
+    await app.close()
+    return res.statusCode === 200
+  } finally {
+    await service.close()
+  }
+}
+
 /** The start banner's facts again, without scrolling back through the log. */
 async function info(config: Config, base: string | undefined) {
   const url = base ?? config.publicUrl
@@ -51,6 +72,8 @@ async function info(config: Config, base: string | undefined) {
     (res) => res.ok,
     () => false,
   )
+  const demoKey = secrets?.demoApiKey
+  const demoLive = demoKey !== undefined && (await demoKeyIsLive(config, url, running, demoKey))
   return {
     running,
     url,
@@ -58,7 +81,9 @@ async function info(config: Config, base: string | undefined) {
     docs: `${url}/api/docs`,
     openapi: `${url}/api/openapi.json`,
     database: config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`,
-    demo_api_key: secrets?.demoApiKey ?? null,
+    demo_api_key: demoLive ? demoKey : null,
+    // Said rather than printed: the key kept in DATA_DIR no longer opens the API.
+    ...(demoKey !== undefined && !demoLive && { demo_api_key_note: 'rotated: the demo key printed at the first start is no longer valid' }),
     admin_token: secrets?.adminToken ?? null,
   }
 }

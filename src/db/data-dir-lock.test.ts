@@ -41,6 +41,8 @@ describe("the embedded database's lock and the URL beside it", () => {
       fs.writeFileSync(path.join(dir, 'service.lock'), String(holder.pid))
       recordServiceUrl(dir, 'http://127.0.0.1:3')
       expect(() => acquireDataDirLock(dir)).toThrow(`in use by process ${holder.pid}`)
+      // The way out names both settings: another DATA_DIR, or PostgreSQL.
+      expect(() => acquireDataDirLock(dir)).toThrow(/set DATA_DIR to another folder .* or DATABASE_URL/)
       expect(runningServiceUrl(dir)).toBe('http://127.0.0.1:3')
     } finally {
       holder.kill('SIGKILL')

@@ -8,7 +8,9 @@ export function acquireDataDirLock(dataDir: string): () => void {
   const file = lockFile(dataDir)
   const holder = dataDirHolder(dataDir)
   if (holder !== undefined)
-    throw new Error(`the embedded database in ${dataDir} is in use by process ${holder}; stop it or set DATABASE_URL`)
+    throw new Error(
+      `the embedded database in ${dataDir} is in use by process ${holder}; stop it, or set DATA_DIR to another folder (a database of its own), or DATABASE_URL for PostgreSQL`,
+    )
   // A previous holder's URL goes first: until this process records its own, the CLI finds none, not a stale one.
   fs.rmSync(urlFile(dataDir), { force: true })
   fs.writeFileSync(file, String(process.pid))

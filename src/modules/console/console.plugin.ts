@@ -32,6 +32,8 @@ import { signInStepPages } from './sign-in-steps.pages.js'
 import { invitePages } from './invite.pages.js'
 import { teamPages } from './team.pages.js'
 import { mePages } from './me.pages.js'
+import { notFoundPages } from './not-found.pages.js'
+import { CONSOLE_LANG_COOKIE, CONSOLE_TEXTS, consoleLanguageOf, noticeIn, type ConsoleLang } from './texts.js'
 
 const here = (path: string) => new URL(path, import.meta.url)
 const htmx = fs.readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'))
@@ -42,6 +44,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The console session of the request, once the console's hook found it live (none on open routes). */
     consoleSession?: ConsoleSession
+    /** The page's language: `?lang=` then the console_lang cookie, English by default (./texts.ts). */
+    consoleLang: ConsoleLang
   }
   interface FastifyReply {
     /** A full console page: the template inside the layout, with the CSRF token and the view helpers. */
@@ -72,11 +76,16 @@ export function consolePlugin(ctx: AppContext) {
       errorHandler: consoleErrorHandler(),
     })
     app.decorateRequest('consoleSession', undefined)
+    app.decorateRequest('consoleLang', 'en' as ConsoleLang)
     app.decorateReply('page', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
       const session = this.request.consoleSession
       // The nav and who is signed in show only to a session past its sign-in steps.
       const signedIn = session?.stage === 'signed_in'
       const me = signedIn ? (session.operator ?? { email: 'admin token', name: 'admin token', role: 'owner' as const }) : undefined
+      const lang = this.request.consoleLang
+      const [pathOnly, search = ''] = this.request.url.split('?')
+      const query = new URLSearchParams(search)
+      query.set('lang', lang === 'en' ? 'id' : 'en')
       return sendPage(this, template, {
         ...helpers,
         icon: ICON_HREF,
@@ -84,12 +93,28 @@ export function consolePlugin(ctx: AppContext) {
         me,
         pending: session !== undefined && !signedIn,
         may: (operationId: string) => me !== undefined && mayCall(me.role, operationId),
+        lang,
+        t: CONSOLE_TEXTS[lang],
+        langHref: `${pathOnly}?${query}`,
         ...data,
+        notice: noticeIn(lang, (this.request.query as { done?: string } | undefined)?.done, data.notice),
       })
     })
     // Each request in its acting store (db/acting.ts), so a console write is logged as its operator's.
     actingScope(app)
     renewCatalogAfterWrites(app, ctx.catalog)
+    // The language switch (a link in the header, `?lang=`) before the gate: the sign-in page speaks it too.
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const asked = (request.query as { lang?: string } | undefined)?.lang
+      request.consoleLang = consoleLanguageOf(asked ?? request.cookies[CONSOLE_LANG_COOKIE])
+      if (asked === 'id' || asked === 'en')
+        reply.setCookie(CONSOLE_LANG_COOKIE, asked, {
+          path: '/console',
+          sameSite: 'lax',
+          secure: ctx.config.appEnv === 'production',
+          maxAge: 365 * 86400,
+        })
+    })
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => consoleAccess(ctx, request, reply))
     serveAsset(app, '/console/assets/htmx.min.js', open, 'text/javascript', 86400, htmx)
     serveAsset(app, '/console/assets/console.css', open, 'text/css', 3600, css)
@@ -118,5 +143,6 @@ export function consolePlugin(ctx: AppContext) {
     await app.register(marginPages(ctx))
     await app.register(auditLogPages(ctx))
     await app.register(alertPages(ctx))
+    await app.register(notFoundPages)
   }
 }

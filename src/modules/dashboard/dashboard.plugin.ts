@@ -124,5 +124,10 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(passwordPages(ctx))
     await app.register(twoStepPages(ctx))
     await app.register(accountPages(ctx))
+    // A path no page has (or the trailing slash): the error page in the dashboard's layout, not the API's JSON.
+    app.get('/dashboard/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/dashboard', 301))
+    app.get('/dashboard/*', { schema: { hide: true } }, async () => {
+      throw new AppError('NOT_FOUND')
+    })
   }
 }
