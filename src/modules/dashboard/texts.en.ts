@@ -1,5 +1,6 @@
 import type { Texts } from './texts.id.js'
 import { COMPLAINTS_EN } from './texts-complaints.en.js'
+import { FORMS_EN } from './texts-forms.en.js'
 
 /** Every text of the dashboard in English (the switch in the header); the same keys as texts.id.ts. */
 export const EN: Texts = {
@@ -132,6 +133,9 @@ export const EN: Texts = {
     noChannels: 'No payment channel is on yet. Ask the operator.',
     make: 'Get a payment link',
     busy: 'Making the payment link…',
+    pending: 'Waiting for payment',
+    expires: 'Payable until',
+    pay: 'Pay',
   },
   locks: {
     title: 'Stock locks',
@@ -249,6 +253,7 @@ export const EN: Texts = {
     done: { saved: 'Webhook settings saved.', redelivered: 'Delivery queued again.' },
   },
   complaints: COMPLAINTS_EN,
+  forms: FORMS_EN,
   users: {
     title: 'Users',
     role: 'Role',

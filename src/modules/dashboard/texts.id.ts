@@ -1,4 +1,5 @@
 import { COMPLAINTS_ID } from './texts-complaints.id.js'
+import { FORMS_ID } from './texts-forms.id.js'
 
 /** Every text of the dashboard in Bahasa Indonesia: the default, and the shape the English catalogue follows. */
 export const ID = {
@@ -135,6 +136,9 @@ export const ID = {
     noChannels: 'Belum ada metode bayar yang aktif. Hubungi operator.',
     make: 'Buat tagihan',
     busy: 'Membuat tagihan…',
+    pending: 'Menunggu pembayaran',
+    expires: 'Berlaku sampai',
+    pay: 'Bayar',
   },
   locks: {
     title: 'Kunci stok',
@@ -252,6 +256,7 @@ export const ID = {
     done: { saved: 'Pengaturan webhook disimpan.', redelivered: 'Pengiriman dijadwalkan ulang.' } as Record<string, string>,
   },
   complaints: COMPLAINTS_ID,
+  forms: FORMS_ID,
   users: {
     title: 'Pengguna',
     role: 'Peran',
