@@ -1,6 +1,7 @@
 import type { Texts } from './texts.id.js'
 import { COMPLAINTS_EN } from './texts-complaints.en.js'
 import { FORMS_EN } from './texts-forms.en.js'
+import { ORDERS_EN } from './texts-orders.en.js'
 
 /** Every text of the dashboard in English (the switch in the header); the same keys as texts.id.ts. */
 export const EN: Texts = {
@@ -107,50 +108,7 @@ export const EN: Texts = {
     refunded: 'refunded',
     cancel_requested: 'cancel requested',
   },
-  orders: {
-    title: 'Transactions',
-    invoice: 'Invoice',
-    status: 'Status',
-    amount: 'Amount',
-    at: 'At',
-    searchPlaceholder: 'ref_id or invoice',
-    anyStatus: 'any status',
-    find: 'Find',
-    missing: (q) => `None of your transactions has the ref_id or invoice "${q}".`,
-    none: 'No transactions yet. They appear here once you buy through the API (POST /api/v1/trx).',
-    noneFiltered: 'No transaction has this status. Choose "any status" to see them all.',
-    count: (n, capped) => `${n}${capped ? '+' : ''} ${n === 1 ? 'transaction' : 'transactions'}`,
-    lines: 'Lines',
-    item: 'Product',
-    quantity: 'Quantity',
-    subtotal: 'Subtotal',
-    target: 'Target',
-    licenses: 'Licenses',
-    h2h: 'H2H results (airtime, tokens, bills)',
-    smm: 'SMM results',
-    message: 'Message',
-    panelOrder: 'Panel order',
-    startCount: 'Start',
-    remains: 'Remains',
-    refund: 'Refund',
-    paymentLink: 'Payment',
-    pay: 'Open the payment page',
-    back: 'Back to transactions',
-    backTopup: 'Back to top up',
-    sellerNote: 'Operator’s note',
-    topupTitle: 'Top-up details',
-    topupAmount: 'Top-up amount (added to the balance)',
-    paidAt: 'Paid',
-    h2hStatuses: { pending: 'processing', completed: 'success', failed: 'failed' },
-    smmStatuses: {
-      Pending: 'pending',
-      'In progress': 'in progress',
-      Processing: 'processing',
-      Completed: 'completed',
-      Partial: 'partial',
-      Canceled: 'canceled',
-    },
-  },
+  orders: ORDERS_EN,
   topup: {
     title: 'Top up the balance',
     amount: 'Amount (Rupiah)',

@@ -1,5 +1,6 @@
 import { COMPLAINTS_ID } from './texts-complaints.id.js'
 import { FORMS_ID } from './texts-forms.id.js'
+import { ORDERS_ID } from './texts-orders.id.js'
 
 /** Every text of the dashboard in Bahasa Indonesia: the default, and the shape the English catalogue follows. */
 export const ID = {
@@ -107,50 +108,7 @@ export const ID = {
     refunded: 'refund',
     cancel_requested: 'minta batal',
   } as Record<string, string>,
-  orders: {
-    title: 'Transaksi',
-    invoice: 'Invoice',
-    status: 'Status',
-    amount: 'Jumlah',
-    at: 'Waktu',
-    searchPlaceholder: 'ref_id atau invoice',
-    anyStatus: 'semua status',
-    find: 'Cari',
-    missing: (q: string) => `Tidak ada transaksi Anda dengan ref_id atau invoice "${q}".`,
-    none: 'Belum ada transaksi. Transaksi muncul di sini setelah Anda membeli lewat API (POST /api/v1/trx).',
-    noneFiltered: 'Tidak ada transaksi dengan status ini. Pilih "semua status" untuk melihat semuanya.',
-    count: (n: number, capped: boolean) => `${n}${capped ? '+' : ''} transaksi`,
-    lines: 'Barang',
-    item: 'Produk',
-    quantity: 'Jumlah',
-    subtotal: 'Subtotal',
-    target: 'Tujuan',
-    licenses: 'Lisensi',
-    h2h: 'Hasil H2H (pulsa, token, tagihan)',
-    smm: 'Hasil SMM',
-    message: 'Pesan',
-    panelOrder: 'Order panel',
-    startCount: 'Awal',
-    remains: 'Sisa',
-    refund: 'Refund',
-    paymentLink: 'Pembayaran',
-    pay: 'Buka halaman bayar',
-    back: 'Kembali ke transaksi',
-    backTopup: 'Kembali ke top up',
-    sellerNote: 'Catatan operator',
-    topupTitle: 'Rincian top up',
-    topupAmount: 'Jumlah top up (masuk ke saldo)',
-    paidAt: 'Dibayar',
-    h2hStatuses: { pending: 'diproses', completed: 'sukses', failed: 'gagal' } as Record<string, string>,
-    smmStatuses: {
-      Pending: 'menunggu',
-      'In progress': 'berjalan',
-      Processing: 'diproses',
-      Completed: 'selesai',
-      Partial: 'sebagian',
-      Canceled: 'dibatalkan',
-    } as Record<string, string>,
-  },
+  orders: ORDERS_ID,
   topup: {
     title: 'Top up saldo',
     amount: 'Jumlah (Rupiah)',
