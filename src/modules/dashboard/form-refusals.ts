@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import { AppError } from '../../errors.js'
 import { viewHelpers as pageHelpers } from '../../http/page-format.js'
-import { TEXTS, type Lang } from './texts.js'
 import type { Texts } from './texts.id.js'
 
 // Every dashboard form's refusal, one way (docs/design.md §13): the services refuse in the API's English
@@ -78,6 +77,3 @@ export function fieldRefusals(error: unknown, texts: Texts, context: SayContext 
 export function sendBack(reply: FastifyReply, template: string, data: Record<string, unknown>, form: SentBack): FastifyReply {
   return reply.status(422).screen(template, { ...data, form })
 }
-
-/** The page's catalogue (the request's language). */
-export const textsOf = (lang: Lang): Texts => TEXTS[lang]
