@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.js'
 import { getAccount, rotateApiKey, updateAccount } from '../accounts/index.js'
 import { ownerOnly } from './roles.js'
 import { Form } from '../../http/web-pages.js'
+import { fieldRefusals, sendBack } from './form-refusals.js'
+import { TEXTS } from './texts.js'
 
 const hide = true
 const AllowListBody = Form({
@@ -39,7 +41,14 @@ export function accessPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         .map((s) => s.trim())
         .filter(Boolean)
       if (request.body.add_mine && !entries.includes(request.ip)) entries.push(request.ip)
-      await updateAccount(db, accountId, { ip_allowlist: entries })
+      try {
+        await updateAccount(db, accountId, { ip_allowlist: entries })
+      } catch (error) {
+        const errors = fieldRefusals(error, TEXTS[request.dashboardLang], { entries })
+        const values = { ip_allowlist: request.body.ip_allowlist, add_mine: request.body.add_mine ?? '' }
+        const account = await getAccount(db, accountId)
+        return sendBack(reply, 'allow-list.eta', { entries: account.ip_allowlist, mine: request.ip }, { values, errors })
+      }
       ctx.authCache.forgetAccount(accountId)
       return reply.redirect('/dashboard/allow-list?done=saved', 303)
     })

@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { countFailedAuthentication } from '../../http/auth.js'
 import { SIGN_IN_LOCK_MINUTES } from '../team/index.js'
 import { endSession, pendingSignIn, SESSION_HOURS, sessionUser, startSession } from './sessions.service.js'
 import { checkSignIn, checkSignInCode } from './sign-in.service.js'
 import { acceptInvite, findInvite } from './users.service.js'
 import { Form } from '../../http/web-pages.js'
+import { fieldRefusals, sendBack } from './form-refusals.js'
+import { TEXTS } from './texts.js'
 
 export const SESSION_COOKIE = 'dashboard_session'
 const hide = true
@@ -90,9 +91,9 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       try {
         return await signIn(reply, [await acceptInvite(ctx.db, token, request.body.password, request.body.password_again)])
       } catch (error) {
-        // A password that does not qualify: the same form again, saying why.
-        if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error
-        return reply.status(422).screen('invite.eta', { invite: await findInvite(ctx.db, token), token, fields: error.fieldErrors })
+        // A password that does not qualify: the same form again, saying why next to the field.
+        const errors = fieldRefusals(error, TEXTS[request.dashboardLang])
+        return sendBack(reply, 'invite.eta', { invite: await findInvite(ctx.db, token), token }, { values: {}, errors })
       }
     })
   }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { getTransaction, type OrderLineView } from '../orders/index.js'
+import { findChannel } from '../topups/index.js'
 import { getComplaint, listOrderComplaints, takesComplaint, type ComplaintView, type ComplaintWindow } from '../complaints/index.js'
 
 // What the transaction page and a complaint's page show of complaints, and the state of a form sent
@@ -38,7 +39,9 @@ export async function showOrder(
     const canOpen = isOrder && own.every((c) => c.status === 'closed') && takesComplaint(window, order.created_at, line.status)
     return { line, complaints: own, canOpen }
   })
-  return reply.screen('order.eta', { order, lines, ...extra })
+  // A top-up's page names its channel as the top-up page does.
+  const channelName = isOrder ? undefined : (await findChannel(ctx.db, order.payment_method ?? ''))?.name
+  return reply.screen('order.eta', { order, lines, channelName, ...extra })
 }
 
 /** A complaint's page: its thread, its line and order, the reply form while it is not closed. */

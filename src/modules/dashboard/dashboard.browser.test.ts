@@ -54,6 +54,19 @@ function layoutProblems(): string[] {
   for (const table of document.querySelectorAll('main table')) {
     if (table.querySelectorAll('tr').length < 2) problems.push(`empty table without a word: ${table.id}`)
   }
+  // What a row is for: its amounts, its status and its buttons, each wholly on the screen (a table
+  // scrolling inside its box hides them without scrolling the page).
+  const vital = document.querySelectorAll('main td.num, main td.money, main td .tag, main td button, main td.action a')
+  for (const cell of vital) {
+    const box = cell.getBoundingClientRect()
+    if (box.width > 0 && (box.left < 0 || box.right > window.innerWidth + 0.5)) {
+      const table = cell.closest('table')?.id ?? '?'
+      problems.push(
+        `${table}: "${(cell as HTMLElement).innerText.trim().slice(0, 30)}" off the screen (${Math.round(box.left)}..${Math.round(box.right)})`,
+      )
+    }
+  }
+  if (document.documentElement.scrollHeight > 3000) problems.push(`too tall: ${document.documentElement.scrollHeight} px`)
   return problems
 }
 
@@ -188,6 +201,31 @@ describe('the reseller dashboard in a browser', () => {
       expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': key } })).statusCode).toBe(403)
       await setStatus('active')
       expect((await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': key } })).statusCode).toBe(200)
+
+      // A second person on the account, so Pengguna has a row with its Hapus button; a delivery that
+      // took six attempts, so the log shows the latest and folds the others away.
+      await invite(app, shop.id, 'staf@tokomaju.example', 'staff')
+      const attempts = Array.from({ length: 6 }, (_, i) => ({
+        attempted_at: new Date(Date.UTC(2026, 11, 6, 1, i)).toISOString(),
+        status_code: i < 5 ? 503 : 200,
+        duration_ms: 40 + i,
+        error: i < 5 ? 'upstream answered 503 Service Unavailable' : null,
+      }))
+      await ctx.db
+        .updateTable('webhook_deliveries')
+        .set({ attempts: JSON.stringify(attempts) })
+        .where('account_id', '=', shop.id)
+        .execute()
+      await page.setViewportSize(PHONE)
+      await page.goto(`${base}/dashboard/webhook`)
+      expect(await page.locator('#deliveries details.all-attempts summary').first().innerText()).toBe('6 percobaan (lihat semua)')
+      expect(await page.locator('#deliveries details.all-attempts li').first().isVisible()).toBe(false)
+      await shot(page, 'webhook-phone')
+      await page.goto(`${base}/dashboard/ledger`)
+      await shot(page, 'ledger-phone')
+      await page.goto(`${base}/dashboard/transactions/${invoice}`)
+      await shot(page, 'transaction-phone')
+      await page.setViewportSize(DESKTOP)
 
       // English on the switch; every page at phone size without sideways scrolling.
       await page.goto(`${base}/dashboard`)

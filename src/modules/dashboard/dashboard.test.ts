@@ -26,7 +26,7 @@ describe('invites', () => {
     const page = await v.get(path)
     expect(page.body).toContain(address.toLowerCase())
     const short = await v.post(path, { password: 'short', password_again: 'short' })
-    expect([short.status, short.body.includes('id="password-error"'), short.body.includes('at least 10 characters')]).toEqual([
+    expect([short.status, short.body.includes('id="password-error"'), short.body.includes('Minimal 10 karakter')]).toEqual([
       422,
       true,
       true,
@@ -116,7 +116,7 @@ describe('sign-in', () => {
       password: 'a new password',
       password_again: 'a new password',
     })
-    expect([wrong.status, wrong.body.includes('is not your current password')]).toEqual([422, true])
+    expect([wrong.status, wrong.body.includes('Bukan kata sandi Anda sekarang')]).toEqual([422, true])
     const changed = await here.post('/dashboard/password', {
       current_password: PASSWORD,
       password: 'a new password',
@@ -303,7 +303,7 @@ describe('pages', () => {
     expect(account.ip_allowlist).toEqual(['203.0.113.0/24', '198.51.100.7', '127.0.0.1'])
     await owner.get('/dashboard/allow-list')
     const bad = await owner.post('/dashboard/allow-list', { ip_allowlist: 'not-an-address' })
-    expect([bad.status, bad.body.includes('ip_allowlist.0')]).toEqual([422, true])
+    expect([bad.status, bad.body.includes('not-an-address&#34; bukan alamat IP')]).toEqual([422, true])
   })
 
   it('shows the ledger with filters and exports it as CSV; finds a transaction by ref_id and shows its licenses', async () => {
@@ -336,7 +336,7 @@ describe('pages', () => {
     const owner = await dashboardVisitor(app, shop.id, email('hooks'))
     await owner.get('/dashboard/webhook')
     const early = await owner.post('/dashboard/webhook', { callback_url: receiver.url, webhook_enabled: 'on' })
-    expect([early.status, early.body.includes('generate a secret first')]).toEqual([422, true])
+    expect([early.status, early.body.includes('Buat secret dulu')]).toEqual([422, true])
     await owner.get('/dashboard/webhook')
     const secret = /id="webhook-secret">([^<]+)</.exec((await owner.post('/dashboard/webhook/secret', {})).body)![1]
     expect(secret).toMatch(/^whsec_/)
@@ -370,7 +370,7 @@ describe('pages', () => {
     expect(topup.body).toContain('/sim/pay/')
     await staff.get('/dashboard/topup')
     const tooSmall = await staff.post('/dashboard/topup', { amount: '5', channel: `BCAVA${n}` })
-    expect([tooSmall.status, tooSmall.body.includes('must be at least')]).toEqual([422, true])
+    expect([tooSmall.status, tooSmall.body.includes('Minimal Rp')]).toEqual([422, true])
 
     const item = await createItem(app, { order_process: 'manual', price: 1_000, stock: 10 })
     const lock = await app.inject({

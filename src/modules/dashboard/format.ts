@@ -1,16 +1,40 @@
 import { ICON_HREF } from '../../http/icon.js'
 import { viewHelpers as pageHelpers } from '../../http/page-format.js'
+import type { SentBack } from './form-refusals.js'
 import { TEXTS, type Lang } from './texts.js'
 
-/** What every dashboard page gets: its language's texts, Rupiah as every page shows it, times on the Jakarta clock in that language. */
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+// Indonesia's three zones by their everyday names; another zone is named as configured.
+const ZONE_LABELS: Record<string, string> = {
+  'Asia/Jakarta': 'WIB',
+  'Asia/Pontianak': 'WIB',
+  'Asia/Makassar': 'WITA',
+  'Asia/Jayapura': 'WIT',
+}
+// A field's sentence is found by its id: the field's name with dashes (callback_url → callback-url-error).
+const errorId = (name: string) => `${name.replaceAll('_', '-')}-error`
+
+/** The label a time carries, so nobody guesses the clock: WIB for Jakarta's. */
+export const zoneLabel = (timeZone: string) => ZONE_LABELS[timeZone] ?? timeZone
+
+/** What every dashboard page gets: its language's texts, Rupiah as every page shows it, times on the Jakarta clock in that language, labelled WIB. */
 export function viewHelpers(lang: Lang, timeZone: string) {
   const page = pageHelpers(timeZone, lang === 'en' ? 'en-GB' : 'id-ID')
+  const zone = zoneLabel(timeZone)
   return {
     t: TEXTS[lang],
     lang,
     icon: ICON_HREF,
     rp: page.rp,
-    time: page.time,
+    time: (at: Date | string | null | undefined) => (at ? `${page.time(at)} ${zone}` : '—'),
     timeZone,
+    zone,
+    // A form sent back (form-refusals.ts): the typed value, the field marked, its sentence beside it.
+    typed: (form: SentBack | undefined, name: string, otherwise: unknown = '') => form?.values[name] ?? String(otherwise ?? ''),
+    invalid: (form: SentBack | undefined, name: string) =>
+      form?.errors[name] ? ` aria-invalid="true" aria-describedby="${errorId(name)}"` : '',
+    fieldError: (form: SentBack | undefined, name: string) =>
+      form?.errors[name] ? `<span class="field-error" id="${errorId(name)}">${escapeHtml(form.errors[name])}</span>` : '',
   }
 }

@@ -5,6 +5,8 @@ import { pageWindow } from '../../http/paging.js'
 import { PageNumber, StringEnum } from '../../http/schemas.js'
 import { listMutations } from '../ledger/index.js'
 import { csvLine } from '../../http/csv.js'
+import { ledgerDescription } from './ledger-words.js'
+import { TEXTS } from './texts.js'
 
 const hide = true
 // A blank select sends an empty value: "any".
@@ -34,7 +36,9 @@ export function ledgerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       const list = await listMutations(ctx.db, request.dashboardUser.account_id, filter, pageWindow({ page, per_page: 50, cursor }))
       const query = new URLSearchParams({ direction: filter.direction ?? '', type: filter.type ?? '' })
       const next = list.meta.next_cursor ? `/dashboard/ledger?${query}&cursor=${list.meta.next_cursor}` : undefined
-      return reply.screen('ledger.eta', { rows: list.data, meta: list.meta, filter, next, csv: `/dashboard/ledger.csv?${query}` })
+      const texts = TEXTS[request.dashboardLang]
+      const rows = list.data.map((r) => ({ ...r, said: ledgerDescription(texts, r) }))
+      return reply.screen('ledger.eta', { rows, meta: list.meta, filter, next, csv: `/dashboard/ledger.csv?${query}` })
     })
     app.get('/dashboard/ledger.csv', { schema: { hide, querystring: CsvQuery } }, async (request, reply) => {
       const filter = filterOf(request.query)

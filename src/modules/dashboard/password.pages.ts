@@ -2,12 +2,13 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { sha256Hex } from '../../vault.js'
 import { SESSION_COOKIE } from './auth.routes.js'
 import { changePassword } from './users.service.js'
 import { twoStepOf } from './two-step.service.js'
 import { Form } from '../../http/web-pages.js'
+import { fieldRefusals, sendBack } from './form-refusals.js'
+import { TEXTS } from './texts.js'
 
 const hide = true
 const PasswordForm = Form({
@@ -38,8 +39,9 @@ export function passwordPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           repeated: password_again,
         })
       } catch (error) {
-        if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error
-        return reply.status(422).screen('password.eta', { fields: error.fieldErrors, twoStep: await twoStep(request) })
+        // Passwords are never written back into the page: the fields come back empty, each with its sentence.
+        const errors = fieldRefusals(error, TEXTS[request.dashboardLang])
+        return sendBack(reply, 'password.eta', { twoStep: await twoStep(request) }, { values: {}, errors })
       }
       return reply.redirect('/dashboard/password?done=changed', 303)
     })

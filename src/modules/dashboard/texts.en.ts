@@ -1,5 +1,7 @@
 import type { Texts } from './texts.id.js'
 import { COMPLAINTS_EN } from './texts-complaints.en.js'
+import { FORMS_EN } from './texts-forms.en.js'
+import { ORDERS_EN } from './texts-orders.en.js'
 
 /** Every text of the dashboard in English (the switch in the header); the same keys as texts.id.ts. */
 export const EN: Texts = {
@@ -79,8 +81,25 @@ export const EN: Texts = {
     none: 'No entries yet. Top-ups raise the balance and purchases lower it.',
     noneFiltered: 'No entry matches these filters. Choose "any" to see them all.',
     count: (n, capped) => `${n}${capped ? '+' : ''} ${n === 1 ? 'entry' : 'entries'}`,
+    says: {
+      purchase: 'Purchase',
+      complaintRefund: (id) => `Refund for complaint #${id}`,
+      refund: (why) => `Refund: ${why}`,
+      topup: (channel) => `Top-up via ${channel}`,
+      topupBank: (channel, mutation) => `Top-up via ${channel}, bank transfer #${mutation}`,
+      topupResolved: (channel, why) => `Top-up via ${channel}, resolved by the operator: ${why}`,
+      adjustment: (why) => `Adjustment by the operator: ${why}`,
+    },
   },
-  statuses: { pending: 'pending', paid: 'paid', completed: 'completed', canceled: 'canceled', expired: 'expired' },
+  statuses: {
+    pending: 'pending',
+    paid: 'paid',
+    completed: 'completed',
+    canceled: 'canceled',
+    expired: 'expired',
+    failed: 'failed',
+    review: 'in review',
+  },
   lineStatuses: {
     pending: 'pending',
     processing: 'processing',
@@ -89,36 +108,7 @@ export const EN: Texts = {
     refunded: 'refunded',
     cancel_requested: 'cancel requested',
   },
-  orders: {
-    title: 'Transactions',
-    invoice: 'Invoice',
-    status: 'Status',
-    amount: 'Amount',
-    at: 'At',
-    searchPlaceholder: 'ref_id or invoice',
-    anyStatus: 'any status',
-    find: 'Find',
-    missing: (q) => `None of your transactions has the ref_id or invoice "${q}".`,
-    none: 'No transactions yet. They appear here once you buy through the API (POST /api/v1/trx).',
-    noneFiltered: 'No transaction has this status. Choose "any status" to see them all.',
-    count: (n, capped) => `${n}${capped ? '+' : ''} ${n === 1 ? 'transaction' : 'transactions'}`,
-    lines: 'Lines',
-    item: 'Product',
-    quantity: 'Quantity',
-    subtotal: 'Subtotal',
-    target: 'Target',
-    licenses: 'Licenses',
-    h2h: 'H2H results (airtime, tokens, bills)',
-    smm: 'SMM results',
-    message: 'Message',
-    panelOrder: 'Panel order',
-    startCount: 'Start',
-    remains: 'Remains',
-    refund: 'Refund',
-    paymentLink: 'Payment',
-    pay: 'Open the payment page',
-    back: 'Back to transactions',
-  },
+  orders: ORDERS_EN,
   topup: {
     title: 'Top up the balance',
     amount: 'Amount (Rupiah)',
@@ -132,6 +122,9 @@ export const EN: Texts = {
     noChannels: 'No payment channel is on yet. Ask the operator.',
     make: 'Get a payment link',
     busy: 'Making the payment link…',
+    pending: 'Waiting for payment',
+    expires: 'Payable until',
+    pay: 'Pay',
   },
   locks: {
     title: 'Stock locks',
@@ -240,6 +233,8 @@ export const EN: Texts = {
     event: 'Event',
     status: 'Status',
     attempts: 'Attempts',
+    lastAttempt: 'Latest attempt',
+    attemptCount: (n) => `${n} attempts (show all)`,
     at: 'Made',
     redeliver: 'Redeliver',
     noAttempt: 'not tried yet',
@@ -249,6 +244,7 @@ export const EN: Texts = {
     done: { saved: 'Webhook settings saved.', redelivered: 'Delivery queued again.' },
   },
   complaints: COMPLAINTS_EN,
+  forms: FORMS_EN,
   users: {
     title: 'Users',
     role: 'Role',

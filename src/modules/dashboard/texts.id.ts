@@ -1,4 +1,6 @@
 import { COMPLAINTS_ID } from './texts-complaints.id.js'
+import { FORMS_ID } from './texts-forms.id.js'
+import { ORDERS_ID } from './texts-orders.id.js'
 
 /** Every text of the dashboard in Bahasa Indonesia: the default, and the shape the English catalogue follows. */
 export const ID = {
@@ -79,11 +81,25 @@ export const ID = {
     none: 'Belum ada mutasi. Saldo bertambah dengan top up dan berkurang dengan pembelian.',
     noneFiltered: 'Tidak ada mutasi dengan filter ini. Pilih "semua" untuk melihat semuanya.',
     count: (n: number, capped: boolean) => `${n}${capped ? '+' : ''} mutasi`,
+    says: {
+      purchase: 'Pembelian',
+      complaintRefund: (id: string) => `Refund atas komplain #${id}`,
+      refund: (why: string) => `Refund: ${why}`,
+      topup: (channel: string) => `Top up lewat ${channel}`,
+      topupBank: (channel: string, mutation: string) => `Top up lewat ${channel}, transfer bank #${mutation}`,
+      topupResolved: (channel: string, why: string) => `Top up lewat ${channel}, diselesaikan operator: ${why}`,
+      adjustment: (why: string) => `Penyesuaian oleh operator: ${why}`,
+    },
   },
-  statuses: { pending: 'menunggu', paid: 'dibayar', completed: 'selesai', canceled: 'dibatalkan', expired: 'kedaluwarsa' } as Record<
-    string,
-    string
-  >,
+  statuses: {
+    pending: 'menunggu',
+    paid: 'dibayar',
+    completed: 'selesai',
+    canceled: 'dibatalkan',
+    expired: 'kedaluwarsa',
+    failed: 'gagal',
+    review: 'diperiksa operator',
+  } as Record<string, string>,
   lineStatuses: {
     pending: 'menunggu',
     processing: 'diproses',
@@ -92,36 +108,7 @@ export const ID = {
     refunded: 'refund',
     cancel_requested: 'minta batal',
   } as Record<string, string>,
-  orders: {
-    title: 'Transaksi',
-    invoice: 'Invoice',
-    status: 'Status',
-    amount: 'Jumlah',
-    at: 'Waktu',
-    searchPlaceholder: 'ref_id atau invoice',
-    anyStatus: 'semua status',
-    find: 'Cari',
-    missing: (q: string) => `Tidak ada transaksi Anda dengan ref_id atau invoice "${q}".`,
-    none: 'Belum ada transaksi. Transaksi muncul di sini setelah Anda membeli lewat API (POST /api/v1/trx).',
-    noneFiltered: 'Tidak ada transaksi dengan status ini. Pilih "semua status" untuk melihat semuanya.',
-    count: (n: number, capped: boolean) => `${n}${capped ? '+' : ''} transaksi`,
-    lines: 'Barang',
-    item: 'Produk',
-    quantity: 'Jumlah',
-    subtotal: 'Subtotal',
-    target: 'Tujuan',
-    licenses: 'Lisensi',
-    h2h: 'Hasil H2H (pulsa, token, tagihan)',
-    smm: 'Hasil SMM',
-    message: 'Pesan',
-    panelOrder: 'Order panel',
-    startCount: 'Awal',
-    remains: 'Sisa',
-    refund: 'Refund',
-    paymentLink: 'Pembayaran',
-    pay: 'Buka halaman bayar',
-    back: 'Kembali ke transaksi',
-  },
+  orders: ORDERS_ID,
   topup: {
     title: 'Top up saldo',
     amount: 'Jumlah (Rupiah)',
@@ -135,6 +122,9 @@ export const ID = {
     noChannels: 'Belum ada metode bayar yang aktif. Hubungi operator.',
     make: 'Buat tagihan',
     busy: 'Membuat tagihan…',
+    pending: 'Menunggu pembayaran',
+    expires: 'Berlaku sampai',
+    pay: 'Bayar',
   },
   locks: {
     title: 'Kunci stok',
@@ -243,6 +233,8 @@ export const ID = {
     event: 'Event',
     status: 'Status',
     attempts: 'Percobaan',
+    lastAttempt: 'Percobaan terakhir',
+    attemptCount: (n: number) => `${n} percobaan (lihat semua)`,
     at: 'Dibuat',
     redeliver: 'Kirim ulang',
     noAttempt: 'belum dicoba',
@@ -252,6 +244,7 @@ export const ID = {
     done: { saved: 'Pengaturan webhook disimpan.', redelivered: 'Pengiriman dijadwalkan ulang.' } as Record<string, string>,
   },
   complaints: COMPLAINTS_ID,
+  forms: FORMS_ID,
   users: {
     title: 'Pengguna',
     role: 'Peran',

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { countFailedAuthentication } from '../../http/auth.js'
 import { Form } from '../../http/web-pages.js'
+import { sendBack } from './form-refusals.js'
+import { TEXTS } from './texts.js'
 import { ownerOnly } from './roles.js'
 import { SIGN_IN_LOCK_MINUTES } from '../team/index.js'
 import { confirmTwoStep, pendingTwoStep, startTwoStep, turnOffTwoStep, twoStepOf } from './two-step.service.js'
@@ -36,7 +38,12 @@ export function twoStepPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       if (recoveryCodes) return reply.screen('two-step.eta', { recoveryCodes })
       const enrolment = await pendingTwoStep(db, vault, userId, publicUrl)
       if (!enrolment) return reply.redirect('/dashboard/password', 303)
-      return reply.status(422).screen('two-step.eta', { enrolment, wrongCode: true })
+      return sendBack(
+        reply,
+        'two-step.eta',
+        { enrolment },
+        { values: {}, errors: { code: TEXTS[request.dashboardLang].twoStep.wrongCode } },
+      )
     })
     app.post('/dashboard/two-step/off', { schema: { hide, body: OffForm } }, async (request, reply) => {
       const userId = request.dashboardUser.user_id
@@ -46,13 +53,16 @@ export function twoStepPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       const tooMany = await countFailedAuthentication(ctx, request)
       if (tooMany) throw tooMany
       const twoStep = await twoStepOf(db, userId)
+      const t = TEXTS[request.dashboardLang]
+      // The section's own form state (offForm): the password form above it stays as it was.
+      const offForm = (sentence: string) => ({ values: {}, errors: { code_or_password: sentence } })
       if ('locked' in outcome) {
         return reply
           .status(429)
           .header('retry-after', String(outcome.locked))
-          .screen('password.eta', { twoStep, offError: 'locked', lockMinutes: SIGN_IN_LOCK_MINUTES })
+          .screen('password.eta', { twoStep, offForm: offForm(t.signIn.locked(SIGN_IN_LOCK_MINUTES)) })
       }
-      return reply.status(422).screen('password.eta', { twoStep, offError: 'wrong' })
+      return reply.status(422).screen('password.eta', { twoStep, offForm: offForm(t.twoStep.wrongCodeOrPassword) })
     })
   }
 }

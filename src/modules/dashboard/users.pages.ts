@@ -7,6 +7,8 @@ import { ownerOnly } from './roles.js'
 import { inviteUrl } from './users-admin.routes.js'
 import { ROLES, inviteUser, listUsers, removeUser } from './users.service.js'
 import { Form } from '../../http/web-pages.js'
+import { fieldRefusals, sendBack } from './form-refusals.js'
+import { TEXTS } from './texts.js'
 
 const hide = true
 const InviteForm = Form({ email: Type.String({ maxLength: 191 }), role: StringEnum(ROLES) })
@@ -25,7 +27,14 @@ export function userPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post('/dashboard/users', { schema: { hide, body: InviteForm } }, async (request, reply) => {
       const accountId = request.dashboardUser.account_id
-      const invited = await inviteUser(db, accountId, { email: request.body.email, role: request.body.role })
+      let invited
+      try {
+        invited = await inviteUser(db, accountId, { email: request.body.email, role: request.body.role })
+      } catch (error) {
+        const errors = fieldRefusals(error, TEXTS[request.dashboardLang])
+        const values = { email: request.body.email, role: request.body.role }
+        return sendBack(reply, 'users.eta', { users: await listUsers(db, accountId) }, { values, errors })
+      }
       return reply.screen('users.eta', {
         users: await listUsers(db, accountId),
         invited: { email: invited.email, url: inviteUrl(ctx.config.publicUrl, invited.token) },

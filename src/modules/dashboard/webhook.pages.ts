@@ -6,6 +6,8 @@ import { PageNumber, RowId } from '../../http/schemas.js'
 import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from '../webhooks/index.js'
 import { ownerOnly } from './roles.js'
 import { Form } from '../../http/web-pages.js'
+import { fieldRefusals } from './form-refusals.js'
+import { TEXTS } from './texts.js'
 
 const hide = true
 const SettingsForm = Form({
@@ -38,10 +40,16 @@ export function webhookPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post('/dashboard/webhook', { schema: { hide, body: SettingsForm } }, async (request, reply) => {
       const { callback_url, webhook_enabled } = request.body
-      await updateSettings(db, production, request.dashboardUser.account_id, {
-        callback_url: callback_url.trim() === '' ? null : callback_url,
-        webhook_enabled: webhook_enabled === 'on',
-      })
+      try {
+        await updateSettings(db, production, request.dashboardUser.account_id, {
+          callback_url: callback_url.trim() === '' ? null : callback_url,
+          webhook_enabled: webhook_enabled === 'on',
+        })
+      } catch (error) {
+        const errors = fieldRefusals(error, TEXTS[request.dashboardLang])
+        const form = { values: { callback_url, webhook_enabled: webhook_enabled ?? '' }, errors }
+        return show(request, reply.status(422), { form })
+      }
       return reply.redirect('/dashboard/webhook?done=saved', 303)
     })
     app.post('/dashboard/webhook/secret', { schema: { hide } }, async (request, reply) =>

@@ -36,14 +36,15 @@ describe('the simulator pay page in a browser', () => {
       expect(await field('channel')).toBe('QRIS Nasional (QRIS)')
       // The expiry on the console's clock (LEADERBOARD_TZ, Asia/Jakarta by default), the instant kept for machines.
       const jakarta = viewHelpers('Asia/Jakarta').time(topup.expires_at)
-      expect(await field('expires-at')).toBe(`${jakarta} Asia/Jakarta`)
+      expect(await field('expires-at')).toBe(`${jakarta} WIB`)
       expect(await page.locator('[data-field="expires-at"] time').getAttribute('datetime')).toBe(topup.expires_at)
       expect(await page.locator('body').innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/)
-      expect(await page.locator('#pay').innerText()).toBe(`Pay Rp ${(125_000 + 750 + 875).toLocaleString('id-ID')}`)
+      expect(await page.locator('#pay').innerText()).toBe(`Bayar Rp ${(125_000 + 750 + 875).toLocaleString('id-ID')}`)
       expect(await balanceOf(app, shop)).toBe(0)
       await Promise.all([page.waitForURL(topup.payment_url), page.click('#pay')])
-      expect(await page.locator('#outcome').textContent()).toBe('Paid: the balance has been credited.')
-      expect(await field('status')).toBe('paid')
+      expect(await page.locator('#outcome').textContent()).toBe('Dibayar: saldo sudah bertambah.')
+      expect(await field('status')).toBe('dibayar')
+      expect(await page.locator('#back-to-dashboard').getAttribute('href')).toBe(`/dashboard/transactions/${topup.invoice}`)
     } finally {
       await page.close()
     }

@@ -191,7 +191,7 @@ describe('paying a simulator top-up', () => {
     ).toBe('expired')
     expect((await pay(topup.reference)).json()).toEqual({ message: 'TOPUP_EXPIRED' })
     const page = await app.inject({ method: 'GET', url: `/sim/pay/${topup.reference}` })
-    expect(page.body).toContain('can no longer be paid')
+    expect(page.body).toContain('sudah tidak bisa dibayar')
     expect(page.body).not.toContain('<button')
     expect(await balanceOf(app, r)).toBe(0)
     // A second sweep finds nothing more of it.
@@ -224,7 +224,7 @@ describe('paying a simulator top-up', () => {
     expect(paid.statusCode).toBe(303)
     expect(await balanceOf(app, r)).toBe(20_000)
     const after = await app.inject({ method: 'GET', url })
-    expect(after.body).toContain('Paid: the balance has been credited.')
+    expect(after.body).toContain('Dibayar: saldo sudah bertambah.')
     await app.inject({
       method: 'POST',
       url,
