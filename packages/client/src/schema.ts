@@ -3575,6 +3575,7 @@ export interface operations {
            *             "price": 25000,
            *             "subtotal": 25000,
            *             "note": null,
+           *             "buyer_note": null,
            *             "target": null,
            *             "order_process": "auto",
            *             "status": "completed",
@@ -3631,6 +3632,7 @@ export interface operations {
                 price: number
                 subtotal: number
                 note: string | null
+                buyer_note: string | null
                 target: string | null
                 order_process: string
                 /** @description pending, processing, completed (delivered: operators see the word delivered), sent, refunded or cancel_requested */
@@ -10223,6 +10225,7 @@ export interface operations {
            *             "price": 45000,
            *             "subtotal": 45000,
            *             "note": null,
+           *             "buyer_note": null,
            *             "target": null,
            *             "order_process": "manual",
            *             "status": "pending",
@@ -10319,6 +10322,7 @@ export interface operations {
                 price: number
                 subtotal: number
                 note: string | null
+                buyer_note: string | null
                 target: string | null
                 order_process: string
                 /** @description pending, processing, completed (delivered: operators see the word delivered), sent, refunded or cancel_requested */

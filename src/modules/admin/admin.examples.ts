@@ -145,6 +145,7 @@ export const orderDetail = {
       price: 45000,
       subtotal: 45000,
       note: null,
+      buyer_note: null,
       target: null,
       order_process: 'manual',
       status: 'pending',

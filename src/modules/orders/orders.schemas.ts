@@ -80,7 +80,10 @@ export const OrderItem = Type.Object({
   qty: Type.Integer({ description: 'the same as quantity (the public docs’ name)' }),
   price: Type.Integer({ description: 'unit price' }),
   subtotal: Type.Integer(),
-  note: Nullable(Type.String()),
+  note: Nullable(
+    Type.String({ description: 'the note you sent with the line (the buyer’s): a target, an account id or a JSON object as text' }),
+  ),
+  buyer_note: Nullable(Type.String({ description: 'the same as note, by a name no payload gives another meaning' })),
   target: Nullable(Type.String()),
   order_process: Type.String(),
   status: Type.String({
