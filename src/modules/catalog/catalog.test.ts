@@ -6,6 +6,10 @@ import { eventually } from '../../../test/eventually.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { holdItemExclusively } from './catalog.queries.js'
 
+// validation.fields as the public docs show them: { key, label, required }.
+const CUSTOMER_FIELDS = [{ key: 'customer_id', label: 'User ID or customer number', required: true }]
+const ZONE_FIELDS = [...CUSTOMER_FIELDS, { key: 'zone_id', label: 'Zone ID (server)', required: true }]
+
 const { app, ctx } = await createTestApp()
 const r = await createReseller(app)
 
@@ -97,7 +101,7 @@ describe('GET /v1/item', () => {
         { key: 'provider_qty', label: 'Nominal', required: true, min: 10, max: 500, step: 5 },
       ],
       // A variant's validation names where to ask.
-      validation: { available: true, requires_zone_id: true, fields: ['customer_id', 'zone_id'], endpoint: '/api/v1/item/validate' },
+      validation: { available: true, requires_zone_id: true, fields: ZONE_FIELDS, endpoint: '/api/v1/item/validate' },
       description: 'any amount',
     })
   })

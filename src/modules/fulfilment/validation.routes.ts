@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { Nullable, Ok, RowId } from '../../http/schemas.js'
+import { ValidationFields } from '../catalog/index.js'
 import { createAccountValidation } from './validation.service.js'
 import { VALIDATION_DOCS } from './fulfilment.openapi.js'
 
@@ -29,13 +30,13 @@ const Services = Type.Object({
         {
           available: Type.Boolean(),
           requires_zone_id: Type.Boolean({ description: 'true when any of its variants needs zone_id' }),
-          fields: Type.Array(Type.String()),
+          fields: ValidationFields,
           endpoint: Type.String({ description: 'where to validate: POST with item_id, customer_id, zone_id' }),
         },
         { description: 'the product’s validation metadata' },
       ),
       variants: Type.Array(
-        Type.Object({ item_id: Type.Integer(), name: Type.String(), requires_zone_id: Type.Boolean(), fields: Type.Array(Type.String()) }),
+        Type.Object({ item_id: Type.Integer(), name: Type.String(), requires_zone_id: Type.Boolean(), fields: ValidationFields }),
       ),
     }),
   ),

@@ -4,7 +4,7 @@ import { AppError, invalidField } from '../../errors.js'
 import { inquirePln } from '../../providers/digiflazz.js'
 import { isRecord, text } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { VALIDATE_ENDPOINT } from '../catalog/index.js'
+import { VALIDATE_ENDPOINT, validationFields, type ValidationField } from '../catalog/index.js'
 import { loadProviderAccount } from './provider-accounts.js'
 import { itemsThatValidate, itemToValidate } from './validation.queries.js'
 
@@ -15,11 +15,11 @@ type Found = AccountCheck | { notFound: string }
 const CACHE_MS = 5 * 60_000
 const CACHE_ENTRIES = 10_000
 
-type ValidationMeta = { available: true; requires_zone_id: boolean; fields: string[]; endpoint: string }
+type ValidationMeta = { available: true; requires_zone_id: boolean; fields: ValidationField[]; endpoint: string }
 const validationMeta = (zone: boolean): ValidationMeta => ({
   available: true,
   requires_zone_id: zone,
-  fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'],
+  fields: validationFields(zone),
   endpoint: VALIDATE_ENDPOINT,
 })
 
@@ -95,7 +95,7 @@ export function createAccountValidation(
         product_name: string
         category: string
         validation: ValidationMeta
-        variants: { item_id: number; name: string; requires_zone_id: boolean; fields: string[] }[]
+        variants: { item_id: number; name: string; requires_zone_id: boolean; fields: ValidationField[] }[]
       }[] = []
       for (const r of rows) {
         let product = products.at(-1)
