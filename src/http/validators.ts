@@ -1,7 +1,8 @@
 import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler'
+import { lenientBody } from './lenient-input.js'
 
 type ValidateFunction = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown[] | null; schemaEnv?: unknown }
-type RouteSchema = { schema: unknown; httpPart?: string }
+type RouteSchema = { schema: unknown; httpPart?: string; url?: string }
 type ExternalSchemas = Record<string, unknown>
 
 // allErrors names every bad field at once; unknown fields are dropped where a schema closes an object.
@@ -66,7 +67,21 @@ function validatorsFor(externalSchemas: ExternalSchemas, options?: { plugins?: u
   const text = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: 'array' } }) as unknown as (
     route: RouteSchema,
   ) => ValidateFunction
-  return (route: RouteSchema) => refusingUnstorable(route.httpPart === 'body' ? json(route) : text(route))
+  return (route: RouteSchema) => {
+    if (route.httpPart !== 'body') return refusingUnstorable(text(route))
+    const strict = refusingUnstorable(json(route))
+    // Only the reseller API takes an integer as its digits or a note as a number (lenient-input.ts); operators stay strict.
+    const lenient = route.url?.startsWith('/api/v1/') ? lenientBody(route.schema) : undefined
+    if (!lenient) return strict
+    const checked: ValidateFunction = (data, context) => {
+      lenient(data)
+      const valid = strict(data, context)
+      checked.errors = strict.errors
+      return valid
+    }
+    checked.schemaEnv = strict.schemaEnv
+    return checked
+  }
 }
 
 // The package's types describe the compiler as taking a bare schema; Fastify hands it the route.

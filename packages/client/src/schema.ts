@@ -2345,7 +2345,7 @@ export interface operations {
          */
         'application/json': {
           /** @description Rupiah to add to the balance; at least 10000 and within the channel’s range */
-          amount: number
+          amount: number | string
           /** @description a `code` from GET /api/v1/balance/channels */
           channel: string
           /** @description your unique reference, shared with purchases; default: the invoice */
@@ -2832,7 +2832,13 @@ export interface operations {
                   validation: {
                     available: boolean
                     requires_zone_id: boolean
-                    fields: string[]
+                    /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                    fields: {
+                      /** @description customer_id or zone_id */
+                      key: string
+                      label: string
+                      required: boolean
+                    }[]
                     endpoint: string | null
                   }
                   description: string
@@ -3036,7 +3042,13 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
@@ -3317,17 +3329,18 @@ export interface operations {
           /** @description your unique reference */
           ref_id: string
           carts: {
-            item_id: number
-            quantity: number
+            item_id: number | string
+            quantity: number | string
             note?:
               | (
                   | string
                   | {
                       [key: string]: unknown
                     }
+                  | number
                 )
               | null
-            max_price?: number | null
+            max_price?: (number | string) | null
           }[]
           lock_token?: string | null
         }
@@ -3839,17 +3852,18 @@ export interface operations {
         'application/json': {
           /** @description your unique reference */
           ref_id: string
-          item_id: number
-          quantity: number
+          item_id: number | string
+          quantity: number | string
           note?:
             | (
                 | string
                 | {
                     [key: string]: unknown
                   }
+                | number
               )
             | null
-          max_price?: number | null
+          max_price?: (number | string) | null
         }
       }
     }
@@ -4228,10 +4242,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /**
-           * @description the line: `items[].order_item_id` of `GET /api/v1/trx/{ref}`, as a string or an integer
-           * @example 5121
-           */
+          /** @description the line: `items[].order_item_id` of `GET /api/v1/trx/{ref}`, as a string or an integer */
           order_item_id: number | string
           /**
            * @description not_received, wrong_item, invalid_code or other
@@ -5063,9 +5074,8 @@ export interface operations {
          */
         'application/json': {
           /** @description a postpaid item (`postpaid: true` in the catalog) */
-          item_id: number
-          /** @description the customer number on the bill (ID pelanggan) */
-          customer_id: string
+          item_id: number | string
+          customer_id: string | number
         }
       }
     }
@@ -5280,12 +5290,11 @@ export interface operations {
         'application/json': {
           /** @description your unique reference */
           ref_id: string
-          item_id: number
-          /** @description the customer number on the bill (ID pelanggan) */
-          customer_id: string
-          inquiry_id?: number | null
-          max_amount?: number | null
-          max_price?: number | null
+          item_id: number | string
+          customer_id: string | number
+          inquiry_id?: (number | string) | null
+          max_amount?: (number | string) | null
+          max_price?: (number | string) | null
         }
       }
     }
@@ -5607,14 +5616,14 @@ export interface operations {
          *     }
          */
         'application/json': {
-          item_id: number
+          item_id: number | string
           /** @description at least the item's min_order */
-          quantity: number
+          quantity: number | string
           /**
            * @description seconds
            * @default 600
            */
-          lock_duration?: number
+          lock_duration?: number | string
         }
       }
     }
@@ -6093,10 +6102,9 @@ export interface operations {
          *     }
          */
         'application/json': {
-          item_id: number
-          /** @description game account id, meter number, phone number */
-          customer_id: string
-          zone_id?: string | null
+          item_id: number | string
+          customer_id: string | number
+          zone_id?: (string | number) | null
         }
       }
     }
@@ -6287,8 +6295,16 @@ export interface operations {
            *             "available": true,
            *             "requires_zone_id": true,
            *             "fields": [
-           *               "customer_id",
-           *               "zone_id"
+           *               {
+           *                 "key": "customer_id",
+           *                 "label": "User ID or customer number",
+           *                 "required": true
+           *               },
+           *               {
+           *                 "key": "zone_id",
+           *                 "label": "Zone ID (server)",
+           *                 "required": true
+           *               }
            *             ],
            *             "endpoint": "/api/v1/item/validate"
            *           },
@@ -6298,8 +6314,16 @@ export interface operations {
            *               "name": "86 Diamonds",
            *               "requires_zone_id": true,
            *               "fields": [
-           *                 "customer_id",
-           *                 "zone_id"
+           *                 {
+           *                   "key": "customer_id",
+           *                   "label": "User ID or customer number",
+           *                   "required": true
+           *                 },
+           *                 {
+           *                   "key": "zone_id",
+           *                   "label": "Zone ID (server)",
+           *                   "required": true
+           *                 }
            *               ]
            *             }
            *           ]
@@ -6324,7 +6348,13 @@ export interface operations {
                 available: boolean
                 /** @description true when any of its variants needs zone_id */
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 /** @description where to validate: POST with item_id, customer_id, zone_id */
                 endpoint: string
               }
@@ -6332,7 +6362,13 @@ export interface operations {
                 item_id: number
                 name: string
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
               }[]
             }[]
             meta: {
@@ -8594,8 +8630,16 @@ export interface operations {
            *             "available": true,
            *             "requires_zone_id": true,
            *             "fields": [
-           *               "customer_id",
-           *               "zone_id"
+           *               {
+           *                 "key": "customer_id",
+           *                 "label": "User ID or customer number",
+           *                 "required": true
+           *               },
+           *               {
+           *                 "key": "zone_id",
+           *                 "label": "Zone ID (server)",
+           *                 "required": true
+           *               }
            *             ],
            *             "endpoint": "/api/v1/item/validate"
            *           },
@@ -8660,7 +8704,13 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
@@ -8852,8 +8902,16 @@ export interface operations {
            *           "available": true,
            *           "requires_zone_id": true,
            *           "fields": [
-           *             "customer_id",
-           *             "zone_id"
+           *             {
+           *               "key": "customer_id",
+           *               "label": "User ID or customer number",
+           *               "required": true
+           *             },
+           *             {
+           *               "key": "zone_id",
+           *               "label": "Zone ID (server)",
+           *               "required": true
+           *             }
            *           ],
            *           "endpoint": "/api/v1/item/validate"
            *         },
@@ -8911,7 +8969,13 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
@@ -9128,7 +9192,13 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
@@ -9366,7 +9436,13 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ORDER_STATUSES } from '../../db/schema.js'
 import { CursorQuery, OkCursorPage } from '../../http/paging.js'
-import { Nullable, Ok, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
+import { IntegerOrDigits, Nullable, NumberAsText, Ok, PageNumber, RowIdOrDigits, StringEnum, Timestamp } from '../../http/schemas.js'
 import { TopupExtras } from '../topups/index.js'
 
 export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
@@ -11,12 +11,13 @@ const Note = Type.Union(
   [
     Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' }),
     Type.Object({}, { additionalProperties: true, description: 'the same JSON object, sent as an object' }),
+    NumberAsText,
   ],
   { description: 'the target: a number, account id or link; or for smm/open denomination a JSON object' },
 )
 
 // docs/design.md §11c, as Digiflazz buyers send it: the most one unit may cost, else PRICE_ABOVE_MAX.
-const MaxPrice = Type.Integer({
+const MaxPrice = IntegerOrDigits({
   minimum: 0,
   maximum: 1e15,
   description:
@@ -25,8 +26,8 @@ const MaxPrice = Type.Integer({
 })
 
 export const CartLine = Type.Object({
-  item_id: RowId(),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  item_id: RowIdOrDigits(),
+  quantity: IntegerOrDigits({ minimum: 1, maximum: 1_000_000 }),
   note: Type.Optional(Nullable(Note)),
   max_price: Type.Optional(Nullable(MaxPrice)),
 })
@@ -187,8 +188,8 @@ export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength
 
 export const SandboxBody = Type.Object({
   ref_id: RefId,
-  item_id: RowId(),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  item_id: RowIdOrDigits(),
+  quantity: IntegerOrDigits({ minimum: 1, maximum: 1_000_000 }),
   note: Type.Optional(Nullable(Note)),
   max_price: Type.Optional(Nullable(MaxPrice)),
 })
