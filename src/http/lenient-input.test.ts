@@ -94,6 +94,14 @@ describe('integers as digits, notes as numbers (reseller API)', () => {
 
     const bill = await post('/api/v1/trx/tagihan/inquiry', { item_id: '1e3', customer_id: 5300000001 })
     expect([bill.statusCode, fieldsOf(bill)]).toEqual([422, ['item_id']])
+    // The fuzzer's find: a number token beyond a double is no note's text ("Infinity").
+    const infinite = await app.inject({
+      method: 'POST',
+      url: '/api/v1/trx/tagihan/inquiry',
+      headers: { ...r.headers, 'content-type': 'application/json' },
+      payload: `{"item_id":${auto.id},"customer_id":1e400}`,
+    })
+    expect([infinite.statusCode, fieldsOf(infinite)]).toEqual([422, ['customer_id']])
 
     const order = (await get(app, '/trx/digits-1', r)).json().data
     const complaint = await post(`/api/v1/trx/digits-1/complaints`, {

@@ -33,7 +33,9 @@ function convert(holder: Record<string, unknown> | unknown[], key: string | numb
   const value = (holder as Record<string | number, unknown>)[key]
   if (to === 'integer' && typeof value === 'string' && DIGITS_RE.test(value))
     (holder as Record<string | number, unknown>)[key] = Number(value)
-  else if (to === 'text' && typeof value === 'number') (holder as Record<string | number, unknown>)[key] = String(value)
+  // A number that is not finite (the text 1e400) stays, for the validator to refuse as such.
+  else if (to === 'text' && typeof value === 'number' && Number.isFinite(value))
+    (holder as Record<string | number, unknown>)[key] = String(value)
 }
 
 function apply(value: unknown, path: string[], to: Conversion) {
@@ -57,5 +59,27 @@ export function lenientBody(schema: unknown): ((body: unknown) => void) | undefi
       // A top-level integer or note is never a whole body.
       if (path.length > 0) apply(body, path, to)
     }
+  }
+}
+
+/** The most a list's per_page takes (its integer branch's maximum), if the query has one. */
+function perPageMaximum(schema: unknown): number | undefined {
+  const perPage = (schema as Schema | undefined)?.properties?.per_page as (Schema & { maximum?: number }) | undefined
+  if (!perPage) return undefined
+  const integer = [perPage, ...(perPage.anyOf ?? [])].find((s) => s.type === 'integer') as { maximum?: number } | undefined
+  return integer?.maximum
+}
+
+/**
+ * A reseller list's `per_page` above its maximum is taken as the maximum (the public docs: "max 500"),
+ * not refused; a value that is no number stays for the validator to refuse.
+ */
+export function clampingPerPage(schema: unknown): ((query: unknown) => void) | undefined {
+  const maximum = perPageMaximum(schema)
+  if (maximum === undefined) return undefined
+  return (query) => {
+    if (query === null || typeof query !== 'object') return
+    const q = query as Record<string, unknown>
+    if (typeof q.per_page === 'string' && DIGITS_RE.test(q.per_page) && Number(q.per_page) > maximum) q.per_page = String(maximum)
   }
 }

@@ -1,5 +1,5 @@
 import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler'
-import { lenientBody } from './lenient-input.js'
+import { clampingPerPage, lenientBody } from './lenient-input.js'
 
 type ValidateFunction = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown[] | null; schemaEnv?: unknown }
 type RouteSchema = { schema: unknown; httpPart?: string; url?: string }
@@ -68,20 +68,29 @@ function validatorsFor(externalSchemas: ExternalSchemas, options?: { plugins?: u
     route: RouteSchema,
   ) => ValidateFunction
   return (route: RouteSchema) => {
-    if (route.httpPart !== 'body') return refusingUnstorable(text(route))
+    const reseller = route.url?.startsWith('/api/v1/') === true
+    if (route.httpPart !== 'body') {
+      const checked = refusingUnstorable(text(route))
+      const clamp = reseller && route.httpPart === 'querystring' ? clampingPerPage(route.schema) : undefined
+      return clamp ? before(clamp, checked) : checked
+    }
     const strict = refusingUnstorable(json(route))
     // Only the reseller API takes an integer as its digits or a note as a number (lenient-input.ts); operators stay strict.
-    const lenient = route.url?.startsWith('/api/v1/') ? lenientBody(route.schema) : undefined
-    if (!lenient) return strict
-    const checked: ValidateFunction = (data, context) => {
-      lenient(data)
-      const valid = strict(data, context)
-      checked.errors = strict.errors
-      return valid
-    }
-    checked.schemaEnv = strict.schemaEnv
-    return checked
+    const lenient = reseller ? lenientBody(route.schema) : undefined
+    return lenient ? before(lenient, strict) : strict
   }
+}
+
+/** A validator that first adjusts the value in place (lenient-input.ts). */
+function before(adjust: (data: unknown) => void, validate: ValidateFunction): ValidateFunction {
+  const checked: ValidateFunction = (data, context) => {
+    adjust(data)
+    const valid = validate(data, context)
+    checked.errors = validate.errors
+    return valid
+  }
+  checked.schemaEnv = validate.schemaEnv
+  return checked
 }
 
 // The package's types describe the compiler as taking a bare schema; Fastify hands it the route.

@@ -2844,6 +2844,8 @@ export interface operations {
                   description: string
                   /** Format: date-time */
                   updated_at: string
+                  /** @description the category’s name (in the list and the detail) */
+                  category?: string
                 }[]
               }[]
             }[]
@@ -3054,9 +3056,9 @@ export interface operations {
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
             }
           }
         }
@@ -3154,8 +3156,9 @@ export interface operations {
     parameters: {
       query?: {
         page?: number
+        /** @description at most 50; a larger number is taken as 50 */
         per_page?: number
-        status?: 'pending' | 'paid' | 'completed' | 'canceled'
+        status?: ('pending' | 'paid' | 'completed' | 'canceled') | 'failed'
         /** @description meta.next_cursor of the previous page; page is then ignored */
         cursor?: string
       }
@@ -3655,6 +3658,12 @@ export interface operations {
                   product_license: string
                   note: string | null
                 }[]
+                /**
+                 * @description an smm line (present only there)
+                 * @enum {boolean}
+                 */
+                is_smm?: true
+                provider_status?: string | null
                 seller_note: string | null
                 description: string | null
                 /** @description a postpaid bill’s line: the customer the bill is for */
@@ -6130,7 +6139,11 @@ export interface operations {
            *         "display_name": "PlayerOne",
            *         "account_name": "PlayerOne",
            *         "region": "ID",
-           *         "cached": false
+           *         "cached": false,
+           *         "details": {
+           *           "name": "PlayerOne",
+           *           "region": "ID"
+           *         }
            *       }
            *     }
            */
@@ -6142,6 +6155,10 @@ export interface operations {
               account_name: string
               region: string
               cached: boolean
+              /** @description what the validation source said about the account: `name`, `region`, and for a PLN meter `segment_power` */
+              details: {
+                [key: string]: string
+              }
             }
           }
         }
@@ -8716,9 +8733,9 @@ export interface operations {
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -8981,9 +8998,9 @@ export interface operations {
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -9204,9 +9221,9 @@ export interface operations {
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -9448,9 +9465,9 @@ export interface operations {
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -10408,6 +10425,12 @@ export interface operations {
                   product_license: string
                   note: string | null
                 }[]
+                /**
+                 * @description an smm line (present only there)
+                 * @enum {boolean}
+                 */
+                is_smm?: true
+                provider_status?: string | null
                 seller_note: string | null
                 description: string | null
                 /** @description a postpaid bill’s line: the customer the bill is for */

@@ -46,6 +46,7 @@ export const Variant = Type.Object({
   }),
   description: Type.String(),
   updated_at: Timestamp,
+  category: Type.Optional(Type.String({ description: 'the category’s name (in the list and the detail)' })),
 })
 export type Variant = Static<typeof Variant>
 

@@ -104,7 +104,8 @@ function nest(entries: CatalogEntry[]): Category[] {
     if (category?.id !== entry.category.id) categories.push((category = { ...entry.category, products: [] }))
     let product = category.products.at(-1)
     if (product?.id !== entry.product.id) category.products.push((product = { ...entry.product, variants: [] }))
-    product.variants.push(entry.variant)
+    // The public docs' item fields name the category on each variant too.
+    product.variants.push({ ...entry.variant, category: entry.category.name })
   }
   return categories
 }

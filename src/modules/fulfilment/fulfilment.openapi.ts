@@ -9,7 +9,16 @@ export const VALIDATION_DOCS = operations({
     returns: 'The account found',
     codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND', 'VALIDATION_NOT_AVAILABLE', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
     request: { item_id: 21, customer_id: '12345678', zone_id: '2001' },
-    response: { message: 'OK', data: { display_name: 'PlayerOne', account_name: 'PlayerOne', region: 'ID', cached: false } },
+    response: {
+      message: 'OK',
+      data: {
+        display_name: 'PlayerOne',
+        account_name: 'PlayerOne',
+        region: 'ID',
+        cached: false,
+        details: { name: 'PlayerOne', region: 'ID' },
+      },
+    },
   },
   listValidationServices: {
     codes: ['VALIDATION_ERROR'],

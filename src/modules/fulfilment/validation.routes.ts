@@ -22,7 +22,15 @@ const ValidateBody = Type.Object({
   ),
 })
 const Validated = Ok(
-  Type.Object({ display_name: Type.String(), account_name: Type.String(), region: Type.String(), cached: Type.Boolean() }),
+  Type.Object({
+    display_name: Type.String(),
+    account_name: Type.String(),
+    region: Type.String(),
+    cached: Type.Boolean(),
+    details: Type.Record(Type.String(), Type.String(), {
+      description: 'what the validation source said about the account: `name`, `region`, and for a PLN meter `segment_power`',
+    }),
+  }),
 )
 const ServicesQuery = Type.Object({ search: Type.Optional(Type.String({ maxLength: 100 })) })
 const Services = Type.Object({

@@ -8,7 +8,8 @@ import { VALIDATE_ENDPOINT, validationFields, type ValidationField } from '../ca
 import { loadProviderAccount } from './provider-accounts.js'
 import { itemsThatValidate, itemToValidate } from './validation.queries.js'
 
-export type AccountCheck = { display_name: string; account_name: string; region: string }
+/** `details`: what the source said about the account, as the public docs show it (name, region, and for a meter its power class). */
+export type AccountCheck = { display_name: string; account_name: string; region: string; details: Record<string, string> }
 type Found = AccountCheck | { notFound: string }
 
 // Game and meter names change rarely; a few minutes spares the upstream repeated checks of one id.
@@ -43,7 +44,8 @@ export function createAccountValidation(
       const answer = await inquirePln(account, customerId, config.providerTimeoutMs)
       if ('unavailable' in answer) throw new AppError('SERVICE_UNAVAILABLE')
       if (!answer.found) return { notFound: answer.message }
-      return { display_name: answer.name, account_name: answer.name, region: answer.segmentPower }
+      const details = { name: answer.name, region: answer.segmentPower, segment_power: answer.segmentPower }
+      return { display_name: answer.name, account_name: answer.name, region: answer.segmentPower, details }
     }
     if (!config.validationSourceUrl) throw new AppError('VALIDATION_NOT_AVAILABLE')
     const query = new URLSearchParams({ product: item.provider_code, id: customerId, zone: zoneId })
@@ -62,7 +64,7 @@ export function createAccountValidation(
     if (!body.found) return { notFound: text(body.message) ?? 'account not found' }
     const name = text(body.username) ?? ''
     const region = text(body.region) ?? ''
-    return { display_name: region ? `${name} (${region})` : name, account_name: name, region }
+    return { display_name: region ? `${name} (${region})` : name, account_name: name, region, details: { name, region } }
   }
 
   return {

@@ -47,7 +47,13 @@ describe('POST /v1/item/validate', () => {
     expect(first.statusCode, first.body).toBe(200)
     expect(first.json()).toEqual({
       message: 'OK',
-      data: { display_name: 'Player5671 (ID-2001)', account_name: 'Player5671', region: 'ID-2001', cached: false },
+      data: {
+        display_name: 'Player5671 (ID-2001)',
+        account_name: 'Player5671',
+        region: 'ID-2001',
+        cached: false,
+        details: { name: 'Player5671', region: 'ID-2001' },
+      },
     })
     const second = await validate({ item_id: game.id, customer_id: '12345671', zone_id: '2001' })
     expect(second.json().data).toMatchObject({ account_name: 'Player5671', cached: true })
@@ -58,7 +64,13 @@ describe('POST /v1/item/validate', () => {
     const res = await validate({ item_id: pln.id, customer_id: '530000001' })
     expect(res.json()).toEqual({
       message: 'OK',
-      data: { display_name: 'PELANGGAN 0001', account_name: 'PELANGGAN 0001', region: 'R1 /000001300', cached: false },
+      data: {
+        display_name: 'PELANGGAN 0001',
+        account_name: 'PELANGGAN 0001',
+        region: 'R1 /000001300',
+        cached: false,
+        details: { name: 'PELANGGAN 0001', region: 'R1 /000001300', segment_power: 'R1 /000001300' },
+      },
     })
     expect((await validate({ item_id: pln.id, customer_id: '530000002' })).json()).toEqual({
       message: 'VALIDATION_ERROR',

@@ -92,6 +92,10 @@ export const OrderItem = Type.Object({
   }),
   product_license: Nullable(Type.String({ description: 'auto and delivered manual lines: all licenses, one per line; else null' })),
   licenses: Type.Optional(Type.Array(License)),
+  is_smm: Type.Optional(Type.Literal(true, { description: 'an smm line (present only there)' })),
+  provider_status: Type.Optional(
+    Nullable(Type.String({ description: 'an smm line: the panel’s own word for its order now; null before it has one' })),
+  ),
   seller_note: Nullable(Type.String({ description: 'the note the seller left delivering a manual line' })),
   description: Nullable(Type.String({ description: 'the item’s description' })),
   customer_name: Type.Optional(Type.String({ description: 'a postpaid bill’s line: the customer the bill is for' })),
@@ -179,6 +183,15 @@ export const ListQuery = Type.Object({
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
   status: Type.Optional(OrderStatus),
   ...CursorQuery,
+})
+
+/** GET /v1/trx: the public docs call a canceled transaction failed, so either word filters the same. */
+export const PurchaseListQuery = Type.Object({
+  ...ListQuery.properties,
+  per_page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'at most 50; a larger number is taken as 50' }),
+  ),
+  status: Type.Optional(Type.Union([OrderStatus, Type.Literal('failed', { description: 'the same as canceled (the public docs’ word)' })])),
 })
 
 export const OrderList = OkCursorPage(OrderSummary)
