@@ -40,7 +40,7 @@ export function mutateBody(g: Gen, d: Draft, world: World): SentRequest {
   const baseValid = verdict(d.op.body, asParsed(d.body)) === 'valid'
   const places = locations(d.body, d.op.body).filter((l) => l.path.length > 0)
   const objects = locations(d.body, d.op.body).filter((l) => isObject(getAt(d.body, l.path)))
-  const how = places.length ? pick(g, ['remove', 'odd', 'odd', 'null', 'extra', 'array'] as const) : 'extra'
+  const how = places.length ? pick(g, ['remove', 'odd', 'odd', 'null', 'extra', 'array', 'digits'] as const) : 'extra'
   if (how === 'extra' && objects.length) {
     const at = pick(g, objects).path
     const writable =
@@ -95,6 +95,11 @@ export function mutateBody(g: Gen, d: Draft, world: World): SentRequest {
       break
     case 'null':
       value = null
+      break
+    case 'digits':
+      // docs/design.md §3: a reseller body takes an integer as its digits (the schema's union says so, and the
+      // verdict follows it); an operator body refuses them, a 422 naming the field.
+      value = typeof current === 'number' && Number.isInteger(current) ? String(current) : oddValue(g)
       break
     case 'array':
       value = Array.isArray(current) ? pick(g, [[], Array(51).fill(current[0]), [current], [...current, ...current]]) : [current]

@@ -52,6 +52,7 @@ const PATTERNS: Record<string, string> = {
   '^https?://[^/?#\\s]+': 'must be an http:// or https:// URL with a host',
   '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$': 'must be 1–32 letters, digits, - or _, starting with a letter or digit',
   '^[1-9][0-9]{0,15}$': 'must be a line’s order_item_id (digits), as the transaction’s items show it',
+  '^[0-9]+$': 'must be a string of decimal digits (no sign, point or spaces)',
   '\\S': 'must not be blank',
 }
 

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Type, type IntegerOptions, type TSchema } from '@sinclair/typebox'
 
 /** Shared response shapes of docs/design.md §3. */
 export const ErrorBody = Type.Object(
@@ -43,3 +43,30 @@ export const IdParam = Type.Object({ id: RowId() })
 export const Paging = {
   page: Type.Optional(PageNumber),
 }
+
+/** The pattern of an integer sent as text; http/lenient-input.ts knows a reseller body's integer by it. */
+export const DIGITS = '^[0-9]+$'
+
+/**
+ * A reseller body's integer, also as a string of decimal digits (`"4"`: what PHP integrations send,
+ * docs/design.md §3). The schema says both; the validator turns the digits into the number before
+ * checking the bounds, so handlers only ever see a number. Operator bodies keep `Type.Integer`.
+ */
+export const IntegerOrDigits = ({ description, examples, default: fallback, ...bounds }: IntegerOptions = {}) =>
+  Type.Unsafe<number>(
+    Type.Union([Type.Integer(bounds), Type.String({ pattern: DIGITS, description: 'the same integer as a string of decimal digits' })], {
+      description,
+      examples,
+      ...(fallback !== undefined && { default: fallback }),
+    }),
+  )
+
+/** A row id in a reseller body: an integer or its digits. */
+export const RowIdOrDigits = (options: { description?: string } = {}) =>
+  IntegerOrDigits({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...options })
+
+/**
+ * A number where a reseller body takes text (a note): taken as its decimal text before the text's own
+ * checks, so handlers see only the text (hence `never` in the static type).
+ */
+export const NumberAsText = Type.Unsafe<never>({ type: 'number', description: 'a number, taken as its decimal text' })

@@ -27,15 +27,16 @@ const fieldsOf = (res: { json(): any }) => Object.keys(res.json().errors ?? {}).
 describe('JSON bodies are typed strictly (docs/design.md §3)', () => {
   it.each([
     ['quantity true', { ref_id: 's-1', carts: [{ item_id: 0, quantity: true }] }, ['carts.0.quantity']],
-    ['quantity "2"', { ref_id: 's-2', carts: [{ item_id: 0, quantity: '2' }] }, ['carts.0.quantity']],
-    ['item_id "1"', { ref_id: 's-3', carts: [{ item_id: '0', quantity: 1 }] }, ['carts.0.item_id']],
+    // Digits are taken (lenient-input.test.ts); a decimal point or a sign is not.
+    ['quantity "2.0"', { ref_id: 's-2', carts: [{ item_id: 0, quantity: '2.0' }] }, ['carts.0.quantity']],
+    ['item_id "+1"', { ref_id: 's-3', carts: [{ item_id: '+0', quantity: 1 }] }, ['carts.0.item_id']],
     ['ref_id 123', { ref_id: 123, carts: [{ item_id: 0, quantity: 1 }] }, ['ref_id']],
     ['ref_id true', { ref_id: true, carts: [{ item_id: 0, quantity: 1 }] }, ['ref_id']],
     ['quantity 1.5', { ref_id: 's-6', carts: [{ item_id: 0, quantity: 1.5 }] }, ['carts.0.quantity']],
     ['lock_token 5', { ref_id: 's-7', carts: [{ item_id: 0, quantity: 1 }], lock_token: 5 }, ['lock_token']],
   ])('refuses %s on POST /v1/trx with 422 naming the field, and charges nothing', async (_label, body, fields) => {
     const payload = JSON.parse(
-      JSON.stringify(body).replace('"item_id":0', `"item_id":${item.id}`).replace('"item_id":"0"', `"item_id":"${item.id}"`),
+      JSON.stringify(body).replace('"item_id":0', `"item_id":${item.id}`).replace('"item_id":"+0"', `"item_id":"+${item.id}"`),
     )
     const res = await buyRaw(payload)
     expect(res.statusCode).toBe(422)
@@ -54,9 +55,9 @@ describe('JSON bodies are typed strictly (docs/design.md §3)', () => {
 
   it('refuses wrong types on the sandbox, lock and operator bodies, and still fills defaults', async () => {
     const cases: [string, string, object, Record<string, string>, string[]][] = [
-      ['POST', '/api/v1/order/sandbox', { ref_id: 'sb-1', item_id: item.id, quantity: '1' }, r.headers, ['quantity']],
-      ['POST', '/api/v1/item/lock', { item_id: item.id, quantity: '1' }, r.headers, ['quantity']],
-      ['POST', '/api/v1/item/lock', { item_id: item.id, quantity: 1, lock_duration: '60' }, r.headers, ['lock_duration']],
+      ['POST', '/api/v1/order/sandbox', { ref_id: 'sb-1', item_id: item.id, quantity: true }, r.headers, ['quantity']],
+      ['POST', '/api/v1/item/lock', { item_id: item.id, quantity: '1 ' }, r.headers, ['quantity']],
+      ['POST', '/api/v1/item/lock', { item_id: item.id, quantity: 1, lock_duration: '6e1' }, r.headers, ['lock_duration']],
       ['PATCH', `/api/admin/v1/resellers/${r.id}`, { max_active_locks: '5', status: true }, adminHeaders, ['max_active_locks', 'status']],
       ['POST', `/api/admin/v1/resellers/${r.id}/balance`, { amount: '5000', reason: 'typed' }, adminHeaders, ['amount']],
       [

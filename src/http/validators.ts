@@ -1,7 +1,8 @@
 import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler'
+import { clampingPerPage, lenientBody } from './lenient-input.js'
 
 type ValidateFunction = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown[] | null; schemaEnv?: unknown }
-type RouteSchema = { schema: unknown; httpPart?: string }
+type RouteSchema = { schema: unknown; httpPart?: string; url?: string }
 type ExternalSchemas = Record<string, unknown>
 
 // allErrors names every bad field at once; unknown fields are dropped where a schema closes an object.
@@ -66,7 +67,30 @@ function validatorsFor(externalSchemas: ExternalSchemas, options?: { plugins?: u
   const text = pool(externalSchemas as never, { plugins, customOptions: { ...SHARED, coerceTypes: 'array' } }) as unknown as (
     route: RouteSchema,
   ) => ValidateFunction
-  return (route: RouteSchema) => refusingUnstorable(route.httpPart === 'body' ? json(route) : text(route))
+  return (route: RouteSchema) => {
+    const reseller = route.url?.startsWith('/api/v1/') === true
+    if (route.httpPart !== 'body') {
+      const checked = refusingUnstorable(text(route))
+      const clamp = reseller && route.httpPart === 'querystring' ? clampingPerPage(route.schema) : undefined
+      return clamp ? before(clamp, checked) : checked
+    }
+    const strict = refusingUnstorable(json(route))
+    // Only the reseller API takes an integer as its digits or a note as a number (lenient-input.ts); operators stay strict.
+    const lenient = reseller ? lenientBody(route.schema) : undefined
+    return lenient ? before(lenient, strict) : strict
+  }
+}
+
+/** A validator that first adjusts the value in place (lenient-input.ts). */
+function before(adjust: (data: unknown) => void, validate: ValidateFunction): ValidateFunction {
+  const checked: ValidateFunction = (data, context) => {
+    adjust(data)
+    const valid = validate(data, context)
+    checked.errors = validate.errors
+    return valid
+  }
+  checked.schemaEnv = validate.schemaEnv
+  return checked
 }
 
 // The package's types describe the compiler as taking a bare schema; Fastify hands it the route.

@@ -2389,7 +2389,7 @@ export interface operations {
          */
         'application/json': {
           /** @description Rupiah to add to the balance; at least 10000 and within the channel’s range */
-          amount: number
+          amount: number | string
           /** @description a `code` from GET /api/v1/balance/channels */
           channel: string
           /** @description your unique reference, shared with purchases; default: the invoice */
@@ -2876,12 +2876,20 @@ export interface operations {
                   validation: {
                     available: boolean
                     requires_zone_id: boolean
-                    fields: string[]
+                    /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                    fields: {
+                      /** @description customer_id or zone_id */
+                      key: string
+                      label: string
+                      required: boolean
+                    }[]
                     endpoint: string | null
                   }
                   description: string
                   /** Format: date-time */
                   updated_at: string
+                  /** @description the category’s name (in the list and the detail) */
+                  category?: string
                 }[]
               }[]
             }[]
@@ -3080,15 +3088,21 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
             }
           }
         }
@@ -3186,8 +3200,9 @@ export interface operations {
     parameters: {
       query?: {
         page?: number
+        /** @description at most 50; a larger number is taken as 50 */
         per_page?: number
-        status?: 'pending' | 'paid' | 'completed' | 'canceled'
+        status?: ('pending' | 'paid' | 'completed' | 'canceled') | 'failed'
         /** @description meta.next_cursor of the previous page; page is then ignored */
         cursor?: string
       }
@@ -3361,17 +3376,18 @@ export interface operations {
           /** @description your unique reference */
           ref_id: string
           carts: {
-            item_id: number
-            quantity: number
+            item_id: number | string
+            quantity: number | string
             note?:
               | (
                   | string
                   | {
                       [key: string]: unknown
                     }
+                  | number
                 )
               | null
-            max_price?: number | null
+            max_price?: (number | string) | null
           }[]
           lock_token?: string | null
         }
@@ -3619,6 +3635,7 @@ export interface operations {
            *             "price": 25000,
            *             "subtotal": 25000,
            *             "note": null,
+           *             "buyer_note": null,
            *             "target": null,
            *             "order_process": "auto",
            *             "status": "completed",
@@ -3675,6 +3692,7 @@ export interface operations {
                 price: number
                 subtotal: number
                 note: string | null
+                buyer_note: string | null
                 target: string | null
                 order_process: string
                 /** @description pending, processing, completed (delivered: operators see the word delivered), sent, refunded or cancel_requested */
@@ -3684,6 +3702,12 @@ export interface operations {
                   product_license: string
                   note: string | null
                 }[]
+                /**
+                 * @description an smm line (present only there)
+                 * @enum {boolean}
+                 */
+                is_smm?: true
+                provider_status?: string | null
                 seller_note: string | null
                 description: string | null
                 /** @description a postpaid bill’s line: the customer the bill is for */
@@ -3881,17 +3905,18 @@ export interface operations {
         'application/json': {
           /** @description your unique reference */
           ref_id: string
-          item_id: number
-          quantity: number
+          item_id: number | string
+          quantity: number | string
           note?:
             | (
                 | string
                 | {
                     [key: string]: unknown
                   }
+                | number
               )
             | null
-          max_price?: number | null
+          max_price?: (number | string) | null
         }
       }
     }
@@ -4270,10 +4295,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /**
-           * @description the line: `items[].order_item_id` of `GET /api/v1/trx/{ref}`, as a string or an integer
-           * @example 5121
-           */
+          /** @description the line: `items[].order_item_id` of `GET /api/v1/trx/{ref}`, as a string or an integer */
           order_item_id: number | string
           /**
            * @description not_received, wrong_item, invalid_code or other
@@ -5105,9 +5127,8 @@ export interface operations {
          */
         'application/json': {
           /** @description a postpaid item (`postpaid: true` in the catalog) */
-          item_id: number
-          /** @description the customer number on the bill (ID pelanggan) */
-          customer_id: string
+          item_id: number | string
+          customer_id: string | number
         }
       }
     }
@@ -5322,12 +5343,11 @@ export interface operations {
         'application/json': {
           /** @description your unique reference */
           ref_id: string
-          item_id: number
-          /** @description the customer number on the bill (ID pelanggan) */
-          customer_id: string
-          inquiry_id?: number | null
-          max_amount?: number | null
-          max_price?: number | null
+          item_id: number | string
+          customer_id: string | number
+          inquiry_id?: (number | string) | null
+          max_amount?: (number | string) | null
+          max_price?: (number | string) | null
         }
       }
     }
@@ -5649,14 +5669,14 @@ export interface operations {
          *     }
          */
         'application/json': {
-          item_id: number
+          item_id: number | string
           /** @description at least the item's min_order */
-          quantity: number
+          quantity: number | string
           /**
            * @description seconds
            * @default 600
            */
-          lock_duration?: number
+          lock_duration?: number | string
         }
       }
     }
@@ -6135,10 +6155,9 @@ export interface operations {
          *     }
          */
         'application/json': {
-          item_id: number
-          /** @description game account id, meter number, phone number */
-          customer_id: string
-          zone_id?: string | null
+          item_id: number | string
+          customer_id: string | number
+          zone_id?: (string | number) | null
         }
       }
     }
@@ -6164,7 +6183,11 @@ export interface operations {
            *         "display_name": "PlayerOne",
            *         "account_name": "PlayerOne",
            *         "region": "ID",
-           *         "cached": false
+           *         "cached": false,
+           *         "details": {
+           *           "name": "PlayerOne",
+           *           "region": "ID"
+           *         }
            *       }
            *     }
            */
@@ -6176,6 +6199,10 @@ export interface operations {
               account_name: string
               region: string
               cached: boolean
+              /** @description what the validation source said about the account: `name`, `region`, and for a PLN meter `segment_power` */
+              details: {
+                [key: string]: string
+              }
             }
           }
         }
@@ -6329,8 +6356,16 @@ export interface operations {
            *             "available": true,
            *             "requires_zone_id": true,
            *             "fields": [
-           *               "customer_id",
-           *               "zone_id"
+           *               {
+           *                 "key": "customer_id",
+           *                 "label": "User ID or customer number",
+           *                 "required": true
+           *               },
+           *               {
+           *                 "key": "zone_id",
+           *                 "label": "Zone ID (server)",
+           *                 "required": true
+           *               }
            *             ],
            *             "endpoint": "/api/v1/item/validate"
            *           },
@@ -6340,8 +6375,16 @@ export interface operations {
            *               "name": "86 Diamonds",
            *               "requires_zone_id": true,
            *               "fields": [
-           *                 "customer_id",
-           *                 "zone_id"
+           *                 {
+           *                   "key": "customer_id",
+           *                   "label": "User ID or customer number",
+           *                   "required": true
+           *                 },
+           *                 {
+           *                   "key": "zone_id",
+           *                   "label": "Zone ID (server)",
+           *                   "required": true
+           *                 }
            *               ]
            *             }
            *           ]
@@ -6366,7 +6409,13 @@ export interface operations {
                 available: boolean
                 /** @description true when any of its variants needs zone_id */
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 /** @description where to validate: POST with item_id, customer_id, zone_id */
                 endpoint: string
               }
@@ -6374,7 +6423,13 @@ export interface operations {
                 item_id: number
                 name: string
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
               }[]
             }[]
             meta: {
@@ -8636,8 +8691,16 @@ export interface operations {
            *             "available": true,
            *             "requires_zone_id": true,
            *             "fields": [
-           *               "customer_id",
-           *               "zone_id"
+           *               {
+           *                 "key": "customer_id",
+           *                 "label": "User ID or customer number",
+           *                 "required": true
+           *               },
+           *               {
+           *                 "key": "zone_id",
+           *                 "label": "Zone ID (server)",
+           *                 "required": true
+           *               }
            *             ],
            *             "endpoint": "/api/v1/item/validate"
            *           },
@@ -8702,15 +8765,21 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -8894,8 +8963,16 @@ export interface operations {
            *           "available": true,
            *           "requires_zone_id": true,
            *           "fields": [
-           *             "customer_id",
-           *             "zone_id"
+           *             {
+           *               "key": "customer_id",
+           *               "label": "User ID or customer number",
+           *               "required": true
+           *             },
+           *             {
+           *               "key": "zone_id",
+           *               "label": "Zone ID (server)",
+           *               "required": true
+           *             }
            *           ],
            *           "endpoint": "/api/v1/item/validate"
            *         },
@@ -8953,15 +9030,21 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -9170,15 +9253,21 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -9408,15 +9497,21 @@ export interface operations {
               validation: {
                 available: boolean
                 requires_zone_id: boolean
-                fields: string[]
+                /** @description the fields POST /api/v1/item/validate takes for it; empty when validation is not available */
+                fields: {
+                  /** @description customer_id or zone_id */
+                  key: string
+                  label: string
+                  required: boolean
+                }[]
                 endpoint: string | null
               }
               description: string
               /** Format: date-time */
               updated_at: string
+              category: string
               product_id: number
               product_name: string
-              category: string
               active: boolean
               provider_code: string | null
               cost: number | null
@@ -10285,6 +10380,7 @@ export interface operations {
            *             "price": 45000,
            *             "subtotal": 45000,
            *             "note": null,
+           *             "buyer_note": null,
            *             "target": null,
            *             "order_process": "manual",
            *             "status": "pending",
@@ -10381,6 +10477,7 @@ export interface operations {
                 price: number
                 subtotal: number
                 note: string | null
+                buyer_note: string | null
                 target: string | null
                 order_process: string
                 /** @description pending, processing, completed (delivered: operators see the word delivered), sent, refunded or cancel_requested */
@@ -10390,6 +10487,12 @@ export interface operations {
                   product_license: string
                   note: string | null
                 }[]
+                /**
+                 * @description an smm line (present only there)
+                 * @enum {boolean}
+                 */
+                is_smm?: true
+                provider_status?: string | null
                 seller_note: string | null
                 description: string | null
                 /** @description a postpaid bill’s line: the customer the bill is for */

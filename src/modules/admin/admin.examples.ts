@@ -1,4 +1,7 @@
 // Example answers of the operator API for its OpenAPI document: one store's data (Toko Maju, account 12), as the routes send it.
+import { validationFields } from '../catalog/index.js'
+
+const ZONE_FIELDS = validationFields(true)
 
 const created = '2026-11-20T08:00:00.000Z'
 const at = '2026-11-22T10:15:00.000Z'
@@ -73,7 +76,7 @@ export const h2hItem = {
   order_process: 'h2h',
   h2h_provider: 'digiflazz',
   required_fields: [{ key: 'note', label: 'Customer number or game account id', required: true }],
-  validation: { available: true, requires_zone_id: true, fields: ['customer_id', 'zone_id'], endpoint: '/api/v1/item/validate' },
+  validation: { available: true, requires_zone_id: true, fields: ZONE_FIELDS, endpoint: '/api/v1/item/validate' },
   product_id: 9,
   product_name: 'Mobile Legends Diamonds',
   category: 'Games',
@@ -147,6 +150,7 @@ export const orderDetail = {
       price: 45000,
       subtotal: 45000,
       note: null,
+      buyer_note: null,
       target: null,
       order_process: 'manual',
       status: 'pending',

@@ -1,12 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Ok, RowId, Timestamp } from '../../http/schemas.js'
+import { IntegerOrDigits, Nullable, NumberAsText, Ok, RowIdOrDigits, Timestamp } from '../../http/schemas.js'
 import { RefId } from '../orders/index.js'
 
 // A customer number as the provider knows it (PLN's ID pelanggan, a BPJS or PDAM number): a line's target.
-const CustomerId = Type.String({ minLength: 1, maxLength: 50, description: 'the customer number on the bill (ID pelanggan)' })
+// Sent as a number too (a meter number typed as one): taken as its digits.
+const CustomerId = Type.Union([
+  Type.String({ minLength: 1, maxLength: 50, description: 'the customer number on the bill (ID pelanggan)' }),
+  NumberAsText,
+])
 
 export const BillInquiryBody = Type.Object({
-  item_id: RowId({ description: 'a postpaid item (`postpaid: true` in the catalog)' }),
+  item_id: RowIdOrDigits({ description: 'a postpaid item (`postpaid: true` in the catalog)' }),
   customer_id: CustomerId,
 })
 export type BillInquiryBody = Static<typeof BillInquiryBody>
@@ -37,15 +41,15 @@ export const BillInquiry = Ok(BillInquiryData)
 
 export const BillPaymentBody = Type.Object({
   ref_id: RefId,
-  item_id: RowId(),
+  item_id: RowIdOrDigits(),
   customer_id: CustomerId,
-  inquiry_id: Type.Optional(Nullable(RowId({ description: 'the inquiry to pay; without one a new inquiry is made now' }))),
+  inquiry_id: Type.Optional(Nullable(RowIdOrDigits({ description: 'the inquiry to pay; without one a new inquiry is made now' }))),
   max_amount: Type.Optional(
-    Nullable(Type.Integer({ minimum: 0, maximum: 1e15, description: 'refuse (BILL_AMOUNT_CHANGED) if the bill comes to more' })),
+    Nullable(IntegerOrDigits({ minimum: 0, maximum: 1e15, description: 'refuse (BILL_AMOUNT_CHANGED) if the bill comes to more' })),
   ),
   max_price: Type.Optional(
     Nullable(
-      Type.Integer({
+      IntegerOrDigits({
         minimum: 0,
         maximum: 1e15,
         description: 'another name for max_amount (as Digiflazz buyers send it); with both, the lower applies',

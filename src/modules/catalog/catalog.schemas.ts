@@ -1,6 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, Ok, PageNumber, Timestamp } from '../../http/schemas.js'
 
+/** What POST /api/v1/item/validate asks for, in the public docs' shape (as required_fields). */
+export const ValidationFields = Type.Array(
+  Type.Object({ key: Type.String({ description: 'customer_id or zone_id' }), label: Type.String(), required: Type.Boolean() }),
+  { description: 'the fields POST /api/v1/item/validate takes for it; empty when validation is not available' },
+)
+
 export const Variant = Type.Object({
   id: Type.Integer({ description: 'the item_id of every other call' }),
   sku: Type.String(),
@@ -35,11 +41,12 @@ export const Variant = Type.Object({
   validation: Type.Object({
     available: Type.Boolean(),
     requires_zone_id: Type.Boolean(),
-    fields: Type.Array(Type.String()),
+    fields: ValidationFields,
     endpoint: Nullable(Type.String({ description: 'where to validate (POST), when available' })),
   }),
   description: Type.String(),
   updated_at: Timestamp,
+  category: Type.Optional(Type.String({ description: 'the category’s name (in the list and the detail)' })),
 })
 export type Variant = Static<typeof Variant>
 

@@ -33,6 +33,14 @@ const POSTPAID_FIELDS: Variant['required_fields'] = [{ key: 'customer_id', label
 /** Where a validation is asked for, as the catalog's and the validation services' `validation` name it. */
 export const VALIDATE_ENDPOINT = '/api/v1/item/validate'
 
+export type ValidationField = { key: string; label: string; required: boolean }
+
+/** What POST /v1/item/validate asks for, in the public docs' `[{ key, label, required }]` shape (as required_fields). */
+export function validationFields(requiresZone: boolean): ValidationField[] {
+  const customer = { key: 'customer_id', label: 'User ID or customer number', required: true }
+  return requiresZone ? [customer, { key: 'zone_id', label: 'Zone ID (server)', required: true }] : [customer]
+}
+
 /** provider_meta as resellers see it: in the catalog, and in an order's h2h results. */
 export function publicProviderMeta(stored: ProviderMeta | null, orderProcess: OrderProcess): Variant['provider_meta'] {
   const meta = stored ?? {}
@@ -73,7 +81,7 @@ export function toVariant(row: VariantRow, at: PriceAt = priceAtLevel(row, undef
     validation: {
       available: validates,
       requires_zone_id: requiresZone,
-      fields: validates ? (requiresZone ? ['customer_id', 'zone_id'] : ['customer_id']) : [],
+      fields: validates ? validationFields(requiresZone) : [],
       endpoint: validates ? VALIDATE_ENDPOINT : null,
     },
     description: row.description,
@@ -96,7 +104,8 @@ function nest(entries: CatalogEntry[]): Category[] {
     if (category?.id !== entry.category.id) categories.push((category = { ...entry.category, products: [] }))
     let product = category.products.at(-1)
     if (product?.id !== entry.product.id) category.products.push((product = { ...entry.product, variants: [] }))
-    product.variants.push(entry.variant)
+    // The public docs' item fields name the category on each variant too.
+    product.variants.push({ ...entry.variant, category: entry.category.name })
   }
   return categories
 }

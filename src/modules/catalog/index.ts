@@ -2,8 +2,15 @@
 // by purchase() only), the catalog snapshot and its change clock.
 export { findStockForSale, offersValidation } from './catalog.queries.js'
 export { catalogRoutes } from './catalog.routes.js'
-export { Variant } from './catalog.schemas.js'
-export { listOperatorItems, publicProviderMeta, toVariant, VALIDATE_ENDPOINT } from './catalog.service.js'
+export { ValidationFields, Variant } from './catalog.schemas.js'
+export {
+  listOperatorItems,
+  publicProviderMeta,
+  toVariant,
+  VALIDATE_ENDPOINT,
+  validationFields,
+  type ValidationField,
+} from './catalog.service.js'
 export { createCatalogCache, renewCatalogAfterWrites, watchCatalogChanges, type CatalogCache } from './catalog-snapshot.js'
 export { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './categories.service.js'
 export {

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import { COMPLAINT_REASONS, COMPLAINT_RESOLUTIONS, COMPLAINT_STATUSES } from '../../db/schema.js'
 import { CursorQuery, OkCursorPage } from '../../http/paging.js'
-import { Nullable, Ok, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
+import { Nullable, Ok, PageNumber, RowId, RowIdOrDigits, StringEnum, Timestamp } from '../../http/schemas.js'
 
 // Resellers read order_item_id as a string from a transaction's items; either form is taken.
-const OrderItemId = Type.Union([RowId(), Type.String({ pattern: '^[1-9][0-9]{0,15}$' })], {
+const OrderItemId = RowIdOrDigits({
   description: 'the line: `items[].order_item_id` of `GET /api/v1/trx/{ref}`, as a string or an integer',
-  examples: ['5121'],
 })
 
 const Message = Type.String({

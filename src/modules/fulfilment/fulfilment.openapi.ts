@@ -1,4 +1,7 @@
 import { operations } from '../../http/operation.js'
+import { validationFields } from '../catalog/index.js'
+
+const ZONE_FIELDS = validationFields(true)
 
 /** OpenAPI metadata of the validation routes (each carried by its route’s schema). */
 export const VALIDATION_DOCS = operations({
@@ -6,7 +9,16 @@ export const VALIDATION_DOCS = operations({
     returns: 'The account found',
     codes: ['VALIDATION_ERROR', 'ITEM_NOT_FOUND', 'VALIDATION_NOT_AVAILABLE', 'PRODUCT_TEMPORARILY_UNAVAILABLE'],
     request: { item_id: 21, customer_id: '12345678', zone_id: '2001' },
-    response: { message: 'OK', data: { display_name: 'PlayerOne', account_name: 'PlayerOne', region: 'ID', cached: false } },
+    response: {
+      message: 'OK',
+      data: {
+        display_name: 'PlayerOne',
+        account_name: 'PlayerOne',
+        region: 'ID',
+        cached: false,
+        details: { name: 'PlayerOne', region: 'ID' },
+      },
+    },
   },
   listValidationServices: {
     codes: ['VALIDATION_ERROR'],
@@ -20,8 +32,8 @@ export const VALIDATION_DOCS = operations({
           product_id: 9,
           product_name: 'Mobile Legends Diamonds',
           category: 'Games',
-          validation: { available: true, requires_zone_id: true, fields: ['customer_id', 'zone_id'], endpoint: '/api/v1/item/validate' },
-          variants: [{ item_id: 21, name: '86 Diamonds', requires_zone_id: true, fields: ['customer_id', 'zone_id'] }],
+          validation: { available: true, requires_zone_id: true, fields: ZONE_FIELDS, endpoint: '/api/v1/item/validate' },
+          variants: [{ item_id: 21, name: '86 Diamonds', requires_zone_id: true, fields: ZONE_FIELDS }],
         },
       ],
       meta: { total_products: 1, total_items: 1, total_variants: 1 },

@@ -3,19 +3,34 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
-import { Nullable, Ok, RowId } from '../../http/schemas.js'
+import { Nullable, NumberAsText, Ok, RowIdOrDigits } from '../../http/schemas.js'
+import { ValidationFields } from '../catalog/index.js'
 import { createAccountValidation } from './validation.service.js'
 import { VALIDATION_DOCS } from './fulfilment.openapi.js'
 
 const tags = ['catalog']
 
+// customer_id and zone_id are often sent as numbers (a user id typed as one): taken as their digits.
 const ValidateBody = Type.Object({
-  item_id: RowId(),
-  customer_id: Type.String({ minLength: 1, maxLength: 50, description: 'game account id, meter number, phone number' }),
-  zone_id: Type.Optional(Nullable(Type.String({ maxLength: 20, description: 'the game server, for items with requires_zone_id' }))),
+  item_id: RowIdOrDigits(),
+  customer_id: Type.Union([
+    Type.String({ minLength: 1, maxLength: 50, description: 'game account id, meter number, phone number' }),
+    NumberAsText,
+  ]),
+  zone_id: Type.Optional(
+    Nullable(Type.Union([Type.String({ maxLength: 20, description: 'the game server, for items with requires_zone_id' }), NumberAsText])),
+  ),
 })
 const Validated = Ok(
-  Type.Object({ display_name: Type.String(), account_name: Type.String(), region: Type.String(), cached: Type.Boolean() }),
+  Type.Object({
+    display_name: Type.String(),
+    account_name: Type.String(),
+    region: Type.String(),
+    cached: Type.Boolean(),
+    details: Type.Record(Type.String(), Type.String(), {
+      description: 'what the validation source said about the account: `name`, `region`, and for a PLN meter `segment_power`',
+    }),
+  }),
 )
 const ServicesQuery = Type.Object({ search: Type.Optional(Type.String({ maxLength: 100 })) })
 const Services = Type.Object({
@@ -29,13 +44,13 @@ const Services = Type.Object({
         {
           available: Type.Boolean(),
           requires_zone_id: Type.Boolean({ description: 'true when any of its variants needs zone_id' }),
-          fields: Type.Array(Type.String()),
+          fields: ValidationFields,
           endpoint: Type.String({ description: 'where to validate: POST with item_id, customer_id, zone_id' }),
         },
         { description: 'the product’s validation metadata' },
       ),
       variants: Type.Array(
-        Type.Object({ item_id: Type.Integer(), name: Type.String(), requires_zone_id: Type.Boolean(), fields: Type.Array(Type.String()) }),
+        Type.Object({ item_id: Type.Integer(), name: Type.String(), requires_zone_id: Type.Boolean(), fields: ValidationFields }),
       ),
     }),
   ),

@@ -4,22 +4,23 @@ import { AppError, invalidField } from '../../errors.js'
 import { inquirePln } from '../../providers/digiflazz.js'
 import { isRecord, text } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
-import { VALIDATE_ENDPOINT } from '../catalog/index.js'
+import { VALIDATE_ENDPOINT, validationFields, type ValidationField } from '../catalog/index.js'
 import { loadProviderAccount } from './provider-accounts.js'
 import { itemsThatValidate, itemToValidate } from './validation.queries.js'
 
-export type AccountCheck = { display_name: string; account_name: string; region: string }
+/** `details`: what the source said about the account, as the public docs show it (name, region, and for a meter its power class). */
+export type AccountCheck = { display_name: string; account_name: string; region: string; details: Record<string, string> }
 type Found = AccountCheck | { notFound: string }
 
 // Game and meter names change rarely; a few minutes spares the upstream repeated checks of one id.
 const CACHE_MS = 5 * 60_000
 const CACHE_ENTRIES = 10_000
 
-type ValidationMeta = { available: true; requires_zone_id: boolean; fields: string[]; endpoint: string }
+type ValidationMeta = { available: true; requires_zone_id: boolean; fields: ValidationField[]; endpoint: string }
 const validationMeta = (zone: boolean): ValidationMeta => ({
   available: true,
   requires_zone_id: zone,
-  fields: zone ? ['customer_id', 'zone_id'] : ['customer_id'],
+  fields: validationFields(zone),
   endpoint: VALIDATE_ENDPOINT,
 })
 
@@ -43,7 +44,8 @@ export function createAccountValidation(
       const answer = await inquirePln(account, customerId, config.providerTimeoutMs)
       if ('unavailable' in answer) throw new AppError('SERVICE_UNAVAILABLE')
       if (!answer.found) return { notFound: answer.message }
-      return { display_name: answer.name, account_name: answer.name, region: answer.segmentPower }
+      const details = { name: answer.name, region: answer.segmentPower, segment_power: answer.segmentPower }
+      return { display_name: answer.name, account_name: answer.name, region: answer.segmentPower, details }
     }
     if (!config.validationSourceUrl) throw new AppError('VALIDATION_NOT_AVAILABLE')
     const query = new URLSearchParams({ product: item.provider_code, id: customerId, zone: zoneId })
@@ -62,7 +64,7 @@ export function createAccountValidation(
     if (!body.found) return { notFound: text(body.message) ?? 'account not found' }
     const name = text(body.username) ?? ''
     const region = text(body.region) ?? ''
-    return { display_name: region ? `${name} (${region})` : name, account_name: name, region }
+    return { display_name: region ? `${name} (${region})` : name, account_name: name, region, details: { name, region } }
   }
 
   return {
@@ -95,7 +97,7 @@ export function createAccountValidation(
         product_name: string
         category: string
         validation: ValidationMeta
-        variants: { item_id: number; name: string; requires_zone_id: boolean; fields: string[] }[]
+        variants: { item_id: number; name: string; requires_zone_id: boolean; fields: ValidationField[] }[]
       }[] = []
       for (const r of rows) {
         let product = products.at(-1)

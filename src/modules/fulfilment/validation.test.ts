@@ -3,6 +3,10 @@ import { createTestApp } from '../../../test/app.js'
 import { createAutoItem, createItem, createReseller } from '../../../test/factory.js'
 import { addSimulatedProvider, startUpstreams } from '../../../test/upstreams.js'
 
+// validation.fields as the public docs show them: { key, label, required }.
+const CUSTOMER_FIELDS = [{ key: 'customer_id', label: 'User ID or customer number', required: true }]
+const ZONE_FIELDS = [...CUSTOMER_FIELDS, { key: 'zone_id', label: 'Zone ID (server)', required: true }]
+
 // docs/design.md §5b: account validation through the provider (Digiflazz inquiry-pln) or the validation source, cached.
 const up = await startUpstreams()
 afterAll(() => up.close())
@@ -43,7 +47,13 @@ describe('POST /v1/item/validate', () => {
     expect(first.statusCode, first.body).toBe(200)
     expect(first.json()).toEqual({
       message: 'OK',
-      data: { display_name: 'Player5671 (ID-2001)', account_name: 'Player5671', region: 'ID-2001', cached: false },
+      data: {
+        display_name: 'Player5671 (ID-2001)',
+        account_name: 'Player5671',
+        region: 'ID-2001',
+        cached: false,
+        details: { name: 'Player5671', region: 'ID-2001' },
+      },
     })
     const second = await validate({ item_id: game.id, customer_id: '12345671', zone_id: '2001' })
     expect(second.json().data).toMatchObject({ account_name: 'Player5671', cached: true })
@@ -54,7 +64,13 @@ describe('POST /v1/item/validate', () => {
     const res = await validate({ item_id: pln.id, customer_id: '530000001' })
     expect(res.json()).toEqual({
       message: 'OK',
-      data: { display_name: 'PELANGGAN 0001', account_name: 'PELANGGAN 0001', region: 'R1 /000001300', cached: false },
+      data: {
+        display_name: 'PELANGGAN 0001',
+        account_name: 'PELANGGAN 0001',
+        region: 'R1 /000001300',
+        cached: false,
+        details: { name: 'PELANGGAN 0001', region: 'R1 /000001300', segment_power: 'R1 /000001300' },
+      },
     })
     expect((await validate({ item_id: pln.id, customer_id: '530000002' })).json()).toEqual({
       message: 'VALIDATION_ERROR',
@@ -88,18 +104,18 @@ describe('GET /v1/validation/services', () => {
     // The public docs' meta (total_items) beside the earlier total_variants.
     expect(all.meta).toEqual({ total_products: 2, total_items: 2, total_variants: 2 })
     const ml = all.data.find((p: any) => p.product_name === 'Mobile Legends')
-    expect(ml.variants).toEqual([{ item_id: game.id, name: '86 Diamonds', requires_zone_id: true, fields: ['customer_id', 'zone_id'] }])
+    expect(ml.variants).toEqual([{ item_id: game.id, name: '86 Diamonds', requires_zone_id: true, fields: ZONE_FIELDS }])
     // Each product's validation metadata names the endpoint.
     expect(ml.validation).toEqual({
       available: true,
       requires_zone_id: true,
-      fields: ['customer_id', 'zone_id'],
+      fields: ZONE_FIELDS,
       endpoint: '/api/v1/item/validate',
     })
     expect(all.data.find((p: any) => p.variants[0].item_id === pln.id).validation).toEqual({
       available: true,
       requires_zone_id: false,
-      fields: ['customer_id'],
+      fields: CUSTOMER_FIELDS,
       endpoint: '/api/v1/item/validate',
     })
     const found = (await app.inject({ method: 'GET', url: '/api/v1/validation/services?search=pln', headers: r.headers })).json()

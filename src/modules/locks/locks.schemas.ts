@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import { Ok, RowId, Timestamp } from '../../http/schemas.js'
+import { IntegerOrDigits, Ok, RowIdOrDigits, Timestamp } from '../../http/schemas.js'
 
 export const LockBody = Type.Object({
-  item_id: RowId(),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "at least the item's min_order" }),
-  lock_duration: Type.Optional(Type.Integer({ minimum: 60, maximum: 600, default: 600, description: 'seconds' })),
+  item_id: RowIdOrDigits(),
+  quantity: IntegerOrDigits({ minimum: 1, maximum: 1_000_000, description: "at least the item's min_order" }),
+  lock_duration: Type.Optional(IntegerOrDigits({ minimum: 60, maximum: 600, default: 600, description: 'seconds' })),
 })
 
 const Lock = Type.Object({

@@ -1,6 +1,13 @@
 import { isDatabaseUnavailable, type Database, type PreparedStatement } from '../../db/database.js'
 import type { Vault } from '../../vault.js'
-import { latestH2hByLine, upstreamRequestsOf, upstreamResultsOf, type LineH2hResult, type ResultRow } from './upstream-results.view.js'
+import {
+  latestH2hByLine,
+  smmStatusByLine,
+  upstreamRequestsOf,
+  upstreamResultsOf,
+  type LineH2hResult,
+  type ResultRow,
+} from './upstream-results.view.js'
 import { batchedRead } from '../../db/batched-read.js'
 import {
   findOrdersByRefs,
@@ -43,7 +50,9 @@ export type OrderDetailView = Omit<OrderDetail, 'items'> & {
  */
 type Audience = 'reseller' | 'operator'
 
-function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, audience: Audience): OrderLineView {
+type Upstream = { h2h: Map<number, LineH2hResult>; smm: Map<number, string | null> }
+
+function lineView(line: LineRow, vault: Vault, { h2h, smm }: Upstream, audience: Audience): OrderLineView {
   const view: OrderLineView = {
     id: line.id,
     order_item_id: String(line.id),
@@ -56,6 +65,7 @@ function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, 
     price: line.unit_price,
     subtotal: line.subtotal,
     note: line.note,
+    buyer_note: line.note,
     target: targetOf(line.note),
     order_process: line.order_process,
     status: audience === 'reseller' && line.status === 'delivered' ? 'completed' : line.status,
@@ -79,6 +89,8 @@ function lineView(line: LineRow, vault: Vault, h2h: Map<number, LineH2hResult>, 
     view.product_license = license
     view.licenses = [{ product_license: license, note: line.delivery_note }]
   }
+  // The public docs' SMM sample: the item says it is an smm line, with the panel's own word.
+  if (line.order_process === 'smm') Object.assign(view, { is_smm: true, provider_status: smm.get(line.id) ?? null })
   if (line.bill) {
     // A bill's line: whose bill, for which periods, and how its amount is made up (docs/design.md §5c).
     const { customer_name, period, ...bill } = line.bill
@@ -96,7 +108,7 @@ function orderView(
   vault: Vault,
   audience: Audience = 'reseller',
 ): OrderDetailView {
-  const h2h = latestH2hByLine(requests ?? [])
+  const upstream = { h2h: latestH2hByLine(requests ?? []), smm: smmStatusByLine(requests ?? []) }
   return {
     id: order.id,
     ref_id: order.ref_id,
@@ -113,7 +125,7 @@ function orderView(
     expired_at: null,
     created_at: order.created_at,
     updated_at: order.updated_at,
-    items: (lines ?? []).map((line) => lineView(line, vault, h2h, audience)),
+    items: (lines ?? []).map((line) => lineView(line, vault, upstream, audience)),
     ...upstreamResultsOf(requests ?? []),
     ...(audience === 'operator' && { requests: upstreamRequestsOf(requests ?? []) }),
   }
@@ -197,6 +209,7 @@ function sandboxView(s: SandboxJson): OrderDetail {
         price: s.price / s.quantity,
         subtotal: s.price,
         note: null,
+        buyer_note: null,
         target: null,
         order_process: s.order_process,
         status: 'sandbox',

@@ -40,6 +40,7 @@ const detail = {
       price: 25000,
       subtotal: 25000,
       note: null,
+      buyer_note: null,
       target: null,
       order_process: 'auto',
       status: 'completed',

@@ -4,7 +4,16 @@ import { ok } from '../../http/envelope.js'
 import { sendKeptPage } from '../../http/kept-pages.js'
 import { operation } from '../../http/operation.js'
 import { pageWindow } from '../../http/paging.js'
-import { CreatedOrder, ListQuery, OrderList, OrderRetrieval, PurchaseBody, RefParam, SandboxBody, SandboxOrder } from './orders.schemas.js'
+import {
+  CreatedOrder,
+  PurchaseListQuery,
+  OrderList,
+  OrderRetrieval,
+  PurchaseBody,
+  RefParam,
+  SandboxBody,
+  SandboxOrder,
+} from './orders.schemas.js'
 import { getTransaction, listPurchases, orderListVersion } from './orders.service.js'
 import { createSandboxOrder } from './sandbox.service.js'
 import { ORDER_DOCS } from './orders.openapi.js'
@@ -48,12 +57,13 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Your purchases, newest first',
-          querystring: ListQuery,
+          querystring: PurchaseListQuery,
           ...operation('reseller', ORDER_DOCS.listTransactions, { 200: OrderList }),
         },
       },
       async (request, reply) => {
-        const { page = 1, per_page = 20, cursor, status } = request.query
+        const { page = 1, per_page = 20, cursor } = request.query
+        const status = request.query.status === 'failed' ? 'canceled' : request.query.status
         const accountId = request.account.id
         const read = async () => {
           const { data, meta } = await listPurchases(ctx.db, accountId, status, pageWindow({ page, per_page, cursor }))

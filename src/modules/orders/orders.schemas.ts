@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ORDER_STATUSES } from '../../db/schema.js'
 import { CursorQuery, OkCursorPage } from '../../http/paging.js'
-import { Nullable, Ok, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
+import { IntegerOrDigits, Nullable, NumberAsText, Ok, PageNumber, RowIdOrDigits, StringEnum, Timestamp } from '../../http/schemas.js'
 import { TopupExtras } from '../topups/index.js'
 
 export const RefId = Type.String({ minLength: 1, maxLength: 191, description: 'your unique reference' })
@@ -11,12 +11,13 @@ const Note = Type.Union(
   [
     Type.String({ maxLength: 1000, description: 'plain target (≤ 50) or, for smm/open denomination, a JSON object as a string' }),
     Type.Object({}, { additionalProperties: true, description: 'the same JSON object, sent as an object' }),
+    NumberAsText,
   ],
   { description: 'the target: a number, account id or link; or for smm/open denomination a JSON object' },
 )
 
 // docs/design.md §11c, as Digiflazz buyers send it: the most one unit may cost, else PRICE_ABOVE_MAX.
-const MaxPrice = Type.Integer({
+const MaxPrice = IntegerOrDigits({
   minimum: 0,
   maximum: 1e15,
   description:
@@ -25,8 +26,8 @@ const MaxPrice = Type.Integer({
 })
 
 export const CartLine = Type.Object({
-  item_id: RowId(),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  item_id: RowIdOrDigits(),
+  quantity: IntegerOrDigits({ minimum: 1, maximum: 1_000_000 }),
   note: Type.Optional(Nullable(Note)),
   max_price: Type.Optional(Nullable(MaxPrice)),
 })
@@ -80,7 +81,10 @@ export const OrderItem = Type.Object({
   qty: Type.Integer({ description: 'the same as quantity (the public docs’ name)' }),
   price: Type.Integer({ description: 'unit price' }),
   subtotal: Type.Integer(),
-  note: Nullable(Type.String()),
+  note: Nullable(
+    Type.String({ description: 'the note you sent with the line (the buyer’s): a target, an account id or a JSON object as text' }),
+  ),
+  buyer_note: Nullable(Type.String({ description: 'the same as note, by a name no payload gives another meaning' })),
   target: Nullable(Type.String()),
   order_process: Type.String(),
   status: Type.String({
@@ -88,6 +92,10 @@ export const OrderItem = Type.Object({
   }),
   product_license: Nullable(Type.String({ description: 'auto and delivered manual lines: all licenses, one per line; else null' })),
   licenses: Type.Optional(Type.Array(License)),
+  is_smm: Type.Optional(Type.Literal(true, { description: 'an smm line (present only there)' })),
+  provider_status: Type.Optional(
+    Nullable(Type.String({ description: 'an smm line: the panel’s own word for its order now; null before it has one' })),
+  ),
   seller_note: Nullable(Type.String({ description: 'the note the seller left delivering a manual line' })),
   description: Nullable(Type.String({ description: 'the item’s description' })),
   customer_name: Type.Optional(Type.String({ description: 'a postpaid bill’s line: the customer the bill is for' })),
@@ -177,6 +185,15 @@ export const ListQuery = Type.Object({
   ...CursorQuery,
 })
 
+/** GET /v1/trx: the public docs call a canceled transaction failed, so either word filters the same. */
+export const PurchaseListQuery = Type.Object({
+  ...ListQuery.properties,
+  per_page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'at most 50; a larger number is taken as 50' }),
+  ),
+  status: Type.Optional(Type.Union([OrderStatus, Type.Literal('failed', { description: 'the same as canceled (the public docs’ word)' })])),
+})
+
 export const OrderList = OkCursorPage(OrderSummary)
 
 // Longer than any ref_id is simply not found, not a validation error.
@@ -184,8 +201,8 @@ export const RefParam = Type.Object({ ref: Type.String({ minLength: 1, maxLength
 
 export const SandboxBody = Type.Object({
   ref_id: RefId,
-  item_id: RowId(),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  item_id: RowIdOrDigits(),
+  quantity: IntegerOrDigits({ minimum: 1, maximum: 1_000_000 }),
   note: Type.Optional(Nullable(Note)),
   max_price: Type.Optional(Nullable(MaxPrice)),
 })

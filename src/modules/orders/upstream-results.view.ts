@@ -114,3 +114,10 @@ export function latestH2hByLine(rows: ResultRow[]): Map<number, LineH2hResult> {
   }
   return latest
 }
+
+/** Each smm line's panel status now (its latest standing request): the item's `provider_status` (docs/design.md §8). */
+export function smmStatusByLine(rows: ResultRow[]): Map<number, string | null> {
+  const latest = new Map<number, string | null>()
+  for (const r of standing(rows)) if (r.kind === 'smm_panel') latest.set(r.line_id, r.upstream_status)
+  return latest
+}

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import { CHANNEL_TYPES, TOPUP_STATUSES } from '../../db/schema.js'
-import { Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
+import { IntegerOrDigits, Nullable, Ok, StringEnum, Timestamp } from '../../http/schemas.js'
 import { MAX_MONEY } from '../ledger/index.js'
 
 const ChannelCode = Type.String({ minLength: 1, maxLength: 32, description: 'a `code` from GET /api/v1/balance/channels' })
 
 export const TopupBody = Type.Object({
-  amount: Type.Integer({
+  amount: IntegerOrDigits({
     minimum: 10_000,
     maximum: MAX_MONEY,
     description: 'Rupiah to add to the balance; at least 10000 and within the channel’s range',

@@ -46,7 +46,9 @@ export function orderMessage(event: string, eventId: string, at: Date, detail: O
   }
   if (sentLine) {
     data.transaction_status = detail.status
-    data.item = { order_item_id: String(sentLine.id), ...publicLine(sentLine), status: 'sent', sent_at: sentLine.sent_at }
+    // The public docs' example: the item's note is what the seller typed sending it; the buyer's stays in buyer_note.
+    const line = publicLine(sentLine)
+    data.item = { order_item_id: String(sentLine.id), ...line, note: line.seller_note, status: 'sent', sent_at: sentLine.sent_at }
   }
   const signedStatus = event === 'order.item.sent' ? 'item.sent' : detail.status
   return { event, body: fit(event, at, data), refId: detail.ref_id, invoice: detail.invoice, signedStatus }
