@@ -100,7 +100,14 @@ async function main() {
   ]
   if (!background) banner.push('  role:         api (no background workers: run ROLE=worker processes beside it)')
   if (metrics) banner.push(`  metrics:      http://${config.metricsHost}:${config.metricsPort}/metrics`)
-  if (secrets?.secrets.demoApiKey) banner.push(`  demo API key: ${secrets.secrets.demoApiKey}`)
+  // The key kept in DATA_DIR is dead once rotated: printing it would send a person to a 401.
+  const demoKey = secrets?.secrets.demoApiKey
+  if (demoKey && serveApi) {
+    const res = await app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-apikey': demoKey } })
+    banner.push(
+      res.statusCode === 200 ? `  demo API key: ${demoKey}` : '  demo API key: rotated (the one kept in DATA_DIR no longer opens the API)',
+    )
+  }
   if (secrets && printAdminToken) banner.push(`  admin token:  ${config.adminToken}`)
   console.log(serveApi ? banner.join('\n') : 'Reseller Ordering Service workers running (ROLE=worker: no API), database: PostgreSQL')
 

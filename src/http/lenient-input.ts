@@ -80,6 +80,8 @@ export function clampingPerPage(schema: unknown): ((query: unknown) => void) | u
   return (query) => {
     if (query === null || typeof query !== 'object') return
     const q = query as Record<string, unknown>
-    if (typeof q.per_page === 'string' && DIGITS_RE.test(q.per_page) && Number(q.per_page) > maximum) q.per_page = String(maximum)
+    // An unsafe integer stays as sent: it is refused like any number that is no exact integer.
+    const asked = typeof q.per_page === 'string' && DIGITS_RE.test(q.per_page) ? Number(q.per_page) : undefined
+    if (asked !== undefined && Number.isSafeInteger(asked) && asked > maximum) q.per_page = String(maximum)
   }
 }

@@ -42,6 +42,7 @@ import * as supplierBalances from './20261206_0440_supplier-balances.js'
 import * as alerts from './20261206_0460_alerts.js'
 import * as alertConditions from './20261206_0465_alert-conditions.js'
 import * as supplyChangeTriggers from './20261206_0470_supply-change-triggers.js'
+import * as operatorLanguage from './20261206_0480_operator-language.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0460_alerts': alerts,
   '20261206_0465_alert-conditions': alertConditions,
   '20261206_0470_supply-change-triggers': supplyChangeTriggers,
+  '20261206_0480_operator-language': operatorLanguage,
 }

@@ -28,6 +28,8 @@ export interface OperatorsTable extends SecondFactorColumns {
   invite_expires_at: Date | null
   /** Console sessions started before this are over (a role change, a removal, a reset second factor). */
   sessions_valid_from: Generated<Date>
+  /** The console's language they last switched to; null: each browser's own choice. */
+  console_lang: Generated<'en' | 'id' | null>
   created_at: Generated<Date>
   updated_at: Timestamp
 }

@@ -4,7 +4,8 @@ import { currentActing } from '../../db/acting.js'
 import type { SignInStage } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
 import { authorizeOperator } from '../../http/auth.js'
-import { actorOf, consoleSession, SESSION_COOKIE } from './sessions.service.js'
+import { rememberConsoleLanguage } from '../team/index.js'
+import { actorOf, consoleSession, SESSION_COOKIE, type ConsoleSession } from './sessions.service.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,6 +15,22 @@ declare module 'fastify' {
      * itself, after the CSRF check). Unset: a signed-in session whose role the route's operationId admits.
      */
     consoleAccess?: 'open' | 'step'
+  }
+}
+
+/**
+ * A person's console language follows them from browser to browser: a switch (`?lang=`) is kept on
+ * their row, and a page asked without one speaks what they last chose (the cookie serves the admin
+ * token's session, and a person who never switched).
+ */
+async function followPersonsLanguage(ctx: AppContext, request: FastifyRequest, session: ConsoleSession) {
+  const person = session.operator
+  if (!person) return
+  const asked = (request.query as { lang?: string } | undefined)?.lang
+  if (asked === 'en' || asked === 'id') {
+    if (asked !== person.lang) await rememberConsoleLanguage(ctx.db, person.id, asked)
+  } else if (person.lang) {
+    request.consoleLang = person.lang
   }
 }
 
@@ -39,6 +56,7 @@ export async function consoleAccess(ctx: AppContext, request: FastifyRequest, re
   if (!session) return sendTo(reply, '/console/sign-in')
   request.consoleSession = session
   request.operator = actorOf(session)
+  await followPersonsLanguage(ctx, request, session)
   if (access === 'step') return
   if (session.stage !== 'signed_in') return sendTo(reply, STEP_PAGES[session.stage])
   // A page without an operation shows what any operator reads; a change without one is refused (fail closed).

@@ -4,8 +4,10 @@ import { signedIn, visitor } from '../../../test/console.js'
 import { admin, createItem, createReseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { openComplaint } from '../complaints/index.js'
+import { operatorWithPassword, signInWithPassword } from '../../../test/console-team.js'
 
-// The console in English by default and in Bahasa Indonesia on the header's switch, remembered per browser (./texts.ts).
+// The console in English by default and in Bahasa Indonesia on the header's switch, remembered per person
+// (and per browser for the admin token's session) (./texts.ts).
 const { app, ctx } = await createTestApp()
 const h1 = (body: string) => /<h1>([^<]*)/.exec(body)?.[1]?.trim()
 
@@ -68,6 +70,23 @@ describe('console: language', () => {
     expect(h1(back.body)).toBe('Orders')
     expect(h1((await operator.get('/console')).body)).toBe('Overview')
     expect(operator.cookies.get('console_lang')).toBe('en')
+  })
+
+  it('follows a person from browser to browser: their switch is kept on their row', async () => {
+    const person = await operatorWithPassword(ctx, 'viewer')
+    const first = (await signInWithPassword(app, person.email)).v
+    expect(h1((await first.get('/console')).body)).toBe('Overview')
+    expect(h1((await first.get('/console?lang=id')).body)).toBe('Ringkasan')
+    // Another browser, no cookie: their language all the same.
+    const second = (await signInWithPassword(app, person.email)).v
+    expect(second.cookies.get('console_lang')).toBeUndefined()
+    expect(h1((await second.get('/console/orders')).body)).toBe('Pesanan')
+    // Switching back there is theirs everywhere too; another person keeps the default.
+    expect(h1((await second.get('/console/orders?lang=en')).body)).toBe('Orders')
+    const third = (await signInWithPassword(app, person.email)).v
+    expect(h1((await third.get('/console')).body)).toBe('Overview')
+    const other = await operatorWithPassword(ctx, 'viewer')
+    expect(h1((await (await signInWithPassword(app, other.email)).v.get('/console')).body)).toBe('Overview')
   })
 
   it('offers the switch on the sign-in page too, and a stray ?lang= is English', async () => {

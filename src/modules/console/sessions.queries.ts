@@ -26,7 +26,7 @@ export function findLiveSession(db: Database, tokenHash: string) {
   return db
     .selectFrom('console_sessions as s')
     .leftJoin('operators as o', 'o.id', 's.operator_id')
-    .select(['s.token_hash', 's.stage', 's.operator_id', 'o.email', 'o.name', 'o.role', 'o.totp_enabled_at'])
+    .select(['s.token_hash', 's.stage', 's.operator_id', 'o.email', 'o.name', 'o.role', 'o.totp_enabled_at', 'o.console_lang'])
     .where('s.token_hash', '=', tokenHash)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where((eb) =>

@@ -14,7 +14,8 @@ export const PENDING_MINUTES = 20
 export type ConsoleSession = {
   tokenHash: string
   stage: SignInStage
-  operator?: { id: number; email: string; name: string; role: OperatorRole; hasSecondFactor: boolean }
+  /** lang: the console language the person last switched to (null: the browser's). */
+  operator?: { id: number; email: string; name: string; role: OperatorRole; hasSecondFactor: boolean; lang: 'en' | 'id' | null }
 }
 
 /**
@@ -33,12 +34,19 @@ export async function consoleSession(db: Database, token: string | undefined): P
   if (!token || token.length > 200) return undefined
   const row = await findLiveSession(db, sha256Hex(token))
   if (!row) return undefined
-  const { token_hash, stage, operator_id, email, name, role, totp_enabled_at } = row
+  const { token_hash, stage, operator_id, email, name, role, totp_enabled_at, console_lang } = row
   if (operator_id === null) return { tokenHash: token_hash, stage }
   return {
     tokenHash: token_hash,
     stage,
-    operator: { id: operator_id, email: email!, name: name!, role: role!, hasSecondFactor: totp_enabled_at !== null },
+    operator: {
+      id: operator_id,
+      email: email!,
+      name: name!,
+      role: role!,
+      hasSecondFactor: totp_enabled_at !== null,
+      lang: console_lang ?? null,
+    },
   }
 }
 

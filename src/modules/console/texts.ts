@@ -4,7 +4,8 @@ import { NOTICES_ID } from './texts-notices.id.js'
 
 /**
  * English by default (the operators' docs and the tests read it), Bahasa Indonesia on the switch in
- * the header, kept in a cookie of the console's path: one per browser, the admin token's session included.
+ * the header: a person's choice is kept on their row (every browser they sign in from follows it,
+ * access.ts), and in a cookie of the console's path for the admin token's session and the sign-in page.
  */
 export type ConsoleLang = 'en' | 'id'
 export const CONSOLE_LANG_COOKIE = 'console_lang'

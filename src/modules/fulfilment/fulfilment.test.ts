@@ -307,6 +307,9 @@ describe('smm over the SMM panel API v2', () => {
       },
     ])
     expect(body.data.smm_results).toEqual(body.smm_results)
+    // The line itself says it is an smm line and what the panel last said (docs/design.md §8), in retrieval as in payloads.
+    expect(placed.data.items[0]).toMatchObject({ is_smm: true, provider_status: 'Pending' })
+    expect(body.data.items[0]).toMatchObject({ is_smm: true, provider_status: 'Completed' })
     expect(up.smm.adds.filter((a) => a.link === 'https://instagram.com/someone1')).toEqual([
       { service: '7', link: 'https://instagram.com/someone1', quantity: 10 },
     ])

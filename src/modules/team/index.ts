@@ -9,6 +9,7 @@ export {
   INVITE_HOURS,
   inviteOperator,
   listOperators,
+  rememberConsoleLanguage,
   removeOperator,
   resetOperatorSecondFactor,
   updateOperator,

@@ -172,3 +172,8 @@ export async function endSignInsOf(db: Database, id: number): Promise<void> {
     .where('id', '=', id)
     .execute()
 }
+
+/** The console's language an operator switched to (every browser they sign in from follows it). */
+export async function setOperatorLanguage(db: Database, operatorId: number, lang: 'en' | 'id'): Promise<void> {
+  await db.updateTable('operators').set({ console_lang: lang }).where('id', '=', operatorId).execute()
+}

@@ -18,6 +18,7 @@ import {
   revokeTokensOf,
   updateOperatorRow,
   upsertInvitation,
+  setOperatorLanguage,
 } from './operators.queries.js'
 
 export type OperatorView = NonNullable<Awaited<ReturnType<typeof findOperatorView>>>
@@ -139,4 +140,9 @@ export async function resetOperatorSecondFactor(db: Database, id: number) {
     await endSignInsOf(trx, id)
     return getOperator(trx, id)
   })
+}
+
+/** The console's language an operator switched to: theirs on every browser from then on. */
+export async function rememberConsoleLanguage(db: Database, operatorId: number, lang: 'en' | 'id'): Promise<void> {
+  await setOperatorLanguage(db, operatorId, lang)
 }
