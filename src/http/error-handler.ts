@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import { isDatabaseUnavailable } from '../db/database.js'
 import { AppError, type FieldErrors } from '../errors.js'
 
+const NUMBER_BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'])
+
 type AjvIssue = { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }
 
 /** `/carts/0/quantity` → `carts.0.quantity`; a missing property is named by its own path. */
@@ -12,7 +14,10 @@ export function fieldErrorsOf(issues: AjvIssue[], context?: string): FieldErrors
   const noise = (i: AjvIssue) =>
     (i.keyword === 'anyOf' &&
       issues.some((o) => o !== i && (o.instancePath === i.instancePath || o.instancePath.startsWith(`${i.instancePath}/`)))) ||
-    (i.keyword === 'type' && i.params.type === 'null' && below(i.instancePath, i))
+    (i.keyword === 'type' && i.params.type === 'null' && below(i.instancePath, i)) ||
+    // A number that crossed a bound of a union's number branch (an integer or its digits as text) is
+    // told the bound, not that the other branch wanted a string.
+    (i.keyword === 'type' && issues.some((o) => o.instancePath === i.instancePath && NUMBER_BOUNDS.has(o.keyword)))
   for (const issue of issues.filter((i) => !noise(i))) {
     const parts = issue.instancePath.split('/').filter(Boolean)
     if (issue.keyword === 'required') parts.push(String(issue.params.missingProperty))

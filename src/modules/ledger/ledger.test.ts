@@ -117,8 +117,12 @@ describe('mutations list', async () => {
     expect(bad.json()).toEqual({ message: 'VALIDATION_ERROR', errors: { cursor: [expect.any(String)] } })
   })
 
+  it('takes a per_page over the maximum as the maximum (docs/design.md §3)', async () => {
+    const res = await get(app, '/balance/mutations?per_page=101', r)
+    expect([res.statusCode, res.json().meta.per_page]).toEqual([200, 100])
+  })
+
   it.each([
-    ['?per_page=101', 'per_page'],
     ['?per_page=0', 'per_page'],
     ['?page=0', 'page'],
     ['?type=bonus', 'type'],

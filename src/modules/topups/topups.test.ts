@@ -45,7 +45,8 @@ describe('POST /v1/balance', () => {
   it('answers each invalid request with 422 VALIDATION_ERROR naming its field', async () => {
     const cases: [unknown, string][] = [
       [{ amount: 9_999, channel: 'QRIS' }, 'amount'],
-      [{ amount: '50000', channel: 'QRIS' }, 'amount'],
+      // Digits as text are taken (docs/design.md §3); text that is no whole number is not.
+      [{ amount: '50000.5', channel: 'QRIS' }, 'amount'],
       [{ amount: 50_000.5, channel: 'QRIS' }, 'amount'],
       [{ channel: 'QRIS' }, 'amount'],
       [{ amount: 5_000_001, channel: 'QRIS' }, 'amount'],
