@@ -24,8 +24,7 @@ export async function supplierBalanceLow(db: Database): Promise<Firing[]> {
     SELECT p.code, b.balance::text, p.balance_alert_below::text AS below, p.balance_alert_hours::text AS hours, s.spent::text
       FROM providers p
       JOIN provider_balances b ON b.provider = p.code
-      CROSS JOIN LATERAL (SELECT coalesce(sum(d.cost), 0) AS spent FROM dispatches d
-                           WHERE d.provider = p.code AND d.status = 'completed' AND d.finished_at > now() - interval '24 hours') s
+      CROSS JOIN LATERAL (SELECT provider_spent_24h(p.code) AS spent) s
      WHERE p.active AND b.balance IS NOT NULL AND b.currency = 'IDR'
        AND (b.balance < p.balance_alert_below OR (s.spent > 0 AND b.balance / s.spent * 24 < p.balance_alert_hours))
      ORDER BY p.code`.execute(db)

@@ -12,8 +12,7 @@ export type FailureReading = { provider: string; failed: number; finished: numbe
 export async function balanceReadings(db: Database): Promise<BalanceReading[]> {
   const { rows } = await sql<BalanceReading>`
     SELECT p.code AS provider, b.balance::float8 AS balance, b.currency,
-           (SELECT coalesce(sum(d.cost), 0) FROM dispatches d
-             WHERE d.provider = p.code AND d.status = 'completed' AND d.finished_at > now() - interval '24 hours')::float8 AS spent_24h
+           provider_spent_24h(p.code)::float8 AS spent_24h
       FROM providers p JOIN provider_balances b ON b.provider = p.code
      WHERE p.active AND b.balance IS NOT NULL AND b.currency IS NOT NULL
      ORDER BY p.code`.execute(db)

@@ -7,3 +7,11 @@
 CREATE OR REPLACE FUNCTION dispatch_is_final(p_status text) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT p_status IN ('completed', 'failed', 'void')
 $$;
+
+-- What a provider's completed requests cost in the last 24 hours (docs/design.md §11e): the rate its
+-- balance runs down at. The one spelling of it for GET /providers/{code}/balance, the low-balance
+-- alert's hours left and the /metrics gauge (the partial index dispatches_provider_finished_idx).
+CREATE OR REPLACE FUNCTION provider_spent_24h(p_provider text) RETURNS numeric LANGUAGE sql STABLE AS $$
+  SELECT coalesce(sum(d.cost), 0) FROM dispatches d
+   WHERE d.provider = p_provider AND d.status = 'completed' AND d.finished_at > now() - interval '24 hours'
+$$;

@@ -18,8 +18,7 @@ export type BalanceRow = {
 export async function balanceRowOf(db: Database, code: string): Promise<BalanceRow | undefined> {
   const { rows } = await sql<BalanceRow>`
     SELECT p.code, p.kind, p.active, b.balance, b.currency, b.read_at, b.tried_at, b.error,
-           (SELECT coalesce(sum(d.cost), 0) FROM dispatches d
-             WHERE d.provider = p.code AND d.status = 'completed' AND d.finished_at > now() - interval '24 hours')::text AS spent_24h
+           provider_spent_24h(p.code)::text AS spent_24h
       FROM providers p LEFT JOIN provider_balances b ON b.provider = p.code
      WHERE p.code = ${code}`.execute(db)
   return rows[0]

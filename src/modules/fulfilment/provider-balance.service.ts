@@ -6,6 +6,7 @@ import type { ProviderAccount } from '../../providers/upstream-http.js'
 import type { Vault } from '../../vault.js'
 import { eachLimited, loadProviderAccount } from './provider-accounts.js'
 import { balanceRowOf, providersDueForBalance, recordBalanceRead, type BalanceRow } from './provider-balance.queries.js'
+import { providerKindOf } from './providers.queries.js'
 
 // docs/design.md §11e: Digiflazz's cek-saldo and an SMM panel's `balance` action.
 const READERS: Record<string, (account: ProviderAccount, timeoutMs: number) => Promise<{ balance: string; currency: string } | undefined>> =
@@ -48,10 +49,11 @@ function balanceView(row: BalanceRow): ProviderBalanceView {
 
 /** Reads one provider's balance over its protocol now and records it; a provider that does not answer is recorded as an error, never thrown. */
 export async function readProviderBalance(db: Database, vault: Vault, code: string, timeoutMs: number): Promise<void> {
-  const row = await balanceRowOf(db, code)
-  if (!row) throw new AppError('PROVIDER_NOT_FOUND')
-  const reader = READERS[row.kind]
-  if (!reader) throw new AppError('INVALID_STATE', { detail: `a ${row.kind} provider reports no balance` })
+  // Its kind alone: a read needs no 24 hours' spend (balanceRowOf sums it for the answers).
+  const provider = await providerKindOf(db, code)
+  if (!provider) throw new AppError('PROVIDER_NOT_FOUND')
+  const reader = READERS[provider.kind]
+  if (!reader) throw new AppError('INVALID_STATE', { detail: `a ${provider.kind} provider reports no balance` })
   const account = await loadProviderAccount(db, vault, code)
   if (!account) return void (await recordBalanceRead(db, code, { error: 'the provider has no API key' }))
   await recordAnswer(db, code, await reader(account, timeoutMs))
