@@ -44,15 +44,21 @@ export async function supplierBalanceLow(db: Database): Promise<Firing[]> {
   })
 }
 
+export type FailureReading = { provider: string; failed: number; finished: number }
+
+/** Per provider, the upstream requests finished in the last 10 minutes and how many of them failed definitely. */
+export async function failureReadings(db: Database): Promise<FailureReading[]> {
+  const { rows } = await sql<FailureReading>`
+    SELECT provider, (count(*) FILTER (WHERE status = 'failed'))::int AS failed, count(*)::int AS finished
+      FROM dispatches
+     WHERE status IN ('completed', 'failed') AND finished_at > now() - interval '10 minutes'
+     GROUP BY provider ORDER BY provider`.execute(db)
+  return rows
+}
+
 /** A provider with at least 20 requests finished in the last 10 minutes, more than `failurePercent` % of them definite failures. */
 export async function providerFailures(db: Database, s: ConditionSettings): Promise<Firing[]> {
-  const { rows } = await sql<{ provider: string; finished: number; failed: number }>`
-    SELECT d.provider, count(*)::int AS finished, count(*) FILTER (WHERE d.status = 'failed')::int AS failed
-      FROM dispatches d
-     WHERE d.status IN ('completed', 'failed') AND d.finished_at > now() - interval '10 minutes'
-     GROUP BY d.provider
-    HAVING count(*) >= 20 AND count(*) FILTER (WHERE d.status = 'failed') * 100 > ${s.failurePercent} * count(*)
-     ORDER BY d.provider`.execute(db)
+  const rows = (await failureReadings(db)).filter((r) => r.finished >= 20 && r.failed * 100 > s.failurePercent * r.finished)
   return rows.map((r) => {
     const percent = Math.round((r.failed * 100) / r.finished)
     return {

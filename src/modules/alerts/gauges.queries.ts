@@ -2,11 +2,10 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/database.js'
 
 // What /metrics shows of the alert conditions (docs/design.md §11e), read at scrape time. Each
-// statement stays on a small set: providers, queued requests (the due index), the last ten
-// minutes' finished requests, the open alerts (their unique index).
+// statement stays on a small set: providers, queued requests (the due index), the open alerts (their
+// unique index); the last ten minutes' failures are the alert's own reading (conditions.queries.ts).
 
 export type BalanceReading = { provider: string; balance: number; currency: string; spent_24h: number }
-export type FailureReading = { provider: string; failed: number; finished: number }
 
 /** Switched-on providers' last good balance read, with what their completed requests cost in 24 hours. */
 export async function balanceReadings(db: Database): Promise<BalanceReading[]> {
@@ -28,16 +27,6 @@ export async function balanceThresholds(db: Database): Promise<{ provider: strin
     .where('balance_alert_below', 'is not', null)
     .orderBy('code')
     .execute() as Promise<{ provider: string; below: number }[]>
-}
-
-/** Per provider, the upstream requests finished in the last 10 minutes and how many of them failed definitely. */
-export async function failureReadings(db: Database): Promise<FailureReading[]> {
-  const { rows } = await sql<FailureReading>`
-    SELECT provider, (count(*) FILTER (WHERE status = 'failed'))::int AS failed, count(*)::int AS finished
-      FROM dispatches
-     WHERE status IN ('completed', 'failed') AND finished_at > now() - interval '10 minutes'
-     GROUP BY provider ORDER BY provider`.execute(db)
-  return rows
 }
 
 /** How long the oldest request still queued for its first send at a switched-on provider has waited, in seconds (0: none). */

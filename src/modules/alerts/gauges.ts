@@ -1,7 +1,8 @@
 import { Gauge, type Registry } from 'prom-client'
 import type { Database } from '../../db/database.js'
 import { ALERT_KINDS } from '../../db/schema.js'
-import { balanceReadings, balanceThresholds, failureReadings, openAlertCounts, queueOldestSeconds } from './gauges.queries.js'
+import { failureReadings } from './conditions.queries.js'
+import { balanceReadings, balanceThresholds, openAlertCounts, queueOldestSeconds } from './gauges.queries.js'
 
 // The alert conditions as Prometheus gauges (docs/design.md §11e), for deploy/prometheus/alerts.yml.
 // Read at scrape time: one reading (a few small statements) serves every gauge of a scrape.
