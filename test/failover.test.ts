@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN, createTestApp } from './app.js'
-import { admin, createItem, createReseller, get, type Reseller } from './factory.js'
+import { createTestApp } from './app.js'
+import { admin, createReseller, get, type Reseller } from './factory.js'
 import { balanceOf, buy } from './factory-orders.js'
 import { signedIn } from './console.js'
 import { assertInvariants } from './invariants.js'
 import { freePort } from './server-process.js'
-import { addSimulatedProviders, startUpstreams } from './upstreams.js'
+import { addSimulatedProviders, itemWithSources, startUpstreams, type Source } from './upstreams.js'
 
 // Failover between an item's sources (docs/design.md §11b) against the simulators over real HTTP: two
 // Digiflazz providers and two panels on one simulator, steered per product (skuSteering,
@@ -28,29 +28,7 @@ await digiflazz('dgf-hung', hung.base)
 await admin(app, 'POST', '/providers', { code: 'panel2', kind: 'smm_panel', base_url: `${up.base}/smm/api/v2`, api_key: 'demo-key' })
 for (const code of ['dgf', 'dgf2', 'panel', 'panel2']) await admin(app, 'POST', `/providers/${code}/sync?force=true`)
 
-type Source = { provider: string; code: string; priority: number }
-// Priced so every source keeps the floor (docs/design.md §11c; test/floor.test.ts has the sources that do not).
-async function itemWith(process: 'h2h' | 'smm', sources: Source[]) {
-  const [first] = sources
-  const item = await createItem(app, {
-    order_process: process,
-    price: process === 'h2h' ? 40_000 : 2,
-    unlimited_stock: true,
-    provider: first!.provider,
-    provider_code: first!.code,
-    ...(process === 'smm' && { min_order: 10, max_order: 10_000 }),
-  })
-  const res = await app.inject({
-    method: 'PUT',
-    url: `/api/admin/v1/items/${item.id}/sources`,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    payload: { sources },
-  })
-  expect(res.statusCode, res.body).toBe(200)
-  // The item is repriced from its first serving source (no pricing rule: its price, raised to its cost).
-  const { price } = await ctx.db.selectFrom('items').select('price').where('id', '=', item.id).executeTakeFirstOrThrow()
-  return { id: item.id as number, price }
-}
+const itemWith = (process: 'h2h' | 'smm', sources: Source[]) => itemWithSources(app, ctx.db, process, sources)
 
 const dispatch = () => ctx.fulfilment.upstream.runOnce()
 async function due() {

@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from './app.js'
-import { admin, createItem, createReseller, get } from './factory.js'
+import { admin, createReseller, get } from './factory.js'
 import { balanceOf, buy } from './factory-orders.js'
 import { assertInvariants } from './invariants.js'
-import { addSimulatedProviders, startUpstreams } from './upstreams.js'
+import { addSimulatedProviders, itemWithSources, startUpstreams } from './upstreams.js'
 import { readDueBalances } from '../src/modules/fulfilment/index.js'
 
 // Supplier balances (docs/design.md §11e) against the simulators over real HTTP: `dgf` and `dgf2` are
@@ -27,29 +27,14 @@ await admin(app, 'POST', '/providers', {
 })
 for (const code of ['dgf', 'dgf2']) await admin(app, 'POST', `/providers/${code}/sync?force=true`)
 
-// An h2h item served by dgf (ml86) first, then dgf2 (ml172); priced so both keep the floor.
-async function itemWith(sources: { provider: string; code: string; priority: number }[]) {
-  const item = await createItem(app, {
-    order_process: 'h2h',
-    price: 40_000,
-    unlimited_stock: true,
-    provider: sources[0]!.provider,
-    provider_code: sources[0]!.code,
-  })
-  const res = await app.inject({
-    method: 'PUT',
-    url: `/api/admin/v1/items/${item.id}/sources`,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    payload: { sources },
-  })
-  expect(res.statusCode, res.body).toBe(200)
-  return item.id as number
-}
-const both = await itemWith([
-  { provider: 'dgf', code: 'ml86', priority: 1 },
-  { provider: 'dgf2', code: 'ml172', priority: 2 },
-])
-const dgfOnly = await itemWith([{ provider: 'dgf', code: 'ml86', priority: 1 }])
+// h2h items served by dgf (ml86) first, then dgf2 (ml172), and by dgf alone.
+const both = (
+  await itemWithSources(app, ctx.db, 'h2h', [
+    { provider: 'dgf', code: 'ml86', priority: 1 },
+    { provider: 'dgf2', code: 'ml172', priority: 2 },
+  ])
+).id
+const dgfOnly = (await itemWithSources(app, ctx.db, 'h2h', [{ provider: 'dgf', code: 'ml86', priority: 1 }])).id
 
 const dispatch = () => ctx.fulfilment.upstream.runOnce()
 const refresh = (code: string) => admin(app, 'POST', `/providers/${code}/balance/refresh`)

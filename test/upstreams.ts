@@ -2,7 +2,8 @@ import Fastify from 'fastify'
 import type net from 'node:net'
 import { upstreamSimulators, type UpstreamSimulators } from '../src/providers/simulators.js'
 import type { App } from '../src/http/server.js'
-import { admin } from './factory.js'
+import type { Database } from '../src/db/database.js'
+import { admin, createItem } from './factory.js'
 
 export type Upstreams = UpstreamSimulators & {
   base: string
@@ -71,4 +72,26 @@ export async function addSimulatedProvider(app: App, up: Upstreams, kind: 'digif
 export async function addSimulatedProviders(app: App, up: Upstreams, options: { panel?: boolean } = {}): Promise<void> {
   await addSimulatedProvider(app, up, 'digiflazz', 'dgf')
   if (options.panel !== false) await addSimulatedProvider(app, up, 'smm_panel', 'panel')
+}
+
+export type Source = { provider: string; code: string; priority: number }
+
+/**
+ * An h2h or smm item bought from `sources` (docs/design.md §11b), priced so every source keeps the floor
+ * (docs/design.md §11c; test/floor.test.ts has the sources that do not); its price once repriced from
+ * its first serving source (no pricing rule: its price, raised to its cost).
+ */
+export async function itemWithSources(app: App, db: Database, process: 'h2h' | 'smm', sources: Source[]) {
+  const [first] = sources
+  const item = await createItem(app, {
+    order_process: process,
+    price: process === 'h2h' ? 40_000 : 2,
+    unlimited_stock: true,
+    provider: first!.provider,
+    provider_code: first!.code,
+    ...(process === 'smm' && { min_order: 10, max_order: 10_000 }),
+  })
+  await admin(app, 'PUT', `/items/${item.id}/sources`, { sources })
+  const { price } = await db.selectFrom('items').select('price').where('id', '=', item.id).executeTakeFirstOrThrow()
+  return { id: item.id as number, price }
 }
