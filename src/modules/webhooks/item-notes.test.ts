@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { admin, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
+import { admin, createItem, get } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
+import { subscriber } from '../../../test/factory-webhooks.js'
 import { startReceiver, type Received } from '../../../test/receiver.js'
 import { createWebhookWorker } from './webhook-worker.js'
 
@@ -10,23 +11,11 @@ import { createWebhookWorker } from './webhook-worker.js'
 const { app, ctx } = await createTestApp()
 const worker = createWebhookWorker(ctx)
 
-async function subscriber(url: string): Promise<Reseller> {
-  const r = await createReseller(app, { balance: 1_000_000 })
-  await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })
-  const res = await app.inject({
-    method: 'PUT',
-    url: '/api/v1/webhook',
-    headers: r.headers,
-    payload: { callback_url: url, webhook_enabled: true },
-  })
-  expect(res.statusCode).toBe(200)
-  return r
-}
 const event = (received: Received[], name: string) => received.find((c) => c.json.event === name)?.json.data
 
 async function sendManual(ref: string, buyerNote: string | undefined, sellerNote: string | undefined) {
   const receiver = await startReceiver()
-  const r = await subscriber(receiver.url)
+  const r = await subscriber(app, receiver.url)
   const manual = await createItem(app, { order_process: 'manual', stock: 2, price: 3_325 })
   const res = await buy(app, r, ref, [{ item_id: manual.id, quantity: 1, ...(buyerNote !== undefined && { note: buyerNote }) }])
   expect(res.statusCode).toBe(200)

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { admin, createItem, createReseller, get, type Reseller } from '../../../test/factory.js'
+import { admin, createItem, get } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
+import { subscriber } from '../../../test/factory-webhooks.js'
 import { startReceiver, type Received } from '../../../test/receiver.js'
 import { addSimulatedProvider, startUpstreams } from '../../../test/upstreams.js'
 import { createWebhookWorker } from './webhook-worker.js'
@@ -13,24 +14,12 @@ afterAll(() => up.close())
 await addSimulatedProvider(app, up, 'digiflazz', 'dgf-wh')
 const worker = createWebhookWorker(ctx)
 
-async function subscriber(url: string): Promise<Reseller> {
-  const r = await createReseller(app, { balance: 1_000_000 })
-  await app.inject({ method: 'POST', url: '/api/v1/webhook/secret', headers: r.headers })
-  const res = await app.inject({
-    method: 'PUT',
-    url: '/api/v1/webhook',
-    headers: r.headers,
-    payload: { callback_url: url, webhook_enabled: true },
-  })
-  expect(res.statusCode).toBe(200)
-  return r
-}
 const event = (received: Received[], name: string) => received.find((c) => c.json.event === name)!
 
 describe('webhook payloads as the public docs show them', () => {
   it('an h2h line: product_id, its latest request as h2h_results {sn, dispatch_status, dispatch_message, ref_id}, completed', async () => {
     const receiver = await startReceiver()
-    const r = await subscriber(receiver.url)
+    const r = await subscriber(app, receiver.url)
     const item = await createItem(app, {
       order_process: 'h2h',
       price: 5_000,
@@ -76,7 +65,7 @@ describe('webhook payloads as the public docs show them', () => {
 
   it('order.item.sent: data.transaction_status, item.order_item_id (a string) and item.sent_at', async () => {
     const receiver = await startReceiver()
-    const r = await subscriber(receiver.url)
+    const r = await subscriber(app, receiver.url)
     const manual = await createItem(app, { order_process: 'manual', stock: 2, price: 3_325 })
     const order = (await buy(app, r, 'wh-manual', [{ item_id: manual.id, quantity: 1, note: 'https://t.me/x/4' }])).json().data
     const line = (await admin(app, 'GET', `/transactions/${order.id}`)).items[0]
@@ -102,7 +91,7 @@ describe('webhook payloads as the public docs show them', () => {
 
   it('User-Agent is WEBHOOK_USER_AGENT, on deliveries, test sends and in /webhook/docs', async () => {
     const receiver = await startReceiver()
-    const r = await subscriber(receiver.url)
+    const r = await subscriber(app, receiver.url)
     await app.inject({ method: 'POST', url: '/api/v1/webhook/test', headers: r.headers })
     const manual = await createItem(app, { order_process: 'manual', stock: 1, price: 1_000 })
     await buy(app, r, 'wh-ua', [{ item_id: manual.id, quantity: 1 }])
