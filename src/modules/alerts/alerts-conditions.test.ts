@@ -99,7 +99,9 @@ describe('alert conditions', () => {
     })
     // The reseller's receiver is back: a delivery gets through.
     receiver.answerWith(() => ({ status: 200 }))
-    await sql`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE account_id = ${shop.id} AND status = 'retrying'`.execute(ctx.db)
+    await sql`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second' WHERE account_id = ${shop.id} AND status = 'retrying'`.execute(
+      ctx.db,
+    )
     await createWebhookWorker(ctx).runOnce()
     expect((await evaluate()).webhook_failing).toEqual({ started: 0, cleared: 1 })
   })

@@ -118,7 +118,9 @@ describe('alerts: a channel that fails', () => {
 
     // Due again (the schedule's first wait moved past), and Telegram takes it now.
     telegram.state.failWith = null
-    await sql`UPDATE alert_deliveries SET next_attempt_at = now() WHERE alert_id = ${alert.id} AND status = 'retrying'`.execute(ctx.db)
+    await sql`UPDATE alert_deliveries SET next_attempt_at = now() - interval '1 second' WHERE alert_id = ${alert.id} AND status = 'retrying'`.execute(
+      ctx.db,
+    )
     expect(await deliver()).toBe(1)
     tg = (await deliveriesOf(alert.id)).find((d) => d.channel === 'telegram')!
     expect(tg).toMatchObject({ status: 'delivered', failures: 1 })
