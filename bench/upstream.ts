@@ -48,6 +48,19 @@ const DRAIN_TIMEOUT_MS = 120_000
 const SETTLE_TIMEOUT_MS = 60_000
 const ALL_SENT_TIMEOUT_MS = 120_000
 
+// BENCH_STATEMENTS=<file>: the drain's statements from pg_stat_statements (the server must preload it), heaviest first.
+const STATEMENTS_FILE = process.env.BENCH_STATEMENTS
+
+async function writeStatements(db: pg.Client, file: string) {
+  const { rows } = await db.query(`
+    SELECT calls, round(total_exec_time::numeric, 1) AS ms, round((total_exec_time / calls)::numeric, 3) AS ms_per_call, rows,
+           shared_blks_hit + shared_blks_read AS blocks, wal_records, left(regexp_replace(query, '\\s+', ' ', 'g'), 400) AS query
+      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+     ORDER BY total_exec_time DESC LIMIT 40`)
+  const { writeFileSync } = await import('node:fs')
+  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+}
+
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; answers whether it held. */
 async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
@@ -208,9 +221,11 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       }
     }, 200)
     console.log(`upstream backlog drain: ${backlog} dispatches, provider switched on …`)
+    if (STATEMENTS_FILE) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()')
     const switchedOn = performance.now()
     await switchProviders(true)
     const drained = await waitUntil(async () => (await notCompleted()) === 0, DRAIN_TIMEOUT_MS)
+    if (STATEMENTS_FILE) await writeStatements(db, STATEMENTS_FILE)
     const completedAt = performance.now()
     clearInterval(sampler)
     await provider.flush()

@@ -56,6 +56,8 @@ export function createUpstreamWorker(
   let lastReviewSweep = 0
   // The last pass left due requests unclaimed for want of a slot: a freed one should take them.
   let saturated = false
+  // The last pass found no free slot at any host: only a freed slot can start a send.
+  let everyHostFull = false
   let onSlotFreed = () => {}
   let stopping = false
   let log: Pick<FastifyBaseLogger, 'error' | 'warn'> = { error: () => {}, warn: () => {} }
@@ -101,6 +103,7 @@ export function createUpstreamWorker(
     for (const p of await providerList(o.byHand)) byHost.set(p.host, [...(byHost.get(p.host) ?? []), p])
     let claimed = 0
     saturated = false
+    everyHostFull = byHost.size > 0
     for (const [host, group] of byHost) {
       if (stopping) break
       const room = Math.min(options.perHost - (busyByHost.get(host) ?? 0), options.concurrency - inFlight.size)
@@ -108,6 +111,7 @@ export function createUpstreamWorker(
         saturated = true
         continue
       }
+      everyHostFull = false
       const rows = await claimDue(db, {
         providers: group.map((p) => p.code),
         limit: room,
@@ -159,6 +163,8 @@ export function createUpstreamWorker(
       const wakes = createWakeLoop({
         pass: () => pass(),
         untilDue: async () => {
+          // Every slot taken: the next freed one wakes a pass (onSlotFreed), not a due time.
+          if (everyHostFull) return null
           const due = await earliestDispatchDue(db)
           return due ? Math.max(0, due.getTime() - Date.now()) : null
         },

@@ -17,25 +17,42 @@ CREATE OR REPLACE FUNCTION start_upstream_lines(p_lines bigint[]) RETURNS void L
    WHERE id IN (SELECT id FROM order_lines WHERE id = ANY (p_lines) AND status = 'pending' ORDER BY id FOR NO KEY UPDATE)
 $$;
 
--- Closes an open line with `p_refund`, what it gives back: an h2h/smm line once all its requests
+-- Closes open lines, each with what it gives back (p_refunds): an h2h/smm line once all its requests
 -- ended (what they give back), a line an operator cancel takes back (its subtotal). `refunded` when
--- that is the whole subtotal (its limited stock goes back), else `delivered` with the refund capped
--- at the subtotal. The conditional update wins once; the refund granted, or NULL when the line had
--- already moved on. The caller credits it (credit_line_refund) after its item rows.
-CREATE OR REPLACE FUNCTION close_upstream_line(p_line bigint, p_refund bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+-- that is the whole subtotal (its limited stock goes back, items in ascending id), else `delivered`
+-- with the refund capped at the subtotal. One statement for the batch; the conditional update wins
+-- once per line. The lines closed with the refund each granted (a line that had already moved on is
+-- not among them). The caller holds their orders' rows and credits the refunds (credit_line_refund).
+CREATE OR REPLACE FUNCTION close_upstream_lines(p_lines bigint[], p_refunds bigint[])
+RETURNS TABLE (line bigint, order_id bigint, granted bigint) LANGUAGE plpgsql AS $$
 DECLARE
   v record;
+  v_returns bigint[] := '{}';
 BEGIN
-  UPDATE order_lines
-     SET status = CASE WHEN p_refund >= subtotal THEN 'refunded' ELSE 'delivered' END,
-         refunded_amount = least(subtotal, p_refund),
-         delivered_at = CASE WHEN p_refund >= subtotal THEN NULL ELSE clock_timestamp() END
-   WHERE id = p_line AND refunded_amount = 0 AND status IN ('pending', 'processing', 'cancel_requested')
-  RETURNING refunded_amount, stock_taken, item_id, status INTO v;
-  IF NOT FOUND THEN RETURN NULL; END IF;
-  IF v.status = 'refunded' THEN PERFORM return_item_stock(v.item_id, v.stock_taken); END IF;
-  RETURN v.refunded_amount;
+  FOR v IN
+    WITH closed AS (
+      UPDATE order_lines l
+         SET status = CASE WHEN u.refund >= l.subtotal THEN 'refunded' ELSE 'delivered' END,
+             refunded_amount = least(l.subtotal, u.refund),
+             delivered_at = CASE WHEN u.refund >= l.subtotal THEN NULL ELSE clock_timestamp() END
+        FROM unnest(p_lines, p_refunds) u(line, refund)
+       WHERE l.id = u.line AND l.refunded_amount = 0 AND l.status IN ('pending', 'processing', 'cancel_requested')
+      RETURNING l.id, l.order_id, l.refunded_amount, l.stock_taken, l.item_id, l.status)
+    SELECT * FROM closed ORDER BY item_id, id
+  LOOP
+    IF v.status = 'refunded' AND v.stock_taken > 0 THEN PERFORM return_item_stock(v.item_id, v.stock_taken); END IF;
+    line := v.id;
+    order_id := v.order_id;
+    granted := v.refunded_amount;
+    RETURN NEXT;
+  END LOOP;
 END
+$$;
+
+-- One line closed as close_upstream_lines closes a batch: the refund granted, or NULL when the line
+-- had already moved on.
+CREATE OR REPLACE FUNCTION close_upstream_line(p_line bigint, p_refund bigint) RETURNS bigint LANGUAGE sql AS $$
+  SELECT c.granted FROM close_upstream_lines(ARRAY[p_line], ARRAY[p_refund]) c
 $$;
 
 -- A line's refund credited to its order's account: the one spelling of a refund's ledger entry and
@@ -51,26 +68,34 @@ BEGIN
 END
 $$;
 
--- A paid order (its row locked) whose lines are all closed: `canceled` when every line was
--- refunded, else `completed`, with its event in the outbox. The new status, or NULL when it stays
--- as it is. The account's order_settles is the caller's: it holds the account row last.
-CREATE OR REPLACE FUNCTION close_order(p_order bigint) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-  v_account bigint;
-  v_status text;
-BEGIN
-  SELECT account_id INTO v_account FROM orders WHERE id = p_order AND status = 'paid';
-  IF NOT FOUND OR EXISTS (SELECT 1 FROM order_lines WHERE order_id = p_order AND status IN ('pending', 'processing', 'cancel_requested')) THEN
-    RETURN NULL;
-  END IF;
-  v_status := CASE WHEN EXISTS (SELECT 1 FROM order_lines WHERE order_id = p_order AND status <> 'refunded') THEN 'completed' ELSE 'canceled' END;
-  UPDATE orders SET status = v_status, finished_at = clock_timestamp(), updated_at = clock_timestamp() WHERE id = p_order AND status = 'paid';
+-- Paid orders (their rows locked) whose lines are all closed: `canceled` when every line was
+-- refunded, else `completed`, each with its event in the outbox (in ascending order id). The orders
+-- closed, with their accounts and new statuses; the others stay as they are. The accounts'
+-- order_settles are the caller's: it holds the account rows last.
+CREATE OR REPLACE FUNCTION close_orders(p_orders bigint[])
+RETURNS TABLE (order_id bigint, account_id bigint, status text) LANGUAGE sql AS $$
+  WITH closing AS (
+    SELECT o.id, o.account_id, CASE WHEN bool_or(l.status <> 'refunded') THEN 'completed' ELSE 'canceled' END AS status
+      FROM orders o JOIN order_lines l ON l.order_id = o.id
+     WHERE o.id = ANY (p_orders) AND o.status = 'paid'
+     GROUP BY o.id, o.account_id
+    HAVING NOT bool_or(l.status IN ('pending', 'processing', 'cancel_requested'))),
+  closed AS (
+    UPDATE orders o SET status = c.status, finished_at = clock_timestamp(), updated_at = clock_timestamp()
+      FROM closing c WHERE o.id = c.id AND o.status = 'paid'
+    RETURNING o.id, o.account_id, o.status),
   -- The relay counts an order.completed on the leaderboard (leaderboard.sql).
-  INSERT INTO outbox_events (account_id, events, order_id, order_line_id, leaderboard_counts)
-  VALUES (v_account, CASE WHEN v_status = 'completed' THEN ARRAY['order.completed'] ELSE ARRAY['order.canceled'] END, p_order, NULL,
-          v_status = 'completed');
-  RETURN v_status;
-END
+  announced AS (
+    INSERT INTO outbox_events (account_id, events, order_id, order_line_id, leaderboard_counts)
+    SELECT c.account_id, CASE WHEN c.status = 'completed' THEN ARRAY['order.completed'] ELSE ARRAY['order.canceled'] END, c.id, NULL,
+           c.status = 'completed'
+      FROM closed c ORDER BY c.id)
+  SELECT c.id, c.account_id, c.status FROM closed c
+$$;
+
+-- One order closed as close_orders closes many: the new status, or NULL when it stays as it is.
+CREATE OR REPLACE FUNCTION close_order(p_order bigint) RETURNS text LANGUAGE sql AS $$
+  SELECT c.status FROM close_orders(ARRAY[p_order]) c
 $$;
 
 -- One order (its row locked) closed if its lines are: the order's status after it. The account's
@@ -85,52 +110,41 @@ BEGIN
 END
 $$;
 
--- Lines whose requests all ended, each with what its requests give back and the refund's reason:
--- the lines closed, the limited stock of refunded ones returned, their orders closed when no line
--- is open, then, account by account, the refunds (exactly once: a line closes once, and the
--- ledger's unique (line, refund) index backs it) and the order list's version.
+-- Lines whose requests all ended, each with what its requests give back and the refund's reason,
+-- their orders' rows held by the caller: the lines closed, the limited stock of refunded ones
+-- returned, their orders closed when no line is open, then, accounts locked in ascending id, the
+-- refunds (exactly once: a line closes once, and the ledger's unique (line, refund) index backs it)
+-- and the order lists' versions. Set-wise: a batch of answers costs a few statements, not a few per line.
 CREATE OR REPLACE FUNCTION settle_lines(p_lines bigint[], p_refunds bigint[], p_reasons text[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   v record;
-  v_granted bigint;
-  v_credit_lines bigint[] := '{}';
-  v_credit_amounts bigint[] := '{}';
-  v_credit_reasons text[] := '{}';
-  v_closed bigint[] := '{}';
-  v_account bigint;
+  v_orders bigint[];
+  v_credit_lines bigint[];
+  v_credit_amounts bigint[];
+  v_closed_accounts bigint[];
 BEGIN
-  IF coalesce(array_length(p_lines, 1), 0) = 0 THEN RETURN; END IF;
-  PERFORM lock_orders(ARRAY(SELECT DISTINCT order_id FROM order_lines WHERE id = ANY (p_lines)));
-  -- In their items' order: a refunded line's stock return locks the item row, ascending as a purchase does.
+  SELECT array_agg(DISTINCT c.order_id), array_agg(c.line ORDER BY c.line) FILTER (WHERE c.granted > 0),
+         array_agg(c.granted ORDER BY c.line) FILTER (WHERE c.granted > 0)
+    INTO v_orders, v_credit_lines, v_credit_amounts
+    FROM close_upstream_lines(p_lines, p_refunds) c;
+  IF v_orders IS NULL THEN RETURN; END IF;
+  v_closed_accounts := ARRAY(SELECT c.account_id FROM close_orders(v_orders) c);
+  PERFORM 1 FROM accounts
+   WHERE id IN (SELECT unnest(v_closed_accounts)
+                UNION SELECT o.account_id FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.id = ANY (v_credit_lines))
+   ORDER BY id FOR NO KEY UPDATE;
   FOR v IN
-    SELECT l.id, u.refund, u.reason FROM unnest(p_lines, p_refunds, p_reasons) u(line, refund, reason)
-      JOIN order_lines l ON l.id = u.line ORDER BY l.item_id, l.id
+    SELECT c.line, c.amount, u.reason, o.id AS order_id, o.invoice, o.account_id
+      FROM unnest(v_credit_lines, v_credit_amounts) c(line, amount)
+      JOIN unnest(p_lines, p_reasons) u(line, reason) ON u.line = c.line
+      JOIN order_lines l ON l.id = c.line JOIN orders o ON o.id = l.order_id
+     ORDER BY o.account_id, c.line
   LOOP
-    v_granted := close_upstream_line(v.id, v.refund);
-    IF v_granted > 0 THEN
-      v_credit_lines := v_credit_lines || v.id;
-      v_credit_amounts := v_credit_amounts || v_granted;
-      v_credit_reasons := v_credit_reasons || v.reason;
-    END IF;
+    PERFORM credit_line_refund(v.account_id, v.order_id, v.invoice, v.line, v.amount, v.reason);
   END LOOP;
-  FOR v IN SELECT DISTINCT order_id FROM order_lines WHERE id = ANY (p_lines) ORDER BY 1 LOOP
-    IF close_order(v.order_id) IS NOT NULL THEN v_closed := v_closed || v.order_id; END IF;
-  END LOOP;
-  FOR v_account IN
-    SELECT DISTINCT o.account_id FROM orders o
-     WHERE o.id = ANY (v_closed) OR o.id IN (SELECT order_id FROM order_lines WHERE id = ANY (v_credit_lines)) ORDER BY 1
-  LOOP
-    FOR v IN
-      SELECT c.line, c.amount, c.reason, o.id AS order_id, o.invoice
-        FROM unnest(v_credit_lines, v_credit_amounts, v_credit_reasons) c(line, amount, reason)
-        JOIN order_lines l ON l.id = c.line JOIN orders o ON o.id = l.order_id
-       WHERE o.account_id = v_account ORDER BY c.line
-    LOOP
-      PERFORM credit_line_refund(v_account, v.order_id, v.invoice, v.line, v.amount, v.reason);
-    END LOOP;
-    UPDATE accounts SET order_settles = order_settles + (SELECT count(*) FROM orders WHERE id = ANY (v_closed) AND account_id = v_account)
-     WHERE id = v_account AND EXISTS (SELECT 1 FROM orders WHERE id = ANY (v_closed) AND account_id = v_account);
-  END LOOP;
+  UPDATE accounts a SET order_settles = a.order_settles + c.n
+    FROM (SELECT u.account_id, count(*) AS n FROM unnest(v_closed_accounts) u(account_id) GROUP BY 1) c
+   WHERE a.id = c.account_id;
 END
 $$;
 
