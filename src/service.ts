@@ -2,7 +2,7 @@ import path from 'node:path'
 import { pino, type Logger } from 'pino'
 import { runsWorkers, type Config } from './config.js'
 import { checkAppKey, createContext, type AppContext, type ContextOverrides } from './context.js'
-import { acquireDataDirLock } from './db/data-dir.js'
+import { acquireDataDirLock, prepareEmbeddedApart } from './db/data-dir.js'
 import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
 import { recordLeaderboardZone } from './modules/leaderboard/index.js'
@@ -111,6 +111,7 @@ async function openDatabase(config: Config, progress: Progress): Promise<{ datab
   const release = config.dataDir === 'memory' ? () => {} : acquireDataDirLock(config.dataDir)
   try {
     progress(`opening the embedded database (${config.dataDir === 'memory' ? 'in memory' : path.join(config.dataDir, 'pglite')})`)
+    if (config.dataDir !== 'memory') await prepareEmbeddedApart(path.join(config.dataDir, 'pglite'))
     const database = await openPGlite(config.dataDir === 'memory' ? {} : { dataDir: path.join(config.dataDir, 'pglite') })
     progress('migrating it (a first start creates every table: up to a minute on a slow machine)')
     await migrateToLatest(database.db).catch(async (error: unknown) => {

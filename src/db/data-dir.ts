@@ -1,6 +1,8 @@
 // DATA_DIR of the embedded database: the lock file that makes it one process's, and the URL that process serves.
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** Embedded PGlite belongs to one process: a lock file in DATA_DIR says which. */
 export function acquireDataDirLock(dataDir: string): () => void {
@@ -61,4 +63,17 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+/**
+ * A new embedded database is created and migrated by a short-lived process of its own
+ * (./embedded-first-start.ts): the WebAssembly memory that initdb and the first migrations grow goes
+ * with it. Only from the built service (dist/); run from TypeScript sources it is done in-process.
+ */
+export async function prepareEmbeddedApart(pgliteDir: string): Promise<void> {
+  const program = fileURLToPath(new URL('./embedded-first-start.js', import.meta.url))
+  if (fs.existsSync(path.join(pgliteDir, 'PG_VERSION')) || !fs.existsSync(program)) return
+  const child = spawn(process.execPath, [program, pgliteDir], { stdio: ['ignore', 'inherit', 'inherit'] })
+  const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('exit', resolve))
+  if (code !== 0) throw new Error(`creating the embedded database in ${pgliteDir} failed (exit code ${code})`)
 }
