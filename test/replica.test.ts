@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgres } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import { ADMIN_TOKEN, createSiblingApp, type TestApp } from './app.js'
+import { signedIn } from './console.js'
 import { onPostgres } from './database.js'
 import { pause, until } from './eventually.js'
 import { admin, createAutoItem, createReseller, get, type Reseller } from './factory.js'
@@ -107,6 +108,17 @@ describe.skipIf(!onPostgres || !programs)('read replicas (PostgreSQL, a streamin
       const stale = await get(patient.app, '/item', shop)
       expect(listedNames(stale)).toContain('Voucher Before')
       serverTime = stale.json().server_time
+
+      // A console form's next page reads the primary (this browser wrote a moment ago); another browser's, the replica.
+      const operator = await signedIn(patient.app)
+      await operator.get('/console/resellers')
+      expect((await operator.post('/console/resellers', { name: 'Replica Shop' })).status).toBe(200)
+      expect((await operator.get('/console/resellers')).body).toContain('Replica Shop')
+      const other = await signedIn(patient.app)
+      other.cookies.delete('wrote_recently')
+      const page = await other.get('/console/resellers')
+      expect(page.status).toBe(200)
+      expect(page.body).not.toContain('Replica Shop')
 
       // Past READ_MAX_LAG_MS the replica is skipped: the same reads see the primary, without an error.
       await until(
