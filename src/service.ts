@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { pino, type Logger } from 'pino'
-import { runsWorkers, type Config } from './config.js'
+import { runsWorkers, servesApi, type Config } from './config.js'
 import { checkAppKey, createContext, type AppContext, type ContextOverrides } from './context.js'
 import { acquireDataDirLock } from './db/data-dir.js'
 import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
@@ -37,7 +37,8 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
   let ctx: AppContext
   try {
     if (!overrides.database) webhookDatabase = await openWebhookDatabase(config, database)
-    reads = await openReadPools(database, config.databaseReadUrls, {
+    // Workers read what they then write: replicas serve the API's lag-tolerant reads only.
+    reads = await openReadPools(database, servesApi(config.role) ? config.databaseReadUrls : [], {
       poolMax: config.dbPoolMax,
       maxLagMs: config.readMaxLagMs,
       timeouts: databaseTimeouts(config),
