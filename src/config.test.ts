@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       publicUrl: 'http://127.0.0.1:8080',
       databaseUrl: undefined,
+      databaseReadUrls: [],
+      readMaxLagMs: 5000,
       dataDir: './data',
       appEnv: 'development',
       appKey: undefined,
@@ -104,6 +106,10 @@ describe('loadConfig', () => {
       dbQueryTimeoutMs: 9000,
     })
     expect(loadConfig({ WEBHOOK_USER_AGENT: 'SekalipayWebhook/1.0' }).webhookUserAgent).toBe('SekalipayWebhook/1.0')
+    // Replicas: a comma-separated list, blanks ignored.
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db/x', DATABASE_READ_URL: ' postgres://r1/x,, postgresql://r2/x ', READ_MAX_LAG_MS: '800' }),
+    ).toMatchObject({ databaseReadUrls: ['postgres://r1/x', 'postgresql://r2/x'], readMaxLagMs: 800 })
     // A trailing slash would double up in payment links.
     expect(loadConfig({ PUBLIC_URL: 'https://shop.example/' }).publicUrl).toBe('https://shop.example')
   })
@@ -124,6 +130,12 @@ describe('loadConfig', () => {
     [{ ROLE: 'worker' }, /^ROLE: worker needs DATABASE_URL/],
     [{ ROLE: 'api', WORKERS: 'true' }, /^ROLE: api contradicts WORKERS=true \(deprecated: WORKERS=true means ROLE=all\); unset WORKERS$/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+    [
+      { DATABASE_URL: 'postgres://db/x', DATABASE_READ_URL: 'postgres://r1/x, mysql://u:secret@r2/x' },
+      /^DATABASE_READ_URL: "mysql:\/\/u:…@r2\/x" is not a postgres:\/\/ URL$/,
+    ],
+    [{ DATABASE_READ_URL: 'postgres://r1/x' }, /^DATABASE_READ_URL: needs DATABASE_URL/],
+    [{ READ_MAX_LAG_MS: '-1' }, /^READ_MAX_LAG_MS: .*0.*"-1"/],
     [{ DB_STATEMENT_TIMEOUT_MS: '50' }, /^DB_STATEMENT_TIMEOUT_MS: .*100.*"50"/],
     [
       { DB_STATEMENT_TIMEOUT_MS: '8000', DB_QUERY_TIMEOUT_MS: '4000' },

@@ -16,6 +16,9 @@ const Env = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  // Read replicas for reads that tolerate seconds of lag (docs/operating.md#read-replicas), comma-separated.
+  DATABASE_READ_URL: Type.Optional(Type.String({ minLength: 1 })),
+  READ_MAX_LAG_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 5000 }),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   APP_ENV: StringEnum(['development', 'production', 'test'], { default: 'development' }),
   APP_KEY: Type.Optional(Type.String({ minLength: 32 })),
@@ -92,6 +95,8 @@ type Derived = {
   publicUrl: string
   /** Set (all of it) when paymentGateway is tripay. */
   tripay: { baseUrl: string; apiKey: string; privateKey: string; merchantCode: string } | undefined
+  /** DATABASE_READ_URL split: the replicas' URLs (none: every read goes to DATABASE_URL). */
+  databaseReadUrls: string[]
   /** What this process runs: `all` (API and workers), `api`, `worker` (scale-out) or `migrate` (then exits). */
   role: Role
   trustProxy: string[] | undefined
@@ -160,6 +165,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     )
   else if (role === 'worker' && !env.DATABASE_URL)
     problems.push(`${env.ROLE ? 'ROLE: worker' : 'WORKERS: only'} needs DATABASE_URL (the embedded database belongs to one process)`)
+  const databaseReadUrls = (env.DATABASE_READ_URL ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '')
+  for (const url of databaseReadUrls)
+    if (!/^postgres(ql)?:\/\//.test(url)) problems.push(`DATABASE_READ_URL: "${redactedUrl(url)}" is not a postgres:// URL`)
+  if (databaseReadUrls.length > 0 && !env.DATABASE_URL)
+    problems.push('DATABASE_READ_URL: needs DATABASE_URL (replicas of the embedded database do not exist)')
   if (env.APP_ENV === 'production') {
     if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
     // A migration job needs the database only: the keys stay with the processes that use them.
@@ -183,6 +196,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl,
     adminUrl: env.ADMIN_URL?.replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL,
+    databaseReadUrls,
+    readMaxLagMs: env.READ_MAX_LAG_MS,
     dataDir: env.DATA_DIR,
     appEnv: env.APP_ENV,
     appKey: env.APP_KEY,
@@ -249,6 +264,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 /** A copy of the config with some values replaced (resolved secrets, test overrides). */
 export function withConfig(config: Config, changes: Partial<Config>): Config {
   return Object.freeze({ ...config, ...changes })
+}
+
+/** A URL as a problem line may show it: without its password. */
+function redactedUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
 }
 
 function isTimeZone(zone: string): boolean {

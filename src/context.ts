@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Config } from './config.js'
 import type { Database, DatabaseHandle, PreparedStatement } from './db/database.js'
 import { listen, type Listen } from './db/notifications.js'
+import { primaryReads, type ReadPools } from './db/replicas.js'
 import { createKeptPages, type KeptPages } from './http/kept-pages.js'
 import { type AccountCountersReader, accountCountersReader, type AuthCache, createAuthCache } from './modules/accounts/index.js'
 import { type CatalogCache, createCatalogCache, toVariant } from './modules/catalog/index.js'
@@ -19,6 +20,17 @@ import type { Actor } from './db/acting.js'
 export type AppContext = {
   config: Config
   db: Database
+  /**
+   * Reads that tolerate seconds of lag (catalog, lists, reports: docs/operating.md#read-replicas): each
+   * query on a replica within READ_MAX_LAG_MS, else on the primary; without replicas it is `db`.
+   */
+  dbRead: Database
+  /** `prepared` for the same reads, as `dbRead` routes them. */
+  preparedRead: PreparedStatement
+  /** A list and its version read on one server, so a kept page (http/kept-pages.ts) is never older than its version. */
+  listReads(): { db: Database; accountCounters: AccountCountersReader }
+  /** The primary's and the replicas' pools, for /metrics. */
+  readPools: ReadPools
   /** The webhook worker's: on PostgreSQL a pool of its own whose plans stay on keys (KEYED_PLANS). */
   webhookDb: Database
   /** One statement outside any transaction; on PostgreSQL a named prepared statement (auth, purchase). */
@@ -73,6 +85,7 @@ export function createContext(
   database: DatabaseHandle,
   overrides: ContextOverrides = {},
   webhookDatabase: DatabaseHandle = database,
+  reads: ReadPools = primaryReads(database),
 ): AppContext {
   if (!config.appKey) throw new Error('APP_KEY is not set')
   const counters = config.redisUrl ? redisCounterStore(config.redisUrl) : memoryCounterStore()
@@ -92,9 +105,20 @@ export function createContext(
   const webhookTransport =
     overrides.webhookTransport ?? createTransport({ production: config.appEnv === 'production', timeoutMs: config.webhookTimeoutMs })
   const fetchFn = overrides.fetch ?? globalThis.fetch
-  return {
+  // Each replica's own batched reader: a version read on a replica goes with a page read there.
+  const countersOn = new Map(
+    reads.targets.filter((target) => target.db !== database.db).map((target) => [target, accountCountersReader(target.prepared)]),
+  )
+  const ctx: AppContext = {
     config,
     db: database.db,
+    dbRead: reads.db,
+    preparedRead: reads.prepared,
+    listReads() {
+      const target = reads.choose()
+      return { db: target.db, accountCounters: countersOn.get(target) ?? ctx.accountCounters }
+    },
+    readPools: reads,
     webhookDb: webhookDatabase.db,
     prepared: database.prepared,
     listen: (channel, onMessage, onLost) => listen(database, channel, onMessage, onLost),
@@ -108,8 +132,8 @@ export function createContext(
     accountCounters: accountCountersReader(database.prepared),
     detailByRef: detailByRefReader(database.prepared, vault),
     keptPages: createKeptPages(),
-    catalog: createCatalogCache(database.db, toVariant),
-    leaderboard: createLeaderboardCache(database.db),
+    catalog: createCatalogCache(database.db, toVariant, reads.db),
+    leaderboard: createLeaderboardCache(reads.db),
     dispatchers,
     fulfilment,
     checkout,
@@ -117,6 +141,7 @@ export function createContext(
     paymentGateway: overrides.paymentGateway ?? createPaymentGateway(config, fetchFn),
     webhookTransport,
   }
+  return ctx
 }
 
 /** The database remembers which APP_KEY encrypted it; another key would make its secrets unreadable. */

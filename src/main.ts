@@ -97,6 +97,7 @@ async function main() {
     `  docs:         ${config.publicUrl}/api/docs`,
     `  console:      ${config.publicUrl}/console (sign in with the admin token)`,
     `  database:     ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`,
+    ...(config.databaseReadUrls.length > 0 ? [`  replicas:     ${config.databaseReadUrls.length} (DATABASE_READ_URL)`] : []),
   ]
   if (!background) banner.push('  role:         api (no background workers: run ROLE=worker processes beside it)')
   if (metrics) banner.push(`  metrics:      http://${config.metricsHost}:${config.metricsPort}/metrics`)

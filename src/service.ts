@@ -1,10 +1,11 @@
 import path from 'node:path'
 import { pino, type Logger } from 'pino'
-import { runsWorkers, type Config } from './config.js'
+import { runsWorkers, servesApi, type Config } from './config.js'
 import { checkAppKey, createContext, type AppContext, type ContextOverrides } from './context.js'
 import { acquireDataDirLock, prepareEmbeddedApart } from './db/data-dir.js'
 import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
+import { openReadPools, type ReadPools } from './db/replicas.js'
 import { recordLeaderboardZone } from './modules/leaderboard/index.js'
 import { recordMinMargin } from './modules/suppliers/index.js'
 import { checkMootaSecret } from './modules/topups/index.js'
@@ -26,7 +27,9 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
     ? { database: overrides.database, release: () => {} }
     : await openDatabase(config, progress)
   let webhookDatabase = database
+  let reads: ReadPools | undefined
   const closeDatabases = async () => {
+    await reads?.close()
     if (webhookDatabase !== database) await webhookDatabase.close()
     await database.close()
     release()
@@ -34,7 +37,13 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
   let ctx: AppContext
   try {
     if (!overrides.database) webhookDatabase = await openWebhookDatabase(config, database)
-    ctx = createContext(config, database, overrides, webhookDatabase)
+    // Workers read what they then write: replicas serve the API's lag-tolerant reads only.
+    reads = await openReadPools(database, servesApi(config.role) ? config.databaseReadUrls : [], {
+      poolMax: config.dbPoolMax,
+      maxLagMs: config.readMaxLagMs,
+      timeouts: databaseTimeouts(config),
+    })
+    ctx = createContext(config, database, overrides, webhookDatabase, reads)
     await checkAppKey(ctx.db, ctx.vault)
     await recordLeaderboardZone(ctx.db, config.leaderboardTz)
     await recordMinMargin(ctx.db, config.minMargin)

@@ -38,9 +38,13 @@ export async function createTestApp(
 }
 
 /** A second process's view: another app with its own pool on the same PostgreSQL database. */
-export async function createSiblingApp(databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createSiblingApp(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  changes: Partial<Config> = {},
+): Promise<TestApp> {
   const handle = await openPostgres(databaseUrl, 4, { pipelines: DEFAULT_DB_PIPELINES })
-  return appOn({ ...handle, url: databaseUrl }, env)
+  return appOn({ ...handle, url: databaseUrl }, env, changes)
 }
 
 async function appOn(

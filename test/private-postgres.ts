@@ -18,25 +18,66 @@ export type PrivateCluster = {
   destroy(): Promise<void>
 }
 
-function binDir(): string {
+export function binDir(): string | undefined {
   const root = '/usr/lib/postgresql'
   const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin/initdb'))) : []
-  if (versions.length === 0) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql')
-  return path.join(root, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin')
+  return versions.length === 0 ? undefined : path.join(root, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin')
 }
 
-export async function startPrivateCluster(): Promise<PrivateCluster> {
+/** The programs, run as `postgres` when the tests run as root (the server refuses to run as root). */
+function programs() {
   const bin = binDir()
+  if (!bin) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql')
   const asRoot = process.getuid?.() === 0
   const command = (program: string, args: string[]): [string, string[]] =>
     asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args]
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-pg-'))
-  if (asRoot) {
-    const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres']).toString().trim()))
-    fs.chownSync(dir, uid, gid)
+  const makeDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-pg-'))
+    if (asRoot) {
+      const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres']).toString().trim()))
+      fs.chownSync(dir, uid, gid)
+    }
+    return dir
   }
+  return { command, makeDir }
+}
+
+export async function startPrivateCluster(): Promise<PrivateCluster> {
+  const { command, makeDir } = programs()
+  const dir = makeDir()
   const data = path.join(dir, 'data')
-  const port = await freePort()
+  try {
+    execFileSync(...command('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C', '--no-sync']), {
+      stdio: 'ignore',
+    })
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
+  return runCluster(dir, await freePort())
+}
+
+/**
+ * A streaming replica of `primary` (initdb's pg_hba lets 127.0.0.1 replicate), made as an operator
+ * would: `pg_basebackup -R` into a directory of its own, then started on another port.
+ */
+export async function startReplica(primary: PrivateCluster): Promise<PrivateCluster> {
+  const { command, makeDir } = programs()
+  const dir = makeDir()
+  try {
+    await promisify(execFile)(
+      ...command('pg_basebackup', ['-D', path.join(dir, 'data'), '-R', '-X', 'stream', '-c', 'fast', '-d', primary.url]),
+    )
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
+  return runCluster(dir, await freePort())
+}
+
+async function runCluster(dir: string, port: number): Promise<PrivateCluster> {
+  const { command } = programs()
+  const data = path.join(dir, 'data')
   const pgCtl = (...args: string[]) => promisify(execFile)(...command('pg_ctl', ['-D', data, '-w', '-t', '30', ...args]))
   const postmaster = () => Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
   const pids = () => {
@@ -53,9 +94,6 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     }
   }
   try {
-    execFileSync(...command('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C', '--no-sync']), {
-      stdio: 'ignore',
-    })
     await pgCtl('-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=60`, 'start')
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true })

@@ -125,7 +125,7 @@ function preparedName(text: string): string | undefined {
  * never reused: it may still hold a transaction open on the server. Its 'error' event is caught
  * while checked out (pg would otherwise throw it and end the process).
  */
-function discardingLostClients(pool: pg.Pool, end: () => Promise<void>) {
+export function discardingLostClients(pool: pg.Pool, end: () => Promise<void>) {
   return {
     async connect() {
       const client = await pool.connect()

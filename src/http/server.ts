@@ -3,6 +3,7 @@ import secureJson from 'secure-json-parse'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { isDatabaseReachable } from '../db/database.js'
+import { registerPoolMetrics } from '../db/replica-metrics.js'
 import { AppError } from '../errors.js'
 import { adminCatalogRoutes, adminOrderRoutes, adminRoutes, operatorViewRoutes } from '../modules/admin/index.js'
 import { complaintAdminRoutes } from '../modules/complaints/index.js'
@@ -88,7 +89,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     processMetrics: ctx.config.appEnv !== 'test',
     servedHere: ctx.config.metricsPort === undefined,
     authenticate: adminAuth(ctx),
-    gauges: (registry) => registerAlertGauges(registry, ctx.db, (err) => app.log.warn({ err }, 'metrics gauges unread')),
+    gauges: (registry) => {
+      registerAlertGauges(registry, ctx.db, (err) => app.log.warn({ err }, 'metrics gauges unread'))
+      registerPoolMetrics(registry, ctx.readPools)
+    },
   })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))

@@ -86,7 +86,7 @@ export function adminOrderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { page = 1, per_page = 50, status, account_id, ref, awaiting, cursor } = request.query
         const filter = { accountId: account_id, status, ref, awaiting }
-        const { data, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page, cursor }))
+        const { data, meta } = await listOperatorOrders(ctx.dbRead, filter, pageWindow({ page, per_page, cursor }))
         return ok(data, meta)
       },
     )

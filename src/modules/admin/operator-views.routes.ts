@@ -25,7 +25,8 @@ const ItemsQuery = Type.Object({
 
 /** What the console's pages read, for the API and CLI too: the overview, an account's ledger, every item. */
 export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const { db } = ctx
+  // Lag-tolerant views on a replica within the bound (docs/operating.md#read-replicas); the books' audit on the primary.
+  const { db, dbRead } = ctx
   return async (app) => {
     app.get(
       '/overview',
@@ -38,7 +39,7 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', ADMIN_DOCS.adminOverview, { 200: Ok(Overview) }),
         },
       },
-      async () => ok(await storeOverview(db, ctx.config.leaderboardTz)),
+      async () => ok(await storeOverview(dbRead, ctx.config.leaderboardTz)),
     )
     app.get(
       '/resellers/:id/mutations',
@@ -53,8 +54,8 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { page = 1, per_page = 20, cursor, ...filters } = request.query
-        await getAccount(db, request.params.id)
-        const { data, meta } = await ledger.listMutations(db, request.params.id, filters, pageWindow({ page, per_page, cursor }))
+        await getAccount(dbRead, request.params.id)
+        const { data, meta } = await ledger.listMutations(dbRead, request.params.id, filters, pageWindow({ page, per_page, cursor }))
         return ok(data, meta)
       },
     )
@@ -86,7 +87,7 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { page = 1, per_page = 50, search, category } = request.query
-        const { rows, total } = await listOperatorItems(db, { page, perPage: per_page, search, category })
+        const { rows, total } = await listOperatorItems(dbRead, { page, perPage: per_page, search, category })
         return ok(rows, paginate({ page, per_page }, total))
       },
     )

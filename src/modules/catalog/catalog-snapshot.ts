@@ -99,6 +99,7 @@ export function entriesAt(snapshot: CatalogSnapshot, levelId: number): CatalogEn
  */
 async function takeSnapshot(
   db: Database,
+  readDb: Database,
   clock: SyncClock,
   toVariant: VariantAt,
   generation: number,
@@ -106,9 +107,13 @@ async function takeSnapshot(
 ): Promise<CatalogSnapshot> {
   const takenAt = Date.now()
   for (;;) {
+    // Observed on the primary (a transaction id is handed out there only), read where reads go: a
+    // replica's snapshot xmin bounds what it misses as the primary's does (transaction ids are global).
     const observed = await clock.observe(db)
-    const rows = await variantsQuery(db, { activeOnly: false }).select(snapshotXmin.as('xmin')).execute()
-    // An empty catalog: the observation's own snapshot is earlier, so its xmin is a safe stand-in.
+    const rows = await variantsQuery(readDb, { activeOnly: false }).select(snapshotXmin.as('xmin')).execute()
+    // An empty catalog: the observation's own snapshot is earlier, so its xmin is a safe stand-in; a
+    // replica's may be behind it, and the epoch misses nothing there (nothing to send either).
+    if (rows.length === 0 && readDb !== db) return { ...emptySnapshot(toVariant, generation, takenAt), cursor: EPOCH }
     const xmin = rows.length > 0 ? BigInt(rows[0].xmin) : observed.xmin
     const cursor = clock.cursorFor(xmin) ?? previous
     // A new process's first snapshot: once the transactions in flight end, the observation just made serves.
@@ -117,19 +122,22 @@ async function takeSnapshot(
       await new Promise((resolve) => setTimeout(resolve, 50))
       continue
     }
-    return {
-      items: rows.map(toItem),
-      levels: new Map(),
-      toVariant,
-      cursor: cursor ?? EPOCH,
-      bodies: new Map<string, Buffer>(),
-      generation,
-      takenAt,
-    }
+    return { ...emptySnapshot(toVariant, generation, takenAt), items: rows.map(toItem), cursor: cursor ?? EPOCH }
   }
 }
 
-export function createCatalogCache(db: Database, toVariant: VariantAt): CatalogCache {
+const emptySnapshot = (toVariant: VariantAt, generation: number, takenAt: number): CatalogSnapshot => ({
+  items: [],
+  levels: new Map(),
+  toVariant,
+  cursor: EPOCH,
+  bodies: new Map<string, Buffer>(),
+  generation,
+  takenAt,
+})
+
+/** `readDb`: where the listing is read (a replica within the lag bound, or `db`, the primary). */
+export function createCatalogCache(db: Database, toVariant: VariantAt, readDb: Database = db): CatalogCache {
   const clock = createSyncClock()
   let snapshot: CatalogSnapshot | undefined
   let generation = 0
@@ -138,7 +146,7 @@ export function createCatalogCache(db: Database, toVariant: VariantAt): CatalogC
 
   const renew = (): Promise<CatalogSnapshot> => {
     if (building?.generation === generation) return building.promise
-    const promise = takeSnapshot(db, clock, toVariant, generation, lastCursor)
+    const promise = takeSnapshot(db, readDb, clock, toVariant, generation, lastCursor)
       .then((taken) => {
         if (!lastCursor || taken.cursor > lastCursor) lastCursor = taken.cursor
         if (!snapshot || taken.generation > snapshot.generation || taken.takenAt > snapshot.takenAt) snapshot = taken

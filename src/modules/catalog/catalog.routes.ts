@@ -46,7 +46,7 @@ export function catalogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('reseller', CATALOG_DOCS.getItem, { 200: ItemDetail }),
         },
       },
-      async (request) => ok(await getCatalogItem(ctx.db, request.params.id, request.account.price_level_id)),
+      async (request) => ok(await getCatalogItem(ctx.dbRead, request.params.id, request.account.price_level_id)),
     )
   }
 }

@@ -67,7 +67,7 @@ export function auditLogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get('/console/audit', { config, schema: { hide, querystring: PageQuery } }, async (request, reply) => {
       const { page = 1, cursor } = request.query
       const text = filterText(request.query)
-      const { data, meta } = await listAuditLog(db, auditDayFilter(text, timeZone), pageWindow({ page, per_page: 50, cursor }))
+      const { data, meta } = await listAuditLog(request.readDb, auditDayFilter(text, timeZone), pageWindow({ page, per_page: 50, cursor }))
       // Links keep the filters as typed (blanks left out): the next page, and the CSV of the same rows.
       const given = FIELDS.flatMap((f) => (text[f] === undefined ? [] : [[f, String(text[f])]]))
       const next = meta.next_cursor ? `/console/audit?${new URLSearchParams([...given, ['cursor', meta.next_cursor]])}` : undefined

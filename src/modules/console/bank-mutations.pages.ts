@@ -29,8 +29,8 @@ export function bankMutationPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { status, page = 1 } = request.query
         const [{ rows, total }, channels] = await Promise.all([
-          listMutations(db, { page, per_page: PER_PAGE, status: status || undefined }),
-          listChannels(db),
+          listMutations(request.readDb, { page, per_page: PER_PAGE, status: status || undefined }),
+          listChannels(request.readDb),
         ])
         const link = (to: number) => `?${new URLSearchParams({ ...(status && { status }), page: String(to) })}`
         return reply.page('bank-mutations.eta', {

@@ -65,8 +65,8 @@ export function catalogPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { search, category, page = 1 } = request.query
         const filter = { page, perPage: 100, search: blankToUndefined(search), category: blankToUndefined(category) }
         const [{ rows, total }, categories] = await Promise.all([
-          listOperatorItems(db, filter),
-          listCategories(db, { page: 1, perPage: 500 }).then((r) => r.rows),
+          listOperatorItems(request.readDb, filter),
+          listCategories(request.readDb, { page: 1, perPage: 500 }).then((r) => r.rows),
         ])
         return reply.page('items.eta', { rows, total, page, categories, query: { search: search ?? '', category: category ?? '' } })
       },

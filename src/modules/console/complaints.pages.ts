@@ -41,7 +41,7 @@ export function complaintPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         // Closed ones are never in the queue: asking for them shows every complaint.
         const view = request.query.view === 'all' || status === 'closed' ? 'all' : 'queue'
         const q = { view, status: status || undefined, reason: reason || undefined, account_id, page, per_page: PER_PAGE } as const
-        const { rows, total } = await listOperatorQueue(db, sla(), q)
+        const { rows, total } = await listOperatorQueue(request.readDb, sla(), q)
         const kept = { view, status: status ?? '', reason: reason ?? '', account_id: account_id ? String(account_id) : '' }
         const link = (to: number) => `?${new URLSearchParams([...Object.entries(kept).filter(([, v]) => v !== ''), ['page', String(to)]])}`
         return reply.page('complaints.eta', {

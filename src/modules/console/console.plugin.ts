@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
+import { readYourWrites } from '../../http/read-your-writes.js'
 import { viewHelpers } from '../../http/page-format.js'
 import { registerWebArea, sendPage, serveAsset } from '../../http/web-pages.js'
 import { consoleErrorHandler } from './errors.js'
@@ -102,6 +103,7 @@ export function consolePlugin(ctx: AppContext) {
     })
     // Each request in its acting store (db/acting.ts), so a console write is logged as its operator's.
     actingScope(app)
+    readYourWrites(app, ctx, '/console')
     renewCatalogAfterWrites(app, ctx.catalog)
     // The language switch (a link in the header, `?lang=`) before the gate: the sign-in page speaks it too.
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -51,7 +51,7 @@ export function marginPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { from, to, group } = request.query
         const report = await marginReport(
-          ctx.db,
+          request.readDb,
           { from: blankToUndefined(from), to: blankToUndefined(to), group },
           ctx.config.leaderboardTz,
         )
@@ -69,7 +69,11 @@ export function marginPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { from, to } = request.query
-        const watch = await marginWatch(ctx.db, { from: blankToUndefined(from), to: blankToUndefined(to) }, ctx.config.leaderboardTz)
+        const watch = await marginWatch(
+          request.readDb,
+          { from: blankToUndefined(from), to: blankToUndefined(to) },
+          ctx.config.leaderboardTz,
+        )
         return reply.page('margin-watch.eta', { watch, blocked: watch.items })
       },
     )

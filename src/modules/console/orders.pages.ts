@@ -33,7 +33,7 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { ref, status, awaiting, account_id, page = 1, cursor } = request.query
         const filter = { ref: blankToUndefined(ref), status: status || undefined, awaiting: awaiting || undefined, accountId: account_id }
-        const { data: rows, meta } = await listOperatorOrders(db, filter, pageWindow({ page, per_page: 50, cursor }))
+        const { data: rows, meta } = await listOperatorOrders(request.readDb, filter, pageWindow({ page, per_page: 50, cursor }))
         // A search that names one order goes straight to it.
         if (filter.ref && rows.length === 1 && meta.page === 1) return reply.redirect(`/console/orders/${rows[0].id}`, 303)
         // The next page keeps every filter, the account's too.
@@ -42,10 +42,10 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         const next = meta.next_cursor ? `?${new URLSearchParams([...given, ['cursor', meta.next_cursor]])}` : undefined
         const [names, reseller] = await Promise.all([
           resellerNames(
-            db,
+            request.readDb,
             rows.map((o) => o.account_id),
           ),
-          account_id ? accounts.getAccount(db, account_id) : undefined,
+          account_id ? accounts.getAccount(request.readDb, account_id) : undefined,
         ])
         const filtered = given.some(([k]) => k !== 'account_id')
         return reply.page('orders.eta', { rows, meta, next, query: kept, names, reseller, filtered })
@@ -101,7 +101,7 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { status = 'review', page = 1 } = request.query
-        const { rows, total } = await listDispatches(db, { status, page, per_page: 50 })
+        const { rows, total } = await listDispatches(request.readDb, { status, page, per_page: 50 })
         return reply.page('dispatches.eta', { rows, total, page, status })
       },
     )

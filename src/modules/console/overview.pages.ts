@@ -23,13 +23,13 @@ export function overviewPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const hide = { schema: { hide: true }, config: { operationId: 'adminOverview' } }
   return async (app) => {
     app.get('/console', hide, async (request, reply) => {
-      const overview = await storeOverview(ctx.db, ctx.config.leaderboardTz)
+      const overview = await storeOverview(request.readDb, ctx.config.leaderboardTz)
       // The admin token of a store without operators is asked for the first owner (docs/design.md §11d).
       const firstOwner = request.consoleSession?.operator === undefined && !(await hasOperators(ctx.db))
       return reply.page('overview.eta', { overview, firstOwner, steps: await firstSteps(ctx.db, Number(overview.balances_held)) })
     })
-    app.get('/console/overview/figures', hide, async (_request, reply) =>
-      reply.page('overview-figures.eta', { overview: await storeOverview(ctx.db, ctx.config.leaderboardTz) }),
+    app.get('/console/overview/figures', hide, async (request, reply) =>
+      reply.page('overview-figures.eta', { overview: await storeOverview(request.readDb, ctx.config.leaderboardTz) }),
     )
   }
 }

@@ -25,7 +25,7 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       { config: { operationId: 'adminListResellers' }, schema: { hide, querystring: ListQuery } },
       async (request, reply) => {
         const { search, page = 1 } = request.query
-        const { rows, total } = await accounts.listAccounts(db, { page, perPage: 50, search: blankToUndefined(search) })
+        const { rows, total } = await accounts.listAccounts(request.readDb, { page, perPage: 50, search: blankToUndefined(search) })
         return reply.page('resellers.eta', { rows, total, page, search: search ?? '' })
       },
     )

@@ -48,16 +48,16 @@ export function topupPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { status, account_id, page = 1 } = request.query
         const [{ rows, total }, review] = await Promise.all([
-          listTopups(db, { page, per_page: PER_PAGE, status: status || undefined, account_id }),
+          listTopups(request.readDb, { page, per_page: PER_PAGE, status: status || undefined, account_id }),
           // The operator's queue, above any list: a gateway reported another paid total.
-          listTopups(db, { page: 1, per_page: PER_PAGE, status: 'review', account_id }),
+          listTopups(request.readDb, { page: 1, per_page: PER_PAGE, status: 'review', account_id }),
         ])
         const [names, reseller] = await Promise.all([
           resellerNames(
-            db,
+            request.readDb,
             [...rows, ...review.rows].map((t) => t.account_id),
           ),
-          account_id ? accounts.getAccount(db, account_id) : undefined,
+          account_id ? accounts.getAccount(request.readDb, account_id) : undefined,
         ])
         const simulator = ctx.config.paymentGateway === 'simulator'
         // Every filter travels with the page links.

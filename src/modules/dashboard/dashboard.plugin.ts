@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
+import { readYourWrites } from '../../http/read-your-writes.js'
 import { AppError } from '../../errors.js'
 import { registerWebArea, sendPage, serveAsset } from '../../http/web-pages.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
@@ -72,6 +73,7 @@ export function dashboardPlugin(ctx: AppContext) {
       },
       errorHandler: dashboardErrorHandler(),
     })
+    readYourWrites(app, ctx, '/dashboard')
     app.decorateRequest('dashboardUser', null as unknown as DashboardUser)
     app.decorateRequest('dashboardLang', 'id' as Lang)
     app.decorateReply('screen', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {

@@ -12,7 +12,7 @@ export function homePages(ctx: AppContext): FastifyPluginAsyncTypebox {
       const accountId = request.dashboardUser.account_id
       const [balance, recent, webhook] = await Promise.all([
         getBalance(ctx.accountCounters, accountId),
-        listPurchases(ctx.db, accountId, undefined, pageWindow({ page: 1, per_page: 5 })),
+        listPurchases(request.readDb, accountId, undefined, pageWindow({ page: 1, per_page: 5 })),
         settingsOf(ctx.db, accountId),
       ])
       return reply.screen('home.eta', { balance, orders: recent.data, ordersTotal: recent.meta.total, webhook })

@@ -7,8 +7,8 @@ export function leaderboardPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/dashboard/leaderboard', { schema: { hide: true } }, async (request, reply) => {
       const [own, leaders] = await Promise.all([
-        profile(ctx.prepared, ctx.leaderboard, request.dashboardUser.account_id, undefined),
-        topTen(ctx.prepared, undefined),
+        profile(ctx.preparedRead, ctx.leaderboard, request.dashboardUser.account_id, undefined),
+        topTen(ctx.preparedRead, undefined),
       ])
       return reply.screen('leaderboard.eta', { own, leaders })
     })

@@ -33,7 +33,7 @@ export function ledgerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get('/dashboard/ledger', { schema: { hide, querystring: LedgerQuery } }, async (request, reply) => {
       const { page = 1, cursor } = request.query
       const filter = filterOf(request.query)
-      const list = await listMutations(ctx.db, request.dashboardUser.account_id, filter, pageWindow({ page, per_page: 50, cursor }))
+      const list = await listMutations(request.readDb, request.dashboardUser.account_id, filter, pageWindow({ page, per_page: 50, cursor }))
       const query = new URLSearchParams({ direction: filter.direction ?? '', type: filter.type ?? '' })
       const next = list.meta.next_cursor ? `/dashboard/ledger?${query}&cursor=${list.meta.next_cursor}` : undefined
       const texts = TEXTS[request.dashboardLang]
@@ -46,7 +46,7 @@ export function ledgerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       const lines = [csvLine([...COLUMNS])]
       let cursor: string | undefined
       for (let rows = 0; rows < CSV_MAX_ROWS; rows += CSV_PAGE) {
-        const { data, meta } = await listMutations(ctx.db, accountId, filter, pageWindow({ page: 1, per_page: CSV_PAGE, cursor }))
+        const { data, meta } = await listMutations(request.readDb, accountId, filter, pageWindow({ page: 1, per_page: CSV_PAGE, cursor }))
         for (const r of data) lines.push(csvLine(COLUMNS.map((c) => (c === 'created_at' ? r.created_at.toISOString() : r[c]))))
         if (!meta.next_cursor) break
         cursor = meta.next_cursor

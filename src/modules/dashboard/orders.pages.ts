@@ -32,7 +32,7 @@ export function orderPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         if (found) return reply.redirect(`/dashboard/transactions/${encodeURIComponent(found.invoice)}`, 303)
         missing = q
       }
-      const list = await listPurchases(ctx.db, accountId, status, pageWindow({ page, per_page: 50, cursor }))
+      const list = await listPurchases(request.readDb, accountId, status, pageWindow({ page, per_page: 50, cursor }))
       const next = list.meta.next_cursor ? `/dashboard/transactions?status=${status ?? ''}&cursor=${list.meta.next_cursor}` : undefined
       return reply.screen('orders.eta', { rows: list.data, meta: list.meta, status: status ?? '', missing, next })
     })

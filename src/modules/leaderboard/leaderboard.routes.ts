@@ -18,7 +18,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('reseller', LEADERBOARD_DOCS.getLeaderboardProfile, { 200: Profile }),
         },
       },
-      async (request) => ok(await profile(ctx.prepared, ctx.leaderboard, request.account.id, request.query.month)),
+      async (request) => ok(await profile(ctx.preparedRead, ctx.leaderboard, request.account.id, request.query.month)),
     )
     app.get(
       '/leaderboard',
@@ -30,7 +30,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('reseller', LEADERBOARD_DOCS.listLeaderboard, { 200: Leaders }),
         },
       },
-      async (request) => ok(await topTen(ctx.prepared, request.query.month)),
+      async (request) => ok(await topTen(ctx.preparedRead, request.query.month)),
     )
   }
 }

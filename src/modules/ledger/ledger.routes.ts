@@ -34,8 +34,10 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { page = 1, per_page = 20, cursor, ...filters } = request.query
         const accountId = request.account.id
+        // A replica within the lag bound, or the primary: the version and its page from the same one.
+        const { db, accountCounters } = ctx.listReads()
         const read = async () => {
-          const { data, meta } = await ledger.listMutations(ctx.db, accountId, filters, pageWindow({ page, per_page, cursor }))
+          const { data, meta } = await ledger.listMutations(db, accountId, filters, pageWindow({ page, per_page, cursor }))
           return ok(
             data.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
             meta,
@@ -43,7 +45,7 @@ export function ledgerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         }
         if (filters.direction || filters.type) return read()
         // Bots poll the unfiltered list: answered from this process's copy while no entry was added.
-        const version = String(await ledger.ledgerCount(ctx.accountCounters, accountId))
+        const version = String(await ledger.ledgerCount(accountCounters, accountId))
         return sendKeptPage(ctx.keptPages, reply, { list: 'ledger', accountId, page, per_page, cursor }, version, read)
       },
     )

@@ -65,13 +65,15 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { page = 1, per_page = 20, cursor } = request.query
         const status = request.query.status === 'failed' ? 'canceled' : request.query.status
         const accountId = request.account.id
+        // A replica within the lag bound, or the primary: the version and its page from the same one.
+        const { db, accountCounters } = ctx.listReads()
         const read = async () => {
-          const { data, meta } = await listPurchases(ctx.db, accountId, status, pageWindow({ page, per_page, cursor }))
+          const { data, meta } = await listPurchases(db, accountId, status, pageWindow({ page, per_page, cursor }))
           return ok(data, meta)
         }
         if (status) return read()
         // Bots poll the unfiltered list: answered from this process's copy while no order was added or settled.
-        const version = await orderListVersion(ctx.accountCounters, accountId)
+        const version = await orderListVersion(accountCounters, accountId)
         return sendKeptPage(ctx.keptPages, reply, { list: 'orders', accountId, page, per_page, cursor }, version, read)
       },
     )

@@ -24,7 +24,7 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', REPORT_DOCS.adminMarginReport, { 200: MarginAnswer }),
         },
       },
-      async (request) => ok(await marginReport(ctx.db, request.query, ctx.config.leaderboardTz)),
+      async (request) => ok(await marginReport(ctx.dbRead, request.query, ctx.config.leaderboardTz)),
     )
     app.get(
       '/reports/margin-watch',
@@ -36,7 +36,7 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ...operation('operator', MARGIN_WATCH_DOCS.adminMarginWatch, { 200: MarginWatchAnswer }),
         },
       },
-      async (request) => ok(await marginWatch(ctx.db, request.query, ctx.config.leaderboardTz)),
+      async (request) => ok(await marginWatch(ctx.dbRead, request.query, ctx.config.leaderboardTz)),
     )
   }
 }
