@@ -1,0 +1,34 @@
+import { sql } from 'kysely'
+import type { Database, DatabaseTimeouts } from './database.js'
+
+/**
+ * Behind a transaction pooler (DATABASE_POOLER=transaction) nothing can be sent at startup, and a
+ * statement outside a transaction sets nothing of its own: the migrate step stores jit and the
+ * timeouts as the connecting role's defaults in this database, which every server connection the
+ * pooler opens starts with. In this database only: the role's other databases (and psql sessions
+ * elsewhere) keep theirs.
+ */
+export async function storeRoleDefaults(db: Database, timeouts: Pick<DatabaseTimeouts, 'statementMs' | 'idleInTransactionMs'>) {
+  const settings: [string, string][] = [
+    ['jit', 'off'],
+    ['statement_timeout', String(timeouts.statementMs)],
+    ['idle_in_transaction_session_timeout', String(timeouts.idleInTransactionMs)],
+  ]
+  // ALTER ROLE takes no parameters: the server quotes the names and values into its text.
+  for (const [name, value] of settings) {
+    const { rows } = await sql<{ statement: string }>`
+      SELECT format('ALTER ROLE %I IN DATABASE %I SET %s = %L', current_user, current_database(), ${name}::text, ${value}::text) AS statement`.execute(
+      db,
+    )
+    await sql.raw(rows[0].statement).execute(db)
+  }
+}
+
+/** The role's defaults in this database, as `name=value` (what storeRoleDefaults left). */
+export async function roleDefaults(db: Database): Promise<string[]> {
+  const { rows } = await sql<{ setting: string }>`
+    SELECT unnest(s.setconfig) AS setting
+      FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase
+     WHERE d.datname = current_database() AND s.setrole = (SELECT oid FROM pg_roles WHERE rolname = current_user)`.execute(db)
+  return rows.map((r) => r.setting).sort()
+}
