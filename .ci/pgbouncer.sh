@@ -4,10 +4,13 @@
 # version of Debian 13 (trixie) from its source package, off the mirror apt already uses, once; the
 # binary is cached outside the clone, so a second run only prints its path.
 # Prints the binary's path as its last line; exits non-zero (with the reason on stderr) when it cannot.
-# Usage: .ci/pgbouncer.sh            (CI and locally; needs root for apt-get the first time)
+# Usage: .ci/pgbouncer.sh   (CI and locally; root the first time, for apt-get; cached in
+# /var/cache/pgbouncer-ci as root, else ~/.cache/pgbouncer; PGBOUNCER_CACHE overrides)
 set -euo pipefail
 
-CACHE="${PGBOUNCER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pgbouncer}"
+# PgBouncer refuses to run as root: as root the build goes where another user can run it from.
+if [ "$(id -u)" = 0 ]; then DEFAULT_CACHE=/var/cache/pgbouncer-ci; else DEFAULT_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pgbouncer"; fi
+CACHE="${PGBOUNCER_CACHE:-$DEFAULT_CACHE}"
 BIN="$CACHE/bin/pgbouncer"
 MIN_MINOR=21
 
