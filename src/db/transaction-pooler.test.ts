@@ -84,8 +84,9 @@ describe.runIf(onPostgres)('behind a transaction pooler (PostgreSQL)', async () 
   })
 
   it('the migrate step’s role defaults reach every new connection to this database; a direct one states its own', async () => {
-    const migrating = await opened(database.url!, 1, { pooler: 'transaction' })
-    await storeRoleDefaults(migrating.db, timeouts)
+    const migrating = await opened(database.url!, 2, { pooler: 'transaction' })
+    // Processes starting together store them one at a time.
+    await Promise.all([storeRoleDefaults(migrating.db, timeouts), storeRoleDefaults(migrating.db, timeouts)])
     expect(await roleDefaults(migrating.db)).toEqual(['idle_in_transaction_session_timeout=9000', 'jit=off', 'statement_timeout=4000'])
     const pooled = await opened(database.url!, 1, { pooler: 'transaction' })
     expect([await show(pooled.db, 'statement_timeout'), await show(pooled.db, 'jit')]).toEqual(['4s', 'off'])
