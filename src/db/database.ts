@@ -6,6 +6,7 @@ import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
 import { ActingDialect } from './acting.js'
 import { pipelinedStatements } from './pipelined.js'
+import { sessionSettings, setLocal, type DatabaseTimeouts } from './session-settings.js'
 import { withFreshPlan } from './statement-names.js'
 import { isDatabaseUnavailable } from './unavailable.js'
 
@@ -44,8 +45,7 @@ function parseNumeric(value: string): number {
 pg.types.setTypeParser(INT8, parseSafeInteger)
 pg.types.setTypeParser(NUMERIC, parseNumeric)
 
-/** How long the service waits on PostgreSQL before a request answers 503 (docs/design.md §12). */
-export type DatabaseTimeouts = { connectMs: number; statementMs: number; queryMs: number; idleInTransactionMs: number }
+export type { DatabaseTimeouts }
 
 /**
  * For a pool whose statements all find their rows by key (the webhook worker's): a prepared
@@ -75,25 +75,6 @@ export type PostgresOptions = {
   /** Where LISTEN connects (direct to PostgreSQL); by default `url`, but nowhere behind a transaction pooler; null: nowhere. */
   listenUrl?: string | null
 }
-
-/** The settings every connection of a pool runs with; no timeout is 0, not the role's default. */
-function sessionSettings(timeouts: DatabaseTimeouts | undefined, settings: string[]): string[] {
-  return [
-    // JIT compiles a plan on each execution (≈ 50 ms) once its estimate crosses jit_above_cost, as the
-    // order detail's and the webhook batch's do; short OLTP statements never gain from it.
-    'jit=off',
-    `statement_timeout=${timeouts?.statementMs ?? 0}`,
-    `idle_in_transaction_session_timeout=${timeouts?.idleInTransactionMs ?? 0}`,
-    ...settings,
-  ]
-}
-
-/** `name=value` settings as statements local to the transaction (values are the service's own, never input). */
-const setLocal = (settings: string[]) =>
-  settings.map((setting) => {
-    const [name, value] = setting.split('=')
-    return `SET LOCAL ${name} = '${value}'`
-  })
 
 export async function openPostgres(url: string, poolMax: number, options: PostgresOptions = {}): Promise<DatabaseHandle> {
   const { timeouts, settings = [], pipelines = 0, pooler = 'none', namedStatements = true } = options

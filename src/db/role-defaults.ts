@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Database, DatabaseTimeouts } from './database.js'
 import { holdAdvisoryLock } from './functions/advisory-locks.js'
+import { sessionSettings } from './session-settings.js'
 
 /**
  * Behind a transaction pooler (DATABASE_POOLER=transaction) nothing can be sent at startup, and a
@@ -10,11 +11,8 @@ import { holdAdvisoryLock } from './functions/advisory-locks.js'
  * the role's other databases (and psql sessions elsewhere) keep theirs.
  */
 export async function storeRoleDefaults(db: Database, timeouts: Pick<DatabaseTimeouts, 'statementMs' | 'idleInTransactionMs'>) {
-  const settings: [string, string][] = [
-    ['jit', 'off'],
-    ['statement_timeout', String(timeouts.statementMs)],
-    ['idle_in_transaction_session_timeout', String(timeouts.idleInTransactionMs)],
-  ]
+  // The settings a direct connection sends at startup, none of a pool's own.
+  const settings = sessionSettings(timeouts).map((setting) => setting.split('='))
   // Every process migrates as it starts: one at a time, and only what differs (two ALTER ROLEs of one row at once collide).
   await db.transaction().execute(async (trx) => {
     await holdAdvisoryLock(trx, 'roleDefaults')
