@@ -13,6 +13,7 @@ export const SLOW_SUITES = [
   'test/crash.test.ts',
   'test/deploy-files.test.ts',
   'test/faults.test.ts',
+  'test/pgbouncer.test.ts',
   'test/fulfilment-crash.test.ts',
   'test/readme-walkthrough.test.ts',
   'test/redis-down.test.ts',

@@ -64,6 +64,9 @@ describe('loadConfig', () => {
       dbStatementTimeoutMs: 5000,
       dbQueryTimeoutMs: 6000,
       dbIdleInTransactionTimeoutMs: 10000,
+      databasePooler: 'none',
+      databaseListenUrl: undefined,
+      dbNamedStatements: true,
       authFailuresPerMinute: 20,
       httpConnectionTimeoutMs: 60000,
       httpRequestTimeoutMs: 30000,
@@ -105,6 +108,14 @@ describe('loadConfig', () => {
       metricsHost: '10.0.0.5',
       dbQueryTimeoutMs: 9000,
     })
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://bouncer:6432/shop',
+        DATABASE_POOLER: 'transaction',
+        DATABASE_LISTEN_URL: 'postgres://db:5432/shop',
+        DB_NAMED_STATEMENTS: 'false',
+      }),
+    ).toMatchObject({ databasePooler: 'transaction', databaseListenUrl: 'postgres://db:5432/shop', dbNamedStatements: false })
     expect(loadConfig({ WEBHOOK_USER_AGENT: 'SekalipayWebhook/1.0' }).webhookUserAgent).toBe('SekalipayWebhook/1.0')
     // Replicas: a comma-separated list, blanks ignored.
     expect(
@@ -136,6 +147,11 @@ describe('loadConfig', () => {
     ],
     [{ DATABASE_READ_URL: 'postgres://r1/x' }, /^DATABASE_READ_URL: needs DATABASE_URL/],
     [{ READ_MAX_LAG_MS: '-1' }, /^READ_MAX_LAG_MS: .*0.*"-1"/],
+    [{ DATABASE_POOLER: 'session' }, /^DATABASE_POOLER: expected one of none, transaction \(got "session"\)$/],
+    [{ DATABASE_POOLER: 'transaction' }, /^DATABASE_POOLER: transaction needs DATABASE_URL/],
+    [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, /^DATABASE_LISTEN_URL: needs DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_LISTEN_URL: 'mysql://x' }, /^DATABASE_LISTEN_URL: /],
+    [{ DB_NAMED_STATEMENTS: 'sometimes' }, /^DB_NAMED_STATEMENTS: /],
     [{ DB_STATEMENT_TIMEOUT_MS: '50' }, /^DB_STATEMENT_TIMEOUT_MS: .*100.*"50"/],
     [
       { DB_STATEMENT_TIMEOUT_MS: '8000', DB_QUERY_TIMEOUT_MS: '4000' },

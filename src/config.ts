@@ -75,6 +75,12 @@ const Env = Type.Object({
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000 }),
   DB_QUERY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 3600000 })),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 10000 }),
+  // docs/operating.md#pgbouncer: `transaction` when DATABASE_URL is a pooler in transaction mode (no session state lasts past a transaction).
+  DATABASE_POOLER: StringEnum(['none', 'transaction'], { default: 'none' }),
+  // A direct connection for LISTEN (a transaction pooler cannot carry it); unset behind one, the workers and caches poll.
+  DATABASE_LISTEN_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  // false: unnamed statements only, parsed and planned on every call (poolers without prepared-statement support).
+  DB_NAMED_STATEMENTS: Type.Boolean({ default: true }),
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 20 }),
   HTTP_CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 60000 }),
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
@@ -173,6 +179,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (!/^postgres(ql)?:\/\//.test(url)) problems.push(`DATABASE_READ_URL: "${redactedUrl(url)}" is not a postgres:// URL`)
   if (databaseReadUrls.length > 0 && !env.DATABASE_URL)
     problems.push('DATABASE_READ_URL: needs DATABASE_URL (replicas of the embedded database do not exist)')
+  if (!env.DATABASE_URL) {
+    if (env.DATABASE_POOLER === 'transaction')
+      problems.push(`DATABASE_POOLER: ${env.DATABASE_POOLER} needs DATABASE_URL (the embedded database has no pooler)`)
+    if (env.DATABASE_LISTEN_URL) problems.push('DATABASE_LISTEN_URL: needs DATABASE_URL (the embedded database has no pooler)')
+  }
   if (env.APP_ENV === 'production') {
     if (!env.DATABASE_URL) problems.push('DATABASE_URL: required in production (embedded PGlite does not fsync)')
     // A migration job needs the database only: the keys stay with the processes that use them.
@@ -251,6 +262,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dbStatementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
     dbQueryTimeoutMs: queryTimeoutMs,
     dbIdleInTransactionTimeoutMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    databasePooler: env.DATABASE_POOLER,
+    databaseListenUrl: env.DATABASE_LISTEN_URL,
+    dbNamedStatements: env.DB_NAMED_STATEMENTS,
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
     httpConnectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
     httpRequestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

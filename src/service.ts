@@ -6,6 +6,7 @@ import { acquireDataDirLock, prepareEmbeddedApart } from './db/data-dir.js'
 import { KEYED_PLANS, openPGlite, openPostgres, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
 import { openReadPools, type ReadPools } from './db/replicas.js'
+import { storeRoleDefaults } from './db/role-defaults.js'
 import { recordLeaderboardZone } from './modules/leaderboard/index.js'
 import { recordMinMargin } from './modules/suppliers/index.js'
 import { checkMootaSecret } from './modules/topups/index.js'
@@ -74,7 +75,11 @@ const WEBHOOK_POOL_MAX = 4
 /** On PostgreSQL the webhook worker's own small pool, where its prepared statements keep keyed plans; else the one database. */
 async function openWebhookDatabase(config: Config, database: DatabaseHandle): Promise<DatabaseHandle> {
   if (!config.databaseUrl || !runsWorkers(config.role)) return database
-  return openPostgres(config.databaseUrl, WEBHOOK_POOL_MAX, { timeouts: databaseTimeouts(config), settings: WEBHOOK_POOL_SETTINGS })
+  return openPostgres(config.databaseUrl, WEBHOOK_POOL_MAX, {
+    timeouts: databaseTimeouts(config),
+    settings: WEBHOOK_POOL_SETTINGS,
+    ...connecting(config),
+  })
 }
 
 // Commits without waiting for the WAL flush (a fifth of the pool's CPU went to fdatasync): a crash
@@ -92,27 +97,40 @@ const databaseTimeouts = (config: Config) => ({
 
 /** ROLE=migrate, a deploy step: the versioned migrations and the changed database functions, then nothing stays open. */
 export async function migrateDatabase(config: Config, progress: Progress = () => {}): Promise<void> {
-  if (config.databaseUrl) return migratePostgres(config.databaseUrl, progress)
+  if (config.databaseUrl) return migratePostgres(config, config.databaseUrl, progress)
   const { database, release } = await openDatabase(config, progress)
   await database.close()
   release()
 }
 
-async function migratePostgres(url: string, progress: Progress): Promise<void> {
+async function migratePostgres(config: Config, url: string, progress: Progress): Promise<void> {
   progress('migrating PostgreSQL')
   // Migrations may wait for another process's or build an index: not under the request timeouts.
-  const migrating = await openPostgres(url, 2)
-  await migrateToLatest(migrating.db).finally(() => migrating.close())
+  const migrating = await openPostgres(url, 2, { pooler: config.databasePooler, namedStatements: config.dbNamedStatements })
+  try {
+    await migrateToLatest(migrating.db)
+    if (config.databasePooler === 'transaction') await storeRoleDefaults(migrating.db, databaseTimeouts(config))
+  } finally {
+    await migrating.close()
+  }
 }
+
+/** How every PostgreSQL pool of the process connects: directly, or through a transaction pooler. */
+const connecting = (config: Config) => ({
+  pooler: config.databasePooler,
+  namedStatements: config.dbNamedStatements,
+  listenUrl: config.databaseListenUrl,
+})
 
 /** The migrated database, and the release of the embedded one's lock. */
 async function openDatabase(config: Config, progress: Progress): Promise<{ database: DatabaseHandle; release: () => void }> {
   if (config.databaseUrl) {
-    await migratePostgres(config.databaseUrl, progress)
+    await migratePostgres(config, config.databaseUrl, progress)
     return {
       database: await openPostgres(config.databaseUrl, config.dbPoolMax, {
         timeouts: databaseTimeouts(config),
         pipelines: config.dbPipelines,
+        ...connecting(config),
       }),
       release: () => {},
     }

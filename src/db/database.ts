@@ -6,6 +6,7 @@ import type { DB } from './schema.js'
 import { PGliteDialect } from './pglite-dialect.js'
 import { ActingDialect } from './acting.js'
 import { pipelinedStatements } from './pipelined.js'
+import { sessionSettings, setLocal, type DatabaseTimeouts } from './session-settings.js'
 import { withFreshPlan } from './statement-names.js'
 import { isDatabaseUnavailable } from './unavailable.js'
 
@@ -22,6 +23,8 @@ export type DatabaseHandle = {
   driver: 'postgres' | 'pglite'
   /** Raw pool for the few hot statements that run as named prepared statements. */
   pool?: pg.Pool
+  /** Where LISTEN connects (db/notifications.ts); absent on PostgreSQL behind a transaction pooler without one: the workers poll. */
+  listenConfig?: pg.ClientConfig
   pglite?: PGlite
   prepared: PreparedStatement
   close(): Promise<void>
@@ -42,8 +45,7 @@ function parseNumeric(value: string): number {
 pg.types.setTypeParser(INT8, parseSafeInteger)
 pg.types.setTypeParser(NUMERIC, parseNumeric)
 
-/** How long the service waits on PostgreSQL before a request answers 503 (docs/design.md §12). */
-export type DatabaseTimeouts = { connectMs: number; statementMs: number; queryMs: number; idleInTransactionMs: number }
+export type { DatabaseTimeouts }
 
 /**
  * For a pool whose statements all find their rows by key (the webhook worker's): a prepared
@@ -61,22 +63,31 @@ export type PostgresOptions = {
   settings?: string[]
   /** Pipelined connections for `prepared` (db/pipelined.ts); 0: it takes a pool client per statement. */
   pipelines?: number
+  /**
+   * `transaction`: `url` is a pooler in transaction mode (PgBouncer), which refuses startup options
+   * and hands each transaction any server connection. Nothing is sent at startup: each transaction
+   * sets its settings with SET LOCAL, and a statement outside one runs under the role's defaults
+   * (db/role-defaults.ts), or, on a pool with `settings` of its own, in a transaction of its own.
+   */
+  pooler?: 'none' | 'transaction'
+  /** false: every statement unnamed, parsed and planned on each call (a pooler that cannot carry named ones). */
+  namedStatements?: boolean
+  /** Where LISTEN connects (direct to PostgreSQL); by default `url`, but nowhere behind a transaction pooler; null: nowhere. */
+  listenUrl?: string | null
 }
 
 export async function openPostgres(url: string, poolMax: number, options: PostgresOptions = {}): Promise<DatabaseHandle> {
-  const { timeouts, settings = [], pipelines = 0 } = options
+  const { timeouts, settings = [], pipelines = 0, pooler = 'none', namedStatements = true } = options
+  const session = sessionSettings(timeouts, settings)
+  const pooled = pooler === 'transaction'
   const config: pg.ClientConfig = {
     connectionString: url,
-    // JIT compiles a plan on each execution (≈ 50 ms) once its estimate crosses jit_above_cost, as the
-    // order detail's and the webhook batch's do; short OLTP statements never gain from it.
-    options: ['jit=off', ...settings].map((s) => `-c ${s}`).join(' '),
+    ...(!pooled && { options: session.map((s) => `-c ${s}`).join(' ') }),
     ...(timeouts && {
       // Also bounds the wait for a free pool slot when every connection hangs.
       connectionTimeoutMillis: timeouts.connectMs,
-      statement_timeout: timeouts.statementMs,
       // Client side: a stopped server never sends the statement timeout's error.
       query_timeout: timeouts.queryMs,
-      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
     }),
   }
   const pool = new pg.Pool({ ...config, max: poolMax })
@@ -87,18 +98,33 @@ export async function openPostgres(url: string, poolMax: number, options: Postgr
   // process. The fault drill's server once died of an unheard FATAL on some client (which one, not
   // found); this rules the pool's out. Losses still reach callers through their calls.
   pool.on('connect', (client) => client.on('error', () => {}))
-  const pipelined = pipelines > 0 ? pipelinedStatements(config, pipelines) : undefined
+  const pipelined = pipelines > 0 ? pipelinedStatements(config, pipelines, namedStatements) : undefined
   // Destroying the query builder ends the pipelined connections with the pool.
   const end = async () => {
     await pipelined?.close()
     await pool.end()
   }
-  const db = new Kysely<DB>({ dialect: new ActingDialect(new PostgresDialect({ pool: discardingLostClients(pool, end) })) })
+  const statements: StatementOptions = {
+    named: namedStatements,
+    // One round trip: BEGIN and the settings leave as one simple query.
+    local: pooled ? setLocal(session).join('; ') : undefined,
+    // The role's defaults hold jit and the timeouts; a pool's own settings need a transaction.
+    wrapSingle: pooled && settings.length > 0,
+  }
+  const db = new Kysely<DB>({ dialect: new ActingDialect(new PostgresDialect({ pool: discardingLostClients(pool, end, statements) })) })
   const prepared =
     pipelined?.run ??
     (<R>(name: string, text: string, values: unknown[]) =>
-      withFreshPlan(name, async (current) => (await pool.query<R & pg.QueryResultRow>({ name: current, text, values })).rows))
-  return { db, driver: 'postgres', pool, prepared, close: () => db.destroy() }
+      withFreshPlan(
+        name,
+        async (current) => (await pool.query<R & pg.QueryResultRow>({ name: namedStatements ? current : undefined, text, values })).rows,
+      ))
+  // Through a transaction pooler a LISTEN would stay behind on a server connection others share.
+  const listenUrl = options.listenUrl !== undefined ? options.listenUrl : pooled ? null : url
+  // A listener on another URL is a direct connection: the pool's startup settings are fine there.
+  const listenConfig =
+    listenUrl === null ? undefined : { ...config, connectionString: listenUrl, options: session.map((s) => `-c ${s}`).join(' ') }
+  return { db, driver: 'postgres', pool, listenConfig, prepared, close: () => db.destroy() }
 }
 
 // What Kysely sends to open and end a transaction on a connection it holds.
@@ -110,8 +136,8 @@ export const PREPARED = '/* prepared */ '
 const preparedNames = new Map<string, string>()
 
 /** The statement's name when it asks to be prepared: one per distinct text (a listing has a handful of shapes). */
-function preparedName(text: string): string | undefined {
-  if (!text.startsWith(PREPARED)) return undefined
+function preparedName(text: string, named: boolean): string | undefined {
+  if (!named || !text.startsWith(PREPARED)) return undefined
   let name = preparedNames.get(text)
   if (name === undefined) {
     name = `k${preparedNames.size}`
@@ -120,12 +146,20 @@ function preparedName(text: string): string | undefined {
   return name
 }
 
+/** How a pool's statements travel: named or not, and the settings each transaction sets behind a transaction pooler. */
+type StatementOptions = { named: boolean; local?: string; wrapSingle: boolean }
+
 /**
  * Kysely's view of the pool. A client whose connection failed or timed out is dropped at once and
  * never reused: it may still hold a transaction open on the server. Its 'error' event is caught
  * while checked out (pg would otherwise throw it and end the process).
  */
-export function discardingLostClients(pool: pg.Pool, end: () => Promise<void>) {
+export function discardingLostClients(
+  pool: pg.Pool,
+  end: () => Promise<void>,
+  // A direct connection: named statements, nothing set per transaction.
+  statements: StatementOptions = { named: true, wrapSingle: false },
+) {
   return {
     async connect() {
       const client = await pool.connect()
@@ -141,19 +175,38 @@ export function discardingLostClients(pool: pg.Pool, end: () => Promise<void>) {
       }
       client.on('error', drop)
       let inTransaction = false
+      const opening = (text: string) => (statements.local ? `${text}; ${statements.local}` : text)
+      // A statement outside any transaction on a pool whose settings cannot be the role's: in one of its own.
+      const alone = async <T>(run: () => Promise<T>): Promise<T> => {
+        if (!statements.wrapSingle || inTransaction) return run()
+        await client.query(opening('BEGIN'))
+        try {
+          const result = await run()
+          await client.query('COMMIT')
+          return result
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined)
+          throw error
+        }
+      }
       return {
         async query(text: string, values: unknown[]) {
           if (lost) throw lost
           try {
-            const name = preparedName(text)
+            const name = preparedName(text, statements.named)
             if (name === undefined) {
-              const result = await client.query(text, values)
-              if (TRANSACTION_OPENS.test(text)) inTransaction = true
-              else if (TRANSACTION_ENDS.test(text)) inTransaction = false
+              if (TRANSACTION_OPENS.test(text)) {
+                const result = await client.query(opening(text), values)
+                inTransaction = true
+                // The multi-statement query answers one result per statement: Kysely expects BEGIN's.
+                return Array.isArray(result) ? result[0] : result
+              }
+              const result = await (TRANSACTION_ENDS.test(text) ? client.query(text, values) : alone(() => client.query(text, values)))
+              if (TRANSACTION_ENDS.test(text)) inTransaction = false
               return result
             }
             // Inside a transaction a stale plan has aborted it: renamed, the statement plans afresh when the caller retries.
-            return await withFreshPlan(name, (current) => client.query({ name: current, text, values }), !inTransaction)
+            return await withFreshPlan(name, (current) => alone(() => client.query({ name: current, text, values })), !inTransaction)
           } catch (error) {
             if (isDatabaseUnavailable(error)) drop(error as Error)
             throw error

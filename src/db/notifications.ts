@@ -6,8 +6,8 @@ export type Listen = (channel: string, onMessage: (payload: string) => void, onL
 
 /**
  * Calls onMessage for every NOTIFY on `channel` from any process sharing the database. On
- * PostgreSQL a dedicated connection listens and reconnects; onLost runs whenever messages may
- * have been missed. Returns the function that stops listening.
+ * PostgreSQL a dedicated connection (DATABASE_LISTEN_URL's when set) listens and reconnects; onLost
+ * runs whenever messages may have been missed. Returns the function that stops listening.
  */
 export async function listen(
   database: DatabaseHandle,
@@ -16,12 +16,16 @@ export async function listen(
   onLost: () => void,
 ): Promise<() => Promise<void>> {
   if (database.pglite) return database.pglite.listen(channel, onMessage)
+  // Behind a transaction pooler with no direct URL: nothing rings, every listener's owner polls
+  // (the workers every second or two, the catalog snapshot each second, the auth cache each 5 s).
+  const { listenConfig } = database
+  if (!listenConfig) return async () => {}
   let client: pg.Client | undefined
   let stopped = false
   let retry: NodeJS.Timeout | undefined
   const connect = async () => {
     // Keepalive: a listener idles for long, and a silently dropped connection would miss every NOTIFY.
-    const next = new pg.Client({ ...database.pool!.options, keepAlive: true })
+    const next = new pg.Client({ ...listenConfig, keepAlive: true })
     const lost = () => {
       onLost()
       next.end().catch(() => {})

@@ -28,7 +28,11 @@ function forget(lane: Lane, connecting: Promise<pg.Client>): boolean {
  * of it, and its firing would end the connection under all of them. A lane with calls in flight
  * that hears nothing for that long is lost; each statement's statement_timeout keeps a sound one talking.
  */
-export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { run: PreparedStatement; close(): Promise<void> } {
+export function pipelinedStatements(
+  config: pg.ClientConfig,
+  lanes: number,
+  named = true,
+): { run: PreparedStatement; close(): Promise<void> } {
   const { query_timeout: silenceMs, ...clientConfig } = config
   const all: Lane[] = Array.from({ length: lanes }, () => ({ inFlight: 0, corked: false, heardAt: 0 }))
   let closed = false
@@ -82,7 +86,7 @@ export function pipelinedStatements(config: pg.ClientConfig, lanes: number): { r
     try {
       const client = await connecting
       cork(lane, client)
-      return (await client.query<R & pg.QueryResultRow>({ name, text, values })).rows
+      return (await client.query<R & pg.QueryResultRow>({ name: named ? name : undefined, text, values })).rows
     } catch (error) {
       // The server may report a terminated session before its socket closes: no later call may follow it.
       // A statement timeout (57014) leaves the connection and the calls behind it sound.

@@ -7,6 +7,7 @@
 --   1924  lock_ref_id(): a purchase or top-up claiming a ref_id holds it to commit (second key: a hash of account and ref_id)
 --   1925  outbox_bell_lock_class(): one committing transaction at a time rings NOTIFY outbox (webhooks/webhooks.sql, try-lock only)
 --   1926  dispatch_bell_lock_class(): one committing purchase at a time rings NOTIFY dispatch for the upstream worker (try-lock only)
+--   1927  role_defaults_lock_class(): one starting process at a time stores the role's defaults (db/role-defaults.ts)
 -- The second key of an item lock is item_lock_key(id).
 
 CREATE OR REPLACE FUNCTION item_count_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1920 $$;
@@ -24,6 +25,8 @@ CREATE OR REPLACE FUNCTION demo_seed_lock_class() RETURNS integer LANGUAGE sql I
 CREATE OR REPLACE FUNCTION outbox_bell_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1925 $$;
 
 CREATE OR REPLACE FUNCTION dispatch_bell_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1926 $$;
+
+CREATE OR REPLACE FUNCTION role_defaults_lock_class() RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1927 $$;
 
 -- Whoever claims a ref_id holds this until commit, then looks for an order or top-up with it: a
 -- second claimant waits and then sees the first one's row (or a free ref_id if it rolled back).

@@ -5,6 +5,7 @@ import type { Trx } from '../database.js'
 const CLASSES = {
   licenseIntake: sql<number>`license_intake_lock_class()`,
   demoSeed: sql<number>`demo_seed_lock_class()`,
+  roleDefaults: sql<number>`role_defaults_lock_class()`,
 }
 
 /** Waits for, then holds until the transaction ends, one of the store-wide advisory locks. */
