@@ -19,14 +19,21 @@ afterAll(() => stop())
 const stampOf = async (id: number) =>
   (await ctx.db.selectFrom('items').select('updated_at').where('id', '=', id).executeTakeFirstOrThrow()).updated_at.getTime()
 
-/** Runs a write and answers what catalog_changed rang for it: every bell committed before a sentinel rung after it. */
+/** Runs a write and answers what catalog_changed rang for it: every bell between a sentinel rung before it and one rung after it. */
 async function bellsOf(write: () => Promise<unknown>): Promise<string[]> {
+  // The bells of earlier writes (still on their way) first: a sentinel rung after them marks their end.
+  await sentinelHeard()
   heard.length = 0
   await write()
+  const sentinel = await sentinelHeard()
+  return heard.slice(0, heard.indexOf(sentinel))
+}
+
+async function sentinelHeard(): Promise<string> {
   const sentinel = `sentinel-${Math.random()}`
   await sql`SELECT pg_notify('catalog_changed', ${sentinel})`.execute(ctx.db)
   await until('the sentinel arrived', () => heard.includes(sentinel), { intervalMs: 10 })
-  return heard.slice(0, heard.indexOf(sentinel))
+  return sentinel
 }
 
 /** Whether a write moved the item's stamp and rang the bell. */
