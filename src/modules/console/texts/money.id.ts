@@ -89,7 +89,7 @@ export const MONEY_ID: typeof MONEY_EN = {
     creditRequested: 'kreditkan jumlah yang diminta',
     creditOther: 'kreditkan jumlah lain',
     creditNothing: 'tidak dikreditkan (gagal)',
-    reasonKept: 'alasan (disimpan bersama top-up)',
+    reasonKept: 'alasan (disimpan di top-up)',
     resolved: (credited: string) => `diselesaikan: ${credited} dikreditkan`,
     count: ['top-up', 'top-up'],
   },
