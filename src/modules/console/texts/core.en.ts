@@ -1,7 +1,7 @@
 /** The console's core texts in English; ./core.id.ts has the same keys (tsc holds it to them). */
 export const CORE_EN = {
   layout: {
-    /** Nav labels by path; a link not named here keeps its English label. */
+    /** Nav labels by path, in the nav's order (layout.eta shows those the person's role may use). */
     nav: {
       '/console': 'Overview',
       '/console/resellers': 'Resellers',
@@ -21,7 +21,7 @@ export const CORE_EN = {
       '/console/margin-watch': 'Margin watch',
       '/console/audit': 'Audit log',
       '/console/team': 'Team',
-    } as Record<string, string>,
+    },
     console: 'Operator console',
     signOut: 'Sign out',
     yourAccount: 'Your account: tokens and second factor',
