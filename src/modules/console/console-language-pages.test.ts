@@ -342,6 +342,17 @@ describe('console: every page in Bahasa Indonesia', () => {
     expect({ wrong, english }).toEqual({ wrong: [], english: {} })
   })
 
+  it('answers each page in English too, with no text missing (a template naming a text wrong shows "undefined")', async () => {
+    const english = await signedIn(app)
+    const missing: string[] = []
+    for (const url of Object.values(PAGES)) {
+      if (url === null) continue
+      const page = await english.get(url)
+      if (/undefined|NaN|\[object /.test(visibleText(page.body)) || !/<html lang="en">|^<span|^\s*<div/.test(page.body)) missing.push(url)
+    }
+    expect(missing).toEqual([])
+  })
+
   it('finds the English words of a page left in English (the check can fail)', async () => {
     const page = await operator.get('/console/orders?lang=en')
     expect(englishIn(page.body)).toEqual(expect.arrayContaining(['Find', 'Orders', 'and']))
