@@ -265,7 +265,7 @@ const SAMPLES: [string, string, string[]][] = [
     'Test Product · Test Item 3 aktif',
     ['<section id="level-prices"><h2>Harga per level</h2>', '>Izinkan rugi</button>'],
   ],
-  [`/console/resellers/${world.a.id}/deliveries`, `Sweep A: Pengiriman webhook`, ['<button>Kirim ulang</button>', '<th>Percobaan</th>']],
+  [`/console/resellers/${world.a.id}/deliveries`, `Sweep A: pengiriman webhook`, ['<button>Kirim ulang</button>', '<th>Percobaan</th>']],
   ['/console/dispatches?status=review', 'Permintaan upstream: review', ['<button>Berhasil</button>', 'Gagal (refund)']],
   [
     `/console/resellers/${world.a.id}`,

@@ -32,6 +32,8 @@ export const ACTIVITY_EN = {
     none: (status: string) => `No ${status}deliveries. Webhooks go to a reseller’s callback URL once they have one and a secret.`,
     last: 'last',
     redeliver: 'Redeliver',
+    /** After a reseller's name in the heading. */
+    ofReseller: 'webhook deliveries',
   },
   dispatches: {
     title: 'Upstream requests',

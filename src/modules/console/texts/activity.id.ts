@@ -35,6 +35,7 @@ export const ACTIVITY_ID: typeof ACTIVITY_EN = {
     none: (status: string) => `Tidak ada pengiriman ${status}. Webhook dikirim ke callback URL reseller setelah ia punya URL dan secret.`,
     last: 'terakhir',
     redeliver: 'Kirim ulang',
+    ofReseller: 'pengiriman webhook',
   },
   dispatches: {
     title: 'Permintaan upstream',
