@@ -67,7 +67,7 @@ export function alertPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           webhook: url ? { url, rotate_secret: checked(b.rotate_secret) } : null,
         }
         const channels = await putChannels(db, vault, production, body)
-        return reply.page('alert-channels.eta', { channels, secret: channels.webhook?.secret, notice: 'Alert channels saved.' })
+        return reply.page('alert-channels.eta', { channels, secret: channels.webhook?.secret, done: 'alert-channels' })
       },
     )
   }

@@ -30,16 +30,16 @@ function filterText(q: FilterForm): AuditFilterText {
   return { ...text, actor_id: wholeNumber('actor_id', text.actor_id) }
 }
 
-// A time is shown on the console's clock by the view; nothing (null) as a dash.
-type Shown = { text: string } | { time: string } | null
+// A time is shown on the console's clock by the view; nothing (null) as a dash; an empty text or list by a mark the view words.
+type Shown = { text: string } | { time: string } | { mark: 'empty' | 'none' } | null
 /** A value of `changes` as a person reads it: a time marked as one, lists and objects as text, not JSON. */
 function shown(value: unknown): Shown {
   if (value === null || value === undefined) return null
-  if (value === '') return { text: '(empty)' }
+  if (value === '') return { mark: 'empty' }
   if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? { time: value } : { text: value }
   if (Array.isArray(value))
-    return { text: value.length === 0 ? '(none)' : value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') }
-  if (typeof value === 'object' && Object.keys(value).length === 0) return { text: '(none)' }
+    return value.length === 0 ? { mark: 'none' } : { text: value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') }
+  if (typeof value === 'object' && Object.keys(value).length === 0) return { mark: 'none' }
   if (typeof value === 'object')
     return {
       text: Object.entries(value)

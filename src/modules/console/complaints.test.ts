@@ -39,8 +39,8 @@ describe('console: complaints', () => {
     const page = await operator.get(`/console/complaints/${fresh}`)
     expect(page.body).toContain('the code is refused')
     for (const form of ['id="reply"', 'id="resend-manual"', 'id="refund"', 'id="reject"']) expect(page.body).toContain(form)
-    expect(page.body).toContain("return confirm('Refund")
-    expect(page.body).toContain("return confirm('Reject")
+    expect(page.body).toContain('return confirm(&quot;Refund')
+    expect(page.body).toContain('return confirm(&quot;Reject')
     // A manual line has nothing upstream to ask.
     expect(page.body).not.toContain('id="recheck"')
   })

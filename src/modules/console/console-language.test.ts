@@ -59,9 +59,9 @@ describe('console: language', () => {
     expect([page.status, h1(page.body)?.startsWith(`Komplain ${complaint.id}`)]).toEqual([200, true])
     expect(page.body).toContain('<h2>Percakapan</h2>')
     expect(page.body).toContain('<button>Kirim balasan</button>')
-    // A page not yet translated still works, in English inside the Indonesian layout.
+    // Every page speaks it (console-language-pages.test.ts walks them all), inside the Indonesian layout.
     const pricing = await operator.get('/console/pricing')
-    expect([pricing.status, h1(pricing.body)]).toEqual([200, 'Pricing rules'])
+    expect([pricing.status, h1(pricing.body)]).toEqual([200, 'Aturan harga'])
     expect(pricing.body).toContain('<button id="sign-out">Keluar</button>')
     const missing = await operator.get('/console/nope')
     expect([missing.status, h1(missing.body)]).toEqual([404, 'Tidak ditemukan'])

@@ -190,6 +190,11 @@ describe('the console laid out for a person, at desktop and phone size', () => {
         await page.goto(`${base}/console/topups?status=pending`)
         expect(await page.locator('main').innerText()).toMatch(/\b1 top-up\b(?!s)/)
         expect(await page.locator('#topups').innerText()).toContain('Toko Maju Jaya Sentosa')
+
+        // In Bahasa Indonesia, whose words run longer: the same pages, laid out as well.
+        await page.goto(`${base}/console?lang=id`)
+        expect(await page.locator('h1').innerText()).toBe('Ringkasan')
+        expect.soft(await survey(page, base, filled, 'filled-id')).toEqual({})
       } finally {
         await page.close()
       }

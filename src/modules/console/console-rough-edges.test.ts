@@ -21,7 +21,7 @@ describe('console: rough edges', () => {
     await admin(app, 'POST', '/providers', { code: 'confirm-prov', kind: 'digiflazz', base_url: 'https://confirm.example/v1' })
     await admin(app, 'PUT', '/pricing-rules', { scope: 'provider', provider: 'confirm-prov', percent: 5 })
     const pricing = await operator.get('/console/pricing')
-    expect(pricing.body).toMatch(/action="\/console\/pricing\/\d+\/delete" onsubmit="return confirm\('Delete this pricing rule\?/)
+    expect(pricing.body).toMatch(/action="\/console\/pricing\/\d+\/delete" onsubmit="return confirm\(&quot;Delete this pricing rule\?/)
   })
 
   it("puts each of a pricing rule's fields in its header's column: as many cells in its row as headers", async () => {

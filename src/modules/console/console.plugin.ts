@@ -98,7 +98,12 @@ export function consolePlugin(ctx: AppContext) {
         t: CONSOLE_TEXTS[lang],
         langHref: `${pathOnly}?${query}`,
         ...data,
-        notice: noticeIn(lang, (this.request.query as { done?: string } | undefined)?.done, data.notice),
+        // A notice by its key (a page's `done`, else the query's `?done=`), in the page's language.
+        notice: noticeIn(
+          lang,
+          (data.done as string | undefined) ?? (this.request.query as { done?: string } | undefined)?.done,
+          data.notice,
+        ),
       })
     })
     // Each request in its acting store (db/acting.ts), so a console write is logged as its operator's.

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { AppError, invalidField } from '../../errors.js'
+import { NOTICES_EN } from './texts/notices.en.js'
 
 /** A console form's body: its fields are text, plus the CSRF token every form carries. */
 export { Form } from '../../http/web-pages.js'
@@ -48,51 +49,6 @@ export function newPassword(password: string, again: string): string {
 
 export const checked = (text: string | undefined) => text === 'on' || text === 'true'
 
-/** Pages say what just happened by a fixed key (`?done=credited`), never by text from the URL. */
-export const NOTICES: Record<string, string> = {
-  credited: 'Balance adjusted.',
-  status: 'Status changed.',
-  limits: 'Lock cap and IP allow-list saved.',
-  redelivered: 'Delivery queued again.',
-  sent: 'Line sent.',
-  canceled: 'Order canceled; undelivered lines refunded.',
-  resolved: 'Request resolved.',
-  item: 'Item saved.',
-  provider: 'Provider saved.',
-  balance: 'Balance read.',
-  channel: 'Channel saved.',
-  synced: 'Channels imported from the payment gateway.',
-  paid: 'Top-up marked paid.',
-  matched: 'Mutation matched: the top-up is credited.',
-  ignored: 'Mutation set aside: it credits nothing.',
-  imported: 'Statement imported: each row went through the matcher; what it could not match is listed first.',
-  category: 'Category saved.',
-  product: 'Product saved.',
-  deleted: 'Deleted.',
-  'user-removed': 'Dashboard user removed and signed out everywhere.',
-  webhook: 'Webhook settings saved.',
-  sync: 'Price list read.',
-  'sync-failed': 'The price list could not be read; the previous one is kept (see the last sync).',
-  'sync-busy': 'A sync of this provider is running now; look again when it has finished.',
-  rule: 'Pricing rule saved; its items repriced.',
-  level: 'Price level saved.',
-  rules: 'Level rules saved; the level’s prices recomputed.',
-  'level-price': 'Price per level saved.',
-  'price-level': 'Price level changed: its next request pays the new level’s prices.',
-  sources: 'Sources saved; the item follows the first that serves.',
-  'held-approved': 'Held price applied; its items repriced.',
-  'held-rejected': 'Held price rejected: the same price is ignored until the list changes it.',
-  invited: 'Password set: sign in with your email and password.',
-  owner: 'First owner created: sign in with its email and password, then set up its second factor.',
-  operator: 'Operator saved.',
-  'role-changed': 'Role changed; they were signed out everywhere.',
-  'operator-removed': 'Operator removed: signed out everywhere, every token revoked.',
-  'factor-reset': 'Second factor reset: they were signed out and set it up again at their next sign-in.',
-  'token-revoked': 'Token revoked: refused from its next use.',
-  replied: 'Reply sent: the complaint waits for the reseller.',
-  resent: 'Line delivered again: the complaint is closed (resent).',
-  rechecked: 'Provider asked: its answer is in the thread.',
-  refunded: 'Refunded once: the complaint is closed (refunded).',
-  rejected: 'Complaint rejected: the reseller reads the reason.',
-}
+/** Pages say what just happened by a fixed key (`?done=credited`), never by text from the URL (./texts/notices.en.ts). */
+export const NOTICES: Record<string, string> = NOTICES_EN
 export const noticeOf = (query: unknown) => NOTICES[(query as { done?: string }).done ?? ''] ?? undefined

@@ -1,6 +1,7 @@
 import { EN, type ConsoleTexts } from './texts.en.js'
 import { ID } from './texts.id.js'
-import { NOTICES_ID } from './texts-notices.id.js'
+import { NOTICES_EN } from './texts/notices.en.js'
+import { NOTICES_ID } from './texts/notices.id.js'
 
 /**
  * English by default (the operators' docs and the tests read it), Bahasa Indonesia on the switch in
@@ -12,6 +13,7 @@ export const CONSOLE_LANG_COOKIE = 'console_lang'
 export const CONSOLE_TEXTS: Record<ConsoleLang, ConsoleTexts> = { en: EN, id: ID }
 export const consoleLanguageOf = (asked: string | undefined): ConsoleLang => (asked === 'id' ? 'id' : 'en')
 
-/** A `?done=` notice in the page's language; one not translated stays English. */
-export const noticeIn = (lang: ConsoleLang, done: string | undefined, english: unknown) =>
-  lang === 'id' && done !== undefined && NOTICES_ID[done] !== undefined ? NOTICES_ID[done] : english
+const NOTICES: Record<ConsoleLang, Record<string, string>> = { en: NOTICES_EN, id: NOTICES_ID }
+/** A notice by its key (`?done=`, or one a page names), in the page's language; without a known key, the page's own. */
+export const noticeIn = (lang: ConsoleLang, done: string | undefined, own: unknown) =>
+  done !== undefined && NOTICES[lang][done] !== undefined ? NOTICES[lang][done] : own

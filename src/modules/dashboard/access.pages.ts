@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js'
 import { getAccount, rotateApiKey, updateAccount } from '../accounts/index.js'
 import { ownerOnly } from './roles.js'
 import { Form } from '../../http/web-pages.js'
-import { fieldRefusals, sendBack } from './form-refusals.js'
+import { fieldRefusals, sendBack } from './refusals.js'
 import { TEXTS } from './texts.js'
 
 const hide = true

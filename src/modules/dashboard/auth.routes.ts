@@ -8,7 +8,7 @@ import { endSession, pendingSignIn, SESSION_HOURS, sessionUser, startSession } f
 import { checkSignIn, checkSignInCode } from './sign-in.service.js'
 import { acceptInvite, findInvite } from './users.service.js'
 import { Form } from '../../http/web-pages.js'
-import { fieldRefusals, sendBack } from './form-refusals.js'
+import { fieldRefusals, sendBack } from './refusals.js'
 import { TEXTS } from './texts.js'
 
 export const SESSION_COOKIE = 'dashboard_session'

@@ -8,8 +8,20 @@ import { PageNumber, RowId, StringEnum } from '../../http/schemas.js'
 import { Form } from '../../http/web-pages.js'
 import { addResellerMessage, getComplaint, listComplaints, openComplaint, takesComplaint } from '../complaints/index.js'
 import { complaintWindow, showComplaint, showOrder, transactionOf } from './complaint-screens.js'
-import { checkMessage, openRefusals, replyRefusals } from './complaint-refusals.js'
+import { fieldRefusals } from './refusals.js'
 import { TEXTS } from './texts.js'
+import type { ComplaintTexts } from './texts-complaints.id.js'
+
+/** The longest message a thread keeps (complaint_messages.body). */
+const MESSAGE_MAX = 2000
+
+/** A message's own faults, before anything is sent. */
+function checkMessage(texts: ComplaintTexts, message: string): Record<string, string> {
+  const length = message.trim().length
+  if (length === 0) return { message: texts.refusals.messageEmpty }
+  if (length > MESSAGE_MAX) return { message: texts.refusals.messageLong(MESSAGE_MAX, length) }
+  return {}
+}
 
 const hide = true
 const ListQuery = Type.Object({
@@ -77,7 +89,8 @@ export function complaintPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         // Its status alone decides when the window is taken as open at the order's own time.
         const open = takesComplaint({ now: order.created_at, days: 1 }, order.created_at, line!.status)
         const statusLabel = TEXTS[request.dashboardLang].lineStatuses[line!.status] ?? line!.status
-        const refused = openRefusals(error, texts, { statusLabel, open, days: ctx.config.complaintDays })
+        const complaint = { form: 'open' as const, statusLabel, open, days: ctx.config.complaintDays }
+        const refused = fieldRefusals(error, TEXTS[request.dashboardLang], { complaint })
         return showOrder(ctx, request, reply.status(422), order.invoice, { form: { ...form, errors: refused } })
       }
     })
@@ -98,7 +111,7 @@ export function complaintPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         await addResellerMessage(db, user.account_id, complaint.id, message.trim(), { name: user.email })
       } catch (error) {
         if (error instanceof AppError && error.code === 'COMPLAINT_NOT_FOUND') throw error
-        return sendBack(replyRefusals(error, texts))
+        return sendBack(fieldRefusals(error, TEXTS[request.dashboardLang], { complaint: { form: 'reply' } }))
       }
       return reply.redirect(
         from === 'order'

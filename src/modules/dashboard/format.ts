@@ -1,6 +1,6 @@
 import { ICON_HREF } from '../../http/icon.js'
 import { viewHelpers as pageHelpers } from '../../http/page-format.js'
-import type { SentBack } from './form-refusals.js'
+import type { SentBack } from './refusals.js'
 import { TEXTS, type Lang } from './texts.js'
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -30,7 +30,7 @@ export function viewHelpers(lang: Lang, timeZone: string) {
     time: (at: Date | string | null | undefined) => (at ? `${page.time(at)} ${zone}` : '—'),
     timeZone,
     zone,
-    // A form sent back (form-refusals.ts): the typed value, the field marked, its sentence beside it.
+    // A form sent back (refusals.ts): the typed value, the field marked, its sentence beside it.
     typed: (form: SentBack | undefined, name: string, otherwise: unknown = '') => form?.values[name] ?? String(otherwise ?? ''),
     invalid: (form: SentBack | undefined, name: string) =>
       form?.errors[name] ? ` aria-invalid="true" aria-describedby="${errorId(name)}"` : '',

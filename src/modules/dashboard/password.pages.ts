@@ -7,7 +7,7 @@ import { SESSION_COOKIE } from './auth.routes.js'
 import { changePassword } from './users.service.js'
 import { twoStepOf } from './two-step.service.js'
 import { Form } from '../../http/web-pages.js'
-import { fieldRefusals, sendBack } from './form-refusals.js'
+import { fieldRefusals, sendBack } from './refusals.js'
 import { TEXTS } from './texts.js'
 
 const hide = true

@@ -1,5 +1,5 @@
 /**
- * A refused form's sentences in Bahasa Indonesia (form-refusals.ts matches the services' English to
+ * A refused form's sentences in Bahasa Indonesia (refusals.ts says the services' refusals with
  * these): said next to the field, with amounts as Rupiah; the shape texts-forms.en.ts follows.
  */
 export const FORMS_ID = {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js'
 import { invalidField } from '../../errors.js'
 import { createTopup, listChannels, listTopups, resellerChannel } from '../topups/index.js'
 import { Form } from '../../http/web-pages.js'
-import { fieldRefusals, sendBack, type SentBack } from './form-refusals.js'
+import { fieldRefusals, sendBack, type SentBack } from './refusals.js'
 import { TEXTS } from './texts.js'
 
 const hide = true

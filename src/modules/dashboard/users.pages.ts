@@ -7,7 +7,7 @@ import { ownerOnly } from './roles.js'
 import { inviteUrl } from './users-admin.routes.js'
 import { ROLES, inviteUser, listUsers, removeUser } from './users.service.js'
 import { Form } from '../../http/web-pages.js'
-import { fieldRefusals, sendBack } from './form-refusals.js'
+import { fieldRefusals, sendBack } from './refusals.js'
 import { TEXTS } from './texts.js'
 
 const hide = true

@@ -6,7 +6,7 @@ import { PageNumber, RowId } from '../../http/schemas.js'
 import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from '../webhooks/index.js'
 import { ownerOnly } from './roles.js'
 import { Form } from '../../http/web-pages.js'
-import { fieldRefusals } from './form-refusals.js'
+import { fieldRefusals } from './refusals.js'
 import { TEXTS } from './texts.js'
 
 const hide = true
