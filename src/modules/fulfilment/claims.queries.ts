@@ -26,7 +26,7 @@ export async function claimRunningSmm(db: Database, o: { limit: number; pollSeco
        WHERE status = 'pending' AND kind = 'smm_panel' AND upstream_order_id IS NOT NULL AND next_attempt_at <= now()
        ORDER BY next_attempt_at, id LIMIT ${o.limit} FOR UPDATE SKIP LOCKED)
     UPDATE dispatches d SET attempts = d.attempts + 1, updated_at = now(), next_attempt_at = now() + make_interval(secs => ${o.pollSeconds}::integer)
-      FROM picked WHERE d.id = picked.id
+     WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
     RETURNING d.*`.execute(db)
   return rows
 }
@@ -63,7 +63,8 @@ export async function claimDue(
                attempts = d.attempts + 1, first_sent_at = coalesce(d.first_sent_at, now()), updated_at = now(),
                next_attempt_at = now() + make_interval(secs => CASE WHEN d.kind = 'smm_panel' THEN ${o.leaseSeconds}::integer
                                                                    ELSE greatest(${o.leaseSeconds}::integer, ${o.pollSeconds}::integer) END)
-          FROM picked WHERE d.id = picked.id
+         -- By the primary key, row by row: a join to the CTE may be planned as a scan of every request.
+         WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
         RETURNING d.*),
       started AS (SELECT start_upstream_lines(ARRAY(SELECT DISTINCT order_line_id FROM claimed WHERE attempts = 1)) AS done)
       SELECT claimed.* FROM claimed, started`.execute(db),
