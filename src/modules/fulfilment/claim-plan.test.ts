@@ -1,4 +1,4 @@
-import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
