@@ -43,6 +43,8 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
       poolMax: config.dbPoolMax,
       maxLagMs: config.readMaxLagMs,
       timeouts: databaseTimeouts(config),
+      pooler: config.databasePooler,
+      namedStatements: config.dbNamedStatements,
     })
     ctx = createContext(config, database, overrides, webhookDatabase, reads)
     await checkAppKey(ctx.db, ctx.vault)

@@ -23,6 +23,8 @@ export type DatabaseHandle = {
   driver: 'postgres' | 'pglite'
   /** Raw pool for the few hot statements that run as named prepared statements. */
   pool?: pg.Pool
+  /** The pool as Kysely's connections come from it: lost clients dropped, statements named and settings set as opened. */
+  connections?: pg.Pool
   /** Where LISTEN connects (db/notifications.ts); absent on PostgreSQL behind a transaction pooler without one: the workers poll. */
   listenConfig?: pg.ClientConfig
   pglite?: PGlite
@@ -111,7 +113,8 @@ export async function openPostgres(url: string, poolMax: number, options: Postgr
     // The role's defaults hold jit and the timeouts; a pool's own settings need a transaction.
     wrapSingle: pooled && settings.length > 0,
   }
-  const db = new Kysely<DB>({ dialect: new ActingDialect(new PostgresDialect({ pool: discardingLostClients(pool, end, statements) })) })
+  const connections = discardingLostClients(pool, end, statements)
+  const db = new Kysely<DB>({ dialect: new ActingDialect(new PostgresDialect({ pool: connections })) })
   const prepared =
     pipelined?.run ??
     (<R>(name: string, text: string, values: unknown[]) =>
@@ -124,7 +127,7 @@ export async function openPostgres(url: string, poolMax: number, options: Postgr
   // A listener on another URL is a direct connection: the pool's startup settings are fine there.
   const listenConfig =
     listenUrl === null ? undefined : { ...config, connectionString: listenUrl, options: session.map((s) => `-c ${s}`).join(' ') }
-  return { db, driver: 'postgres', pool, listenConfig, prepared, close: () => db.destroy() }
+  return { db, driver: 'postgres', pool, connections, listenConfig, prepared, close: () => db.destroy() }
 }
 
 // What Kysely sends to open and end a transaction on a connection it holds.

@@ -7,6 +7,7 @@ import {
   type Database,
   type DatabaseHandle,
   type DatabaseTimeouts,
+  type PostgresOptions,
   type PreparedStatement,
 } from './database.js'
 import { createLagMeter, primaryPosition, readReplica } from './replica-lag.js'
@@ -55,13 +56,17 @@ export function primaryReads(primary: DatabaseHandle): ReadPools {
   }
 }
 
-export type ReplicaOptions = { poolMax: number; maxLagMs: number; timeouts?: DatabaseTimeouts; checkEveryMs?: number }
+/** `pooler` and `namedStatements` as the primary's: replicas sit behind the same kind of pooler (DATABASE_POOLER). */
+export type ReplicaOptions = { poolMax: number; maxLagMs: number; timeouts?: DatabaseTimeouts; checkEveryMs?: number } & Pick<
+  PostgresOptions,
+  'pooler' | 'namedStatements'
+>
 
 type Replica = {
   target: ReadTarget
   handle: DatabaseHandle
   pool: pg.Pool
-  /** The pool as Kysely's connections come from it: lost clients dropped, `PREPARED` statements named. */
+  /** The pool as Kysely's connections come from it: lost clients dropped, statements as the options say. */
   connections: pg.Pool
   lagMs?: number
   checkedAt: number
@@ -74,14 +79,17 @@ const CHECK_EVERY_MS = 1000
 export async function openReadPools(primary: DatabaseHandle, urls: string[], options: ReplicaOptions): Promise<ReadPools> {
   if (urls.length === 0 || !primary.pool) return primaryReads(primary)
   const checkEveryMs = options.checkEveryMs ?? CHECK_EVERY_MS
-  const primaryPool = discardingLostClients(primary.pool, async () => {})
+  // The primary's reads go out as its own queries do (behind a pooler: SET LOCAL, statements named or not).
+  const primaryPool = primary.connections ?? discardingLostClients(primary.pool, async () => {})
   const primaryTarget = { name: 'primary', db: primary.db, prepared: primary.prepared }
   let primaryReadCount = 0
   const replicas: Replica[] = []
   for (const url of urls) {
-    const handle = await openPostgres(url, options.poolMax, { timeouts: options.timeouts })
+    // A standby takes no LISTEN: nothing listens there.
+    const { pooler, namedStatements, timeouts } = options
+    const handle = await openPostgres(url, options.poolMax, { timeouts, pooler, namedStatements, listenUrl: null })
     const pool = handle.pool!
-    const connections = discardingLostClients(pool, async () => {})
+    const connections = handle.connections!
     const replica: Replica = { handle, pool, connections, checkedAt: 0, reads: 0, target: undefined as unknown as ReadTarget }
     const pinned = routingKysely(() => (replica.lagMs === undefined ? undefined : replica))
     replica.target = { name: nameOf(url), db: pinned, prepared: fallingBackPrepared(replica, primary.prepared) }

@@ -1,10 +1,11 @@
 import { sql } from 'kysely'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cloneTestDatabase, onPostgres } from '../../test/database.js'
 import { eventually } from '../../test/eventually.js'
 import { runActing } from './acting.js'
 import { openPostgres, PREPARED, type Database, type DatabaseHandle } from './database.js'
 import { listen } from './notifications.js'
+import { openReadPools, type ReadPools } from './replicas.js'
 import { roleDefaults, storeRoleDefaults } from './role-defaults.js'
 
 // DATABASE_POOLER=transaction (docs/operating.md#pgbouncer), on a direct connection: nothing is
@@ -131,5 +132,61 @@ describe.runIf(onPostgres)('behind a transaction pooler (PostgreSQL)', async () 
     expect(heard).toEqual(['direct rang'])
     await stop()
     await stopSilent()
+  })
+})
+
+// DATABASE_POOLER and DB_NAMED_STATEMENTS reach the replicas' pools too. The "replica" is this
+// database itself (a server that is no standby counts as caught up), so reads go to its pool.
+describe.runIf(onPostgres)('replica pools behind a transaction pooler (PostgreSQL)', async () => {
+  // A database of its own: no role defaults stored by the tests above.
+  const database = await cloneTestDatabase()
+  let primary: DatabaseHandle
+  let reads: ReadPools
+  // Opened in beforeAll: the body of a describe skipped on PGlite still runs.
+  beforeAll(async () => {
+    primary = await openPostgres(database.url!, 1, { pooler: 'transaction', namedStatements: false, timeouts })
+    reads = await openReadPools(primary, [database.url!], {
+      poolMax: 1,
+      maxLagMs: 60_000,
+      timeouts: { ...timeouts, statementMs: 6000 },
+      pooler: 'transaction',
+      namedStatements: false,
+    })
+  })
+  afterAll(async () => {
+    await reads?.close()
+    await primary?.close()
+    await database.close()
+  })
+  const replicaReads = () => reads.stats().find((s) => s.name !== 'primary')!.reads
+
+  it('send nothing at startup, set the timeouts in each transaction, and leave nothing prepared', async () => {
+    const before = replicaReads()
+    expect(await show(reads.db, 'statement_timeout')).toBe('0')
+    expect(await reads.db.transaction().execute(async (trx) => [await show(trx, 'statement_timeout'), await show(trx, 'jit')])).toEqual([
+      '6s',
+      'off',
+    ])
+    await sql`${sql.raw(PREPARED)}SELECT count(*) FROM accounts WHERE id > ${0}`.execute(reads.db)
+    await reads.prepared('test_count', 'SELECT count(*) FROM accounts WHERE id > $1', [0])
+    // One connection: the statements above ran on the one this reads.
+    expect((await sql`SELECT name FROM pg_prepared_statements`.execute(reads.db)).rows).toEqual([])
+    expect(replicaReads() - before).toBe(5)
+  })
+
+  it('the primary takes the reads of a replica that does not answer, its statements going out as its own do', async () => {
+    const lost = await openReadPools(primary, ['postgres://postgres@127.0.0.1:1/none'], {
+      poolMax: 1,
+      maxLagMs: 60_000,
+      pooler: 'transaction',
+    })
+    try {
+      expect(await lost.db.transaction().execute((trx) => show(trx, 'statement_timeout'))).toBe('4s')
+      await sql`${sql.raw(PREPARED)}SELECT count(*) FROM accounts WHERE id > ${0}`.execute(lost.db)
+      expect((await sql`SELECT name FROM pg_prepared_statements`.execute(primary.db)).rows).toEqual([])
+      expect(lost.stats()[0].reads).toBe(2)
+    } finally {
+      await lost.close()
+    }
   })
 })
