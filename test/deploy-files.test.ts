@@ -8,31 +8,17 @@ import { loadConfig } from '../src/config.js'
 import { ADMIN_TOKEN, APP_KEY } from './app.js'
 import { exitWithin, listening, root, startCommand, type BuiltProcess } from './built-process.js'
 import { onPostgres } from './database.js'
+import { configVariables, envExample, read } from './deploy-sources.js'
 import { freePort } from './server-process.js'
 import { adminQuery, databaseUrlFor } from './templates.js'
 
 // deploy/ kept true without a container engine: the Dockerfile's own RUN and CMD
 // lines run in a clean copy of the repository, the compose file and the units are read and checked
 // against the code and docs/operating.md. No image is built and no unit is installed (docs/operating.md, "Deploying").
-const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8')
-
-/** The variables of src/config.ts's Env schema (what the service reads). */
-const configVariables = [
-  ...read('src/config.ts')
-    .match(/const Env = Type\.Object\(\{([\s\S]*?)\n\}\)/)![1]
-    .matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm),
-].map((m) => m[1])
 const operating = read('docs/operating.md')
 /** The `NAMES` in the one sentence of docs/operating.md that `pattern` finds. */
 const namedIn = (pattern: RegExp) => [...operating.match(pattern)![0].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1])
 
-/** deploy/env.example's variables (what deploy/.env holds once copied). */
-const envExample: Record<string, string> = Object.fromEntries(
-  read('deploy/env.example')
-    .split('\n')
-    .filter((l) => /^[A-Z]/.test(l))
-    .map((l) => l.split(/=(.*)/s, 2)),
-)
 /** Whether an IPv4 address lies in a CIDR. */
 function inCidr(address: string, cidr: string): boolean {
   const toInt = (a: string) => a.split('.').reduce((n, part) => n * 256 + Number(part), 0)
@@ -125,7 +111,11 @@ describe('deploy/compose.yaml', () => {
   })
 
   it('starts the processes after the migration job succeeded and PostgreSQL is healthy; the job runs once', () => {
-    expect(services.migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } })
+    // PgBouncer when the profile "scale" runs it (deploy-scale.test.ts), else skipped.
+    expect(services.migrate.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      pgbouncer: { condition: 'service_healthy', required: false },
+    })
     expect(services.migrate.restart).toBe('no')
     for (const name of [...roles('api'), ...roles('worker')]) {
       expect(services[name].depends_on, name).toMatchObject({
