@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSiblingApp } from '../../test/app.js'
 import { cloneTestDatabase, onPostgres } from '../../test/database.js'
 import { eventually } from '../../test/eventually.js'
 import { runActing } from './acting.js'
@@ -172,6 +173,17 @@ describe.runIf(onPostgres)('replica pools behind a transaction pooler (PostgreSQ
     // One connection: the statements above ran on the one this reads.
     expect((await sql`SELECT name FROM pg_prepared_statements`.execute(reads.db)).rows).toEqual([])
     expect(replicaReads() - before).toBe(5)
+  })
+
+  it('a service behind the pooler opens its replicas the same way (src/service.ts)', async () => {
+    const sibling = await createSiblingApp(database.url!, {}, { databaseReadUrls: [database.url!], databasePooler: 'transaction' })
+    try {
+      // A replica opened as a direct connection would carry the statement timeout from its startup.
+      expect(await show(sibling.ctx.dbRead, 'statement_timeout')).toBe('0')
+      expect(sibling.ctx.readPools.stats().find((s) => s.name !== 'primary')!.reads).toBe(1)
+    } finally {
+      await sibling.close()
+    }
   })
 
   it('the primary takes the reads of a replica that does not answer, its statements going out as its own do', async () => {
