@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { loadConfig } from '../src/config.js'
 import { ADMIN_TOKEN, APP_KEY } from './app.js'
@@ -127,5 +129,39 @@ describe('deploy/compose.yaml, the profile "scale"', () => {
       })
       expect([hostOf(plain.databaseUrl!), plain.databasePooler, plain.databaseReadUrls]).toEqual(['postgres', 'none', []])
     }
+  })
+})
+
+describe('deploy/postgres/replica-entrypoint.sh, run with stand-ins for the image’s tools', () => {
+  // pg_isready, gosu, pg_basebackup, chown and the image's entrypoint as scripts that log their arguments.
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'replica-entrypoint-'))
+  const log = path.join(bin, 'calls.log')
+  const standIn = (name: string, body = '') =>
+    fs.writeFileSync(path.join(bin, name), `#!/bin/sh\necho "${name} $*" >> "${log}"\n${body}\n`, { mode: 0o755 })
+  standIn('pg_isready')
+  standIn('chown')
+  standIn('gosu', 'shift; exec "$@"')
+  // What -R leaves behind: a data folder PostgreSQL recognises.
+  standIn('pg_basebackup', 'for a in "$@"; do case "$a" in --pgdata=*) echo 15 > "${a#--pgdata=}/PG_VERSION";; esac; done')
+  standIn('docker-entrypoint.sh')
+  afterAll(() => fs.rmSync(bin, { recursive: true, force: true }))
+
+  const start = (pgdata: string) => {
+    fs.rmSync(log, { force: true })
+    execFileSync('sh', [path.join(root, 'deploy/postgres/replica-entrypoint.sh'), 'postgres', '-c', 'max_connections=150'], {
+      env: { PATH: `${bin}:${process.env.PATH}`, PGDATA: pgdata, PRIMARY_HOST: 'postgres' },
+    })
+    return fs.readFileSync(log, 'utf8').trim().split('\n')
+  }
+
+  it('clones the primary once, with -R into the data folder, then always hands over to the image’s entrypoint', () => {
+    const pgdata = path.join(bin, 'data')
+    const first = start(pgdata)
+    expect(first[0]).toBe('pg_isready --quiet --host=postgres --port=5432')
+    expect(first.find((c) => c.startsWith('pg_basebackup'))).toBe(
+      `pg_basebackup --host=postgres --port=5432 --pgdata=${pgdata} --write-recovery-conf --wal-method=stream --checkpoint=fast --no-password`,
+    )
+    expect(first.at(-1)).toBe('docker-entrypoint.sh postgres -c max_connections=150')
+    expect(start(pgdata)).toEqual(['docker-entrypoint.sh postgres -c max_connections=150'])
   })
 })
