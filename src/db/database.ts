@@ -227,16 +227,10 @@ export function discardingLostClients(
   } as unknown as pg.Pool
 }
 
-// PGlite's WebAssembly memory grows to what PostgreSQL touches and never shrinks: 16 MB of shared
-// buffers (PostgreSQL's default is 128 MB) keep an embedded service idle under 300 MB of RSS
-// (bench/embedded.ts) and fit the working set of a shop that runs embedded (docs/performance.md).
-const PGLITE_SETTINGS = ['shared_buffers=16MB']
-
 export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
   const pglite = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     parsers: { [INT8]: (v: string) => parseSafeInteger(v), [NUMERIC]: (v: string) => parseNumeric(v) },
   })
   const db = new Kysely<DB>({ dialect: new ActingDialect(new PGliteDialect(pglite)) })
