@@ -17,8 +17,8 @@ export function adminOperations(app: App): AdminOperation[] {
     )
 }
 
-/** Every route the app serves under /api/admin/v1 (`METHOD /path/{param}`), from its route table: hidden ones too. */
-export function adminRouteTable(app: App): string[] {
+/** Every route the app serves (`METHOD /path/:param`, HEAD left out), from its route table: hidden ones too. */
+export function routeTable(app: App): string[] {
   const routes: string[] = []
   const path: string[] = []
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
@@ -26,12 +26,16 @@ export function adminRouteTable(app: App): string[] {
     if (!m) continue
     path.length = m[1]!.length / 4
     path.push(m[2]!)
-    const full = path.join('').replace(/:(\w+)/g, '{$1}')
-    if (!full.startsWith('/api/admin/v1/')) continue
-    for (const method of m[3]?.split(', ') ?? []) if (method !== 'HEAD') routes.push(`${method} ${full}`)
+    for (const method of m[3]?.split(', ') ?? []) if (method !== 'HEAD') routes.push(`${method} ${path.join('')}`)
   }
   return routes
 }
+
+/** Every route the app serves under /api/admin/v1 (`METHOD /path/{param}`), from its route table: hidden ones too. */
+export const adminRouteTable = (app: App): string[] =>
+  routeTable(app)
+    .map((route) => route.replace(/:(\w+)/g, '{$1}'))
+    .filter((route) => route.split(' ')[1]!.startsWith('/api/admin/v1/'))
 
 /**
  * The whole database but the tokens' last use (authentication touches it): one digest per table

@@ -93,6 +93,20 @@ describe('deploy/compose.yaml, the profile "scale"', () => {
     expect(Number(env.DEFAULT_POOL_SIZE)).toBeLessThan(Number(flag(postgres.command, 'max_connections')))
   })
 
+  /** A process's configuration as compose gives it from deploy/.env (`vars`), with the secrets a start needs. */
+  const configOf = (service: any, vars: Record<string, string>) =>
+    loadConfig({
+      ...vars,
+      APP_KEY,
+      ADMIN_TOKEN,
+      TRIPAY_API_KEY: 'k',
+      TRIPAY_PRIVATE_KEY: 'p',
+      TRIPAY_MERCHANT_CODE: 'T1',
+      ROLE: service.environment.ROLE,
+      DATABASE_URL: interpolate(service.environment.DATABASE_URL, vars),
+      DATABASE_LISTEN_URL: interpolate(service.environment.DATABASE_LISTEN_URL, vars),
+    })
+
   it('deploy/env.example’s lines point every process at them: DATABASE_URL at PgBouncer, LISTEN at PostgreSQL, reads at the replica', () => {
     expect(Object.keys(scaleLines)).toEqual(['COMPOSE_PROFILES', 'DATABASE_HOST', 'DATABASE_POOLER', 'DATABASE_READ_URL'])
     expect(scaleLines.COMPOSE_PROFILES).toBe('scale')
@@ -100,33 +114,13 @@ describe('deploy/compose.yaml, the profile "scale"', () => {
     // Beside compose's own two, what reaches the processes from deploy/.env is the service's.
     expect(['DATABASE_POOLER', 'DATABASE_READ_URL'].every((v) => configVariables.includes(v))).toBe(true)
     for (const service of app) {
-      const vars = { ...envExample, ...scaleLines }
-      const config = loadConfig({
-        ...vars,
-        APP_KEY,
-        ADMIN_TOKEN,
-        TRIPAY_API_KEY: 'k',
-        TRIPAY_PRIVATE_KEY: 'p',
-        TRIPAY_MERCHANT_CODE: 'T1',
-        ROLE: service.environment.ROLE,
-        DATABASE_URL: interpolate(service.environment.DATABASE_URL, vars),
-        DATABASE_LISTEN_URL: interpolate(service.environment.DATABASE_LISTEN_URL, vars),
-      })
+      const config = configOf(service, { ...envExample, ...scaleLines })
       expect(config.databasePooler).toBe('transaction')
       expect(hostOf(config.databaseUrl!)).toBe('pgbouncer')
       expect(hostOf(config.databaseListenUrl!)).toBe('postgres')
       expect(config.databaseReadUrls.map(hostOf)).toEqual(['replica'])
       // Without the lines: PostgreSQL itself, no pooler, no replica.
-      const plain = loadConfig({
-        ...envExample,
-        APP_KEY,
-        ADMIN_TOKEN,
-        TRIPAY_API_KEY: 'k',
-        TRIPAY_PRIVATE_KEY: 'p',
-        TRIPAY_MERCHANT_CODE: 'T1',
-        ROLE: service.environment.ROLE,
-        DATABASE_URL: interpolate(service.environment.DATABASE_URL, envExample),
-      })
+      const plain = configOf(service, envExample)
       expect([hostOf(plain.databaseUrl!), plain.databasePooler, plain.databaseReadUrls]).toEqual(['postgres', 'none', []])
     }
   })

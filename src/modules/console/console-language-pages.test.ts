@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
+import { routeTable } from '../../../test/admin-routes.js'
 import { signedIn } from '../../../test/console.js'
 import { sweepGateway, sweepWorld } from '../../../test/sweep-world.js'
 import { startUpstreams } from '../../../test/upstreams.js'
@@ -23,19 +24,10 @@ const operator = await signedIn(app)
 await operator.get('/console?lang=id')
 
 /** Every GET route under /console the app serves (`/console/items/:id`), from its route table. */
-function consolePageRoutes(): string[] {
-  const routes: string[] = []
-  const path: string[] = []
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line)
-    if (!m) continue
-    path.length = m[1]!.length / 4
-    path.push(m[2]!)
-    const full = path.join('')
-    if (full.startsWith('/console') && m[3]?.split(', ').includes('GET')) routes.push(full)
-  }
-  return routes
-}
+const consolePageRoutes = (): string[] =>
+  routeTable(app)
+    .filter((route) => route.startsWith('GET /console'))
+    .map((route) => route.slice('GET '.length))
 
 const level = 'reseller'
 /** A page for each route, on the sweep's rows; the routes that are no page of their own are named with why. */
