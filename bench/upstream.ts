@@ -15,6 +15,7 @@
  * them on), so it runs alone on a bare database or after the other phases.
  */
 import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import http from 'node:http'
 import pg from 'pg'
 import { cpuSeconds, databaseBackendsCpu, databaseBackendsCpuSince, machineBusy, rssMb } from './harness.js'
@@ -57,8 +58,7 @@ async function writeStatements(db: pg.Client, file: string) {
            shared_blks_hit + shared_blks_read AS blocks, wal_records, left(regexp_replace(query, '\\s+', ' ', 'g'), 400) AS query
       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
      ORDER BY total_exec_time DESC LIMIT 40`)
-  const { writeFileSync } = await import('node:fs')
-  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
 }
 
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; answers whether it held. */
