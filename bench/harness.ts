@@ -226,3 +226,63 @@ export async function purchaseLoad(
     clearInterval(sampler)
   }
 }
+
+// BENCH_STATEMENTS=<file>: a drain's statements from pg_stat_statements (the server must preload it), heaviest first.
+const STATEMENTS_FILE = process.env.BENCH_STATEMENTS
+
+/** Starts the statement counts afresh when BENCH_STATEMENTS asks for them. */
+export async function resetStatements(db: pg.Client) {
+  if (STATEMENTS_FILE) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()')
+}
+
+/** Writes the heaviest statements since resetStatements to BENCH_STATEMENTS, one JSON line each. */
+export async function writeStatements(db: pg.Client) {
+  if (!STATEMENTS_FILE) return
+  const { rows } = await db.query(`
+    SELECT calls, round(total_exec_time::numeric, 1) AS ms, round((total_exec_time / calls)::numeric, 3) AS ms_per_call, rows,
+           shared_blks_hit + shared_blks_read AS blocks, wal_records, left(regexp_replace(query, '\\s+', ' ', 'g'), 400) AS query
+      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+     ORDER BY total_exec_time DESC LIMIT 40`)
+  fs.writeFileSync(STATEMENTS_FILE, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+}
+
+/**
+ * The CPU of a database's backends over a stretch, split by backend type (client backends apart from
+ * autovacuum workers, which clean up after earlier phases too; not the bench's own). Sampled every 200 ms, so backends
+ * that start and end within the stretch are counted (a before/after reading misses them).
+ */
+export function watchDatabaseBackends(db: pg.Client) {
+  const seen = new Map<number, { type: string; first: number; last: number }>()
+  const sample = async () => {
+    const { rows } = await db.query<{ pid: number; type: string }>(
+      'SELECT pid, backend_type AS type FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    )
+    for (const { pid, type } of rows) {
+      try {
+        const now = cpuSeconds(pid)
+        const entry = seen.get(pid)
+        if (entry) entry.last = now
+        else seen.set(pid, { type, first: started ? 0 : now, last: now })
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  let started = false
+  let sampling: Promise<unknown> = sample().then(() => (started = true))
+  const timer = setInterval(() => (sampling = sampling.then(sample, sample)), 200)
+  return {
+    async stop(): Promise<{ clientSeconds: number; autovacuumSeconds: number }> {
+      clearInterval(timer)
+      await sampling
+      await sample()
+      let clientSeconds = 0
+      let autovacuumSeconds = 0
+      for (const { type, first, last } of seen.values()) {
+        if (type === 'autovacuum worker') autovacuumSeconds += last - first
+        else clientSeconds += last - first
+      }
+      return { clientSeconds, autovacuumSeconds }
+    },
+  }
+}

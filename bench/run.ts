@@ -143,8 +143,17 @@ async function only(part: (s: Seeded) => Promise<unknown>, seeding: (base: strin
   }
 }
 
-const readsOnly = ({ base, databaseUrl, keys, items, serverPid }: Seeded) =>
-  readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid, databaseUrl })
+// BENCH_PRELOAD=<seconds>: purchases at full speed first, as the full run's purchase phases leave the database.
+async function preload(base: string, keys: string[], items: number[]) {
+  const seconds = Number(process.env.BENCH_PRELOAD ?? 0)
+  const spread = spreadOver(keys, items)
+  if (seconds > 0) await purchaseLoad(base, { connections: 64, seconds, next: () => purchaseRequest(spread) })
+}
+
+async function readsOnly({ base, databaseUrl, keys, items, serverPid }: Seeded) {
+  await preload(base, keys, items)
+  return readsBench({ base, seconds: SECONDS, admin: (m, u, b) => api(base, m, u, b), keys, items, serverPid, databaseUrl })
+}
 
 /** The price levels' figures: the listing at one and four levels beside the no-op route, and a recomputation. */
 async function levelsOnly({ base, databaseUrl, keys, items, serverPid }: Seeded) {
@@ -158,9 +167,7 @@ async function levelsOnly({ base, databaseUrl, keys, items, serverPid }: Seeded)
 /** The webhook phases at a fixed rate. */
 async function webhooksOnly({ base, databaseUrl, port, keys, items, serverPid }: Seeded) {
   const spread = spreadOver(keys, items)
-  // BENCH_PRELOAD=<seconds>: purchases at full speed first, with no worker running, as the full run's purchase phases leave the database.
-  const preload = Number(process.env.BENCH_PRELOAD ?? 0)
-  if (preload > 0) await purchaseLoad(base, { connections: 64, seconds: preload, next: () => purchaseRequest(spread) })
+  await preload(base, keys, items)
   const webhooks = await webhookBench({
     base,
     databaseUrl,

@@ -15,10 +15,18 @@
  * them on), so it runs alone on a bare database or after the other phases.
  */
 import type { ChildProcess } from 'node:child_process'
-import fs from 'node:fs'
 import http from 'node:http'
 import pg from 'pg'
-import { cpuSeconds, databaseBackendsCpu, databaseBackendsCpuSince, machineBusy, rssMb } from './harness.js'
+import {
+  cpuSeconds,
+  databaseBackendsCpu,
+  databaseBackendsCpuSince,
+  machineBusy,
+  resetStatements,
+  rssMb,
+  watchDatabaseBackends,
+  writeStatements,
+} from './harness.js'
 import { startFakeDigiflazz } from './fake-digiflazz.js'
 import { pacedLoad } from './paced.js'
 import { startStallProbe } from './stall-probe.js'
@@ -48,18 +56,6 @@ const ACCOUNTS = 20
 const DRAIN_TIMEOUT_MS = 120_000
 const SETTLE_TIMEOUT_MS = 60_000
 const ALL_SENT_TIMEOUT_MS = 120_000
-
-// BENCH_STATEMENTS=<file>: the drain's statements from pg_stat_statements (the server must preload it), heaviest first.
-const STATEMENTS_FILE = process.env.BENCH_STATEMENTS
-
-async function writeStatements(db: pg.Client, file: string) {
-  const { rows } = await db.query(`
-    SELECT calls, round(total_exec_time::numeric, 1) AS ms, round((total_exec_time / calls)::numeric, 3) AS ms_per_call, rows,
-           shared_blks_hit + shared_blks_read AS blocks, wal_records, left(regexp_replace(query, '\\s+', ' ', 'g'), 400) AS query
-      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-     ORDER BY total_exec_time DESC LIMIT 40`)
-  fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
-}
 
 /** Polls `check` every 50 ms until it holds or `timeoutMs` passes; answers whether it held. */
 async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
@@ -201,7 +197,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
     await new Promise((r) => setTimeout(r, 1_000))
     const arrivedBefore = provider.count()
     const workerCpuBefore = cpuSeconds(drainWorker.pid!)
-    const postgresBefore = await databaseBackendsCpu(db)
+    const drainPostgres = watchDatabaseBackends(db)
     const drainBusy = machineBusy()
     provider.resetPeak()
     let workerPeakRss = 0
@@ -221,13 +217,14 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       }
     }, 200)
     console.log(`upstream backlog drain: ${backlog} dispatches, provider switched on …`)
-    if (STATEMENTS_FILE) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()')
+    await resetStatements(db)
     const switchedOn = performance.now()
     await switchProviders(true)
     const drained = await waitUntil(async () => (await notCompleted()) === 0, DRAIN_TIMEOUT_MS)
-    if (STATEMENTS_FILE) await writeStatements(db, STATEMENTS_FILE)
+    await writeStatements(db)
     const completedAt = performance.now()
     clearInterval(sampler)
+    const postgresCpu = await drainPostgres.stop()
     await provider.flush()
     const sent = provider.count() - arrivedBefore
     const firstArrival = provider.times[arrivedBefore]
@@ -254,7 +251,9 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       peak_in_flight_at_provider: provider.peakOpen(),
       mean_in_flight_at_provider: openSamples ? Number((openSum / openSamples).toFixed(1)) : null,
       worker_cpu_ms_per_request: sent ? Number((((cpuSeconds(drainWorker.pid!) - workerCpuBefore) * 1000) / sent).toFixed(3)) : null,
-      postgres_cpu_ms_per_request: sent ? Number((((await databaseBackendsCpuSince(db, postgresBefore)) * 1000) / sent).toFixed(3)) : null,
+      postgres_cpu_ms_per_request: sent ? Number(((postgresCpu.clientSeconds * 1000) / sent).toFixed(3)) : null,
+      // Autovacuum's share apart: it also cleans up after the earlier phases' purchases.
+      autovacuum_cpu_ms_per_request: sent ? Number(((postgresCpu.autovacuumSeconds * 1000) / sent).toFixed(3)) : null,
       machine_busy_percent: drainBusy.busyPercent(),
       worker_peak_rss_mb: workerPeakRss,
     }

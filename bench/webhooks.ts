@@ -7,7 +7,16 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import pg from 'pg'
-import { cpuSeconds, databaseBackendsCpu, databaseBackendsCpuSince, machineBusy, rssMb } from './harness.js'
+import {
+  cpuSeconds,
+  databaseBackendsCpu,
+  databaseBackendsCpuSince,
+  machineBusy,
+  resetStatements,
+  rssMb,
+  watchDatabaseBackends,
+  writeStatements,
+} from './harness.js'
 import { pacedLoad } from './paced.js'
 import { startReceiver } from './receiver.js'
 import { startStallProbe } from './stall-probe.js'
@@ -186,16 +195,19 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const before = hook.count()
     worker = await deps.startWorker()
     const drainCpuBefore = cpuSeconds(worker.pid!)
-    const drainPostgresBefore = await databaseBackendsCpu(db)
+    await resetStatements(db)
+    const drainPostgres = watchDatabaseBackends(db)
     let workerPeakRss = 0
     const sampler = setInterval(() => (workerPeakRss = Math.max(workerPeakRss, rssMb(worker.pid!))), 200)
     await waitUntil(() => hook.count() - before >= backlog, 300_000)
     clearInterval(sampler)
+    await writeStatements(db)
     await hook.flush()
     const drained = hook.count() - before
     // CPU per event holds up better than events/s when other work shares the cores.
     const workerCpuMs = ((cpuSeconds(worker.pid!) - drainCpuBefore) * 1000) / drained
-    const postgresCpuMs = ((await databaseBackendsCpuSince(db, drainPostgresBefore)) * 1000) / drained
+    const postgresCpu = await drainPostgres.stop()
+    const postgresCpuMs = (postgresCpu.clientSeconds * 1000) / drained
     // From the first arrival to the last: the worker's start-up is not delivery time.
     const seconds = (hook.times.at(-1)! - hook.times[before]) / 1000
     const throughput = {
@@ -205,6 +217,8 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       events_per_s: Math.round(drained / seconds),
       worker_cpu_ms_per_event: Number(workerCpuMs.toFixed(3)),
       postgres_cpu_ms_per_event: Number(postgresCpuMs.toFixed(3)),
+      // Autovacuum's share apart: it also cleans up after the earlier phases' purchases.
+      autovacuum_cpu_ms_per_event: Number(((postgresCpu.autovacuumSeconds * 1000) / drained).toFixed(3)),
       worker_peak_rss_mb: workerPeakRss,
     }
     return { latency, latency_at_quarter_rate: latencyAtQuarterRate, throughput }

@@ -39,7 +39,9 @@ export type LineBill = {
 }
 
 // The lines (their sold licenses inside, in id order: a complaint's resend voids the ones it replaced) and the upstream requests of the order whose id is `orderId`
-// (an SQL expression): one statement builds the whole detail, whatever its shape.
+// (an SQL expression): one statement builds the whole detail, whatever its shape. The licenses go by
+// their line and `sold` is a FILTER, not a condition: a condition let statistics taken before the sales
+// pick the index of every sold license (order-detail-plan.test.ts).
 const linesJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'id', l.id, 'item_id', l.item_id, 'variant_name', l.variant_name, 'product_name', l.product_name, 'quantity', l.quantity,
     'unit_price', l.unit_price, 'subtotal', l.subtotal, 'note', l.note, 'order_process', l.order_process, 'status', l.status,
@@ -49,7 +51,7 @@ const linesJson = (orderId: string) => `(SELECT json_agg(json_build_object(
                  'period', b.period, 'bill_count', b.bill_count, 'bill_amount', b.bill_amount, 'admin_fee', b.admin_fee, 'penalty', b.penalty,
                  'amount', b.amount, 'details', b.details) FROM bill_inquiries b WHERE b.order_line_id = l.id) END,
     'licenses', CASE WHEN l.order_process = 'auto'
-                     THEN (SELECT json_agg(x.content_enc ORDER BY x.id) FROM licenses x WHERE x.order_line_id = l.id AND x.status = 'sold') END)
+                     THEN (SELECT json_agg(x.content_enc ORDER BY x.id) FILTER (WHERE x.status = 'sold') FROM licenses x WHERE x.order_line_id = l.id) END)
     ORDER BY l.position) FROM order_lines l JOIN items i ON i.id = l.item_id WHERE l.order_id = ${orderId})`
 const requestsJson = (orderId: string) => `(SELECT json_agg(json_build_object(
     'kind', d.kind, 'status', d.status, 'sn', d.sn, 'message', d.message, 'upstream_order_id', d.upstream_order_id,
