@@ -16,6 +16,8 @@ export type PrivateCluster = {
   thaw(): void
   restart(): Promise<void>
   destroy(): Promise<void>
+  /** The postmaster and its children (backends, WAL writer and senders …): whose CPU is the server's. */
+  pids(): number[]
 }
 
 export function binDir(): string | undefined {
@@ -42,7 +44,8 @@ function programs() {
   return { command, makeDir }
 }
 
-export async function startPrivateCluster(): Promise<PrivateCluster> {
+/** `port`: a chosen one (a URL handed out before its server exists); by default a free one. */
+export async function startPrivateCluster(port?: number): Promise<PrivateCluster> {
   const { command, makeDir } = programs()
   const dir = makeDir()
   const data = path.join(dir, 'data')
@@ -54,7 +57,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     fs.rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  return runCluster(dir, await freePort())
+  return runCluster(dir, port ?? (await freePort()))
 }
 
 /**
@@ -105,6 +108,7 @@ async function runCluster(dir: string, port: number): Promise<PrivateCluster> {
     freeze: () => signalAll('SIGSTOP'),
     thaw: () => signalAll('SIGCONT'),
     restart: async () => void (await pgCtl('-l', path.join(dir, 'log'), '-m', 'fast', 'restart')),
+    pids,
     async destroy() {
       try {
         signalAll('SIGCONT')
