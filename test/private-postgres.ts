@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { freePort } from './server-process.js'
 
 /**
  * A throw-away PostgreSQL cluster of its own on another port, for drills that stop or restart the
@@ -135,4 +135,13 @@ function childrenOf(parent: number): number[] {
     }
   }
   return children
+}
+
+// Its own, not server-process.ts's: that one reaches vitest, and the bench (bench/replica.ts) starts clusters too.
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as net.AddressInfo).port
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
