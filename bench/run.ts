@@ -204,8 +204,11 @@ async function suppliersOnly({ base, databaseUrl, serverPid }: Seeded) {
 /** The replica phase: clusters of its own, nothing seeded here. */
 async function replicaOnly() {
   const replica = await replicaBench(REPLICA_SECONDS)
-  console.log(JSON.stringify({ at: new Date().toISOString(), replica }, null, 2))
-  console.table(replicaRows(replica))
+  const report = { at: new Date().toISOString(), replica, summary: replicaRows(replica) }
+  console.log(JSON.stringify(report, null, 2))
+  console.table(report.summary)
+  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })
+  fs.writeFileSync(path.join(ROOT, 'bench/results', `${report.at.replace(/[:.]/g, '-')}-replica.json`), JSON.stringify(report, null, 2))
 }
 
 type Reading = ReturnType<typeof referenceCeiling>

@@ -1,5 +1,4 @@
 import type pg from 'pg'
-import { isDatabaseUnavailable } from './unavailable.js'
 
 /**
  * Which cluster a server belongs to: initdb's system identifier, which a streaming standby made
@@ -11,14 +10,20 @@ export type ClusterIdentity = { id: string } | { unchecked: string }
 // Text: the identifier passes 2^53, which the int8 parser refuses.
 const IDENTIFIER = 'SELECT system_identifier::text AS id FROM pg_control_system()'
 
-/** The server's identity; `unchecked` with the reason when it may not be read (EXECUTE revoked); undefined when the server is unreachable. */
+// Not permitted (EXECUTE revoked from the role), or a PostgreSQL-like server without the function.
+const CANNOT_CHECK = new Set(['42501', '42883', '0A000'])
+
+/**
+ * The server's identity; `unchecked` with the reason when it may not be read; undefined when the
+ * server could not be asked (unreachable, refused the login): asked again at the next check.
+ */
 export async function clusterIdentity(query: (text: string) => Promise<{ id: string }[]>): Promise<ClusterIdentity | undefined> {
   try {
     const [row] = await query(IDENTIFIER)
     return { id: row.id }
   } catch (error) {
-    if (isDatabaseUnavailable(error)) return undefined
-    return { unchecked: (error as Error).message }
+    const { code, message } = error as { code?: string; message?: string }
+    return CANNOT_CHECK.has(code ?? '') ? { unchecked: message ?? String(error) } : undefined
   }
 }
 
