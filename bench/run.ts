@@ -23,10 +23,11 @@ import {
 } from './harness.js'
 import { embeddedBench } from './embedded.js'
 import { pacedLoad } from './paced.js'
-import { levelRows, summarize, supplierRows, upstreamRows, type BenchReport } from './summary.js'
+import { levelRows, replicaRows, summarize, supplierRows, upstreamRows, type BenchReport } from './summary.js'
 import { leaderboardBench } from './leaderboard.js'
 import { levelRecompute } from './levels.js'
 import { readsBench } from './reads.js'
+import { replicaBench } from './replica.js'
 import { supplierBench } from './suppliers.js'
 import { upstreamBench } from './upstream.js'
 import { webhookBench } from './webhooks.js'
@@ -43,7 +44,9 @@ const HOT_LICENSES = Number(process.env.BENCH_HOT_LICENSES ?? 120000)
 // half and a quarter of BENCH_RATE, on a database with only what they seed themselves; BENCH_ONLY=suppliers
 // the sync of a 5,000-product price list, likewise; BENCH_ONLY=levels the full listing at one and at four price
 // levels, with the no-op route, then the recomputation of 5,000 items × 4 levels after rule changes.
+// BENCH_ONLY=replica the replica phase: a private primary and a pg_basebackup -R replica, BENCH_REPLICA_SECONDS a route.
 const ONLY = process.env.BENCH_ONLY
+const REPLICA_SECONDS = Number(process.env.BENCH_REPLICA_SECONDS ?? 5)
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 750)
 
 function referenceCeiling(): { reference_tps: number; latency_avg_ms: number; machine_busy_percent: number } {
@@ -205,6 +208,16 @@ async function suppliersOnly({ base, databaseUrl, serverPid }: Seeded) {
   console.table(supplierRows(suppliers))
 }
 
+/** The replica phase: clusters of its own, nothing seeded here. */
+async function replicaOnly() {
+  const replica = await replicaBench(REPLICA_SECONDS)
+  const report = { at: new Date().toISOString(), replica, summary: replicaRows(replica) }
+  console.log(JSON.stringify(report, null, 2))
+  console.table(report.summary)
+  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true })
+  fs.writeFileSync(path.join(ROOT, 'bench/results', `${report.at.replace(/[:.]/g, '-')}-replica.json`), JSON.stringify(report, null, 2))
+}
+
 type Reading = ReturnType<typeof referenceCeiling>
 
 /**
@@ -247,6 +260,7 @@ async function main() {
   if (ONLY === 'upstream') return only(upstreamOnly, seedNothing)
   if (ONLY === 'suppliers') return only(suppliersOnly, seedNothing)
   if (ONLY === 'embedded') return console.log(JSON.stringify(await embeddedBench(SECONDS), null, 2))
+  if (ONLY === 'replica') return replicaOnly()
   const databaseUrl = await recreateDatabase()
   const port = await freePort()
   let server = await startServer(databaseUrl, port)
@@ -299,6 +313,8 @@ async function main() {
     })
     // A 5,000-product price list synced, its items repriced and switched (a few seconds, its own provider and items).
     const suppliers = await supplierBench({ databaseUrl, serverPid: server.pid!, admin: (m, u, b) => api(base, m, u, b) })
+    // Clusters of its own on other ports, ten routes × BENCH_REPLICA_SECONDS: the primary's CPU per read, with and without a replica.
+    const replica = await replicaBench(REPLICA_SECONDS)
     // Last: it adds 100,000 accounts to the database.
     const leaderboard = await leaderboardBench({ base, databaseUrl, keys, seconds: SECONDS })
     // The embedded phase gets the machine to itself: the server gone, PostgreSQL's dirty pages written.
@@ -320,6 +336,7 @@ async function main() {
       webhooks: { rate_from: { purchase_ratio: phases.purchase_ratio, reading: webhookReading }, ...webhooks },
       upstream,
       suppliers,
+      replica,
       leaderboard,
       reads,
       levels,

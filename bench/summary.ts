@@ -1,4 +1,5 @@
 import type { LevelRecompute } from './levels.js'
+import type { ReplicaReport } from './replica.js'
 
 /** One table of every figure of a bench run, with its ratio and the target it is held to. */
 export type SummaryRow = { figure: string; value: string; ratio: number | null; target: string }
@@ -43,6 +44,8 @@ export type BenchReport = {
   suppliers?: SupplierReport
   /** Absent from reports before price levels. */
   levels?: LevelRecompute
+  /** Absent from reports before the replica phase. */
+  replica?: ReplicaReport
   leaderboard: Record<'profile' | 'profile_large' | 'top_ten_large', Load & { accounts_in_month?: number }>
   embedded: { http: Load & { peak_rss_mb: number }; loop: { calls_per_s: number }; ratio: number; idle_rss_mb: number }
 }
@@ -103,6 +106,31 @@ export function levelRows(l: LevelRecompute): SummaryRow[] {
         busy(l.machine_busy_percent),
       ratio: null,
       target: '< 1 s',
+    },
+  ]
+}
+
+/**
+ * The replica phase's row: the primary's PostgreSQL CPU per request on the routes a replica serves,
+ * without and with DATABASE_READ_URL (ratio: with over without), beside GET /trx/{ref}, which stays.
+ */
+export function replicaRows(report: ReplicaReport): SummaryRow[] {
+  if ('skipped' in report) return [{ figure: 'replica phase', value: `skipped: ${report.skipped}`, ratio: null, target: '' }]
+  const served = (from: 'primary' | 'replica') => report.rows.filter((r) => r.reads_from === from && !r.route.includes('always'))
+  const stays = (from: 'primary' | 'replica') => report.rows.find((r) => r.reads_from === from && r.route.includes('always'))
+  const span = (rows: { primary_cpu_us_per_req: number }[]) => {
+    const us = rows.map((r) => r.primary_cpu_us_per_req)
+    return `${Math.min(...us)}–${Math.max(...us)} µs`
+  }
+  const sum = (rows: { primary_cpu_us_per_req: number }[]) => rows.reduce((total, r) => total + r.primary_cpu_us_per_req, 0)
+  return [
+    {
+      figure: "replica: the primary's PostgreSQL CPU per read, catalog list and delta, GET /trx, mutations",
+      value:
+        `${span(served('primary'))} from the primary alone, ${span(served('replica'))} with DATABASE_READ_URL` +
+        `; GET /trx/{ref} (kept on the primary) ${stays('primary')?.primary_cpu_us_per_req} → ${stays('replica')?.primary_cpu_us_per_req} µs`,
+      ratio: sum(served('primary')) > 0 ? ratio(sum(served('replica')), sum(served('primary'))) : null,
+      target: '≈ 0 with a replica',
     },
   ]
 }
@@ -265,6 +293,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
     ...(r.upstream ? upstreamRows(r.upstream) : []),
     ...(r.suppliers ? supplierRows(r.suppliers) : []),
     ...(r.levels ? levelRows(r.levels) : []),
+    ...(r.replica ? replicaRows(r.replica) : []),
     {
       figure: 'GET /api/v1/leaderboard/profile (≈ 100 accounts)',
       value: `${n(lb.profile.req_per_s)} req/s, p99 ${lb.profile.p99_ms} ms`,

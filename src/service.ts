@@ -45,6 +45,8 @@ export async function openService(config: Config, overrides: ServiceOverrides = 
       timeouts: databaseTimeouts(config),
       pooler: config.databasePooler,
       namedStatements: config.dbNamedStatements,
+      // A read URL refused, or its check skipped: said at the start, where the operator looks.
+      log: pino({ level: config.logLevel, name: 'replicas' }),
     })
     ctx = createContext(config, database, overrides, webhookDatabase, reads)
     await checkAppKey(ctx.db, ctx.vault)

@@ -37,13 +37,14 @@ export async function createTestApp(
   return appOn(await cloneTestDatabase(), env, changes, overrides)
 }
 
-/** A second process's view: another app with its own pool on the same PostgreSQL database. */
+/** A second process's view: another app with its own pool (`pool` connections and `pipelines`) on the same PostgreSQL database. */
 export async function createSiblingApp(
   databaseUrl: string,
   env: Record<string, string> = {},
   changes: Partial<Config> = {},
+  { pool = 4, pipelines = DEFAULT_DB_PIPELINES } = {},
 ): Promise<TestApp> {
-  const handle = await openPostgres(databaseUrl, 4, { pipelines: DEFAULT_DB_PIPELINES })
+  const handle = await openPostgres(databaseUrl, pool, { pipelines })
   return appOn({ ...handle, url: databaseUrl }, env, changes)
 }
 

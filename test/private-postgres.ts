@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { freePort } from './server-process.js'
 
 /**
  * A throw-away PostgreSQL cluster of its own on another port, for drills that stop or restart the
@@ -16,6 +16,8 @@ export type PrivateCluster = {
   thaw(): void
   restart(): Promise<void>
   destroy(): Promise<void>
+  /** The postmaster and its children (backends, WAL writer and senders …): whose CPU is the server's. */
+  pids(): number[]
 }
 
 export function binDir(): string | undefined {
@@ -42,7 +44,8 @@ function programs() {
   return { command, makeDir }
 }
 
-export async function startPrivateCluster(): Promise<PrivateCluster> {
+/** `port`: a chosen one (a URL handed out before its server exists); by default a free one. */
+export async function startPrivateCluster(port?: number): Promise<PrivateCluster> {
   const { command, makeDir } = programs()
   const dir = makeDir()
   const data = path.join(dir, 'data')
@@ -54,7 +57,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     fs.rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  return runCluster(dir, await freePort())
+  return runCluster(dir, port ?? (await freePort()))
 }
 
 /**
@@ -105,6 +108,7 @@ async function runCluster(dir: string, port: number): Promise<PrivateCluster> {
     freeze: () => signalAll('SIGSTOP'),
     thaw: () => signalAll('SIGCONT'),
     restart: async () => void (await pgCtl('-l', path.join(dir, 'log'), '-m', 'fast', 'restart')),
+    pids,
     async destroy() {
       try {
         signalAll('SIGCONT')
@@ -131,4 +135,13 @@ function childrenOf(parent: number): number[] {
     }
   }
   return children
+}
+
+// Its own, not server-process.ts's: that one reaches vitest, and the bench (bench/replica.ts) starts clusters too.
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as net.AddressInfo).port
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }

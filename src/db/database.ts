@@ -8,9 +8,9 @@ import { ActingDialect } from './acting.js'
 import { pipelinedStatements } from './pipelined.js'
 import { sessionSettings, setLocal, type DatabaseTimeouts } from './session-settings.js'
 import { withFreshPlan } from './statement-names.js'
-import { isDatabaseUnavailable } from './unavailable.js'
+import { isDatabaseUnavailable, isLostPreparedStatement, LOST_STATEMENT_HINT } from './unavailable.js'
 
-export { isDatabaseUnavailable }
+export { isDatabaseUnavailable, isLostPreparedStatement, LOST_STATEMENT_HINT }
 
 export type Database = Kysely<DB>
 export type Trx = Transaction<DB>

@@ -40,12 +40,13 @@ export function registerPoolMetrics(registry: Registry, reads: ReadPools): void 
   })
   new Gauge({
     name: 'db_replica_usable',
-    help: 'Whether reads go to each replica now (1), or it lags past READ_MAX_LAG_MS or is unreachable (0)',
-    labelNames: ['pool'] as const,
+    help: 'Whether reads go to each replica now (1), or not (0, with the reason: lagging past READ_MAX_LAG_MS, unreachable, or other_cluster: not a standby of DATABASE_URL)',
+    labelNames: ['pool', 'reason'] as const,
     registers: [registry],
     collect() {
       this.reset()
-      for (const { name, usable } of reads.stats()) if (usable !== undefined) this.set({ pool: name }, usable ? 1 : 0)
+      for (const { name, usable, reason } of reads.stats())
+        if (usable !== undefined) this.set(usable ? { pool: name } : { pool: name, reason: reason ?? 'unreachable' }, usable ? 1 : 0)
     },
   })
 }

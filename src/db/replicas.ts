@@ -10,6 +10,7 @@ import {
   type PostgresOptions,
   type PreparedStatement,
 } from './database.js'
+import { identityOnPool, membership, tellMembership, type ClusterIdentity, type Membership, type ReplicaLog } from './replica-identity.js'
 import { createLagMeter, primaryPosition, readReplica } from './replica-lag.js'
 import type { DB } from './schema.js'
 
@@ -41,6 +42,8 @@ export type PoolStats = {
   /** Replicas only: the lag at the last check (undefined: unreachable or not checked yet), and whether reads go there now. */
   lagMs?: number
   usable?: boolean
+  /** Replicas only, when not usable: why. */
+  reason?: 'lagging' | 'unreachable' | 'other_cluster'
 }
 
 /** Without replicas: every read on the primary. */
@@ -57,10 +60,13 @@ export function primaryReads(primary: DatabaseHandle): ReadPools {
 }
 
 /** `pooler` and `namedStatements` as the primary's: replicas sit behind the same kind of pooler (DATABASE_POOLER). */
-export type ReplicaOptions = { poolMax: number; maxLagMs: number; timeouts?: DatabaseTimeouts; checkEveryMs?: number } & Pick<
-  PostgresOptions,
-  'pooler' | 'namedStatements'
->
+export type ReplicaOptions = {
+  poolMax: number
+  maxLagMs: number
+  timeouts?: DatabaseTimeouts
+  checkEveryMs?: number
+  log?: ReplicaLog
+} & Pick<PostgresOptions, 'pooler' | 'namedStatements'>
 
 type Replica = {
   target: ReadTarget
@@ -71,6 +77,10 @@ type Replica = {
   lagMs?: number
   checkedAt: number
   reads: number
+  /** Its cluster as checked since it was last reachable; undefined: not yet (it gets no reads meanwhile). */
+  member?: Membership
+  /** The verdict last logged: each change is said once. */
+  told?: Membership
 }
 
 const CHECK_EVERY_MS = 1000
@@ -97,6 +107,8 @@ export async function openReadPools(primary: DatabaseHandle, urls: string[], opt
   }
   // Its lag at the check, plus the time since: a replica whose checks stopped answering ages out by itself.
   const usable = (r: Replica, now = Date.now()) => r.lagMs !== undefined && r.lagMs + (now - r.checkedAt) <= options.maxLagMs
+  const whyNot = (r: Replica): PoolStats['reason'] =>
+    r.member === 'other' ? 'other_cluster' : r.lagMs === undefined ? 'unreachable' : usable(r) ? undefined : 'lagging'
   let turn = 0
   const next = (): Replica | undefined => {
     const now = Date.now()
@@ -157,9 +169,13 @@ export async function openReadPools(primary: DatabaseHandle, urls: string[], opt
   }
 
   const meter = createLagMeter(options.maxLagMs)
+  const log = options.log
+  // The primary's cluster, read once (a failover's new primary keeps it); undefined until it answers.
+  let primaryIdentity: ClusterIdentity | undefined
   let checking: Promise<void> | undefined
   const check = () => (checking ??= checkAll().finally(() => (checking = undefined)))
   async function checkAll() {
+    primaryIdentity ??= await withinMs(identityOnPool(primary.pool!), checkEveryMs)
     // The primary's position before any replica's: a replica at it had everything the primary had then.
     await primaryPosition(primary.db).then(
       (lsn) => meter.sample(lsn),
@@ -167,11 +183,23 @@ export async function openReadPools(primary: DatabaseHandle, urls: string[], opt
     )
     await Promise.all(
       replicas.map(async (r) => {
-        const reading = await withinMs(readReplica(r.pool), checkEveryMs)
+        // At the start and whenever it comes back from unreachable: the URL may now lead elsewhere.
+        if (r.lagMs === undefined) r.member = await verify(r)
+        const reading = r.member === 'same' || r.member === 'unchecked' ? await withinMs(readReplica(r.pool), checkEveryMs) : undefined
         r.lagMs = reading === undefined ? undefined : meter.lagMs(reading)
         r.checkedAt = Date.now()
       }),
     )
+  }
+  /** Whether the replica is of the primary's cluster; undefined when either did not answer (checked again in a second). */
+  async function verify(r: Replica): Promise<Membership | undefined> {
+    const own = primaryIdentity && (await withinMs(identityOnPool(r.pool), checkEveryMs))
+    if (!primaryIdentity || !own) return undefined
+    const member = membership(primaryIdentity, own)
+    // Each new verdict said once. A foreign server stays unreachable to reads, so it is checked again each second.
+    if (member !== r.told && log) tellMembership(log, r.target.name, primaryIdentity, own)
+    r.told = member
+    return member
   }
   await check()
   const timer = setInterval(() => void check(), checkEveryMs)
@@ -184,7 +212,7 @@ export async function openReadPools(primary: DatabaseHandle, urls: string[], opt
     targets: [primaryTarget, ...replicas.map((r) => r.target)],
     stats: () => [
       { name: 'primary', pool: primary.pool, reads: primaryReadCount },
-      ...replicas.map((r) => ({ name: r.target.name, pool: r.pool, reads: r.reads, lagMs: r.lagMs, usable: usable(r) })),
+      ...replicas.map((r) => ({ name: r.target.name, pool: r.pool, reads: r.reads, lagMs: r.lagMs, usable: usable(r), reason: whyNot(r) })),
     ],
     async close() {
       clearInterval(timer)

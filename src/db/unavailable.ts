@@ -19,10 +19,28 @@ const UNAVAILABLE_CODES = new Set([
 const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|timeout expired)/
 
-/** The database was lost or did not answer in time: 503, never 500 (docs/design.md §12). */
+// A named prepared statement the server does not have (26000), or has from another client (42P05): a pooler
+// in transaction mode that cannot carry them (PgBouncer < 1.21, or max_prepared_statements = 0).
+const LOST_STATEMENT_CODES = new Set(['26000', '42P05'])
+
+/** What the operator is told once when named statements go missing (docs/operating.md#pgbouncer). */
+export const LOST_STATEMENT_HINT =
+  'named prepared statements go missing between calls: DATABASE_URL (or DATABASE_READ_URL) is a pooler that cannot carry them. ' +
+  'Set DB_NAMED_STATEMENTS=false, or run PgBouncer >= 1.21 with max_prepared_statements > 0 (docs/operating.md#pgbouncer)'
+
+/** The server lost a connection's named prepared statement: a pooler between us, or a session reset under us. */
+export function isLostPreparedStatement(error: unknown): boolean {
+  return LOST_STATEMENT_CODES.has(String((error as { code?: unknown } | null)?.code))
+}
+
+/**
+ * The database was lost, did not answer in time, or lost the connection's named statements (the
+ * connection is then dropped: its client believes them prepared): 503, never 500 (docs/design.md §12).
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false
   const { code, message } = error as { code?: unknown; message?: unknown }
-  if (typeof code === 'string') return UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('53')
+  if (typeof code === 'string')
+    return UNAVAILABLE_CODES.has(code) || LOST_STATEMENT_CODES.has(code) || code.startsWith('08') || code.startsWith('53')
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)
 }

@@ -1,5 +1,6 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { createTestApp } from '../../test/app.js'
+import { createSiblingApp, createTestApp } from '../../test/app.js'
 import { onPostgres } from '../../test/database.js'
 import { createReseller, get } from '../../test/factory.js'
 import type { PreparedStatement } from '../db/database.js'
@@ -7,7 +8,7 @@ import { accountCountersReader } from '../modules/accounts/index.js'
 import { detailByRefReader } from '../modules/orders/index.js'
 
 // Apps are made at the top: createTestApp closes them in an afterAll, which only a file's top level registers.
-const { app, ctx } = await createTestApp()
+const { app, ctx, databaseUrl } = await createTestApp()
 const original = ctx.prepared
 
 /** Every authentication lookup fails with `error`; the answer of a reseller request is what a client sees. */
@@ -41,6 +42,9 @@ describe('a lost or hung database answers 503 SERVICE_UNAVAILABLE, never 500', (
     // Node's sockets.
     ['ECONNRESET', withCode('ECONNRESET')],
     ['EPIPE', withCode('EPIPE')],
+    // A pooler that cannot carry named statements (PgBouncer < 1.21): lost, or another client's.
+    ['prepared statement lost', withCode('26000', 'prepared statement "k0" does not exist')],
+    ['prepared statement of another client', withCode('42P05', 'prepared statement "k0" already exists')],
   ])('%s', async (_name, error) => {
     const res = await answerWhenLookupFails(error)
     expect(res.statusCode).toBe(503)
@@ -89,5 +93,18 @@ describe('a lost or hung database answers 503 SERVICE_UNAVAILABLE, never 500', (
       ctx.accountCounters = readers.counters
       ctx.detailByRef = readers.details
     }
+  })
+
+  // As a pooler without prepared-statement support does it: the client believes a statement prepared
+  // on its connection, the server connection has none. Here DEALLOCATE ALL on the one pooled connection.
+  it.runIf(onPostgres)('a named statement the server lost answers 503, and the next request a new connection (PostgreSQL)', async () => {
+    const shop = await createReseller(app)
+    const sibling = await createSiblingApp(databaseUrl!, {}, {}, { pool: 1, pipelines: 0 })
+    expect((await get(sibling.app, '/balance', shop)).statusCode).toBe(200)
+    await sql`DEALLOCATE ALL`.execute(sibling.ctx.db)
+    // Authenticated a moment ago (the key cache): the balance's own named statement is the one lost.
+    const lost = await get(sibling.app, '/balance', shop)
+    expect([lost.statusCode, lost.body]).toEqual([503, '{"message":"SERVICE_UNAVAILABLE"}'])
+    expect((await get(sibling.app, '/balance', shop)).statusCode).toBe(200)
   })
 })

@@ -30,3 +30,19 @@ it("logs a switched-off provider's refusal at info and a lost dependency at warn
   expect(outage?.err).toBeUndefined()
   expect(lines.filter((l) => l.level >= 50).map((l) => [l.msg, Boolean(l.err?.stack)])).toEqual([['request failed', true]])
 })
+
+it('answers a lost named statement 503 and tells the operator once, at error level, what to change', async () => {
+  const lines: { level: number; msg: string }[] = []
+  const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(chunk.toString())), done()) })
+  const app = Fastify({ logger: { level: 'info', stream } })
+  registerErrorHandlers(app)
+  app.get('/lost', async () => {
+    throw Object.assign(new Error('prepared statement "k0" does not exist'), { code: '26000' })
+  })
+  for (let i = 0; i < 3; i++) expect((await app.inject('/lost')).json()).toEqual({ message: 'SERVICE_UNAVAILABLE' })
+  await app.close()
+  const hints = lines.filter((l) => l.msg.includes('DB_NAMED_STATEMENTS=false'))
+  expect(hints.map((l) => l.level)).toEqual([50])
+  expect(hints[0].msg).toContain('PgBouncer >= 1.21 with max_prepared_statements')
+  expect(lines.filter((l) => l.msg.includes('a dependency failed'))).toHaveLength(3)
+})
