@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB } from '../src/config.js'
 import { openPGlite } from '../src/db/database.js'
 import { api, freePort, purchaseLoad, rssMb, startServer } from './harness.js'
 
@@ -53,7 +54,8 @@ async function overHttp(base: string, pid: number, seconds: number, keys: string
 }
 
 async function functionLoop(dataDir: string, seconds: number, accountIds: number[], itemId: number) {
-  const { pglite, close } = await openPGlite({ dataDir: path.join(dataDir, 'pglite') })
+  // As the server opened it: the ratio is of HTTP and the service, not of two memory settings.
+  const { pglite, close } = await openPGlite({ dataDir: path.join(dataDir, 'pglite'), sharedBuffersMb: DEFAULT_EMBEDDED_SHARED_BUFFERS_MB })
   try {
     let n = 0
     const until = Date.now() + seconds * 1000

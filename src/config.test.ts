@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       databaseReadUrls: [],
       readMaxLagMs: 5000,
       dataDir: './data',
+      embeddedSharedBuffersMb: 16,
       appEnv: 'development',
       appKey: undefined,
       adminToken: undefined,

@@ -8,6 +8,8 @@ export const DEFAULT_WEBHOOK_USER_AGENT = 'ResellerOrderingService-Webhooks/1.0'
 
 /** Pipelined connections per process (DB_PIPELINES); the test helpers open as many as production does. */
 export const DEFAULT_DB_PIPELINES = 8
+/** The embedded database's shared buffers (EMBEDDED_SHARED_BUFFERS_MB); the bench's PGlite loop runs with the same. */
+export const DEFAULT_EMBEDDED_SHARED_BUFFERS_MB = 16
 
 // The environment as it arrives; every value is a string until converted and checked here.
 const Env = Type.Object({
@@ -20,6 +22,8 @@ const Env = Type.Object({
   DATABASE_READ_URL: Type.Optional(Type.String({ minLength: 1 })),
   READ_MAX_LAG_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 5000 }),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  // PGlite zero-fills its shared buffers at start: they are most of an embedded service's idle memory.
+  EMBEDDED_SHARED_BUFFERS_MB: Type.Integer({ minimum: 1, maximum: 1024, default: DEFAULT_EMBEDDED_SHARED_BUFFERS_MB }),
   APP_ENV: StringEnum(['development', 'production', 'test'], { default: 'development' }),
   APP_KEY: Type.Optional(Type.String({ minLength: 32 })),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -210,6 +214,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseReadUrls,
     readMaxLagMs: env.READ_MAX_LAG_MS,
     dataDir: env.DATA_DIR,
+    embeddedSharedBuffersMb: env.EMBEDDED_SHARED_BUFFERS_MB,
     appEnv: env.APP_ENV,
     appKey: env.APP_KEY,
     adminToken: env.ADMIN_TOKEN,

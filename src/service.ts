@@ -143,7 +143,10 @@ async function openDatabase(config: Config, progress: Progress): Promise<{ datab
   try {
     progress(`opening the embedded database (${config.dataDir === 'memory' ? 'in memory' : path.join(config.dataDir, 'pglite')})`)
     if (config.dataDir !== 'memory') await prepareEmbeddedApart(path.join(config.dataDir, 'pglite'))
-    const database = await openPGlite(config.dataDir === 'memory' ? {} : { dataDir: path.join(config.dataDir, 'pglite') })
+    const database = await openPGlite({
+      ...(config.dataDir !== 'memory' && { dataDir: path.join(config.dataDir, 'pglite') }),
+      sharedBuffersMb: config.embeddedSharedBuffersMb,
+    })
     progress('migrating it (a first start creates every table: up to a minute on a slow machine)')
     await migrateToLatest(database.db).catch(async (error: unknown) => {
       await database.close()

@@ -227,10 +227,12 @@ export function discardingLostClients(
   } as unknown as pg.Pool
 }
 
-export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
+/** `sharedBuffersMb`: PostgreSQL's shared_buffers for this instance; unset, PGlite's default (128 MB). */
+export async function openPGlite(options: { dataDir?: string; loadDataDir?: Blob; sharedBuffersMb?: number }): Promise<DatabaseHandle> {
   const pglite = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
+    ...(options.sharedBuffersMb && { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }),
     parsers: { [INT8]: (v: string) => parseSafeInteger(v), [NUMERIC]: (v: string) => parseNumeric(v) },
   })
   const db = new Kysely<DB>({ dialect: new ActingDialect(new PGliteDialect(pglite)) })
