@@ -5,13 +5,24 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { ADMIN_TOKEN, APP_KEY } from './app.js'
-import { freePort, startServerProcess, type ServerProcess } from './server-process.js'
+import { buildOnce, root, startBuilt, type BuiltProcess } from './built-process.js'
+import { migratedDataDir } from './database.js'
+import { freePort } from './server-process.js'
 
 const run = promisify(execFile)
-const root = path.resolve(import.meta.dirname, '..')
+// What `npm run admin` runs after its build: node dist/cli/admin.js (each call under tsx cost a second
+// or more of compiling and loading), and the service as `npm start` runs it.
+const dist = buildOnce('cli')
+const adminJs = path.join(dist, 'cli/admin.js')
+
+async function startService(env: Record<string, string>): Promise<BuiltProcess> {
+  const service = await startBuilt(dist, env)
+  await service.waitFor(/listening on/)
+  return service
+}
 
 async function admin(env: Record<string, string>, ...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+  const { stdout } = await run(process.execPath, [adminJs, ...args], {
     cwd: root,
     env: { PATH: process.env.PATH, APP_KEY, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env },
   })
@@ -19,10 +30,11 @@ async function admin(env: Record<string, string>, ...args: string[]) {
 }
 
 describe('npm run admin', () => {
-  const servers: ServerProcess[] = []
+  const servers: BuiltProcess[] = []
   afterAll(() => servers.forEach((s) => s.child.kill('SIGKILL')))
 
   it('opens the embedded database itself when no service holds it, and talks HTTP to one that does', async () => {
+    // An empty DATA_DIR: the CLI creates the database (initdb and the migrations, apart) as a first start does.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
     onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }))
     const env = { DATA_DIR: dataDir, PORT: String(await freePort()) }
@@ -36,7 +48,7 @@ describe('npm run admin', () => {
     expect(owner.data).toMatchObject({ email: 'owner@cli.example', name: 'CLI Owner', role: 'owner', status: 'invited' })
     expect(owner.data.invite_url).toMatch(/\/console\/invite\/[A-Za-z0-9_-]{43}$/)
 
-    const server = await startServerProcess(env)
+    const server = await startService(env)
     servers.push(server)
     // The service now owns the database: the CLI goes through its operator API.
     const again = await admin(env, 'balance:adjust', '1', '--amount', '25000', '--reason', 'opening', '--reference', 'cli-1')
@@ -60,7 +72,7 @@ describe('npm run admin', () => {
 })
 
 describe('npm run admin: finding the service, and its output', () => {
-  const servers: ServerProcess[] = []
+  const servers: BuiltProcess[] = []
   const scratch: string[] = []
   afterAll(() => {
     servers.forEach((s) => s.child.kill('SIGKILL'))
@@ -68,11 +80,16 @@ describe('npm run admin: finding the service, and its output', () => {
   })
   const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, APP_KEY, ADMIN_TOKEN, SEED_DEMO: 'false', ...extra })
   const cli = (extra: Record<string, string>, ...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: root, env: env(extra) }).catch((e) => e)
+    run(process.execPath, [adminJs, ...args], { cwd: root, env: env(extra) }).catch((e) => e)
+  // A DATA_DIR whose database the run's template already migrated: the first start's cost is the test above's.
+  const dataDirOfItsOwn = async () => {
+    const dataDir = await migratedDataDir()
+    scratch.push(dataDir)
+    return dataDir
+  }
 
   it('finds a service on any port through the URL beside its lock; prints the answer alone, as JSON or a table', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
-    scratch.push(dataDir)
+    const dataDir = await dataDirOfItsOwn()
     // In process, at the default log level: nothing but the answer on stdout.
     const created = await cli({ DATA_DIR: dataDir }, 'resellers:create', '--name', 'First')
     expect(JSON.parse(created.stdout).data.name).toBe('First')
@@ -81,7 +98,7 @@ describe('npm run admin: finding the service, and its output', () => {
     expect([invalid.code, invalid.stdout]).toEqual([1, ''])
     expect(JSON.parse(invalid.stderr)).toMatchObject({ message: 'VALIDATION_ERROR' })
 
-    const server = await startServerProcess({ DATA_DIR: dataDir })
+    const server = await startService({ DATA_DIR: dataDir })
     servers.push(server)
     // No PORT here: the CLI reads where the service listens from DATA_DIR.
     const listed = await cli({ DATA_DIR: dataDir }, 'resellers:list')
@@ -100,8 +117,7 @@ describe('npm run admin: finding the service, and its output', () => {
   }, 300_000)
 
   it('info prints the demo key only while it still opens the API, and says when it was rotated', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
-    scratch.push(dataDir)
+    const dataDir = await dataDirOfItsOwn()
     const created = JSON.parse((await cli({ DATA_DIR: dataDir }, 'resellers:create', '--name', 'Demo')).stdout).data
     // What the first start's seeding leaves in DATA_DIR: the demo reseller's key.
     fs.writeFileSync(path.join(dataDir, 'secrets.json'), JSON.stringify({ demoApiKey: created.api_key }))
@@ -114,18 +130,17 @@ describe('npm run admin: finding the service, and its output', () => {
     expect(after.demo_api_key).toBeNull()
     expect(after.demo_api_key_note).toMatch(/^rotated/)
     // Asked of the running service likewise.
-    const server = await startServerProcess({ DATA_DIR: dataDir })
+    const server = await startService({ DATA_DIR: dataDir })
     servers.push(server)
     const running = JSON.parse((await cli({ DATA_DIR: dataDir }, 'info')).stdout).data
     expect(running).toMatchObject({ running: true, demo_api_key: null, demo_api_key_note: expect.stringMatching(/^rotated/) })
   }, 300_000)
 
   it('names the URL it could not reach, says an unknown command is unknown, and exits when its reader goes away', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-cli-'))
-    scratch.push(dataDir)
+    const dataDir = await dataDirOfItsOwn()
     const port = await freePort()
     // `| head -0`: the pipe is closed before the CLI writes; it must end rather than hang.
-    const piped = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'resellers:list'], {
+    const piped = spawn(process.execPath, [adminJs, 'resellers:list'], {
       cwd: root,
       env: env({ DATA_DIR: dataDir }),
       stdio: ['ignore', 'pipe', 'ignore'],

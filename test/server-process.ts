@@ -4,6 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { ADMIN_TOKEN, APP_KEY } from './app.js'
+import { migratedDataDir } from './database.js'
 
 export async function freePort(): Promise<number> {
   const server = net.createServer()
@@ -15,9 +16,13 @@ export async function freePort(): Promise<number> {
 
 export type ServerProcess = { child: ChildProcess; base: string; output: () => string; exited: Promise<number | null> }
 
-/** The real service as its own process (node + tsx), ready once its banner (`ready`) is printed. */
+/**
+ * The real service as its own process (node + tsx), ready once its banner (`ready`) is printed. On the
+ * embedded database without a DATA_DIR given, it opens a copy of the run's migrated one (no first start's initdb).
+ */
 export async function startServerProcess(env: Record<string, string>, ready = 'listening on'): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort())
+  const dataDir = env.DATABASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-proc-')) : await migratedDataDir()
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: {
@@ -26,7 +31,7 @@ export async function startServerProcess(env: Record<string, string>, ready = 'l
       PORT: port,
       APP_KEY,
       ADMIN_TOKEN,
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'reseller-proc-')),
+      DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
       SEED_DEMO: 'false',

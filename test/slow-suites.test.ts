@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SLOW_SUITES } from '../vitest.config.js'
+import { slowFirstSequencer, suiteMatcher as matcher } from './slow-first-sequencer.js'
 
 // Keeps SLOW_SUITES (what `npm run test:fast` leaves out) current: every entry names a test file
 // that exists, and every test file that starts the service as processes of its own or a browser
@@ -41,14 +42,6 @@ const testFiles = ['src', 'test', ...packageTests].flatMap((dir) => filesUnder(d
 const helpers = filesUnder('test', (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8')
 
-/** A SLOW_SUITES entry as a matcher: a path, or a glob of `**` (any directories) and `*` (within one name). */
-function matcher(entry: string): RegExp {
-  const pattern = entry
-    .split(/(\*\*\/|\*)/)
-    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-    .join('')
-  return new RegExp(`^${pattern}$`)
-}
 const listed = (file: string) => SLOW_SUITES.some((entry) => matcher(entry).test(file))
 
 describe('SLOW_SUITES (vitest.config.ts)', () => {
@@ -80,5 +73,23 @@ describe('SLOW_SUITES (vitest.config.ts)', () => {
     expect(matcher('**/*.browser.test.ts').test('src/modules/console/console.test.ts')).toBe(false)
     expect(matcher('test/cli.test.ts').test('test/cli.test.ts')).toBe(true)
     expect(matcher('test/cli.test.ts').test('test/clixtest.ts')).toBe(false)
+  })
+
+  it("starts the listed suites first, in the list's order, and the rest largest first", async () => {
+    const sizes: Record<string, number> = { 'src/a.test.ts': 10, 'src/b.test.ts': 30, 'test/slow.test.ts': 5, 'src/x.browser.test.ts': 1 }
+    // What BaseSequencer reads of vitest: the root, and the cache of a run without earlier results.
+    const ctx = {
+      config: { root: ROOT },
+      cache: { getFileTestResults: () => undefined, getFileStats: (key: string) => ({ size: sizes[key.slice(1)] }) },
+    }
+    const Sequencer = slowFirstSequencer(['test/slow.test.ts', '**/*.browser.test.ts'])
+    const specs = Object.keys(sizes).map((file) => ({ project: { name: '' }, moduleId: path.join(ROOT, file) }))
+    const sorted = await new Sequencer(ctx as never).sort(specs as never)
+    expect(sorted.map((s) => path.relative(ROOT, s.moduleId))).toEqual([
+      'test/slow.test.ts',
+      'src/x.browser.test.ts',
+      'src/b.test.ts',
+      'src/a.test.ts',
+    ])
   })
 })

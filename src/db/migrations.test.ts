@@ -16,6 +16,17 @@ afterAll(async () => {
 })
 
 let counter = 0
+// initdb once (seconds of WebAssembly CPU each time); each test loads its own copy of the empty database.
+let emptyPGlite: Promise<Blob> | undefined
+const dumpOfEmpty = async () => {
+  const first = await openPGlite({})
+  try {
+    return await first.pglite!.dumpDataDir('none')
+  } finally {
+    await first.close()
+  }
+}
+
 /** An empty database (no migration run), on PostgreSQL when the suite runs there. */
 async function emptyDatabase(): Promise<DatabaseHandle> {
   let handle: DatabaseHandle
@@ -26,7 +37,7 @@ async function emptyDatabase(): Promise<DatabaseHandle> {
     const pool = await openPostgres(databaseUrlFor(name), 8)
     handle = { ...pool, close: async () => (await pool.close(), await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) }
   } else {
-    handle = await openPGlite({})
+    handle = await openPGlite({ loadDataDir: await (emptyPGlite ??= dumpOfEmpty()) })
   }
   opened.push(handle)
   return handle
