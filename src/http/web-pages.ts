@@ -9,9 +9,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import { pageErrorHandler, type ErrorPageOf } from './web-error-page.js'
 
 // What the server-rendered areas (the console, the dashboard) share: the cookie secret, the views,
-// the headers, the CSRF check of every POST, how a failure becomes the error page's data, how a
-// page and an asset are sent, forms, and the registration that puts these together (the error page is
-// web-error-page.ts, a refused form's sentences web-refusals.ts).
+// the headers, the CSRF check of every POST, how a page and an asset are sent, forms, and the
+// registration that puts these together (the error page is web-error-page.ts, a refused form's
+// sentences web-refusals.ts, the view helpers page-format.ts).
 
 /** Signs an area's cookies (the CSRF secret); derived per area, so APP_KEY stays the one secret to keep. */
 export function areaCookieSecret(appKey: string, area: string): string {
@@ -39,6 +39,13 @@ export function checkCsrfOnPosts(app: FastifyInstance): void {
 
 /** A form's body: its fields, plus the CSRF token every form carries. */
 export const Form = <T extends TProperties>(fields: T) => Type.Object({ ...fields, _csrf: Type.String() })
+
+/** A list typed into a text box (an IP allow-list): its entries, split at white space and commas. */
+export const typedList = (text: string): string[] =>
+  text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
 
 /** How an area (`/console`, `/dashboard`) is set up: registerWebArea's settings. */
 export type WebArea = {

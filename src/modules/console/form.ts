@@ -4,7 +4,7 @@ import { fieldErrorsAgainst } from '../../http/validators.js'
 import { NOTICES_EN } from './texts/notices.en.js'
 
 /** A console form's body: its fields are text, plus the CSRF token every form carries. */
-export { Form } from '../../http/web-pages.js'
+export { Form, typedList } from '../../http/web-pages.js'
 export const Text = (maxLength = 500) => Type.String({ maxLength })
 export const Optional = Type.Optional
 
