@@ -37,6 +37,28 @@ export async function createItem(app: App, body: Record<string, unknown> = {}) {
   })
 }
 
+/**
+ * An open denomination (DANA by its amount: provider_meta's open_denom) of a Digiflazz provider made for it,
+ * which is never called: enough for the refusals a purchase or a sandbox order makes before anything is sent.
+ */
+export async function createOpenDenomination(app: App, provider: string, price: number, meta: Record<string, number>) {
+  await admin(app, 'POST', '/providers', {
+    code: provider,
+    kind: 'digiflazz',
+    base_url: 'http://127.0.0.1:9/v1',
+    username: 'u',
+    api_key: 'k',
+  })
+  return createItem(app, {
+    order_process: 'h2h',
+    price,
+    unlimited_stock: true,
+    provider,
+    provider_code: 'dana',
+    provider_meta: { open_denom: true, ...meta },
+  })
+}
+
 export async function createAutoItem(app: App, licenses: number, body: Record<string, unknown> = {}) {
   const item = await createItem(app, { order_process: 'auto', ...body })
   if (licenses > 0) {

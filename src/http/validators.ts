@@ -1,4 +1,6 @@
 import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler'
+import type { FieldErrors } from '../errors.js'
+import { fieldErrorsOf } from './error-handler.js'
 import { clampingPerPage, lenientBody } from './lenient-input.js'
 
 type ValidateFunction = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown[] | null; schemaEnv?: unknown }
@@ -95,3 +97,13 @@ function before(adjust: (data: unknown) => void, validate: ValidateFunction): Va
 
 // The package's types describe the compiler as taking a bare schema; Fastify hands it the route.
 export const buildValidator = validatorsFor as unknown as ValidatorFactory
+
+// The console's forms are held to the operator API's body schemas by Ajv too, so both refuse the same values
+// in the same words; without defaults or dropped fields: the form's values are checked, not changed.
+const forms = pool({}, { customOptions: { allErrors: true, coerceTypes: false, useDefaults: false, removeAdditional: false } })
+
+/** A value held to a schema as the API holds a JSON body: its field errors in the API's words (a root one named `context`), none when it passes. */
+export function fieldErrorsAgainst(schema: object, value: unknown, context: string): FieldErrors | undefined {
+  const validate = refusingUnstorable((forms as unknown as (route: RouteSchema) => ValidateFunction)({ schema }))
+  return validate(value) ? undefined : fieldErrorsOf((validate.errors ?? []) as never, context)
+}

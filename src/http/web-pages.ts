@@ -5,13 +5,13 @@ import formbody from '@fastify/formbody'
 import view from '@fastify/view'
 import { Type, type TProperties } from '@sinclair/typebox'
 import { Eta } from 'eta'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
-import { AppError } from '../errors.js'
-import { toAppError } from './error-handler.js'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import { pageErrorHandler, type ErrorPageOf } from './web-error-page.js'
 
 // What the server-rendered areas (the console, the dashboard) share: the cookie secret, the views,
-// the headers, the CSRF check of every POST, how a failure becomes the error page's data, how a
-// page and an asset are sent, forms, and the registration that puts these together.
+// the headers, the CSRF check of every POST, how a page and an asset are sent, forms, and the
+// registration that puts these together (the error page is web-error-page.ts, a refused form's
+// sentences web-refusals.ts, the view helpers page-format.ts).
 
 /** Signs an area's cookies (the CSRF secret); derived per area, so APP_KEY stays the one secret to keep. */
 export function areaCookieSecret(appKey: string, area: string): string {
@@ -37,18 +37,15 @@ export function checkCsrfOnPosts(app: FastifyInstance): void {
   app.addHook('preValidation', (request, reply, done) => (request.method === 'POST' ? app.csrfProtection(request, reply, done) : done()))
 }
 
-/**
- * A page's failure in the house's terms: @fastify/csrf-protection's refusals (FST_CSRF_*) are the
- * house's INVALID_CSRF_TOKEN; a server fault (not a 503) is logged as the area's, never shown.
- */
-export function pageFailure(error: FastifyError, request: FastifyRequest, area: string): AppError {
-  const appError = error.code?.startsWith('FST_CSRF') ? new AppError('INVALID_CSRF_TOKEN') : toAppError(error)
-  if (appError.status >= 500 && appError.code !== 'SERVICE_UNAVAILABLE') request.log.error({ err: error }, `${area} request failed`)
-  return appError
-}
-
 /** A form's body: its fields, plus the CSRF token every form carries. */
 export const Form = <T extends TProperties>(fields: T) => Type.Object({ ...fields, _csrf: Type.String() })
+
+/** A list typed into a text box (an IP allow-list): its entries, split at white space and commas. */
+export const typedList = (text: string): string[] =>
+  text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
 
 /** How an area (`/console`, `/dashboard`) is set up: registerWebArea's settings. */
 export type WebArea = {
@@ -61,7 +58,8 @@ export type WebArea = {
   csrf: { sameSite: 'strict' | 'lax'; cookieKey?: string; getToken: (request: FastifyRequest) => string | undefined }
   /** The largest form body, when not the plugin's default. */
   formBodyLimit?: number
-  errorHandler: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => unknown
+  /** Its error page: the language, the area's template, and how it says a refusal's words. */
+  errorPage: ErrorPageOf
 }
 
 /**
@@ -78,7 +76,7 @@ export async function registerWebArea(app: FastifyInstance, area: WebArea): Prom
     getToken: area.csrf.getToken,
   })
   await registerViews(app, area.viewsDir, area.production)
-  app.setErrorHandler(area.errorHandler)
+  app.setErrorHandler(pageErrorHandler(area.name, area.errorPage))
   app.addHook('onRequest', async (_request, reply) => pageSecurityHeaders(reply))
   checkCsrfOnPosts(app)
 }

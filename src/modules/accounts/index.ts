@@ -1,5 +1,5 @@
 // accounts: resellers' accounts, API keys, allow-lists, suspension, and the per-process auth cache.
-export { watchAccountChanges } from './account-changes.js'
+export { forgettingAccount, watchAccountChanges } from './account-changes.js'
 export { accountCountersReader, type AccountCounters, type AccountCountersReader } from './account-counters.js'
 export {
   adjustBalance,

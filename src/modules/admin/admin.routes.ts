@@ -4,7 +4,15 @@ import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
 import { IdParam, Ok, OkPage, PageNumber } from '../../http/schemas.js'
-import { adjustBalance, createAccount, getAccount, listAccounts, rotateApiKey, updateAccount } from '../accounts/index.js'
+import {
+  adjustBalance,
+  createAccount,
+  forgettingAccount,
+  getAccount,
+  listAccounts,
+  rotateApiKey,
+  updateAccount,
+} from '../accounts/index.js'
 import { addLicenses, createItem, createProvider, getAdminItem, listProviders, updateItem, updateProvider } from '../catalog/index.js'
 import { repriceItemsNow, repriceProviderNow } from '../suppliers/index.js'
 import * as S from './admin.schemas.js'
@@ -15,12 +23,7 @@ const tags = ['operator']
 /** The operator API of docs/design.md §11 (accounts, balance, items, licenses, providers). */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db, vault } = ctx
-  // This process forgets a changed account at once; others hear it through NOTIFY.
-  const forgetting = async <T>(accountId: number, change: Promise<T>) => {
-    const result = await change
-    ctx.authCache.forgetAccount(accountId)
-    return result
-  }
+  const forgetting = <T>(accountId: number, change: Promise<T>) => forgettingAccount(ctx, accountId, change)
   return async (app) => {
     app.post(
       '/resellers',

@@ -5,9 +5,9 @@ CREATE OR REPLACE FUNCTION h2h_requests_max() RETURNS integer LANGUAGE sql IMMUT
 
 -- A purchase's line after its item's checks (refuse_unsellable), in the contract's order: a postpaid
 -- item only with an inquiry (POST /v1/trx/tagihan), the note rules (orders/cart-line.sql), a bill priced by its
--- inquiry (one per purchase: p_bill_taken; bills/bills.sql locks and checks it), the line's cost
--- within money_max(), a fulfilment for its process, a provider of the right protocol, the h2h
--- request bound. Answers check_cart_line()'s fields and, for a bill, its inquiry's id and upstream ref.
+-- inquiry (one per purchase: p_bill_taken; bills/bills.sql locks and checks it; its amount is within
+-- money_max() by the table's CHECK, as check_cart_line() bounds every other line's cost), a fulfilment
+-- for its process, a provider of the right protocol, the h2h request bound. Answers check_cart_line()'s fields and, for a bill, its inquiry's id and upstream ref.
 CREATE OR REPLACE FUNCTION check_purchase_line(p_field text, p_item items, p_quantity integer, p_note text, p_processes text[],
                                                p_account bigint, p_inquiry bigint, p_bill_taken boolean,
                                                OUT note text, OUT target text, OUT options jsonb, OUT provider_qty integer,
@@ -34,9 +34,6 @@ BEGIN
     bill_id := v_bill.id;
     bill_ref := v_bill.upstream_ref;
     cost := v_bill.amount;
-  END IF;
-  IF cost > money_max() THEN
-    PERFORM raise_app('VALIDATION_ERROR', p_field || '.note', 'the line would cost more than ' || money_max());
   END IF;
   IF NOT v_process = ANY (p_processes) THEN
     PERFORM raise_app('PRODUCT_TEMPORARILY_UNAVAILABLE', p_field || '.item_id');

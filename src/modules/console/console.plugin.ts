@@ -3,9 +3,9 @@ import { createRequire } from 'node:module'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
 import { readYourWrites } from '../../http/read-your-writes.js'
-import { viewHelpers } from '../../http/page-format.js'
+import { areaViewHelpers } from '../../http/page-format.js'
 import { registerWebArea, sendPage, serveAsset } from '../../http/web-pages.js'
-import { consoleErrorHandler } from './errors.js'
+import { sayConsoleFailure } from './refusals.js'
 import { authRoutes } from './auth.routes.js'
 import { overviewPages } from './overview.pages.js'
 import { resellerPages } from './resellers.pages.js'
@@ -24,7 +24,7 @@ import { priceLevelPages } from './price-levels.pages.js'
 import { marginPages } from './margin.pages.js'
 import { auditLogPages } from './audit-log.pages.js'
 import { alertPages } from './alerts.pages.js'
-import { ICON_HREF, ICON_SVG } from '../../http/icon.js'
+import { ICON_SVG } from '../../http/icon.js'
 import { actingScope } from '../../http/auth.js'
 import { mayCall } from '../team/index.js'
 import { consoleAccess } from './access.js'
@@ -60,7 +60,10 @@ declare module 'fastify' {
  * session, and each page the role its operation admits (./access.ts).
  */
 export function consolePlugin(ctx: AppContext) {
-  const helpers = viewHelpers(ctx.config.leaderboardTz)
+  // Times on the operator's clock in Indonesian notation whatever the language (the operators' habit), no zone label.
+  const helpersIn = (lang: ConsoleLang) =>
+    areaViewHelpers({ lang, t: CONSOLE_TEXTS[lang], timeZone: ctx.config.leaderboardTz, locale: 'id-ID' }, {})
+  const helpers = { en: helpersIn('en'), id: helpersIn('id') }
   return async (app: FastifyInstance) => {
     await registerWebArea(app, {
       name: 'console',
@@ -74,7 +77,12 @@ export function consolePlugin(ctx: AppContext) {
           (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['csrf-token'] as string),
       },
       formBodyLimit: 8 * 1024 * 1024,
-      errorHandler: consoleErrorHandler(),
+      // The code, the service's detail and the field errors, in the page's language.
+      errorPage: {
+        langOf: (request) => request.consoleLang,
+        show: (reply, page) => reply.page('error.eta', page),
+        say: sayConsoleFailure,
+      },
     })
     app.decorateRequest('consoleSession', undefined)
     app.decorateRequest('consoleLang', 'en' as ConsoleLang)
@@ -88,14 +96,11 @@ export function consolePlugin(ctx: AppContext) {
       const query = new URLSearchParams(search)
       query.set('lang', lang === 'en' ? 'id' : 'en')
       return sendPage(this, template, {
-        ...helpers,
-        icon: ICON_HREF,
+        ...helpers[lang],
         path: this.request.url,
         me,
         pending: session !== undefined && !signedIn,
         may: (operationId: string) => me !== undefined && mayCall(me.role, operationId),
-        lang,
-        t: CONSOLE_TEXTS[lang],
         langHref: `${pathOnly}?${query}`,
         ...data,
         // A notice by its key (a page's `done`, else the query's `?done=`), in the page's language.

@@ -1,10 +1,10 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 import { AppError, invalidField } from '../../errors.js'
+import { fieldErrorsAgainst } from '../../http/validators.js'
 import { NOTICES_EN } from './texts/notices.en.js'
 
 /** A console form's body: its fields are text, plus the CSRF token every form carries. */
-export { Form } from '../../http/web-pages.js'
+export { Form, typedList } from '../../http/web-pages.js'
 export const Text = (maxLength = 500) => Type.String({ maxLength })
 export const Optional = Type.Optional
 
@@ -23,12 +23,11 @@ export function decimal(field: string, text: string | undefined): number | undef
   return Number(text)
 }
 
-/** The form converted, then held to the operator API's own schema, so both refuse the same values. */
+/** The form converted, then held to the operator API's own schema, so both refuse the same values in the same words. */
 export function asApiBody<T>(schema: TSchema, value: Record<string, unknown>): T {
   const clean = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined))
-  const fieldErrors: Record<string, string[]> = {}
-  for (const e of Value.Errors(schema, clean)) (fieldErrors[e.path.slice(1).replaceAll('/', '.') || 'form'] ??= []).push(e.message)
-  if (Object.keys(fieldErrors).length) throw new AppError('VALIDATION_ERROR', { fieldErrors })
+  const fieldErrors = fieldErrorsAgainst(schema, clean, 'form')
+  if (fieldErrors) throw new AppError('VALIDATION_ERROR', { fieldErrors })
   return clean as T
 }
 

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError, invalidField } from '../../errors.js'
+import { invalidField } from '../../errors.js'
 import { acceptInvitation, createFirstOwner, findInvitation, hasOperators, requiresSecondFactor } from '../team/index.js'
 import { Form, Text, emailField, newPassword } from './form.js'
+import { formRefusal } from './refusals.js'
 import { endSession, SESSION_COOKIE } from './sessions.service.js'
 
 const hide = true
@@ -16,11 +17,8 @@ const invitePage = (invite: Awaited<ReturnType<typeof findInvitation>>, token: s
   token,
 })
 
-/** A refusal of the form's own fields (VALIDATION_ERROR, DUPLICATE naming a field): shown under them; anything else is the error page's. */
-const formRefusal = (error: unknown) =>
-  error instanceof AppError && error.fieldErrors && ['VALIDATION_ERROR', 'DUPLICATE', 'INVALID_STATE'].includes(error.code)
-    ? { status: error.status, fields: error.fieldErrors }
-    : undefined
+// An invitation's form also shows under its fields why it cannot be taken now (INVALID_STATE naming a field).
+const INVITE_REFUSALS = ['VALIDATION_ERROR', 'DUPLICATE', 'INVALID_STATE']
 
 /**
  * How a person becomes an operator: the invitation link (public: name and password, then they sign
@@ -47,7 +45,7 @@ export function invitePages(ctx: AppContext): FastifyPluginAsyncTypebox {
         try {
           await acceptInvitation(db, token, { name, password: newPassword(password, password_again) })
         } catch (error) {
-          const refused = formRefusal(error)
+          const refused = formRefusal(error, request.consoleLang, INVITE_REFUSALS)
           if (!refused) throw error
           return reply
             .status(refused.status)
@@ -71,7 +69,7 @@ export function invitePages(ctx: AppContext): FastifyPluginAsyncTypebox {
           if (!name.trim()) throw invalidField('name', 'must not be blank: how the team sees this person')
           await createFirstOwner(db, { email: emailField('email', email), name, password: newPassword(password, password_again) })
         } catch (error) {
-          const refused = formRefusal(error)
+          const refused = formRefusal(error, request.consoleLang, INVITE_REFUSALS)
           if (!refused) throw error
           return reply.status(refused.status).page('first-owner.eta', { fields: refused.fields, email, name })
         }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError, invalidField } from '../../errors.js'
+import { invalidField } from '../../errors.js'
 import { IdParam } from '../../http/schemas.js'
 import { getAdminItem } from '../catalog/index.js'
 import {
@@ -22,6 +22,7 @@ import {
   type LevelRuleBody,
 } from '../price-levels/index.js'
 import { Form, Optional, Text, asApiBody, blankToUndefined, checked, noticeOf, wholeNumber } from './form.js'
+import { formRefusal } from './refusals.js'
 
 const hide = true
 const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
@@ -52,10 +53,6 @@ function percentOf(field: string, text: string | undefined): number | undefined 
   if (!/^-?\d+(\.\d+)?$/.test(text!.trim())) throw invalidField(field, 'must be a number, like 2.5 or -3')
   return Number(text)
 }
-
-/** An error a form shows next to its fields; anything else is the console's error page. */
-const formError = (error: unknown): AppError | undefined =>
-  error instanceof AppError && error.fieldErrors && ['VALIDATION_ERROR', 'DUPLICATE'].includes(error.code) ? error : undefined
 
 /** The form's level fields as the API takes them (blank promotion: none). */
 function levelValues(b: Record<string, string | undefined>) {
@@ -99,9 +96,9 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           const created = await createPriceLevel(db, body)
           return reply.redirect(`/console/price-levels/${created.code}?done=level`, 303)
         } catch (error) {
-          const refused = formError(error)
+          const refused = formRefusal(error, request.consoleLang)
           if (!refused) throw error
-          return reply.status(refused.status).page('price-levels.eta', await listPage({ fields: refused.fieldErrors, typed: b }))
+          return reply.status(refused.status).page('price-levels.eta', await listPage({ fields: refused.fields, typed: b }))
         }
       },
     )
@@ -123,11 +120,11 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           await updatePriceLevel(db, code, asApiBody<LevelPatch>(LevelChangesBody, levelValues(request.body)))
           return reply.redirect(`/console/price-levels/${code}?done=level`, 303)
         } catch (error) {
-          const refused = formError(error)
+          const refused = formRefusal(error, request.consoleLang)
           if (!refused) throw error
           return reply
             .status(refused.status)
-            .page('price-level.eta', await levelPage(code, { fields: refused.fieldErrors, typed: { level: request.body } }))
+            .page('price-level.eta', await levelPage(code, { fields: refused.fields, typed: { level: request.body } }))
         }
       },
     )
@@ -159,14 +156,11 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           await replaceLevelRules(db, code, asApiBody<{ rules: LevelRuleBody[] }>(RulesBody, { rules: rules.map(clean) }).rules)
           return reply.redirect(`/console/price-levels/${code}?done=rules`, 303)
         } catch (error) {
-          const refused = formError(error)
+          const refused = formRefusal(error, request.consoleLang)
           if (!refused) throw error
           // rules.<n> of the set sent is the form's row kept[n].
           const fields = Object.fromEntries(
-            Object.entries(refused.fieldErrors!).map(([k, v]) => [
-              k.replace(/^rules\.(\d+)/, (_, n) => `rules.${kept[Number(n)] ?? n}`),
-              v,
-            ]),
+            Object.entries(refused.fields).map(([k, v]) => [k.replace(/^rules\.(\d+)/, (_, n) => `rules.${kept[Number(n)] ?? n}`), v]),
           )
           const typed = Array.from({ length: RULE_ROWS }, (_, i) =>
             Object.fromEntries(RULE_PARTS.map((part) => [part, b[`${part}_${i}`] ?? ''])),
@@ -190,10 +184,10 @@ export function priceLevelPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           await setItemLevelPrices(db, id, body)
           return reply.redirect(`/console/items/${id}?done=level-price#level-prices`, 303)
         } catch (error) {
-          const refused = formError(error)
+          const refused = formRefusal(error, request.consoleLang)
           if (!refused) throw error
           const [item, levels] = await Promise.all([getAdminItem(db, id), getItemLevelPrices(db, id)])
-          return reply.status(refused.status).page('item.eta', { item, levels, fields: refused.fieldErrors, typed: { [level]: price } })
+          return reply.status(refused.status).page('item.eta', { item, levels, fields: refused.fields, typed: { [level]: price } })
         }
       },
     )

@@ -9,7 +9,7 @@ import { listOperatorOrders } from '../orders/index.js'
 import { accountDeliveries, accountWebhook, redeliverForAccount } from '../webhooks/index.js'
 import { listUsers } from '../dashboard/index.js'
 import { listPriceLevels } from '../price-levels/index.js'
-import { Form, Optional, Text, blankToUndefined, noticeOf, wholeNumber } from './form.js'
+import { Form, Optional, Text, blankToUndefined, noticeOf, typedList, wholeNumber } from './form.js'
 
 const hide = true
 const ListQuery = Type.Object({ search: Optional(Type.String({ maxLength: 191 })), page: Optional(PageNumber) })
@@ -18,6 +18,8 @@ const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
 /** Resellers: list and search, create (key shown once), balance, key rotation, status, limits, orders, ledger, webhooks. */
 export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
+  // A change of keys, status, limits or level: this process forgets the account at once.
+  const changed = <T>(id: number, change: Promise<T>) => accounts.forgettingAccount(ctx, id, change)
   const back = (id: number, done: string) => `/console/resellers/${id}?done=${done}`
   return async (app) => {
     app.get(
@@ -75,8 +77,7 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/console/resellers/:id/api-key',
       { config: { operationId: 'adminRotateApiKey' }, schema: { hide, params: IdParam } },
       async (request, reply) => {
-        const rotated = await accounts.rotateApiKey(db, request.params.id)
-        ctx.authCache.forgetAccount(request.params.id)
+        const rotated = await changed(request.params.id, accounts.rotateApiKey(db, request.params.id))
         return reply.page('api-key.eta', { account: await accounts.getAccount(db, request.params.id), apiKey: rotated.api_key })
       },
     )
@@ -87,8 +88,7 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: { hide, params: IdParam, body: Form({ status: StringEnum(['active', 'suspended']) }) },
       },
       async (request, reply) => {
-        await accounts.updateAccount(db, request.params.id, { status: request.body.status })
-        ctx.authCache.forgetAccount(request.params.id)
+        await changed(request.params.id, accounts.updateAccount(db, request.params.id, { status: request.body.status }))
         return reply.redirect(back(request.params.id, 'status'), 303)
       },
     )
@@ -100,12 +100,8 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const cap = wholeNumber('max_active_locks', request.body.max_active_locks)
-        const ipAllowlist = request.body.ip_allowlist
-          .split(/[\s,]+/)
-          .map((s) => s.trim())
-          .filter(Boolean)
-        await accounts.updateAccount(db, request.params.id, { max_active_locks: cap ?? null, ip_allowlist: ipAllowlist })
-        ctx.authCache.forgetAccount(request.params.id)
+        const changes = { max_active_locks: cap ?? null, ip_allowlist: typedList(request.body.ip_allowlist) }
+        await changed(request.params.id, accounts.updateAccount(db, request.params.id, changes))
         return reply.redirect(back(request.params.id, 'limits'), 303)
       },
     )
@@ -117,8 +113,7 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: { hide, params: IdParam, body: Form({ price_level: Text(64) }) },
       },
       async (request, reply) => {
-        await accounts.updateAccount(db, request.params.id, { price_level: request.body.price_level })
-        ctx.authCache.forgetAccount(request.params.id)
+        await changed(request.params.id, accounts.updateAccount(db, request.params.id, { price_level: request.body.price_level }))
         return reply.redirect(back(request.params.id, 'price-level'), 303)
       },
     )

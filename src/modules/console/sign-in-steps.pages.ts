@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { countFailedAuthentication } from '../../http/auth.js'
 import { checkOperatorCode, confirmEnrolment, enrolmentFor, groupedSecret, qrSvg, SIGN_IN_LOCK_MINUTES } from '../team/index.js'
 import { STEP_PAGES } from './access.js'
 import { Form, Text } from './form.js'
+import { formRefusal } from './refusals.js'
 import { advanceSession, type ConsoleSession } from './sessions.service.js'
 
 const step = { consoleAccess: 'step' as const }
@@ -71,8 +71,9 @@ export function signInStepPages(ctx: AppContext): FastifyPluginAsyncTypebox {
         ;({ recoveryCodes } = await confirmEnrolment(db, vault, 'operators', session.operator!.id, request.body.code, ctx.clock.now()))
       } catch (error) {
         // A code that is not the app's now: the same QR code again, saying why under the field.
-        if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error
-        return enrolPage(reply, session, error.fieldErrors)
+        const refused = formRefusal(error, request.consoleLang, ['VALIDATION_ERROR'])
+        if (!refused) throw error
+        return enrolPage(reply, session, refused.fields)
       }
       // Signed in from here: the codes below are the last thing this sign-in shows, once.
       await advanceSession(db, session, ['enrol', 'signed_in'], 'signed_in', hours)

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { AppError } from '../../errors.js'
 import { IdParam, RowId, StringEnum } from '../../http/schemas.js'
 import {
   getOperator,
@@ -16,6 +15,7 @@ import {
   updateOperator,
 } from '../team/index.js'
 import { Form, Optional, Text, emailField, noticeOf } from './form.js'
+import { formRefusal } from './refusals.js'
 
 const hide = true
 const Done = Type.Object({ done: Optional(Type.String({ maxLength: 20 })) })
@@ -46,8 +46,9 @@ export function teamPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           return reply.page('team-invite.eta', { operator, url: operatorInviteUrl(ctx.config.publicUrl, inviteToken) })
         } catch (error) {
           // The form again with the typed values, the reason under its field (an active operator's email, a typo).
-          if (!(error instanceof AppError) || !error.fieldErrors || !['VALIDATION_ERROR', 'DUPLICATE'].includes(error.code)) throw error
-          return reply.status(error.status).page('team.eta', await teamPage({ fields: error.fieldErrors, typed: { email, name, role } }))
+          const refused = formRefusal(error, request.consoleLang)
+          if (!refused) throw error
+          return reply.status(refused.status).page('team.eta', await teamPage({ fields: refused.fields, typed: { email, name, role } }))
         }
       },
     )

@@ -1,3 +1,4 @@
+import type { PageLang } from '../../http/page-format.js'
 import { EN, type ConsoleTexts } from './texts.en.js'
 import { ID } from './texts.id.js'
 import { NOTICES_EN } from './texts/notices.en.js'
@@ -8,7 +9,7 @@ import { NOTICES_ID } from './texts/notices.id.js'
  * the header: a person's choice is kept on their row (every browser they sign in from follows it,
  * access.ts), and in a cookie of the console's path for the admin token's session and the sign-in page.
  */
-export type ConsoleLang = 'en' | 'id'
+export type ConsoleLang = PageLang
 export const CONSOLE_LANG_COOKIE = 'console_lang'
 export const CONSOLE_TEXTS: Record<ConsoleLang, ConsoleTexts> = { en: EN, id: ID }
 export const consoleLanguageOf = (asked: string | undefined): ConsoleLang => (asked === 'id' ? 'id' : 'en')

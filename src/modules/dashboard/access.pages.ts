@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { getAccount, rotateApiKey, updateAccount } from '../accounts/index.js'
+import { forgettingAccount, getAccount, rotateApiKey, updateAccount } from '../accounts/index.js'
 import { ownerOnly } from './roles.js'
-import { Form } from '../../http/web-pages.js'
+import { Form, typedList } from '../../http/web-pages.js'
 import { fieldRefusals, sendBack } from './refusals.js'
 import { TEXTS } from './texts.js'
 
@@ -21,9 +21,7 @@ export function accessPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get('/dashboard/api-key', { schema: { hide } }, async (_request, reply) => reply.screen('api-key.eta'))
     app.post('/dashboard/api-key', { schema: { hide } }, async (request, reply) => {
       const accountId = request.dashboardUser.account_id
-      const rotated = await rotateApiKey(db, accountId)
-      // This process forgets the old key now; others hear it through the account's NOTIFY.
-      ctx.authCache.forgetAccount(accountId)
+      const rotated = await forgettingAccount(ctx, accountId, rotateApiKey(db, accountId))
       return reply.screen('api-key.eta', { apiKey: rotated.api_key })
     })
     app.get(
@@ -36,20 +34,16 @@ export function accessPages(ctx: AppContext): FastifyPluginAsyncTypebox {
     )
     app.post('/dashboard/allow-list', { schema: { hide, body: AllowListBody } }, async (request, reply) => {
       const accountId = request.dashboardUser.account_id
-      const entries = request.body.ip_allowlist
-        .split(/[\s,]+/)
-        .map((s) => s.trim())
-        .filter(Boolean)
+      const entries = typedList(request.body.ip_allowlist)
       if (request.body.add_mine && !entries.includes(request.ip)) entries.push(request.ip)
       try {
-        await updateAccount(db, accountId, { ip_allowlist: entries })
+        await forgettingAccount(ctx, accountId, updateAccount(db, accountId, { ip_allowlist: entries }))
       } catch (error) {
         const errors = fieldRefusals(error, TEXTS[request.dashboardLang], { entries })
         const values = { ip_allowlist: request.body.ip_allowlist, add_mine: request.body.add_mine ?? '' }
         const account = await getAccount(db, accountId)
         return sendBack(reply, 'allow-list.eta', { entries: account.ip_allowlist, mine: request.ip }, { values, errors })
       }
-      ctx.authCache.forgetAccount(accountId)
       return reply.redirect('/dashboard/allow-list?done=saved', 303)
     })
   }

@@ -5,7 +5,6 @@ import { readYourWrites } from '../../http/read-your-writes.js'
 import { AppError } from '../../errors.js'
 import { registerWebArea, sendPage, serveAsset } from '../../http/web-pages.js'
 import { authRoutes, SESSION_COOKIE } from './auth.routes.js'
-import { dashboardErrorHandler } from './errors.js'
 import { viewHelpers } from './format.js'
 import { homePages } from './home.pages.js'
 import { ledgerPages } from './ledger.pages.js'
@@ -60,6 +59,7 @@ declare module 'fastify' {
  */
 export function dashboardPlugin(ctx: AppContext) {
   const production = ctx.config.appEnv === 'production'
+  const helpers = { id: viewHelpers('id', ctx.config.leaderboardTz), en: viewHelpers('en', ctx.config.leaderboardTz) }
   return async (app: FastifyInstance) => {
     await registerWebArea(app, {
       name: 'dashboard',
@@ -71,7 +71,8 @@ export function dashboardPlugin(ctx: AppContext) {
         cookieKey: '_dashboard_csrf',
         getToken: (request: FastifyRequest) => (request.body as { _csrf?: string } | undefined)?._csrf,
       },
-      errorHandler: dashboardErrorHandler(),
+      // The error page in the visitor's language, the code's meaning and the field errors beside it.
+      errorPage: { langOf: (request) => request.dashboardLang, show: (reply, page) => reply.screen('error.eta', page) },
     })
     readYourWrites(app, ctx, '/dashboard')
     app.decorateRequest('dashboardUser', null as unknown as DashboardUser)
@@ -79,7 +80,7 @@ export function dashboardPlugin(ctx: AppContext) {
     app.decorateReply('screen', function (this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
       const request = this.request
       return sendPage(this, template, {
-        ...viewHelpers(request.dashboardLang, ctx.config.leaderboardTz),
+        ...helpers[request.dashboardLang],
         user: request.dashboardUser ?? undefined,
         path: request.url.split('?')[0],
         ...data,

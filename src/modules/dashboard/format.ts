@@ -1,5 +1,4 @@
-import { ICON_HREF } from '../../http/icon.js'
-import { viewHelpers as pageHelpers } from '../../http/page-format.js'
+import { areaViewHelpers } from '../../http/page-format.js'
 import type { SentBack } from './refusals.js'
 import { TEXTS, type Lang } from './texts.js'
 
@@ -20,21 +19,17 @@ export const zoneLabel = (timeZone: string) => ZONE_LABELS[timeZone] ?? timeZone
 
 /** What every dashboard page gets: its language's texts, Rupiah as every page shows it, times on the Jakarta clock in that language, labelled WIB. */
 export function viewHelpers(lang: Lang, timeZone: string) {
-  const page = pageHelpers(timeZone, lang === 'en' ? 'en-GB' : 'id-ID')
   const zone = zoneLabel(timeZone)
-  return {
-    t: TEXTS[lang],
-    lang,
-    icon: ICON_HREF,
-    rp: page.rp,
-    time: (at: Date | string | null | undefined) => (at ? `${page.time(at)} ${zone}` : '—'),
-    timeZone,
-    zone,
-    // A form sent back (refusals.ts): the typed value, the field marked, its sentence beside it.
-    typed: (form: SentBack | undefined, name: string, otherwise: unknown = '') => form?.values[name] ?? String(otherwise ?? ''),
-    invalid: (form: SentBack | undefined, name: string) =>
-      form?.errors[name] ? ` aria-invalid="true" aria-describedby="${errorId(name)}"` : '',
-    fieldError: (form: SentBack | undefined, name: string) =>
-      form?.errors[name] ? `<span class="field-error" id="${errorId(name)}">${escapeHtml(form.errors[name])}</span>` : '',
-  }
+  return areaViewHelpers(
+    { lang, t: TEXTS[lang], timeZone, locale: lang === 'en' ? 'en-GB' : 'id-ID', zone },
+    {
+      zone,
+      // A form sent back (refusals.ts): the typed value, the field marked, its sentence beside it.
+      typed: (form: SentBack | undefined, name: string, otherwise: unknown = '') => form?.values[name] ?? String(otherwise ?? ''),
+      invalid: (form: SentBack | undefined, name: string) =>
+        form?.errors[name] ? ` aria-invalid="true" aria-describedby="${errorId(name)}"` : '',
+      fieldError: (form: SentBack | undefined, name: string) =>
+        form?.errors[name] ? `<span class="field-error" id="${errorId(name)}">${escapeHtml(form.errors[name])}</span>` : '',
+    },
+  )
 }

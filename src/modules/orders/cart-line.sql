@@ -3,7 +3,7 @@
 -- a postpaid bill's single payment (its cost is its inquiry's: purchase() prices it).
 -- p_field prefixes field paths ('carts.0'; NULL for a body of one item). Answers the note as stored
 -- (trimmed), the upstream target and options, the provider units asked for (open denominations,
--- else NULL) and the line's cost, in numeric (the caller bounds it by money_max()).
+-- else NULL) and the line's cost, at most money_max() (the purchase and the sandbox refuse a dearer line here, alike).
 CREATE OR REPLACE FUNCTION check_cart_line(p_field text, p_item items, p_quantity integer, p_note text,
                                            OUT note text, OUT target text, OUT options jsonb, OUT provider_qty integer, OUT cost numeric)
 LANGUAGE plpgsql AS $$
@@ -78,6 +78,10 @@ BEGIN
     END IF;
     provider_qty := (v_json->>'provider_qty')::integer;
     cost := ceil(p_item.price::numeric * provider_qty / v_unit);
+  END IF;
+  -- In numeric: an open denomination's size times its price can pass what a bigint holds.
+  IF cost > money_max() THEN
+    PERFORM raise_app('VALIDATION_ERROR', v_note_field, 'the line would cost more than ' || money_max());
   END IF;
 END
 $$;

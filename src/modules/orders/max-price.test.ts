@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { admin, createAutoItem, createItem, createReseller } from '../../../test/factory.js'
+import { createAutoItem, createItem, createOpenDenomination, createReseller } from '../../../test/factory.js'
 import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 
@@ -59,22 +59,13 @@ describe('max_price on a purchase', () => {
   })
 
   it('an open denomination compares the line’s price (its provider_qty priced) with max_price', async () => {
-    // Never called: the purchase is refused before anything is sent.
-    await admin(app, 'POST', '/providers', {
-      code: 'mp-dgf',
-      kind: 'digiflazz',
-      base_url: 'http://127.0.0.1:9/v1',
-      username: 'u',
-      api_key: 'k',
-    })
     const r = await createReseller(app, { balance: 200_000 })
-    const dana = await createItem(app, {
-      order_process: 'h2h',
-      price: 1_010,
-      unlimited_stock: true,
-      provider: 'mp-dgf',
-      provider_code: 'dana',
-      provider_meta: { open_denom: true, min_qty: 10_000, max_qty: 1_000_000, step_qty: 1_000, price_unit: 1_000 },
+    // Never called: the purchase is refused before anything is sent.
+    const dana = await createOpenDenomination(app, 'mp-dgf', 1_010, {
+      min_qty: 10_000,
+      max_qty: 1_000_000,
+      step_qty: 1_000,
+      price_unit: 1_000,
     })
     const note = JSON.stringify({ target: '081234567890', provider_qty: 50_000 })
     const refused = await buy(app, r, 'mp-open', [{ item_id: dana.id, quantity: 1, note, max_price: 50_499 }])

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
-import { createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
+import { createAutoItem, createItem, createOpenDenomination, createReseller, get } from '../../../test/factory.js'
 import { balanceOf, buy } from '../../../test/factory-orders.js'
 import { assertInvariants } from '../../../test/invariants.js'
 
@@ -52,6 +52,31 @@ describe('money stays within 10^15, exact', () => {
     expect(await stored(r.id)).toEqual({ orders: 0, refs: 0, sandbox: 0 })
     // The ref was left free, and reading it answers a clean 404.
     expect((await get(app, '/trx/huge', r)).json()).toEqual({ message: 'TRX_NOT_FOUND' })
+  })
+
+  it('bounds an open denomination’s line by its size in one place (check_cart_line): the purchase and the sandbox alike', async () => {
+    const r = await createReseller(app, { balance: 1_000 })
+    // Never called: the line is refused, or only a sandbox order stored, before anything is sent.
+    const open = await createOpenDenomination(app, 'pl-dgf', 1_000_000_001, { min_qty: 1, max_qty: 1_000_000, price_unit: 1 })
+    const note = (qty: number) => JSON.stringify({ target: '081234567890', provider_qty: qty })
+    const over = { message: 'VALIDATION_ERROR', errors: { note: [`the line would cost more than ${MONEY_MAX}`] } }
+    expect(refusal(await sandbox(r, { ref_id: 'open-huge', item_id: open.id, quantity: 1, note: note(1_000_000) }))).toEqual([422, over])
+    expect(refusal(await buy(app, r, 'open-huge', [{ item_id: open.id, quantity: 1, note: note(1_000_000) }]))).toEqual([
+      422,
+      { ...over, errors: { 'carts.0.note': over.errors.note } },
+    ])
+    // In the purchase's order of checks: the line's cost before its max_price.
+    const capped = { ref_id: 'open-capped', item_id: open.id, quantity: 1, note: note(1_000_000), max_price: 1 }
+    expect(refusal(await sandbox(r, capped))).toEqual([422, over])
+    expect(refusal(await buy(app, r, 'open-capped', [{ item_id: open.id, quantity: 1, note: note(1_000_000), max_price: 1 }]))).toEqual([
+      422,
+      { ...over, errors: { 'carts.0.note': over.errors.note } },
+    ])
+    expect(await stored(r.id)).toEqual({ orders: 0, refs: 0, sandbox: 0 })
+    // One unit less is within the bound: the sandbox stores it (a purchase would then want the balance).
+    const within = await sandbox(r, { ref_id: 'open-within', item_id: open.id, quantity: 1, note: note(999_999) })
+    expect(within.statusCode).toBe(200)
+    expect((await get(app, '/trx/open-within', r)).json().data).toMatchObject({ status: 'sandbox', amount: 999_999_000_999_999 })
   })
 
   it('takes an order of exactly 10^15 and reads it back exactly', async () => {

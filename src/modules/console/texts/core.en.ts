@@ -30,21 +30,6 @@ export const CORE_EN = {
     switchTo: 'Bahasa Indonesia',
     switchTitle: 'Tampilkan konsol dalam Bahasa Indonesia',
   },
-  errors: {
-    headings: {
-      400: 'Check the form',
-      401: 'Sign in again',
-      403: 'Not allowed',
-      404: 'Not found',
-      409: 'Not possible now',
-      413: 'Too large',
-      422: 'Check the form',
-      429: 'Too many tries',
-    } as Record<number, string>,
-    server: 'Something went wrong',
-    refused: 'Refused',
-    back: 'Back',
-  },
   common: {
     find: 'Find',
     search: 'Search',

@@ -30,21 +30,6 @@ export const CORE_ID: typeof CORE_EN = {
     switchTo: 'English',
     switchTitle: 'Show the console in English',
   },
-  errors: {
-    headings: {
-      400: 'Periksa formulir',
-      401: 'Masuk lagi',
-      403: 'Tidak diizinkan',
-      404: 'Tidak ditemukan',
-      409: 'Tidak bisa sekarang',
-      413: 'Terlalu besar',
-      422: 'Periksa formulir',
-      429: 'Terlalu banyak percobaan',
-    },
-    server: 'Terjadi kesalahan',
-    refused: 'Ditolak',
-    back: 'Kembali',
-  },
   common: {
     find: 'Cari',
     search: 'Cari',

@@ -1,6 +1,7 @@
 /**
- * A refused form's sentences in Bahasa Indonesia (refusals.ts says the services' refusals with
- * these): said next to the field, with amounts as Rupiah; the shape texts-forms.en.ts follows.
+ * A refused form's sentences in Bahasa Indonesia, the console's and the dashboard's (web-refusals.ts says
+ * the services' refusals with these): said next to the field, with amounts as Rupiah; the shape
+ * web-refusal-texts.en.ts follows.
  */
 export const FORMS_ID = {
   say: {
@@ -28,7 +29,21 @@ export const FORMS_ID = {
     tooLong: (n: number) => `Maksimal ${n} karakter.`,
     repeat: 'Harus sama persis dengan kata sandi baru.',
     current: 'Bukan kata sandi Anda sekarang.',
+    // The schemas' bounds and types, as the API says them (http/error-handler.ts), and the console's own checks.
+    atLeast: (n: string) => `Minimal ${n}.`,
+    atMost: (n: string) => `Maksimal ${n}.`,
+    moreThan: (n: string) => `Harus lebih dari ${n}.`,
+    lessThan: (n: string) => `Harus kurang dari ${n}.`,
+    oneOf: (values: string) => `Pilih salah satu: ${values}.`,
+    wholeNumber: 'Tulis bilangan bulat dengan angka saja, misalnya 10.',
+    number: 'Tulis angka, misalnya 2.5 atau -3.',
+    lengthBetween: (min: number, max: number) => `Panjangnya ${min} sampai ${max} karakter.`,
+    decimals: (n: number) => `Paling banyak ${n} angka di belakang koma.`,
+    notInUse: 'Sudah dipakai.',
+    format: 'Tulisannya belum sesuai bentuk yang diminta.',
     other: 'Isian ini belum bisa diterima. Periksa lagi lalu kirim ulang.',
+    /** What the console adds after a sentence the table does not know yet: the service's own words. */
+    asSent: (sentence: string) => `(${sentence})`,
   },
   /** Above a form sent back, so a person scrolled past it still sees why. */
   summary: 'Periksa isian yang ditandai merah di bawah.',

@@ -1,6 +1,6 @@
-import type { FormTexts } from './texts-forms.id.js'
+import type { FormTexts } from './web-refusal-texts.id.js'
 
-/** A refused form's sentences in English: the same keys as texts-forms.id.ts. */
+/** A refused form's sentences in English: the same keys as web-refusal-texts.id.ts. */
 export const FORMS_EN: FormTexts = {
   say: {
     amountMin: (min: string, channel: string) => `At least ${min} on ${channel}.`,
@@ -26,7 +26,19 @@ export const FORMS_EN: FormTexts = {
     tooLong: (n: number) => `At most ${n} characters.`,
     repeat: 'Must be exactly the new password again.',
     current: 'This is not your current password.',
+    atLeast: (n: string) => `At least ${n}.`,
+    atMost: (n: string) => `At most ${n}.`,
+    moreThan: (n: string) => `Must be more than ${n}.`,
+    lessThan: (n: string) => `Must be less than ${n}.`,
+    oneOf: (values: string) => `Choose one of: ${values}.`,
+    wholeNumber: 'Write a whole number with digits only, like 10.',
+    number: 'Write a number, like 2.5 or -3.',
+    lengthBetween: (min: number, max: number) => `${min} to ${max} characters.`,
+    decimals: (n: number) => `At most ${n} decimals.`,
+    notInUse: 'Already in use.',
+    format: 'Not written the way it is asked for.',
     other: 'This cannot be accepted yet. Check it and send again.',
+    asSent: (sentence: string) => `(${sentence})`,
   },
   summary: 'Check the fields marked in red below.',
 }
