@@ -10,8 +10,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { ADMIN, DB_NAME, ROOT, api, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
+import { ADMIN, DB_NAME, ROOT, api, cpuSeconds, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
 import { growthSeedSql } from './growth-seed.js'
+import { tableSizes } from './growth-sizes.js'
 
 const flag = process.argv.find((a) => a.startsWith('--scale='))
 const SCALE = Number(flag ? flag.slice('--scale='.length) : (process.env.GROWTH_SCALE ?? 0.02))
@@ -21,7 +22,19 @@ const OWN_ORDERS = 100 // the measured account's own orders: the average at scal
 
 type Target = { name: string; key: () => string; method?: 'GET' | 'POST'; path: () => string; body?: () => string }
 
+/** CPU seconds so far of the server and of every backend on the bench's database, by pid. */
+type CpuProbe = () => Promise<Map<number, number>>
+let probeCpu: CpuProbe = async () => new Map()
+const cpuOf = (pid: number) => {
+  try {
+    return cpuSeconds(pid)
+  } catch {
+    return 0 // gone meanwhile
+  }
+}
+
 async function measure(base: string, t: Target, seconds = SECONDS) {
+  const cpuBefore = await probeCpu()
   const result = await autocannon({
     url: base,
     connections: 32,
@@ -38,7 +51,13 @@ async function measure(base: string, t: Target, seconds = SECONDS) {
       },
     ],
   })
-  return { req_per_s: Math.round(result.requests.average), p99_ms: result.latency.p99, non_2xx: result.non2xx }
+  const cpuAfter = await probeCpu()
+  let cpu = 0
+  for (const [pid, after] of cpuAfter) cpu += after - (cpuBefore.get(pid) ?? 0)
+  // On a shared machine the rate moves with the neighbours' load; the CPU each request cost the
+  // server and PostgreSQL (microseconds) moves far less.
+  const cpu_us = Math.round((cpu * 1e6) / Math.max(result.requests.total, 1))
+  return { req_per_s: Math.round(result.requests.average), p99_ms: result.latency.p99, non_2xx: result.non2xx, cpu_us }
 }
 
 async function catalog(base: string) {
@@ -93,6 +112,12 @@ async function main() {
   const base = `http://127.0.0.1:${port}`
   const db = new pg.Client({ connectionString: databaseUrl })
   await db.connect()
+  probeCpu = async () => {
+    const { rows } = await db.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    )
+    return new Map([server.pid!, ...rows.map((r) => r.pid)].map((pid) => [pid, cpuOf(pid)]))
+  }
   try {
     console.log('catalog and measured accounts …')
     const { filler, sellable } = await catalog(base)
@@ -112,6 +137,7 @@ async function main() {
         { name: `${tag} GET /trx page 1`, key: () => who.key, path: () => '/api/v1/trx?per_page=20' },
         { name: `${tag} GET /trx last page (${last})`, key: () => who.key, path: () => `/api/v1/trx?per_page=20&page=${last}` },
         { name: `${tag} GET /balance/mutations`, key: () => who.key, path: () => '/api/v1/balance/mutations' },
+        { name: `${tag} GET /webhook/deliveries`, key: () => who.key, path: () => '/api/v1/webhook/deliveries' },
       ]
     }
     const shared: Target[] = [
@@ -143,22 +169,18 @@ async function main() {
 
     console.log(`seeding at scale ${SCALE} …`)
     const started = Date.now()
+    const seedSteps: Record<string, number> = {}
     for (const [label, statement] of growthSeedSql({ scale: SCALE, filler, whale: whale.id })) {
       const t = Date.now()
       await db.query(statement)
-      console.log(`  ${label}: ${((Date.now() - t) / 1000).toFixed(1)} s`)
+      seedSteps[label] = Number(((Date.now() - t) / 1000).toFixed(1))
+      console.log(`  ${label}: ${seedSteps[label]} s`)
     }
     const seedSeconds = Math.round((Date.now() - started) / 1000)
-    const sizes = (
-      await db.query(
-        `SELECT (SELECT count(*) FROM accounts)::int AS accounts, (SELECT count(*) FROM orders)::int AS orders,
-                (SELECT count(*) FROM order_lines)::int AS order_lines, (SELECT count(*) FROM licenses)::int AS licenses,
-                (SELECT count(*) FROM ledger_entries)::int AS ledger_entries`,
-      )
-    ).rows[0]
+    const { rows: sizes, indexes } = await tableSizes(db)
     // The seed's dirty pages are written now, not by a checkpoint in the middle of the figures.
     await db.query('CHECKPOINT')
-    console.log('grown database …', sizes)
+    console.table(sizes)
     await measure(base, { ...shared[1]!, name: 'warm-up' })
     const after = await run([...(await targets(reader, 'reader')), ...shared])
     const whaleFigures = await run(await targets(whale, 'whale'))
@@ -174,11 +196,22 @@ async function main() {
         empty_req_s: before[name]!.req_per_s,
         grown_req_s: grown.req_per_s,
         cost_ratio: ratio(before[name]!.req_per_s, grown.req_per_s),
+        empty_cpu_us: before[name]!.cpu_us,
+        grown_cpu_us: grown.cpu_us,
+        cpu_ratio: ratio(grown.cpu_us, before[name]!.cpu_us),
       }
     })
     for (const [name, f] of Object.entries(whaleFigures)) {
       const empty = Object.entries(before).find(([n]) => strip(n) === strip(name).replace('whale', 'reader'))![1]
-      table.push({ figure: name, empty_req_s: empty.req_per_s, grown_req_s: f.req_per_s, cost_ratio: ratio(empty.req_per_s, f.req_per_s) })
+      table.push({
+        figure: name,
+        empty_req_s: empty.req_per_s,
+        grown_req_s: f.req_per_s,
+        cost_ratio: ratio(empty.req_per_s, f.req_per_s),
+        empty_cpu_us: empty.cpu_us,
+        grown_cpu_us: f.cpu_us,
+        cpu_ratio: ratio(f.cpu_us, empty.cpu_us),
+      })
     }
     console.table(table)
     const report = {
@@ -186,7 +219,9 @@ async function main() {
       scale: SCALE,
       seconds: SECONDS,
       seed_seconds: seedSeconds,
+      seed_steps: seedSteps,
       sizes,
+      indexes,
       table,
       before,
       after,
