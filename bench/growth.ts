@@ -8,102 +8,18 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import autocannon from 'autocannon'
 import pg from 'pg'
-import { ADMIN, DB_NAME, ROOT, api, cpuSeconds, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
+import { DB_NAME, ROOT, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
+import { OWN_ORDERS, audit, backendsCpu, buy, catalog, measure as measureWith, reseller, type Target } from './growth-parts.js'
 import { growthSeedSql } from './growth-seed.js'
 import { tableSizes } from './growth-sizes.js'
 
 const flag = process.argv.find((a) => a.startsWith('--scale='))
 const SCALE = Number(flag ? flag.slice('--scale='.length) : (process.env.GROWTH_SCALE ?? 0.02))
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+let probeCpu = async () => new Map<number, number>()
+const measure = (base: string, t: Target, seconds = SECONDS) => measureWith(base, t, seconds, probeCpu)
 const GROWTH_DB = `${DB_NAME}_growth`
-const OWN_ORDERS = 100 // the measured account's own orders: the average at scale 1 (10M / 100k)
-
-type Target = { name: string; key: () => string; method?: 'GET' | 'POST'; path: () => string; body?: () => string }
-
-/** CPU seconds so far of the server and of every backend on the bench's database, by pid. */
-type CpuProbe = () => Promise<Map<number, number>>
-let probeCpu: CpuProbe = async () => new Map()
-const cpuOf = (pid: number) => {
-  try {
-    return cpuSeconds(pid)
-  } catch {
-    return 0 // gone meanwhile
-  }
-}
-
-async function measure(base: string, t: Target, seconds = SECONDS) {
-  const cpuBefore = await probeCpu()
-  const result = await autocannon({
-    url: base,
-    connections: 32,
-    duration: seconds,
-    requests: [
-      {
-        method: t.method ?? 'GET',
-        setupRequest: (request: any) => ({
-          ...request,
-          path: t.path(),
-          headers: { 'x-apikey': t.key(), 'content-type': 'application/json' },
-          body: t.body?.(),
-        }),
-      },
-    ],
-  })
-  const cpuAfter = await probeCpu()
-  let cpu = 0
-  for (const [pid, after] of cpuAfter) cpu += after - (cpuBefore.get(pid) ?? 0)
-  // On a shared machine the rate moves with the neighbours' load; the CPU each request cost the
-  // server and PostgreSQL (microseconds) moves far less.
-  const cpu_us = Math.round((cpu * 1e6) / Math.max(result.requests.total, 1))
-  return { req_per_s: Math.round(result.requests.average), p99_ms: result.latency.p99, non_2xx: result.non2xx, cpu_us }
-}
-
-async function catalog(base: string) {
-  const items: number[] = []
-  for (let p = 0; p < 50; p++) {
-    for (let v = 0; v < 4; v++) {
-      const item = await api(base, 'POST', '/items', {
-        product_name: `Growth Product ${p}`,
-        name: `Variant ${v}`,
-        sku: `GROWTH-${p}-${v}`,
-        price: 1000 + v,
-        order_process: 'auto',
-      })
-      items.push(item.id)
-    }
-  }
-  const sellable = items.slice(0, 10)
-  for (const id of sellable) {
-    const licenses = Array.from({ length: 5000 }, (_, n) => `GROWTH-${id}-${n}-${Math.random().toString(36).slice(2)}`)
-    await api(base, 'POST', `/items/${id}/licenses`, { licenses })
-  }
-  return { filler: items[items.length - 1]!, sellable }
-}
-
-/** The operator's ledger audit of one account (GET /resellers/{id}/audit): one request, its wall time. */
-async function audit(base: string, id: number) {
-  const started = performance.now()
-  const res = await fetch(`${base}/api/admin/v1/resellers/${id}/audit`, { headers: { authorization: `Bearer ${ADMIN}` } })
-  const body = (await res.json()) as { data?: { consistent: boolean } }
-  return { status: res.status, ms: Math.round(performance.now() - started), consistent: body.data?.consistent ?? null }
-}
-
-async function reseller(base: string, name: string) {
-  const account = await api(base, 'POST', '/resellers', { name })
-  await api(base, 'POST', `/resellers/${account.id}/balance`, { amount: 1e13, reason: 'bench' })
-  return { id: account.id as number, key: account.api_key as string }
-}
-
-async function buy(base: string, key: string, ref: string, item: number) {
-  const res = await fetch(`${base}/api/v1/trx`, {
-    method: 'POST',
-    headers: { 'x-apikey': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ ref_id: ref, carts: [{ item_id: item, quantity: 1 }] }),
-  })
-  if (!res.ok) throw new Error(`purchase ${ref}: ${res.status} ${await res.text()}`)
-}
 
 async function main() {
   const databaseUrl = await recreateDatabase(GROWTH_DB)
@@ -112,12 +28,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`
   const db = new pg.Client({ connectionString: databaseUrl })
   await db.connect()
-  probeCpu = async () => {
-    const { rows } = await db.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    )
-    return new Map([server.pid!, ...rows.map((r) => r.pid)].map((pid) => [pid, cpuOf(pid)]))
-  }
+  probeCpu = backendsCpu(db, server.pid!)
   try {
     console.log('catalog and measured accounts …')
     const { filler, sellable } = await catalog(base)
