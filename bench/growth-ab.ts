@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 import { BASE_URL, DB_NAME, ROOT, api, freePort, recreateDatabase, startServer } from './harness.js'
-import { OWN_ORDERS, backendsCpu, buy, catalog, measure, reseller, type Target } from './growth-parts.js'
+import { OWN_ORDERS, backendsCpu, buy, catalog, measure, ownDeliveries, reseller, type Target } from './growth-parts.js'
 import { tableSizes } from './growth-sizes.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -35,6 +35,7 @@ async function main() {
     const e = { reader: await reseller(empty.base, 'growth reader'), buyers: [] as Who[] }
     for (let i = 0; i < 8; i++) e.buyers.push(await reseller(empty.base, `growth buyer ${i}`))
     for (let i = 0; i < OWN_ORDERS; i++) await buy(empty.base, e.reader.key, `own-${i}`, sellable[i % sellable.length]!)
+    await ownDeliveries(empty.db, e.reader.id)
     console.log('grown side: new keys for the kept accounts …')
     const keyOf = async (name: string): Promise<Who> => {
       const { rows } = await grown.db.query<{ id: number }>('SELECT id::int AS id FROM accounts WHERE name = $1', [name])
@@ -42,6 +43,7 @@ async function main() {
     }
     const g = { reader: await keyOf('growth reader'), whale: await keyOf('growth whale'), buyers: [] as Who[] }
     for (let i = 0; i < 8; i++) g.buyers.push(await keyOf(`growth buyer ${i}`))
+    await ownDeliveries(grown.db, g.reader.id)
     const grownSellable = (
       await grown.db.query<{ id: number }>(`SELECT id::int AS id FROM items WHERE sku LIKE 'GROWTH-%' ORDER BY id LIMIT 10`)
     ).rows.map((r) => r.id)

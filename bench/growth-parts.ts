@@ -2,6 +2,7 @@
 import autocannon from 'autocannon'
 import type pg from 'pg'
 import { ADMIN, api, cpuSeconds } from './harness.js'
+import { deliveriesOf } from './growth-seed-records.js'
 
 export const OWN_ORDERS = 100 // the measured account's own orders: the average at scale 1 (10M / 100k)
 
@@ -102,4 +103,15 @@ export function backendsCpu(db: pg.Client, serverPid: number): CpuProbe {
     )
     return new Map([serverPid, ...rows.map((r) => r.pid)].map((pid) => [pid, cpuOf(pid)]))
   }
+}
+
+/**
+ * The measured reader's deliveries, one per own order, on either side: its list then reads a page
+ * of 20 on the empty database too (an empty list against the whale's full page measured the
+ * page, not the growth). Once per account.
+ */
+export async function ownDeliveries(db: pg.Client, accountId: number) {
+  await db.query(
+    `${deliveriesOf(`o.account_id = ${Number(accountId)}`)} AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.order_id = o.id)`,
+  )
 }

@@ -34,15 +34,7 @@ export function growthRecordsSql(p: SeedShape, chunk: number): [string, string][
   for (let from = 0; from < kept; from += chunk) {
     out.push([
       `webhook deliveries ${from}-${Math.min(kept, from + chunk)} of ${kept}`,
-      `INSERT INTO webhook_deliveries (account_id, event, order_id, webhook_id, status, claims, created_at, delivered_at, attempts, payload)
-       SELECT o.account_id, 'order.completed', o.id, 'evt_' || md5('growth:' || o.id), 'delivered', 1, o.created_at,
-              o.created_at + interval '200 milliseconds',
-              jsonb_build_array(jsonb_build_object('attempted_at', o.created_at + interval '150 milliseconds', 'status_code', 200,
-                                                   'duration_ms', 48, 'error', null)),
-              jsonb_build_object('timestamp', o.created_at, 'order', jsonb_build_object('id', o.id, 'ref_id', o.ref_id, 'invoice', o.invoice,
-                                 'status', o.status, 'price', o.price, 'fees', o.fees, 'amount', o.amount, 'created_at', o.created_at))
-         FROM orders o
-        WHERE o.id >= ${firstKept} + ${from} AND o.id < ${firstKept} + ${Math.min(kept, from + chunk)}`,
+      deliveriesOf(`o.id >= ${firstKept} + ${from} AND o.id < ${firstKept} + ${Math.min(kept, from + chunk)}`),
     ])
   }
   const audits = Math.max(100, Math.round(1_000_000 * p.scale))
@@ -60,4 +52,17 @@ export function growthRecordsSql(p: SeedShape, chunk: number): [string, string][
     ])
   }
   return out
+}
+
+/** One delivered order.completed per order matching `where` (on `orders o`), as the worker records it. */
+export function deliveriesOf(where: string): string {
+  return `INSERT INTO webhook_deliveries (account_id, event, order_id, webhook_id, status, claims, created_at, delivered_at, attempts, payload)
+       SELECT o.account_id, 'order.completed', o.id, 'evt_' || md5('growth:' || o.id), 'delivered', 1, o.created_at,
+              o.created_at + interval '200 milliseconds',
+              jsonb_build_array(jsonb_build_object('attempted_at', o.created_at + interval '150 milliseconds', 'status_code', 200,
+                                                   'duration_ms', 48, 'error', null)),
+              jsonb_build_object('timestamp', o.created_at, 'order', jsonb_build_object('id', o.id, 'ref_id', o.ref_id, 'invoice', o.invoice,
+                                 'status', o.status, 'price', o.price, 'fees', o.fees, 'amount', o.amount, 'created_at', o.created_at))
+         FROM orders o
+        WHERE ${where}`
 }

@@ -10,7 +10,17 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 import { DB_NAME, ROOT, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
-import { OWN_ORDERS, audit, backendsCpu, buy, catalog, measure as measureWith, reseller, type Target } from './growth-parts.js'
+import {
+  OWN_ORDERS,
+  audit,
+  ownDeliveries,
+  backendsCpu,
+  buy,
+  catalog,
+  measure as measureWith,
+  reseller,
+  type Target,
+} from './growth-parts.js'
 import { growthSeedSql } from './growth-seed.js'
 import { tableSizes } from './growth-sizes.js'
 
@@ -36,6 +46,7 @@ async function main() {
     const whale = await reseller(base, 'growth whale')
     const buyers = await Promise.all(Array.from({ length: 8 }, (_, i) => reseller(base, `growth buyer ${i}`)))
     for (let i = 0; i < OWN_ORDERS; i++) await buy(base, reader.key, `own-${i}`, sellable[i % sellable.length]!)
+    await ownDeliveries(db, reader.id)
     let ref = 0
     const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!
     const lastPage = (key: string) =>
