@@ -8,83 +8,28 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import autocannon from 'autocannon'
 import pg from 'pg'
-import { ADMIN, DB_NAME, ROOT, api, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
+import { DB_NAME, ROOT, dropDatabase, freePort, recreateDatabase, startServer } from './harness.js'
+import {
+  OWN_ORDERS,
+  audit,
+  ownDeliveries,
+  backendsCpu,
+  buy,
+  catalog,
+  measure as measureWith,
+  reseller,
+  type Target,
+} from './growth-parts.js'
 import { growthSeedSql } from './growth-seed.js'
+import { tableSizes } from './growth-sizes.js'
 
 const flag = process.argv.find((a) => a.startsWith('--scale='))
 const SCALE = Number(flag ? flag.slice('--scale='.length) : (process.env.GROWTH_SCALE ?? 0.02))
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+let probeCpu = async () => new Map<number, number>()
+const measure = (base: string, t: Target, seconds = SECONDS) => measureWith(base, t, seconds, probeCpu)
 const GROWTH_DB = `${DB_NAME}_growth`
-const OWN_ORDERS = 100 // the measured account's own orders: the average at scale 1 (10M / 100k)
-
-type Target = { name: string; key: () => string; method?: 'GET' | 'POST'; path: () => string; body?: () => string }
-
-async function measure(base: string, t: Target, seconds = SECONDS) {
-  const result = await autocannon({
-    url: base,
-    connections: 32,
-    duration: seconds,
-    requests: [
-      {
-        method: t.method ?? 'GET',
-        setupRequest: (request: any) => ({
-          ...request,
-          path: t.path(),
-          headers: { 'x-apikey': t.key(), 'content-type': 'application/json' },
-          body: t.body?.(),
-        }),
-      },
-    ],
-  })
-  return { req_per_s: Math.round(result.requests.average), p99_ms: result.latency.p99, non_2xx: result.non2xx }
-}
-
-async function catalog(base: string) {
-  const items: number[] = []
-  for (let p = 0; p < 50; p++) {
-    for (let v = 0; v < 4; v++) {
-      const item = await api(base, 'POST', '/items', {
-        product_name: `Growth Product ${p}`,
-        name: `Variant ${v}`,
-        sku: `GROWTH-${p}-${v}`,
-        price: 1000 + v,
-        order_process: 'auto',
-      })
-      items.push(item.id)
-    }
-  }
-  const sellable = items.slice(0, 10)
-  for (const id of sellable) {
-    const licenses = Array.from({ length: 5000 }, (_, n) => `GROWTH-${id}-${n}-${Math.random().toString(36).slice(2)}`)
-    await api(base, 'POST', `/items/${id}/licenses`, { licenses })
-  }
-  return { filler: items[items.length - 1]!, sellable }
-}
-
-/** The operator's ledger audit of one account (GET /resellers/{id}/audit): one request, its wall time. */
-async function audit(base: string, id: number) {
-  const started = performance.now()
-  const res = await fetch(`${base}/api/admin/v1/resellers/${id}/audit`, { headers: { authorization: `Bearer ${ADMIN}` } })
-  const body = (await res.json()) as { data?: { consistent: boolean } }
-  return { status: res.status, ms: Math.round(performance.now() - started), consistent: body.data?.consistent ?? null }
-}
-
-async function reseller(base: string, name: string) {
-  const account = await api(base, 'POST', '/resellers', { name })
-  await api(base, 'POST', `/resellers/${account.id}/balance`, { amount: 1e13, reason: 'bench' })
-  return { id: account.id as number, key: account.api_key as string }
-}
-
-async function buy(base: string, key: string, ref: string, item: number) {
-  const res = await fetch(`${base}/api/v1/trx`, {
-    method: 'POST',
-    headers: { 'x-apikey': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ ref_id: ref, carts: [{ item_id: item, quantity: 1 }] }),
-  })
-  if (!res.ok) throw new Error(`purchase ${ref}: ${res.status} ${await res.text()}`)
-}
 
 async function main() {
   const databaseUrl = await recreateDatabase(GROWTH_DB)
@@ -93,6 +38,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`
   const db = new pg.Client({ connectionString: databaseUrl })
   await db.connect()
+  probeCpu = backendsCpu(db, server.pid!)
   try {
     console.log('catalog and measured accounts …')
     const { filler, sellable } = await catalog(base)
@@ -100,6 +46,7 @@ async function main() {
     const whale = await reseller(base, 'growth whale')
     const buyers = await Promise.all(Array.from({ length: 8 }, (_, i) => reseller(base, `growth buyer ${i}`)))
     for (let i = 0; i < OWN_ORDERS; i++) await buy(base, reader.key, `own-${i}`, sellable[i % sellable.length]!)
+    await ownDeliveries(db, reader.id)
     let ref = 0
     const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!
     const lastPage = (key: string) =>
@@ -112,9 +59,13 @@ async function main() {
         { name: `${tag} GET /trx page 1`, key: () => who.key, path: () => '/api/v1/trx?per_page=20' },
         { name: `${tag} GET /trx last page (${last})`, key: () => who.key, path: () => `/api/v1/trx?per_page=20&page=${last}` },
         { name: `${tag} GET /balance/mutations`, key: () => who.key, path: () => '/api/v1/balance/mutations' },
+        { name: `${tag} GET /webhook/deliveries`, key: () => who.key, path: () => '/api/v1/webhook/deliveries' },
       ]
     }
     const shared: Target[] = [
+      // The yardstick: a route that touches no table. The machine is shared, so each figure's
+      // ratio is also given over this one's (normalized_ratio).
+      { name: 'GET /healthz (no-op)', key: () => reader.key, path: () => '/healthz' },
       { name: 'GET /item?per_page=all', key: () => reader.key, path: () => '/api/v1/item?per_page=all' },
       {
         name: 'POST /trx (purchase)',
@@ -124,6 +75,7 @@ async function main() {
         body: () => JSON.stringify({ ref_id: `growth-${++ref}`, carts: [{ item_id: random(sellable), quantity: 1 }] }),
       },
     ]
+    const purchase = shared.find((t) => t.method === 'POST')!
     const run = async (list: Target[]) => {
       const out: Record<string, Awaited<ReturnType<typeof measure>>> = {}
       for (const t of list) {
@@ -135,7 +87,7 @@ async function main() {
       return out
     }
     console.log('empty database …')
-    await measure(base, { ...shared[1]!, name: 'warm-up' })
+    await measure(base, { ...purchase, name: 'warm-up' })
     // After the warm-up's purchases: statistics taken before them (the reader as every order of
     // the table) steered the lists to the primary key and made the empty database the slow one.
     await db.query('VACUUM ANALYZE')
@@ -143,23 +95,19 @@ async function main() {
 
     console.log(`seeding at scale ${SCALE} …`)
     const started = Date.now()
+    const seedSteps: Record<string, number> = {}
     for (const [label, statement] of growthSeedSql({ scale: SCALE, filler, whale: whale.id })) {
       const t = Date.now()
       await db.query(statement)
-      console.log(`  ${label}: ${((Date.now() - t) / 1000).toFixed(1)} s`)
+      seedSteps[label] = Number(((Date.now() - t) / 1000).toFixed(1))
+      console.log(`  ${label}: ${seedSteps[label]} s`)
     }
     const seedSeconds = Math.round((Date.now() - started) / 1000)
-    const sizes = (
-      await db.query(
-        `SELECT (SELECT count(*) FROM accounts)::int AS accounts, (SELECT count(*) FROM orders)::int AS orders,
-                (SELECT count(*) FROM order_lines)::int AS order_lines, (SELECT count(*) FROM licenses)::int AS licenses,
-                (SELECT count(*) FROM ledger_entries)::int AS ledger_entries`,
-      )
-    ).rows[0]
+    const { rows: sizes, indexes } = await tableSizes(db)
     // The seed's dirty pages are written now, not by a checkpoint in the middle of the figures.
     await db.query('CHECKPOINT')
-    console.log('grown database …', sizes)
-    await measure(base, { ...shared[1]!, name: 'warm-up' })
+    console.table(sizes)
+    await measure(base, { ...purchase, name: 'warm-up' })
     const after = await run([...(await targets(reader, 'reader')), ...shared])
     const whaleFigures = await run(await targets(whale, 'whale'))
     // Each of its range statements is bounded by DB_STATEMENT_TIMEOUT_MS: lower it to see the ranges hold on the whale.
@@ -174,11 +122,28 @@ async function main() {
         empty_req_s: before[name]!.req_per_s,
         grown_req_s: grown.req_per_s,
         cost_ratio: ratio(before[name]!.req_per_s, grown.req_per_s),
+        empty_cpu_us: before[name]!.cpu_us,
+        grown_cpu_us: grown.cpu_us,
+        cpu_ratio: ratio(grown.cpu_us, before[name]!.cpu_us),
+        normalized_ratio: 0,
       }
     })
+    const noop = table.find((r) => r.figure === 'GET /healthz (no-op)')!
+    // Over the no-op's own ratio (below 1 when the machine was busier in the empty phase).
+    const over = (r: number) => Number((r / noop.cost_ratio).toFixed(2))
+    for (const row of table) row.normalized_ratio = over(row.cost_ratio)
     for (const [name, f] of Object.entries(whaleFigures)) {
       const empty = Object.entries(before).find(([n]) => strip(n) === strip(name).replace('whale', 'reader'))![1]
-      table.push({ figure: name, empty_req_s: empty.req_per_s, grown_req_s: f.req_per_s, cost_ratio: ratio(empty.req_per_s, f.req_per_s) })
+      table.push({
+        figure: name,
+        empty_req_s: empty.req_per_s,
+        grown_req_s: f.req_per_s,
+        cost_ratio: ratio(empty.req_per_s, f.req_per_s),
+        empty_cpu_us: empty.cpu_us,
+        grown_cpu_us: f.cpu_us,
+        cpu_ratio: ratio(f.cpu_us, empty.cpu_us),
+        normalized_ratio: over(ratio(empty.req_per_s, f.req_per_s)),
+      })
     }
     console.table(table)
     const report = {
@@ -186,7 +151,9 @@ async function main() {
       scale: SCALE,
       seconds: SECONDS,
       seed_seconds: seedSeconds,
+      seed_steps: seedSteps,
       sizes,
+      indexes,
       table,
       before,
       after,

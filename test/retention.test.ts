@@ -17,10 +17,29 @@ afterAll(async () => {
   await receiver.close()
 })
 
-const count = async (table: 'webhook_deliveries' | 'bill_inquiries' | 'supplier_changes') =>
+// The books (docs/design.md §12: kept ten years), never pruned however old.
+const BOOKS = ['orders', 'order_lines', 'dispatches', 'ledger_entries', 'audit_log'] as const
+type Counted = 'webhook_deliveries' | 'bill_inquiries' | 'supplier_changes' | (typeof BOOKS)[number]
+const count = async (table: Counted) =>
   Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(ctx.db)).rows[0].n)
+const books = async () => Object.fromEntries(await Promise.all(BOOKS.map(async (t) => [t, await count(t)] as const)))
 
-it('deletes finished deliveries and change logs past RETENTION_DAYS and inquiries expired unpaid, and keeps the rest', async () => {
+/** Moves every row of the books back `days`: the audit log refuses updates, so its guard is skipped for this one statement. */
+async function ageBooks(days: number) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const back = sql.raw(`interval '${days} days'`)
+    await sql`UPDATE orders SET created_at = created_at - ${back}, updated_at = updated_at - ${back}, finished_at = finished_at - ${back}`.execute(
+      trx,
+    )
+    await sql`UPDATE order_lines SET delivered_at = delivered_at - ${back}`.execute(trx)
+    await sql`UPDATE dispatches SET created_at = created_at - ${back}, finished_at = finished_at - ${back}`.execute(trx)
+    await sql`UPDATE ledger_entries SET created_at = created_at - ${back}`.execute(trx)
+    await sql`SET LOCAL session_replication_role = replica`.execute(trx)
+    await sql`UPDATE audit_log SET at = at - ${back}`.execute(trx)
+  })
+}
+
+it('deletes finished deliveries and change logs past RETENTION_DAYS and inquiries expired unpaid, and keeps the rest and the books', async () => {
   await addSimulatedProviders(app, up, { panel: false })
   const r = await subscriber(app, receiver.url)
   for (let i = 0; i < 3; i++) {
@@ -65,12 +84,21 @@ it('deletes finished deliveries and change logs past RETENTION_DAYS and inquirie
     ctx.db,
   )
 
+  // The books, all of them older than RETENTION_DAYS (30) by far, with some of every kind.
+  await ageBooks(400)
+  const kept = await books()
+  for (const table of BOOKS) expect(kept[table], table).toBeGreaterThan(0)
+  const stale = await sql<{ n: string }>`SELECT count(*) AS n FROM orders WHERE created_at > now() - interval '31 days'`.execute(ctx.db)
+  expect(Number(stale.rows[0].n)).toBe(0)
+
   expect(await pruneOldRecords(ctx)()).toEqual({ webhook_deliveries: 1, supplier_changes: 2, bill_inquiries: 1 })
+  expect(await books()).toEqual(kept)
   const deliveries = (await sql<{ id: string }>`SELECT id FROM webhook_deliveries ORDER BY id`.execute(ctx.db)).rows.map((d) => d.id)
   expect(deliveries).toEqual([recent, open])
   const left = (await sql<{ id: string }>`SELECT id FROM bill_inquiries ORDER BY id`.execute(ctx.db)).rows.map((b) => String(b.id))
   expect(left).toEqual([String(inquiries[1]), String(inquiries[2])])
   expect(await count('supplier_changes')).toBe(changes - 2)
-  // A second pass finds nothing more.
+  // A second pass finds nothing more, and the books are whole.
   expect(await pruneOldRecords(ctx)()).toEqual({ webhook_deliveries: 0, supplier_changes: 0, bill_inquiries: 0 })
+  expect(await books()).toEqual(kept)
 })

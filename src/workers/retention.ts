@@ -20,8 +20,9 @@ async function pruneAll(db: Database, prune: Prune, before: Date): Promise<numbe
 
 /**
  * Deletes what is kept for a while only: finished webhook deliveries and suppliers' change logs
- * older than RETENTION_DAYS, and postpaid inquiries that expired unpaid. Orders, lines, the ledger
- * and top-ups are never deleted. Answers how many rows each lost.
+ * older than RETENTION_DAYS, and postpaid inquiries that expired unpaid. The books (orders, lines,
+ * upstream requests, the ledger, top-ups, the audit log) are never deleted (test/retention.test.ts).
+ * Answers how many rows each lost.
  */
 export function pruneOldRecords(ctx: AppContext) {
   return async (now = new Date()) => {

@@ -473,7 +473,7 @@ export interface paths {
     }
     /**
      * Deliveries, newest first, with every attempt
-     * @description Your webhook deliveries, newest first, each with every attempt (status code, duration, error).
+     * @description Your webhook deliveries, newest first, each with every attempt (status code, duration, error). The total is counted up to 10,000; further back, follow `meta.next_cursor`.
      */
     get: operations['listWebhookDeliveries']
     put?: never
@@ -7141,6 +7141,8 @@ export interface operations {
     parameters: {
       query?: {
         page?: number
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
         per_page?: number
         status?: 'pending' | 'retrying' | 'delivered' | 'failed'
       }
@@ -7194,7 +7196,9 @@ export interface operations {
            *         "page": 1,
            *         "per_page": 20,
            *         "total": 1,
-           *         "last_page": 1
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
            *       }
            *     }
            */
@@ -7230,6 +7234,9 @@ export interface operations {
               per_page: number
               total: number
               last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
             }
           }
         }
@@ -16411,6 +16418,8 @@ export interface operations {
     parameters: {
       query?: {
         page?: number
+        /** @description meta.next_cursor of the previous page; page is then ignored */
+        cursor?: string
         per_page?: number
         status?: 'pending' | 'retrying' | 'delivered' | 'failed'
       }
@@ -16466,7 +16475,9 @@ export interface operations {
            *         "page": 1,
            *         "per_page": 20,
            *         "total": 1,
-           *         "last_page": 1
+           *         "last_page": 1,
+           *         "total_capped": false,
+           *         "next_cursor": null
            *       }
            *     }
            */
@@ -16502,6 +16513,9 @@ export interface operations {
               per_page: number
               total: number
               last_page: number
+              /** @description true when there are more than 10000 rows: total and last_page stop there */
+              total_capped: boolean
+              next_cursor: string | null
             }
           }
         }

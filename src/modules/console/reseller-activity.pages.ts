@@ -83,7 +83,7 @@ export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebo
         const { rows, total } =
           status === 'failing'
             ? await storeDeliveries(db, { status, accountId: account.id, page, perPage: PER_PAGE })
-            : await accountDeliveries(db, account.id, { page, perPage: PER_PAGE, status: status || undefined })
+            : await accountDeliveries(db, account.id, { status: status || undefined, window: pageWindow({ page, per_page: PER_PAGE }) })
         const paging = { total, page, perPage: PER_PAGE, status: status ?? '' }
         return reply.page('deliveries.eta', { account, rows, paging, notice: noticeOf(request.query) })
       },

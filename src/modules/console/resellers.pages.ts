@@ -49,7 +49,7 @@ export function resellerPages(ctx: AppContext): FastifyPluginAsyncTypebox {
           listOperatorOrders(db, { accountId: id }, pageWindow({ page: 1, per_page: 20 })),
           ledger.listMutations(db, id, {}, pageWindow({ page: 1, per_page: 20 })),
           accountWebhook(db, id),
-          accountDeliveries(db, id, { page: 1, perPage: 20 }),
+          accountDeliveries(db, id, { window: pageWindow({ page: 1, per_page: 20 }) }),
           listUsers(db, id),
           listPriceLevels(db),
         ])

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
+import { pageWindow } from '../../http/paging.js'
 import { PageNumber, RowId } from '../../http/schemas.js'
 import { deliveriesOf, generateSecret, redeliver, sendTest, settingsOf, updateSettings } from '../webhooks/index.js'
 import { ownerOnly } from './roles.js'
@@ -30,7 +31,10 @@ export function webhookPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   }
   const show = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, page = 1) => {
     const accountId = request.dashboardUser.account_id
-    const [settings, deliveries] = await Promise.all([settingsOf(db, accountId), deliveriesOf(db, accountId, { page, perPage: 20 })])
+    const [settings, deliveries] = await Promise.all([
+      settingsOf(db, accountId),
+      deliveriesOf(db, accountId, { window: pageWindow({ page, per_page: 20 }) }),
+    ])
     return reply.screen('webhook.eta', { settings, deliveries: deliveries.rows, total: deliveries.total, page, ...extra })
   }
   return async (app) => {

@@ -81,7 +81,11 @@ export const ADMIN_WEBHOOK_DOCS = operations({
   adminListWebhookDeliveries: {
     description: 'An account’s webhook deliveries, newest first, with every attempt.',
     codes: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND'],
-    response: { message: 'OK', data: [failingDelivery], meta: { page: 1, per_page: 20, total: 1, last_page: 1 } },
+    response: {
+      message: 'OK',
+      data: [failingDelivery],
+      meta: { page: 1, per_page: 20, total: 1, last_page: 1, total_capped: false, next_cursor: null },
+    },
   },
   adminRetryWebhookDelivery: {
     description: 'Redelivers one of the account’s deliveries with the same `webhook-id`.',

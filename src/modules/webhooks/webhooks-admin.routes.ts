@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ok, paginate } from '../../http/envelope.js'
 import { operation } from '../../http/operation.js'
+import { pageWindow } from '../../http/paging.js'
 import { IdParam, Ok, OkPage, PageNumber, RowId, StringEnum } from '../../http/schemas.js'
 import { storeDeliveries, updateAccountWebhook } from './operator-webhooks.service.js'
 import * as S from './webhooks.schemas.js'
@@ -53,9 +54,9 @@ export function adminWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { page = 1, per_page = 20, status } = request.query
-        const { rows, total } = await accountDeliveries(db, request.params.id, { page, perPage: per_page, status })
-        return ok(rows, paginate({ page, per_page }, total))
+        const { page = 1, per_page = 20, status, cursor } = request.query
+        const { rows, meta } = await accountDeliveries(db, request.params.id, { status, window: pageWindow({ page, per_page, cursor }) })
+        return ok(rows, meta)
       },
     )
     app.post(

@@ -69,9 +69,14 @@ export const WEBHOOK_DOCS = operations({
   },
   listWebhookDeliveries: {
     codes: ['VALIDATION_ERROR'],
-    description: 'Your webhook deliveries, newest first, each with every attempt (status code, duration, error).',
+    description:
+      'Your webhook deliveries, newest first, each with every attempt (status code, duration, error). The total is counted up to 10,000; further back, follow `meta.next_cursor`.',
     returns: 'A page of deliveries',
-    response: { message: 'OK', data: [delivery], meta: { page: 1, per_page: 20, total: 1, last_page: 1 } },
+    response: {
+      message: 'OK',
+      data: [delivery],
+      meta: { page: 1, per_page: 20, total: 1, last_page: 1, total_capped: false, next_cursor: null },
+    },
   },
   retryWebhookDelivery: {
     description:

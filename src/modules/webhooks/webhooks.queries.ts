@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Database, Trx } from '../../db/database.js'
+import { listPage, type PageWindow } from '../../db/keyset-paging.js'
 import type { DeliveryStatus } from '../../db/schema.js'
 import type { StoredPayload } from './delivery.queries.js'
 import type { Delivery, WebhookSettings } from './webhooks.schemas.js'
@@ -32,25 +33,22 @@ export async function lockSettings(trx: Trx, accountId: number) {
   return trx.selectFrom('webhook_settings').selectAll().where('account_id', '=', accountId).forUpdate().executeTakeFirstOrThrow()
 }
 
-/** One account's deliveries, newest first, each with its attempts. */
-export async function listDeliveries(db: Database, q: { accountId: number; page: number; perPage: number; status?: DeliveryStatus }) {
-  let query = db.selectFrom('webhook_deliveries as d').where('d.account_id', '=', q.accountId)
-  if (q.status) query = query.where('d.status', '=', q.status)
-  const [rows, count] = await Promise.all([
-    query
-      .select('d.id')
-      .orderBy('d.id', 'desc')
-      .limit(q.perPage)
-      .offset((q.page - 1) * q.perPage)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ])
+/**
+ * One account's deliveries, newest first, each with its attempts: counted up to COUNT_CAP and
+ * paged past it by cursor, as the orders and the ledger are (a whale's 90 days of deliveries
+ * counted whole cost 0.14 ms per 800 rows, so ~100 ms at a million: bench:growth).
+ */
+export async function listDeliveries(db: Database, q: { accountId: number; status?: DeliveryStatus; window: PageWindow }) {
+  let query = db.selectFrom('webhook_deliveries').where('account_id', '=', q.accountId)
+  if (q.status) query = query.where('status', '=', q.status)
+  const { data, meta } = await listPage(db, query, query.select('id'), q.window)
   return {
     rows: await loadDeliveries(
       db,
-      rows.map((r) => r.id),
+      data.map((r) => r.id),
     ),
-    total: count.n,
+    total: meta.total,
+    meta,
   }
 }
 

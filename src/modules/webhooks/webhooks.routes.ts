@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { ok, paginate } from '../../http/envelope.js'
+import { ok } from '../../http/envelope.js'
+import { pageWindow } from '../../http/paging.js'
 import { operation } from '../../http/operation.js'
 import { Ok } from '../../http/schemas.js'
 import { webhookDocs } from './receiver-docs.js'
@@ -94,9 +95,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { page = 1, per_page = 20, status } = request.query
-        const { rows, total } = await deliveriesOf(db, request.account.id, { page, perPage: per_page, status })
-        return ok(rows, paginate({ page, per_page }, total))
+        const { page = 1, per_page = 20, status, cursor } = request.query
+        const { rows, meta } = await deliveriesOf(db, request.account.id, { status, window: pageWindow({ page, per_page, cursor }) })
+        return ok(rows, meta)
       },
     )
     app.post(

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, Ok, OkPage, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
+import { CursorQuery, OkCursorPage } from '../../http/paging.js'
+import { Nullable, Ok, PageNumber, RowId, StringEnum, Timestamp } from '../../http/schemas.js'
 
 export const WebhookSettings = Type.Object({
   callback_url: Nullable(Type.String()),
@@ -60,11 +61,12 @@ export const Delivery = Type.Object({
 })
 export type Delivery = Static<typeof Delivery>
 
-export const DeliveryList = OkPage(Delivery)
+export const DeliveryList = OkCursorPage(Delivery)
 export const OneDelivery = Ok(Delivery)
 
 export const DeliveryQuery = Type.Object({
   page: Type.Optional(PageNumber),
+  ...CursorQuery,
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
   status: Type.Optional(DeliveryStatus),
 })

@@ -8,6 +8,7 @@ import { callbackUrlProblem } from './receiver-address.js'
 import { systemClock, type Clock } from './schedule.js'
 import { newWebhookId, newWebhookSecret } from './signing.js'
 import type { DeliveryStatus } from '../../db/schema.js'
+import type { PageWindow } from '../../db/keyset-paging.js'
 import { getAccount } from '../accounts/index.js'
 import {
   findSettings,
@@ -28,7 +29,7 @@ export async function settingsOf(db: Database, accountId: number): Promise<Webho
 }
 
 /** GET /v1/webhook/deliveries: the caller's deliveries, newest first, each with every attempt. */
-export async function deliveriesOf(db: Database, accountId: number, q: { page: number; perPage: number; status?: DeliveryStatus }) {
+export async function deliveriesOf(db: Database, accountId: number, q: { status?: DeliveryStatus; window: PageWindow }) {
   return listDeliveries(db, { accountId, ...q })
 }
 
@@ -126,7 +127,7 @@ export async function accountWebhook(db: Database, accountId: number): Promise<W
 }
 
 /** An account's delivery log for the operator, newest first, every attempt. */
-export async function accountDeliveries(db: Database, accountId: number, q: { page: number; perPage: number; status?: DeliveryStatus }) {
+export async function accountDeliveries(db: Database, accountId: number, q: { status?: DeliveryStatus; window: PageWindow }) {
   await getAccount(db, accountId)
   return listDeliveries(db, { accountId, ...q })
 }

@@ -6,7 +6,7 @@ import { admin, createReseller, get, type Reseller } from '../../../test/factory
 import { startReceiver } from '../../../test/receiver.js'
 import { COMMANDS } from '../../cli/commands.js'
 
-const { app } = await createTestApp()
+const { app, ctx } = await createTestApp()
 
 const put = (r: Reseller, payload: object) => app.inject({ method: 'PUT', url: '/api/v1/webhook', headers: r.headers, payload })
 const post = (r: Reseller, url: string) => app.inject({ method: 'POST', url: `/api/v1${url}`, headers: r.headers })
@@ -243,5 +243,26 @@ describe('operator side', () => {
       })
       expect(res.statusCode, name).toBe(200)
     }
+  })
+})
+
+describe('GET /v1/webhook/deliveries, paged as the orders and the ledger are', () => {
+  it('counts up to the cap and hands out a cursor that reads on where the page ended', async () => {
+    const r = await createReseller(app)
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      account_id: r.id,
+      event: 'order.completed',
+      webhook_id: `evt_paging_${r.id}_${i}`,
+      status: 'delivered' as const,
+    }))
+    const ids = (await ctx.db.insertInto('webhook_deliveries').values(rows).returning('id').execute()).map((d) => Number(d.id)).reverse()
+    const first = (await get(app, '/webhook/deliveries', r)).json()
+    expect(first.data.map((d: { id: number }) => d.id)).toEqual(ids.slice(0, 20))
+    expect(first.meta).toEqual({ page: 1, per_page: 20, total: 25, last_page: 2, total_capped: false, next_cursor: expect.any(String) })
+    const byCursor = (await get(app, `/webhook/deliveries?cursor=${first.meta.next_cursor}`, r)).json()
+    const byNumber = (await get(app, '/webhook/deliveries?page=2', r)).json()
+    expect(byCursor.data.map((d: { id: number }) => d.id)).toEqual(ids.slice(20))
+    expect(byCursor.data).toEqual(byNumber.data)
+    expect(byCursor.meta).toMatchObject({ page: 2, next_cursor: null })
   })
 })
