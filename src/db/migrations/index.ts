@@ -44,6 +44,7 @@ import * as alertConditions from './20261206_0465_alert-conditions.js'
 import * as supplyChangeTriggers from './20261206_0470_supply-change-triggers.js'
 import * as operatorLanguage from './20261206_0480_operator-language.js'
 import * as dispatchDueOrder from './20261207_0500_dispatch-due-order.js'
+import * as lineRefundReference from './20261207_0520_line-refund-reference.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0470_supply-change-triggers': supplyChangeTriggers,
   '20261206_0480_operator-language': operatorLanguage,
   '20261207_0500_dispatch-due-order': dispatchDueOrder,
+  '20261207_0520_line-refund-reference': lineRefundReference,
 }

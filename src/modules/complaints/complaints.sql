@@ -58,14 +58,9 @@ BEGIN
     PERFORM raise_app('COMPLAINT_NOT_ALLOWED', 'order_item_id',
                       'The line is still in flight upstream, canceled or refunded already: refund it once it is final.');
   END IF;
-  IF v_amount > 0 THEN
-    IF NOT EXISTS (SELECT 1 FROM post_ledger_entry(v.account_id, 'credit', 'refund', v_amount,
-                                                   'Refund ' || v.invoice || ': complaint ' || p_complaint, v.invoice,
-                                                   'complaint:' || p_complaint, v.order_id, v.order_line_id, NULL)) THEN
-      PERFORM raise_app('ACCOUNT_NOT_FOUND');
-    END IF;
-    PERFORM leaderboard_take_back(v.order_id, v_amount);
-  END IF;
+  PERFORM credit_line_refund(v.account_id, v.order_id, v.invoice, v.order_line_id, v_amount, 'complaint ' || p_complaint,
+                             'complaint:' || p_complaint);
+  IF v_amount > 0 THEN PERFORM leaderboard_take_back(v.order_id, v_amount); END IF;
   UPDATE complaints SET refunded_amount = v_amount WHERE id = p_complaint;
   PERFORM record_complaint_step(p_complaint, 'operator', p_author_name, 'refund',
                                 coalesce(nullif(p_body, ''), 'Refunded ' || v_amount || '.'), 'closed', 'refunded');

@@ -56,13 +56,14 @@ CREATE OR REPLACE FUNCTION close_upstream_line(p_line bigint, p_refund bigint) R
 $$;
 
 -- A line's refund credited to its order's account: the one spelling of a refund's ledger entry and
--- its text, for settlement (settle_lines) and the operator cancel (creditRefunds) alike. Once per
--- line: a line closes once, and the ledger's unique (line, refund) index backs it. Nothing for 0.
+-- its text, for settlement (settle_lines), the operator cancel (creditRefunds) and a complaint's
+-- refund alike. Once per line and reference: a line closes once, and the ledger's unique (line,
+-- refund) index backs it; a complaint's refund carries its own reference. Nothing for 0.
 CREATE OR REPLACE FUNCTION credit_line_refund(p_account bigint, p_order bigint, p_invoice text, p_line bigint, p_amount bigint,
-                                              p_reason text) RETURNS void LANGUAGE plpgsql AS $$
+                                              p_reason text, p_reference text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF p_amount > 0 AND NOT EXISTS (SELECT 1 FROM post_ledger_entry(p_account, 'credit', 'refund', p_amount, 'Refund ' || p_invoice || ': ' || p_reason,
-                                                                  p_invoice, NULL, p_order, p_line, NULL)) THEN
+                                                                  p_invoice, p_reference, p_order, p_line, NULL)) THEN
     PERFORM raise_app('ACCOUNT_NOT_FOUND');
   END IF;
 END
