@@ -2,6 +2,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { growthSeedSql } from '../bench/growth-seed.js'
+import { YEARS } from '../bench/growth-seed-records.js'
 import { PREPARED } from '../src/db/database.js'
 import type { DB } from '../src/db/schema.js'
 import { COUNT_CAP } from '../src/db/keyset-paging.js'
@@ -176,10 +177,10 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
   })
 
   it('reads the margin report’s orders through the created_at BRIN index, never the whole orders table', async () => {
-    // The seeded orders span the last 300k seconds: a day before them (no line read), and their first day.
+    // The seeded orders span the last YEARS years: a day before them (no line read), and a day among them.
     // (Over a large share of the lines, a hash join over order_lines is the planner's right choice.)
     const dayOf = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta' }).format(new Date(ms))
-    const before = dayOf(Date.now() - 400_000_000)
+    const before = dayOf(Date.now() - (YEARS * 365 + 2) * 86_400_000)
     for (const day of [before, dayOf(Date.now() - 300_000_000)]) {
       const plans = await plansOf((db) => marginReport(db, { from: day, to: day, group: 'provider' }, 'Asia/Jakarta'), { generic: false })
       const scans = plans.flatMap((p) => p.nodes)
