@@ -8,9 +8,9 @@ import { ActingDialect } from './acting.js'
 import { pipelinedStatements } from './pipelined.js'
 import { sessionSettings, setLocal, type DatabaseTimeouts } from './session-settings.js'
 import { withFreshPlan } from './statement-names.js'
-import { isDatabaseUnavailable, isLostPreparedStatement, LOST_STATEMENT_HINT } from './unavailable.js'
+import { isDatabaseUnavailable, lostStatementHint } from './unavailable.js'
 
-export { isDatabaseUnavailable, isLostPreparedStatement, LOST_STATEMENT_HINT }
+export { isDatabaseUnavailable, lostStatementHint }
 
 export type Database = Kysely<DB>
 export type Trx = Transaction<DB>

@@ -24,13 +24,26 @@ const UNAVAILABLE_MESSAGE =
 const LOST_STATEMENT_CODES = new Set(['26000', '42P05'])
 
 /** What the operator is told once when named statements go missing (docs/operating.md#pgbouncer). */
-export const LOST_STATEMENT_HINT =
+const LOST_STATEMENT_HINT =
   'named prepared statements go missing between calls: DATABASE_URL (or DATABASE_READ_URL) is a pooler that cannot carry them. ' +
   'Set DB_NAMED_STATEMENTS=false, or run PgBouncer >= 1.21 with max_prepared_statements > 0 (docs/operating.md#pgbouncer)'
 
 /** The server lost a connection's named prepared statement: a pooler between us, or a session reset under us. */
-export function isLostPreparedStatement(error: unknown): boolean {
+function isLostPreparedStatement(error: unknown): boolean {
   return LOST_STATEMENT_CODES.has(String((error as { code?: unknown } | null)?.code))
+}
+
+/**
+ * A misconfiguration, not an outage: every request or batch fails alike, so the returned function tells
+ * the operator what to change once, at error level, however often it is called with such an error.
+ */
+export function lostStatementHint(): (error: unknown, log: { error(fields: object, message: string): void }) => void {
+  let told = false
+  return (error, log) => {
+    if (told || !isLostPreparedStatement(error)) return
+    told = true
+    log.error({ cause: (error as { message?: unknown }).message }, LOST_STATEMENT_HINT)
+  }
 }
 
 /**

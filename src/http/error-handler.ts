@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { isDatabaseUnavailable, isLostPreparedStatement, LOST_STATEMENT_HINT } from '../db/database.js'
+import { isDatabaseUnavailable, lostStatementHint } from '../db/database.js'
 import { AppError, type FieldErrors } from '../errors.js'
 
 const NUMBER_BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'])
@@ -135,14 +135,11 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 export function registerErrorHandlers(app: FastifyInstance): void {
-  // A misconfiguration, not an outage: said once at error level with what to change, then each request as any 503.
-  let hinted = false
+  // Said once with what to change; each request then answers as any 503.
+  const hintLostStatements = lostStatementHint()
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
-    if (!hinted && isLostPreparedStatement(error)) {
-      hinted = true
-      request.log.error({ cause: error.message }, LOST_STATEMENT_HINT)
-    }
+    hintLostStatements(error, request.log)
     // A switched-off provider is an expected refusal, not a fault: no stack trace.
     if (appError.code === 'PRODUCT_TEMPORARILY_UNAVAILABLE')
       request.log.info({ code: appError.code }, 'refused: product temporarily unavailable')

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { isLostPreparedStatement, LOST_STATEMENT_HINT } from '../db/database.js'
+import { lostStatementHint } from '../db/database.js'
 
 /** A background job: runOnce does one batch and is what tests call directly. */
 export type Worker = { name: string; intervalMs: number; runOnce(): Promise<unknown> }
@@ -7,13 +7,11 @@ export type Worker = { name: string; intervalMs: number; runOnce(): Promise<unkn
 /** Runs each worker in its own loop until stop(), which waits for the batch in progress. */
 export function startWorkers(workers: Worker[], log: FastifyBaseLogger): { stop(): Promise<void> } {
   let stopping = false
-  let hinted = false
+  // Behind a pooler that drops named statements every worker fails alike: what to change, said once.
+  const hintLostStatements = lostStatementHint()
   const failed = (err: unknown, worker: Worker) => {
     log.error({ err, worker: worker.name }, 'worker batch failed')
-    // Behind a pooler that drops named statements every worker fails alike: what to change, said once.
-    if (hinted || !isLostPreparedStatement(err)) return
-    hinted = true
-    log.error(LOST_STATEMENT_HINT)
+    hintLostStatements(err, log)
   }
   const timers = new Set<NodeJS.Timeout>()
   const running = new Set<Promise<unknown>>()
