@@ -235,15 +235,15 @@ export async function resetStatements(db: pg.Client) {
   if (STATEMENTS_FILE) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()')
 }
 
-/** Writes the heaviest statements since resetStatements to BENCH_STATEMENTS, one JSON line each. */
-export async function writeStatements(db: pg.Client) {
+/** Writes the heaviest statements since resetStatements to BENCH_STATEMENTS (plus `suffix`: a phase's own file), one JSON line each. */
+export async function writeStatements(db: pg.Client, suffix = '') {
   if (!STATEMENTS_FILE) return
   const { rows } = await db.query(`
     SELECT calls, round(total_exec_time::numeric, 1) AS ms, round((total_exec_time / calls)::numeric, 3) AS ms_per_call, rows,
            shared_blks_hit + shared_blks_read AS blocks, wal_records, left(regexp_replace(query, '\\s+', ' ', 'g'), 400) AS query
       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
      ORDER BY total_exec_time DESC LIMIT 40`)
-  fs.writeFileSync(STATEMENTS_FILE, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  fs.writeFileSync(STATEMENTS_FILE + suffix, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
 }
 
 /**

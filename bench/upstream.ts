@@ -271,6 +271,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       const busy = machineBusy()
       provider.resetPeak()
       probe.reset()
+      await resetStatements(db)
       const started = performance.now()
       const load = await pacedLoad({
         base: deps.base,
@@ -294,6 +295,8 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       }
       const allSent = await waitUntil(() => provider.count() - arrivedBefore >= answered.size, ALL_SENT_TIMEOUT_MS)
       const allSentAfterMs = allSent ? Math.max(0, Math.round(performance.now() - ended)) : null
+      // The load's statements and its requests', beside the drain's file.
+      await writeStatements(db, `.rate-${rate}`)
       await provider.flush()
       const { rows } = await db.query<{ ref_id: string; upstream_ref: string }>(
         'SELECT o.ref_id, d.upstream_ref FROM dispatches d JOIN orders o ON o.id = d.order_id WHERE o.ref_id = ANY ($1::text[])',

@@ -99,7 +99,7 @@ describe('the module graph', () => {
     expect(calls.length).toBeGreaterThan(10)
     expect(calls).toContainEqual({ from: 'locks', to: 'catalog', file: 'locks/locks.sql: refuse_unsellable()' })
     // …and in the SQL of the TypeScript.
-    expect(calls).toContainEqual({ from: 'fulfilment', to: 'orders', file: 'fulfilment/claims.queries.ts: start_upstream_lines()' })
+    expect(calls).toContainEqual({ from: 'checkout', to: 'orders', file: 'checkout/settlement.ts: close_upstream_line()' })
   })
 
   it('reads calls past comments, and names SQL files that call each other', () => {

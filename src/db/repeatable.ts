@@ -31,6 +31,7 @@ export const sqlFiles: readonly Repeatable[] = [
   file('modules/fulfilment/dispatch-states.sql'),
   file('modules/fulfilment/dispatch-plan.sql'),
   file('modules/orders/settlement.sql'),
+  file('modules/fulfilment/claims.sql'),
   file('modules/checkout/purchase-line.sql'),
   file('modules/checkout/purchase.sql'),
   file('modules/checkout/settlement.sql'),

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely'
-import type { AccountsTable, ApiKeysTable, AppMetaTable, LedgerEntriesTable } from './tables/accounts.js'
+import type { AccountOrderSettlesTable, AccountsTable, ApiKeysTable, AppMetaTable, LedgerEntriesTable } from './tables/accounts.js'
 import type {
   CategoriesTable,
   ItemSourcesTable,
@@ -56,6 +56,7 @@ export interface DB {
   outbox_events: OutboxEventsTable
   app_meta: AppMetaTable
   accounts: AccountsTable
+  account_order_settles: AccountOrderSettlesTable
   api_keys: ApiKeysTable
   ledger_entries: LedgerEntriesTable
   categories: CategoriesTable

@@ -2,8 +2,8 @@ import type { FastifyReply } from 'fastify'
 
 /**
  * Serialized pages of the lists bots poll (an account's unfiltered ledger and orders), each kept
- * with the version of the list it was read at: counters on the account row that every change to
- * the list moves in its own transaction (ledger_count; orders_count and order_settles). The version
+ * with the version of the list it was read at: counters that every change to the list moves in its
+ * own transaction (the account row's ledger_count; its orders_count and account_order_settles). The version
  * is read before the page, so a kept page is never older than the version it is kept under: a poll
  * that reads the same version is answered with it (or with a page a few changes newer), and a
  * poll that finds nothing new costs a one-row read instead of the page's query and serialization.

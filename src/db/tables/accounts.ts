@@ -18,14 +18,18 @@ export interface AccountsTable {
   /** Kept by post_ledger_entry and purchase(): the totals of the account's unfiltered lists. */
   orders_count: Generated<number>
   ledger_count: Generated<number>
-  /** Status changes of the account's orders (settleOrder): with orders_count, its order list's version. */
-  order_settles: Generated<number>
   /** The account's price level (docs/design.md §5d); new accounts get the default. */
   price_level_id: Generated<number>
   /** When it last moved to another level: a catalog delta from before it answers in full. */
   price_level_since: Date | null
   created_at: Generated<Date>
   updated_at: Timestamp
+}
+
+/** Status changes of an account's orders (count_order_settles): with orders_count, its order list's version; none yet: 0. */
+export interface AccountOrderSettlesTable {
+  account_id: number
+  settles: number
 }
 
 export interface ApiKeysTable {

@@ -6,7 +6,10 @@ import { AppError } from '../../errors.js'
 export type AccountCounters = { balance: number; ledger_count: number; orders_count: number; order_settles: number }
 export type AccountCountersReader = (accountId: number) => Promise<AccountCounters>
 
-const READ = 'SELECT id, balance, ledger_count, orders_count, order_settles FROM accounts WHERE id = ANY($1::int8[])'
+// order_settles lives apart from the account row (account_order_settles): an account without a row counts 0.
+const READ = `SELECT a.id, a.balance, a.ledger_count, a.orders_count,
+                     coalesce((SELECT s.settles FROM account_order_settles s WHERE s.account_id = a.id), 0) AS order_settles
+                FROM accounts a WHERE a.id = ANY($1::int8[])`
 
 /** `/balance` and the kept list pages' version checks: the accounts asked for in one event-loop turn, one statement. */
 export function accountCountersReader(prepared: PreparedStatement): AccountCountersReader {

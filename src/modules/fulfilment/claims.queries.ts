@@ -32,42 +32,20 @@ export async function claimRunningSmm(db: Database, o: { limit: number; pollSeco
 }
 
 /**
- * The upstream worker's claim: due requests of the given providers (one host's), queued ones and
- * pending h2h re-checks alike, at most `limit`. A claimed request's next_attempt_at moves past the
- * call and its recording (`leaseSeconds`), so no process re-checks it while it is still out; the
- * answer sets the next check (upstream-calls.service.ts). An smm `add` turns `sending` as in claimQueued.
+ * The upstream worker's claim (claim_due_requests, claims.sql): due requests of the given providers
+ * (one host's), queued ones and pending h2h re-checks alike, at most `limit`. A claimed request's
+ * next_attempt_at moves past the call and its recording (`leaseSeconds`), so no process re-checks it
+ * while it is still out; the answer sets the next check (upstream-calls.service.ts). An smm `add`
+ * turns `sending` as in claimQueued.
  */
 export async function claimDue(
   db: Database,
   o: { providers: string[]; limit: number; pollSeconds: number; leaseSeconds: number; lineId?: number },
 ): Promise<Dispatch[]> {
-  // One statement: the lines of first sends turn `processing` (orders/settlement.sql) with the claim.
   const { rows } = await retrying(() =>
     sql<Dispatch>`
-      WITH picked AS (
-        SELECT d.id FROM dispatches d JOIN providers p ON p.code = d.provider
-         WHERE d.status IN ('queued', 'pending') AND d.next_attempt_at <= now() AND d.provider = ANY (${o.providers}::text[])
-           AND (${o.lineId ?? null}::bigint IS NULL OR d.order_line_id = ${o.lineId ?? null}::bigint)
-           -- A switched-off provider gets no new requests, but what it has is still checked; a request its
-           -- provider's known balance cannot pay for waits for a read that says it can (docs/design.md §11e).
-           AND ((d.status = 'queued' AND p.active AND source_funded(d.provider, d.cost))
-                OR (d.status = 'pending' AND d.kind = 'digiflazz'))
-         ORDER BY d.next_attempt_at, d.id LIMIT ${o.limit} FOR UPDATE OF d SKIP LOCKED),
-      claimed AS (
-        UPDATE dispatches d
-           SET status = CASE WHEN d.status = 'queued' AND d.kind = 'smm_panel' THEN 'sending'
-                             WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer) THEN 'review'
-                             ELSE 'pending' END,
-               message = CASE WHEN d.status = 'pending' AND d.first_sent_at < now() - make_interval(days => ${H2H_REF_DAYS}::integer)
-                              THEN 'pending for 90 days: a re-check now would place a new order; ask the provider, then resolve' ELSE d.message END,
-               attempts = d.attempts + 1, first_sent_at = coalesce(d.first_sent_at, now()), updated_at = now(),
-               next_attempt_at = now() + make_interval(secs => CASE WHEN d.kind = 'smm_panel' THEN ${o.leaseSeconds}::integer
-                                                                   ELSE greatest(${o.leaseSeconds}::integer, ${o.pollSeconds}::integer) END)
-         -- By the primary key, row by row: a join to the CTE may be planned as a scan of every request.
-         WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
-        RETURNING d.*),
-      started AS (SELECT start_upstream_lines(ARRAY(SELECT DISTINCT order_line_id FROM claimed WHERE attempts = 1)) AS done)
-      SELECT claimed.* FROM claimed, started`.execute(db),
+      SELECT * FROM claim_due_requests(${o.providers}::text[], ${o.limit}::integer, ${o.lineId ?? null}::bigint,
+                                       ${o.pollSeconds}::integer, ${o.leaseSeconds}::integer, ${H2H_REF_DAYS}::integer)`.execute(db),
   )
   return rows
 }
@@ -93,12 +71,6 @@ export async function handBackUnsent(db: Database, rows: Pick<Dispatch, 'id' | '
 
 /** When the upstream worker next has something to do (a queued request, an h2h re-check, an smm lease running out), if ever. */
 export async function earliestDispatchDue(db: Database): Promise<Date | null> {
-  const { rows } = await sql<{ due: Date | null }>`
-    SELECT d.next_attempt_at AS due FROM dispatches d JOIN providers p ON p.code = d.provider
-     WHERE d.status IN ('queued', 'sending', 'pending')
-       -- A request its provider cannot pay for is not due (claimDue leaves it): the poll finds it once a read says it can.
-       AND ((d.status = 'queued' AND p.active AND source_funded(d.provider, d.cost)) OR d.status = 'sending'
-            OR (d.status = 'pending' AND d.kind = 'digiflazz'))
-     ORDER BY d.next_attempt_at LIMIT 1`.execute(db)
+  const { rows } = await sql<{ due: Date | null }>`SELECT next_request_due() AS due`.execute(db)
   return rows[0]?.due ?? null
 }

@@ -1,7 +1,8 @@
 -- Order and line state changes when upstream requests end (checkout/settlement.sql calls
 -- settle_lines once per batch of provider answers; operator actions call settle_order). Row locks
 -- follow one order everywhere: orders (ascending id), then items (ascending id), then accounts
--- (ascending id), so batches, purchases and operator actions never deadlock one another.
+-- (ascending id), then account_order_settles (ascending account), so batches, purchases and operator
+-- actions never deadlock one another.
 
 -- Every writer of an order locks its row first; several at once in ascending id.
 CREATE OR REPLACE FUNCTION lock_orders(p_orders bigint[]) RETURNS void LANGUAGE plpgsql AS $$
@@ -71,8 +72,8 @@ $$;
 
 -- Paid orders (their rows locked) whose lines are all closed: `canceled` when every line was
 -- refunded, else `completed`, each with its event in the outbox (in ascending order id). The orders
--- closed, with their accounts and new statuses; the others stay as they are. The accounts'
--- order_settles are the caller's: it holds the account rows last.
+-- closed, with their accounts and new statuses; the others stay as they are. The accounts' order
+-- list versions are the caller's (count_order_settles).
 CREATE OR REPLACE FUNCTION close_orders(p_orders bigint[])
 RETURNS TABLE (order_id bigint, account_id bigint, status text) LANGUAGE sql AS $$
   WITH closing AS (
@@ -94,6 +95,15 @@ RETURNS TABLE (order_id bigint, account_id bigint, status text) LANGUAGE sql AS 
   SELECT c.id, c.account_id, c.status FROM closed c
 $$;
 
+-- The accounts' order lists changed (an order closed, a line refunded), once per element: their
+-- versions move (orders.queries.ts), in ascending account id. Kept off the account row, which every
+-- purchase debits: a batch of settlements waited for those purchases and held up the next ones.
+CREATE OR REPLACE FUNCTION count_order_settles(p_accounts bigint[]) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO account_order_settles AS s (account_id, settles)
+  SELECT u.account_id, count(*) FROM unnest(p_accounts) u(account_id) GROUP BY u.account_id ORDER BY u.account_id
+  ON CONFLICT (account_id) DO UPDATE SET settles = s.settles + excluded.settles
+$$;
+
 -- One order closed as close_orders closes many: the new status, or NULL when it stays as it is.
 CREATE OR REPLACE FUNCTION close_order(p_order bigint) RETURNS text LANGUAGE sql AS $$
   SELECT c.status FROM close_orders(ARRAY[p_order]) c
@@ -106,7 +116,7 @@ DECLARE
   v_status text := close_order(p_order);
 BEGIN
   IF v_status IS NULL THEN RETURN (SELECT status FROM orders WHERE id = p_order); END IF;
-  UPDATE accounts SET order_settles = order_settles + 1 WHERE id = (SELECT account_id FROM orders WHERE id = p_order);
+  PERFORM count_order_settles(ARRAY(SELECT account_id FROM orders WHERE id = p_order));
   RETURN v_status;
 END
 $$;
@@ -114,8 +124,9 @@ $$;
 -- Lines whose requests all ended, each with what its requests give back and the refund's reason,
 -- their orders' rows held by the caller: the lines closed, the limited stock of refunded ones
 -- returned, their orders closed when no line is open, then, accounts locked in ascending id, the
--- refunds (exactly once: a line closes once, and the ledger's unique (line, refund) index backs it)
--- and the order lists' versions. Set-wise: a batch of answers costs a few statements, not a few per line.
+-- refunds (exactly once: a line closes once, and the ledger's unique (line, refund) index backs it),
+-- then the order lists' versions. Set-wise: a batch of answers costs a few statements, not a few per
+-- line; only a refund's account row is locked, never the rows of accounts whose orders merely closed.
 CREATE OR REPLACE FUNCTION settle_lines(p_lines bigint[], p_refunds bigint[], p_reasons text[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   v record;
@@ -131,8 +142,7 @@ BEGIN
   IF v_orders IS NULL THEN RETURN; END IF;
   v_closed_accounts := ARRAY(SELECT c.account_id FROM close_orders(v_orders) c);
   PERFORM 1 FROM accounts
-   WHERE id IN (SELECT unnest(v_closed_accounts)
-                UNION SELECT o.account_id FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.id = ANY (v_credit_lines))
+   WHERE id IN (SELECT o.account_id FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE l.id = ANY (v_credit_lines))
    ORDER BY id FOR NO KEY UPDATE;
   FOR v IN
     SELECT c.line, c.amount, u.reason, o.id AS order_id, o.invoice, o.account_id
@@ -143,9 +153,7 @@ BEGIN
   LOOP
     PERFORM credit_line_refund(v.account_id, v.order_id, v.invoice, v.line, v.amount, v.reason);
   END LOOP;
-  UPDATE accounts a SET order_settles = a.order_settles + c.n
-    FROM (SELECT u.account_id, count(*) AS n FROM unnest(v_closed_accounts) u(account_id) GROUP BY 1) c
-   WHERE a.id = c.account_id;
+  PERFORM count_order_settles(v_closed_accounts);
 END
 $$;
 
@@ -163,7 +171,9 @@ BEGIN
    WHERE l.id = p_line AND l.status IN ('delivered', 'sent') FOR NO KEY UPDATE OF l;
   IF NOT FOUND THEN RETURN NULL; END IF;
   UPDATE order_lines SET status = 'refunded', refunded_amount = subtotal WHERE id = p_line;
-  UPDATE accounts SET order_settles = order_settles + 1 WHERE id = v.account_id;
+  -- The account's row before its version's, as everywhere: the caller credits the refund next.
+  PERFORM 1 FROM accounts WHERE id = v.account_id FOR NO KEY UPDATE;
+  PERFORM count_order_settles(ARRAY[v.account_id]);
   RETURN v.remaining;
 END
 $$;
