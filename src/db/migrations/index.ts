@@ -45,6 +45,7 @@ import * as supplyChangeTriggers from './20261206_0470_supply-change-triggers.js
 import * as operatorLanguage from './20261206_0480_operator-language.js'
 import * as dispatchDueOrder from './20261207_0500_dispatch-due-order.js'
 import * as lineRefundReference from './20261207_0520_line-refund-reference.js'
+import * as webhookDeliveryTotals from './20261207_0540_webhook-delivery-totals.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0480_operator-language': operatorLanguage,
   '20261207_0500_dispatch-due-order': dispatchDueOrder,
   '20261207_0520_line-refund-reference': lineRefundReference,
+  '20261207_0540_webhook-delivery-totals': webhookDeliveryTotals,
 }
