@@ -36,7 +36,7 @@ export async function lockSettings(trx: Trx, accountId: number) {
 /**
  * One account's deliveries, newest first, each with its attempts, paged past COUNT_CAP by cursor as
  * the orders and the ledger are. Unfiltered, the total is kept (webhook_delivery_totals, by triggers):
- * counting a whale's 10,000 index entries made its page cost 1.52x an empty database's (bench:growth).
+ * counting a whale's 8,220 deliveries made the page's statement 2.27 ms instead of 0.10 (bench:growth).
  */
 export async function listDeliveries(db: Database, q: { accountId: number; status?: DeliveryStatus; window: PageWindow }) {
   let query = db.selectFrom('webhook_deliveries').where('account_id', '=', q.accountId)
