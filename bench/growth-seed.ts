@@ -76,7 +76,16 @@ export function growthSeedSql(p: { scale: number; filler: number; whale: number 
        LEFT JOIN (SELECT account_id, count(*) AS n FROM ledger_entries GROUP BY account_id) l ON l.account_id = x.id
       WHERE a.id = x.id`,
   ])
-  const tables = 'accounts, orders, order_lines, licenses, ledger_entries, dispatches, webhook_deliveries, audit_log'
+  // The replica role kept the deliveries' triggers (webhooks.sql) from counting the seeded rows: counted
+  // here in one pass, over whatever the set-up's own deliveries had counted.
+  out.push([
+    'delivery totals',
+    `INSERT INTO webhook_delivery_totals AS t (account_id, deliveries)
+     SELECT account_id, count(*) FROM webhook_deliveries GROUP BY account_id
+     ON CONFLICT (account_id) DO UPDATE SET deliveries = EXCLUDED.deliveries`,
+  ])
+  const tables =
+    'accounts, orders, order_lines, licenses, ledger_entries, dispatches, webhook_deliveries, webhook_delivery_totals, audit_log'
   out.push(['vacuum', `VACUUM ${tables}`])
   out.push(['analyze', `ANALYZE ${tables}`])
   // A snapshot held meanwhile by another session on the database leaves the newest rows' pages not

@@ -53,6 +53,7 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
       FROM expected e FULL JOIN leaderboard_months m USING (account_id, month)
      WHERE (m.transactions, m.amount) IS DISTINCT FROM (e.transactions, e.amount)`.execute(db)
   expect(leaderboard.rows, 'leaderboard months vs completed orders').toEqual([])
+  await assertDeliveryTotals(db)
 
   const duplicates = await sql<{
     n: number
@@ -151,4 +152,14 @@ export async function assertInvariants(db: Database, limitedStockAdded: Record<n
     db,
   )
   expect(stranded.rows[0].n).toBe(0)
+}
+
+/** Each account's kept count of webhook deliveries (the delivery list's total) is its rows' count. */
+export async function assertDeliveryTotals(db: Database) {
+  const { rows } = await sql<{ account_id: number; kept: number | null; stored: number | null }>`
+    SELECT account_id, t.deliveries::int AS kept, c.n::int AS stored
+      FROM webhook_delivery_totals t
+      FULL JOIN (SELECT account_id, count(*) AS n FROM webhook_deliveries GROUP BY 1) c USING (account_id)
+     WHERE coalesce(t.deliveries, 0) <> coalesce(c.n, 0)`.execute(db)
+  expect(rows, 'kept delivery totals vs deliveries').toEqual([])
 }

@@ -4,6 +4,7 @@ import { pruneOldRecords } from '../src/workers/retention.js'
 import { createTestApp } from './app.js'
 import { admin, createItem } from './factory.js'
 import { subscriber } from './factory-webhooks.js'
+import { assertDeliveryTotals } from './invariants.js'
 import { startReceiver } from './receiver.js'
 import { addSimulatedProviders, startUpstreams } from './upstreams.js'
 
@@ -95,6 +96,7 @@ it('deletes finished deliveries and change logs past RETENTION_DAYS and inquirie
   expect(await books()).toEqual(kept)
   const deliveries = (await sql<{ id: string }>`SELECT id FROM webhook_deliveries ORDER BY id`.execute(ctx.db)).rows.map((d) => d.id)
   expect(deliveries).toEqual([recent, open])
+  await assertDeliveryTotals(ctx.db)
   const left = (await sql<{ id: string }>`SELECT id FROM bill_inquiries ORDER BY id`.execute(ctx.db)).rows.map((b) => String(b.id))
   expect(left).toEqual([String(inquiries[1]), String(inquiries[2])])
   expect(await count('supplier_changes')).toBe(changes - 2)

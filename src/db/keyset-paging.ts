@@ -29,8 +29,8 @@ type Query<O> = SelectQueryBuilder<DB, keyof DB, O>
 /**
  * One page of `rows` (newest id first) and its meta, from `filtered` (the same FROM and WHERE,
  * nothing selected). `counted`, when the list keeps its total (an account's unfiltered orders and
- * ledger, on its row), answers the count; otherwise `filtered` is counted up to COUNT_CAP. A page
- * number past the cap must follow a cursor.
+ * ledger on its row, its deliveries in a row of their own), answers the count; otherwise
+ * `filtered` is counted up to COUNT_CAP. A page number past the cap must follow a cursor.
  */
 export async function listPage<O extends { id: number }>(
   db: Database,

@@ -1,52 +1,13 @@
-import { Migrator, sql } from 'kysely'
-import { afterAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
 import { APP_KEY } from '../../test/app.js'
-import { onPostgres } from '../../test/database.js'
-import { adminQuery, databaseUrlFor } from '../../test/templates.js'
+import { emptyDatabase, migrateTo } from '../../test/migration-steps.js'
 import { addLicenses } from '../modules/catalog/index.js'
 import { createVault, sha256Hex } from '../vault.js'
-import { openPGlite, openPostgres, type DatabaseHandle } from './database.js'
+import type { DatabaseHandle } from './database.js'
 import { migrateToLatest } from './migrate.js'
-import { migrations } from './migrations/index.js'
 
 const vault = createVault(APP_KEY)
-const opened: DatabaseHandle[] = []
-afterAll(async () => {
-  for (const handle of opened) await handle.close()
-})
-
-let counter = 0
-// initdb once (seconds of WebAssembly CPU each time); each test loads its own copy of the empty database.
-let emptyPGlite: Promise<Blob> | undefined
-const dumpOfEmpty = async () => {
-  const first = await openPGlite({})
-  try {
-    return await first.pglite!.dumpDataDir('none')
-  } finally {
-    await first.close()
-  }
-}
-
-/** An empty database (no migration run), on PostgreSQL when the suite runs there. */
-async function emptyDatabase(): Promise<DatabaseHandle> {
-  let handle: DatabaseHandle
-  if (onPostgres) {
-    const name = `reseller_migrations_${process.pid}_${++counter}`
-    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await adminQuery(`CREATE DATABASE ${name}`)
-    const pool = await openPostgres(databaseUrlFor(name), 8)
-    handle = { ...pool, close: async () => (await pool.close(), await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) }
-  } else {
-    handle = await openPGlite({ loadDataDir: await (emptyPGlite ??= dumpOfEmpty()) })
-  }
-  opened.push(handle)
-  return handle
-}
-
-const migrateTo = async (handle: DatabaseHandle, name: string) => {
-  const { error } = await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(name)
-  if (error) throw error
-}
 
 /** An auto item of its own, inserted as an older version of the service would have. */
 async function legacyItem(handle: DatabaseHandle, sku: string): Promise<number> {

@@ -24,7 +24,7 @@ import type {
   SupplierProductsTable,
   SupplierSyncsTable,
 } from './tables/suppliers.js'
-import type { WebhookDeliveriesTable, WebhookSettingsTable } from './tables/webhooks.js'
+import type { WebhookDeliveriesTable, WebhookDeliveryTotalsTable, WebhookSettingsTable } from './tables/webhooks.js'
 import type { ItemLevelPricesTable, PriceLevelPromotionsTable, PriceLevelRulesTable, PriceLevelsTable } from './tables/price-levels.js'
 import type { ComplaintMessagesTable, ComplaintsTable } from './tables/complaints.js'
 import type { AlertChannelsTable, AlertDeliveriesTable, AlertsTable } from './tables/alerts.js'
@@ -73,6 +73,7 @@ export interface DB {
   bank_mutations: BankMutationsTable
   webhook_settings: WebhookSettingsTable
   webhook_deliveries: WebhookDeliveriesTable
+  webhook_delivery_totals: WebhookDeliveryTotalsTable
   leaderboard_months: LeaderboardMonthsTable
   bill_inquiries: BillInquiriesTable
   reseller_users: ResellerUsersTable

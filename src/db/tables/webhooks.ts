@@ -37,3 +37,9 @@ export interface WebhookDeliveriesTable {
 
 /** One attempt as its delivery row logs it. */
 export type AttemptLogEntry = { attempted_at: string; status_code: number | null; duration_ms: number; error: string | null }
+
+/** Each account's count of deliveries, kept by triggers on webhook_deliveries (webhooks.sql). */
+export interface WebhookDeliveryTotalsTable {
+  account_id: number
+  deliveries: number
+}

@@ -5,6 +5,7 @@ import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createAutoItem, createItem, createReseller, get } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
 import { subscriber as subscribe, xSignature } from '../../../test/factory-webhooks.js'
+import { assertDeliveryTotals } from '../../../test/invariants.js'
 import { startReceiver } from '../../../test/receiver.js'
 import { freePort } from '../../../test/server-process.js'
 import { createWebhookWorker } from './webhook-worker.js'
@@ -118,6 +119,8 @@ describe('delivery from the outbox', () => {
     await createWebhookWorker(ctx, { concurrency: 1 }).runOnce()
     const sent = receiver.received.map((c) => `${c.json.data.ref_id} ${c.json.event}`)
     expect(sent).toEqual([0, 1, 2, 3, 4, 5].flatMap((n) => [`fifo-${n} order.paid`, `fifo-${n} order.completed`]))
+    // One relay of three accounts' events: each account's kept total moved by its own.
+    await assertDeliveryTotals(ctx.db)
   })
 
   it('retires events of accounts without webhooks and sends nothing', async () => {

@@ -19,3 +19,24 @@ $$;
 CREATE OR REPLACE FUNCTION webhook_receiver_host(p_url text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT lower(substring(p_url FROM '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#\\@]*@)?([^/?#\\]+)'))
 $$;
+
+-- Keeps webhook_delivery_totals, each account's count of deliveries (the unfiltered list's total):
+-- the statement triggers of migration 0540 on webhook_deliveries, so no writer (relay, test send,
+-- retention) can forget it. One upsert per account per statement, accounts in ascending id: two
+-- relays lock the same rows in the same order and never deadlock.
+CREATE OR REPLACE FUNCTION count_webhook_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    DELETE FROM webhook_delivery_totals;
+  ELSIF TG_OP = 'INSERT' THEN
+    INSERT INTO webhook_delivery_totals AS t (account_id, deliveries)
+    SELECT account_id, count(*) FROM added GROUP BY account_id ORDER BY account_id
+    ON CONFLICT (account_id) DO UPDATE SET deliveries = t.deliveries + EXCLUDED.deliveries;
+  ELSE
+    INSERT INTO webhook_delivery_totals AS t (account_id, deliveries)
+    SELECT account_id, -count(*) FROM removed GROUP BY account_id ORDER BY account_id
+    ON CONFLICT (account_id) DO UPDATE SET deliveries = t.deliveries + EXCLUDED.deliveries;
+  END IF;
+  RETURN NULL;
+END
+$$;

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp } from '../../../test/app.js'
 import { admin, createReseller, get, type Reseller } from '../../../test/factory.js'
+import { assertDeliveryTotals } from '../../../test/invariants.js'
 import { startReceiver } from '../../../test/receiver.js'
 import { COMMANDS } from '../../cli/commands.js'
 
@@ -194,6 +196,7 @@ describe('POST /v1/webhook/test', () => {
     })
     const listed = (await get(app, '/webhook/deliveries?status=failed', r)).json()
     expect(listed.meta.total).toBe(2)
+    await assertDeliveryTotals(ctx.db)
   })
 
   it('needs a URL and a secret first', async () => {
@@ -264,5 +267,47 @@ describe('GET /v1/webhook/deliveries, paged as the orders and the ledger are', (
     expect(byCursor.data.map((d: { id: number }) => d.id)).toEqual(ids.slice(20))
     expect(byCursor.data).toEqual(byNumber.data)
     expect(byCursor.meta).toMatchObject({ page: 2, next_cursor: null })
+  })
+})
+
+describe('the total of GET /v1/webhook/deliveries', () => {
+  it('is the kept one unfiltered, and counted up to the cap by status', async () => {
+    const r = await createReseller(app)
+    const delivery = (i: number, status: 'delivered' | 'failed') => ({
+      account_id: r.id,
+      event: 'order.completed',
+      webhook_id: `evt_total_${r.id}_${i}`,
+      status,
+    })
+    await ctx.db
+      .insertInto('webhook_deliveries')
+      .values(Array.from({ length: 7 }, (_, i) => delivery(i, i < 2 ? 'failed' : 'delivered')))
+      .execute()
+    await ctx.db.deleteFrom('webhook_deliveries').where('webhook_id', '=', `evt_total_${r.id}_6`).execute()
+    await assertDeliveryTotals(ctx.db)
+    const total = async (query: string) => (await get(app, `/webhook/deliveries${query}`, r)).json().meta
+    const operators = async (query: string) =>
+      (
+        await app.inject({
+          method: 'GET',
+          url: `/api/admin/v1/resellers/${r.id}/webhook-deliveries${query}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        })
+      ).json().meta
+    expect(await total('')).toMatchObject({ total: 6, total_capped: false })
+
+    // Read from the kept row, not counted: a row that said more would show, past the cap as the orders' does.
+    await sql`UPDATE webhook_delivery_totals SET deliveries = 10001 WHERE account_id = ${r.id}`.execute(ctx.db)
+    for (const list of [total, operators]) {
+      expect(await list('')).toMatchObject({ total: 10_000, last_page: 500, total_capped: true })
+      expect(await list('?status=failed')).toMatchObject({ total: 2, total_capped: false })
+      expect(await list('?status=delivered')).toMatchObject({ total: 4, total_capped: false })
+    }
+    await sql`UPDATE webhook_delivery_totals SET deliveries = 6 WHERE account_id = ${r.id}`.execute(ctx.db)
+  })
+
+  it('is 0 for an account that never had a delivery', async () => {
+    const r = await createReseller(app)
+    expect((await get(app, '/webhook/deliveries', r)).json().meta).toMatchObject({ total: 0, last_page: 1, next_cursor: null })
   })
 })
