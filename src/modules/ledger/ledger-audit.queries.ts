@@ -80,13 +80,21 @@ async function readOrdersChunk(trx: Trx, accountId: number, afterId: number, chu
   return rows[0]
 }
 
+/** How far an audit has read, with the account's kept totals: `beforeRange` may stop the walk (by throwing). */
+export type AuditProgress = { entries_read: number; entries: number; orders_read: number; orders: number }
+
 /**
  * One account's books, read in ranges of `chunk` rows so that no statement grows with the account
  * (the caller holds one REPEATABLE READ snapshot over them all): the balance against its ledger, the
  * ledger's chain of balances, and the ledger against what it pays for (orders debited, refunds and
  * top-ups credited). Every read goes through the account's indexes.
  */
-export async function findLedgerAudit(trx: Trx, accountId: number, chunk = AUDIT_CHUNK): Promise<LedgerAuditRow | undefined> {
+export async function findLedgerAudit(
+  trx: Trx,
+  accountId: number,
+  chunk = AUDIT_CHUNK,
+  beforeRange: (read: AuditProgress) => void | Promise<void> = () => {},
+): Promise<LedgerAuditRow | undefined> {
   const { rows } = await sql<Pick<LedgerAuditRow, 'balance' | 'orders_count' | 'ledger_count' | 'topups_paid'>>`
     SELECT a.balance, a.orders_count, a.ledger_count,
            -- A top-up an operator resolved from review credited what they chose, not necessarily its amount.
@@ -109,8 +117,15 @@ export async function findLedgerAudit(trx: Trx, accountId: number, chunk = AUDIT
     lines_refunded: 0,
   }
   // The ledger range by range, each range's chain starting from the balance the range before left.
+  const progress = (): AuditProgress => ({
+    entries_read: books.entries,
+    entries: books.ledger_count,
+    orders_read: books.orders,
+    orders: books.orders_count,
+  })
   let after = 0
   for (let more = true; more;) {
+    if (after > 0) await beforeRange(progress())
     const { last_id, breaks, ...sums } = await readLedgerChunk(trx, accountId, after, chunk)
     for (const [key, value] of Object.entries(sums)) books[key as keyof typeof sums] += Number(value)
     books.breaks.push(...breaks.slice(0, BREAKS_LISTED - books.breaks.length))
@@ -120,6 +135,7 @@ export async function findLedgerAudit(trx: Trx, accountId: number, chunk = AUDIT
   }
   after = 0
   for (let more = true; more;) {
+    await beforeRange(progress())
     const { last_id, ...sums } = await readOrdersChunk(trx, accountId, after, chunk)
     for (const [key, value] of Object.entries(sums)) books[key as keyof typeof sums] += Number(value)
     more = sums.orders === chunk
