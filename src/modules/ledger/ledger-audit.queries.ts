@@ -75,7 +75,8 @@ async function readOrdersChunk(trx: Trx, accountId: number, afterId: number, chu
   const { rows } = await sql<OrdersChunk>`
     SELECT count(*)::int AS orders, count(*) FILTER (WHERE amount > 0)::int AS orders_charged,
            coalesce(sum(amount), 0)::bigint AS orders_amount, max(id) AS last_id,
-           coalesce(sum((SELECT sum(l.refunded_amount) FROM order_lines l WHERE l.order_id = o.id)), 0)::bigint AS lines_refunded
+           coalesce(sum((SELECT sum(l.refunded_amount) FROM order_lines l WHERE l.order_id = o.id AND l.refunded_amount > 0)), 0)::bigint
+             AS lines_refunded
       FROM (SELECT id, amount FROM orders WHERE account_id = ${accountId} AND id > ${afterId} ORDER BY id LIMIT ${chunk}) o`.execute(trx)
   return rows[0]
 }
