@@ -59,9 +59,13 @@ function periodsOf(desc: unknown): BillPeriod[] | undefined {
   return periods
 }
 
-/** inq-pasca: the customer's bill, itemised by period, under `refId` (the ref the payment must reuse). */
+/**
+ * inq-pasca: the customer's bill, itemised by period, under `refId` (the ref the payment must reuse).
+ * A read: a ref already inquired is answered with the same bill.
+ */
 export async function inquireBill(account: ProviderAccount, req: PostpaidRequest, timeoutMs: number): Promise<BillInquiry> {
-  const reply = await postUpstream(`${account.baseUrl}/transaction`, { json: postpaidBody(account, 'inq-pasca', req) }, timeoutMs)
+  const body = { json: postpaidBody(account, 'inq-pasca', req) }
+  const reply = await postUpstream(`${account.baseUrl}/transaction`, body, timeoutMs, { read: true })
   if (reply.kind === 'unreachable') return { kind: 'unavailable', reason: reply.reason }
   if (reply.status >= 500) return { kind: 'unavailable', reason: `HTTP ${reply.status}` }
   const data = isRecord(reply.body) && isRecord(reply.body.data) ? reply.body.data : undefined
@@ -86,7 +90,7 @@ export async function inquireBill(account: ProviderAccount, req: PostpaidRequest
 /**
  * pay-pasca (the payment, sent once) or status-pasca (what became of it), read as a prepaid answer
  * is: rc 00 paid with its `sn` (the payment reference), 03/99/49 and anything unclear pending, any
- * other rc failed.
+ * other rc failed. Only status-pasca is a read: a pay-pasca that lost its connection is never sent again here.
  */
 export async function sendPostpaid(
   account: ProviderAccount,
@@ -94,5 +98,8 @@ export async function sendPostpaid(
   req: PostpaidRequest,
   timeoutMs: number,
 ): Promise<H2hOutcome> {
-  return readTransaction(await postUpstream(`${account.baseUrl}/transaction`, { json: postpaidBody(account, command, req) }, timeoutMs))
+  const body = { json: postpaidBody(account, command, req) }
+  return readTransaction(
+    await postUpstream(`${account.baseUrl}/transaction`, body, timeoutMs, command === 'status-pasca' ? { read: true } : {}),
+  )
 }

@@ -43,7 +43,7 @@ function productOf(read: unknown, postpaid: boolean): ListedProduct | undefined 
 /** POST /price-list for one `cmd`, signed md5(username + key + "pricelist"). */
 async function readOne(account: ProviderAccount, cmd: 'prepaid' | 'pasca', timeoutMs: number): Promise<PriceListRead> {
   const body = { cmd, username: account.username, sign: digiflazzSign(account.username, account.apiKey, 'pricelist') }
-  const reply = await postUpstream(`${account.baseUrl}/price-list`, { json: body }, timeoutMs)
+  const reply = await postUpstream(`${account.baseUrl}/price-list`, { json: body }, timeoutMs, { read: true })
   const data = reply.kind === 'answer' && isRecord(reply.body) ? reply.body.data : undefined
   if (reply.kind === 'unreachable' || reply.status >= 400 || !isList(data)) {
     const said = isRecord(data) ? [text(data.rc) && `rc ${text(data.rc)}`, text(data.message)].filter(Boolean).join(' ') : undefined

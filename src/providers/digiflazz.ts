@@ -81,7 +81,7 @@ function chargedPrice(value: unknown): number | undefined {
 /**
  * Places the order, or, for a ref_id already sent, asks its status: the same request either way.
  * `maxPrice` (Digiflazz's max_price): the most this request may cost; Digiflazz refuses it (rc 69)
- * rather than charge more.
+ * rather than charge more. Never sent again on a lost connection: it may place the order.
  */
 export async function sendTransaction(
   account: ProviderAccount,
@@ -107,7 +107,7 @@ export type PlnInquiry =
 /** POST /inquiry-pln: the name on a PLN meter (sign = md5(username + key + customer_no)). */
 export async function inquirePln(account: ProviderAccount, customerNo: string, timeoutMs: number): Promise<PlnInquiry> {
   const body = { username: account.username, customer_no: customerNo, sign: digiflazzSign(account.username, account.apiKey, customerNo) }
-  const reply = await postUpstream(`${account.baseUrl}/inquiry-pln`, { json: body }, timeoutMs)
+  const reply = await postUpstream(`${account.baseUrl}/inquiry-pln`, { json: body }, timeoutMs, { read: true })
   if (reply.kind === 'unreachable') return { unavailable: reply.reason }
   const data = isRecord(reply.body) && isRecord(reply.body.data) ? reply.body.data : undefined
   if (reply.status >= 500 || !data) return { unavailable: `HTTP ${reply.status}` }
@@ -125,7 +125,7 @@ export async function depositBalance(
   timeoutMs: number,
 ): Promise<{ balance: string; currency: string } | undefined> {
   const body = { cmd: 'deposit', username: account.username, sign: digiflazzSign(account.username, account.apiKey, 'depo') }
-  const reply = await postUpstream(`${account.baseUrl}/cek-saldo`, { json: body }, timeoutMs)
+  const reply = await postUpstream(`${account.baseUrl}/cek-saldo`, { json: body }, timeoutMs, { read: true })
   if (reply.kind === 'unreachable' || reply.status >= 400) return undefined
   const data = isRecord(reply.body) && isRecord(reply.body.data) ? reply.body.data : undefined
   const deposit = text(data?.deposit)

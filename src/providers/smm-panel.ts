@@ -87,6 +87,7 @@ export async function orderStates(
     account.baseUrl,
     { form: { key: account.apiKey, action: 'status', orders: orderIds.join(',') } },
     timeoutMs,
+    { read: true },
   )
   if (reply.kind === 'unreachable' || reply.status >= 500 || !isRecord(reply.body)) return undefined
   const body = reply.body
@@ -98,7 +99,7 @@ export async function panelBalance(
   account: ProviderAccount,
   timeoutMs: number,
 ): Promise<{ balance: string; currency: string } | undefined> {
-  const reply = await postUpstream(account.baseUrl, { form: { key: account.apiKey, action: 'balance' } }, timeoutMs)
+  const reply = await postUpstream(account.baseUrl, { form: { key: account.apiKey, action: 'balance' } }, timeoutMs, { read: true })
   if (reply.kind === 'unreachable' || !isRecord(reply.body) || text(reply.body.balance) === undefined) return undefined
   return { balance: text(reply.body.balance)!, currency: text(reply.body.currency) ?? '' }
 }

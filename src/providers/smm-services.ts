@@ -32,7 +32,7 @@ function serviceOf(read: unknown): ListedProduct | undefined {
 
 /** SMM panel API v2 `action=services`: every service with its rate per 1,000, min and max. */
 export async function readPanelServices(account: ProviderAccount, timeoutMs: number): Promise<PriceListRead> {
-  const reply = await postUpstream(account.baseUrl, { form: { key: account.apiKey, action: 'services' } }, timeoutMs)
+  const reply = await postUpstream(account.baseUrl, { form: { key: account.apiKey, action: 'services' } }, timeoutMs, { read: true })
   const body = reply.kind === 'answer' ? reply.body : undefined
   if (reply.kind === 'unreachable' || reply.status >= 400 || !isList(body))
     return { ok: false, reason: `services: ${failureOf(reply, isRecord(body) ? body.error : undefined)}` }

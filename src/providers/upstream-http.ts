@@ -1,4 +1,4 @@
-import { request } from 'undici'
+import { Agent, request, type Dispatcher } from 'undici'
 
 /**
  * One call to an upstream with a deadline. Never throws: the caller decides what an answer means.
@@ -7,10 +7,25 @@ import { request } from 'undici'
  */
 export type UpstreamReply = { kind: 'answer'; status: number; body: unknown } | { kind: 'unreachable'; refused: boolean; reason: string }
 
+// What a request sent on a kept-alive connection the upstream had just closed as idle fails with,
+// before any answer: a reset, "other side closed", or a write after the close.
+const CONNECTION_LOST = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'])
+
+const codeOf = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } }
+  return e.code ?? e.cause?.code
+}
+
+/**
+ * `read`: the call only asks (a price list, a balance, a status), so one that lost its connection
+ * before any answer is sent once more on a new connection, within the same deadline. A call that may
+ * place an order is never sent again here: the upstream may have taken the first.
+ */
 export async function postUpstream(
   url: string,
   body: { json: object } | { form: Record<string, string> },
   timeoutMs: number,
+  options: { read?: true } = {},
 ): Promise<UpstreamReply> {
   const isJson = 'json' in body
   const deadline = new AbortController()
@@ -19,15 +34,27 @@ export async function postUpstream(
     timedOut = true
     deadline.abort()
   }, timeoutMs)
-  try {
-    // undici's request rather than fetch: a third of the worker's CPU per upstream request went to
-    // fetch's streams and signals (docs/performance.md). Keep-alive connections of undici's global agent.
-    const res = await request(url, {
+  // undici's request rather than fetch: a third of the worker's CPU per upstream request went to
+  // fetch's streams and signals (docs/performance.md). Keep-alive connections of undici's global agent.
+  const send = (dispatcher?: Dispatcher) =>
+    request(url, {
       method: 'POST',
       headers: { 'content-type': isJson ? 'application/json' : 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: isJson ? JSON.stringify(body.json) : new URLSearchParams(body.form).toString(),
       signal: deadline.signal,
+      ...(dispatcher && { dispatcher }),
     })
+  let fresh: Agent | undefined
+  try {
+    let res: Dispatcher.ResponseData
+    try {
+      res = await send()
+    } catch (error) {
+      if (!options.read || timedOut || !CONNECTION_LOST.has(codeOf(error) ?? '')) throw error
+      // Its own agent: the shared pool may hold more connections the upstream closed the same way.
+      fresh = new Agent()
+      res = await send(fresh)
+    }
     const text = await res.body.text()
     // A redirect is never followed (nor was the request's fate told by it): as an unanswered call.
     if (res.statusCode >= 300 && res.statusCode < 400)
@@ -40,13 +67,13 @@ export async function postUpstream(
     }
     return { kind: 'answer', status: res.statusCode, body: parsed }
   } catch (error) {
-    const e = error as Error & { code?: string; cause?: { code?: string } }
-    const code = e.code ?? e.cause?.code
+    const code = codeOf(error)
     const refused = code === 'ECONNREFUSED'
-    const reason = timedOut ? `no answer within ${timeoutMs} ms` : refused ? 'connection refused' : (code ?? e.message)
+    const reason = timedOut ? `no answer within ${timeoutMs} ms` : refused ? 'connection refused' : (code ?? (error as Error).message)
     return { kind: 'unreachable', refused, reason }
   } finally {
     clearTimeout(timer)
+    fresh?.close().catch(() => undefined)
   }
 }
 

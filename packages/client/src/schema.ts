@@ -873,7 +873,7 @@ export interface paths {
     }
     /**
      * An account's books checked: balance against ledger, the ledger's chain, and what it paid for
-     * @description Checks one account’s books in one snapshot, as an operator would by hand: each check says what it expected and what it found. A failing check is a finding to investigate (the database constraints and the purchase path are built so that none ever fails); `breaks` names the first ledger entries that do not follow from the one before.
+     * @description Checks one account’s books in one snapshot, as an operator would by hand: each check says what it expected and what it found. A failing check is a finding to investigate (the database constraints and the purchase path are built so that none ever fails); `breaks` names the first ledger entries that do not follow from the one before. An account too large to check within 3/4 of HTTP_CONNECTION_TIMEOUT_MS answers 503 with how far the audit read, before the connection would be dropped.
      */
     get: operations['adminAuditReseller']
     put?: never

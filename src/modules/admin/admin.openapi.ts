@@ -43,6 +43,13 @@ export const ADMIN_DOCS = operations({
         breaks: [],
       },
     },
+    // An account too large to check within the time limit (3/4 of HTTP_CONNECTION_TIMEOUT_MS): how far it read.
+    errorExamples: {
+      SERVICE_UNAVAILABLE: {
+        message: 'SERVICE_UNAVAILABLE',
+        data: { audit: 'unfinished', time_limit_ms: 45000, entries_read: 6000001, entries: 9000000, orders_read: 0, orders: 4500000 },
+      },
+    },
   },
   adminListResellerMutations: {
     description: 'One account’s ledger, newest first, with the same filters and paging as the reseller’s own `GET /balance/mutations`.',

@@ -27,6 +27,7 @@ const ItemsQuery = Type.Object({
 export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   // Lag-tolerant views on a replica within the bound (docs/operating.md#read-replicas); the books' audit on the primary.
   const { db, dbRead } = ctx
+  const auditTimeLimit = ledger.auditTimeLimitMs(ctx.config.httpConnectionTimeoutMs)
   return async (app) => {
     app.get(
       '/overview',
@@ -68,12 +69,13 @@ export function operatorViewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Checks one account’s books in one snapshot, as an operator would by hand: each check says what it expected and what it ' +
             'found. A failing check is a finding to investigate (the database constraints and the purchase path are built so that none ' +
-            'ever fails); `breaks` names the first ledger entries that do not follow from the one before.',
+            'ever fails); `breaks` names the first ledger entries that do not follow from the one before. An account too large to check ' +
+            'within 3/4 of HTTP_CONNECTION_TIMEOUT_MS answers 503 with how far the audit read, before the connection would be dropped.',
           params: IdParam,
           ...operation('operator', ADMIN_DOCS.adminAuditReseller, { 200: LedgerAudit }),
         },
       },
-      async (request) => ok(await ledger.auditLedger(db, request.params.id)),
+      async (request) => ok(await ledger.auditLedger(db, request.params.id, { timeLimitMs: auditTimeLimit })),
     )
     app.get(
       '/items',

@@ -16,6 +16,7 @@ const Done = { done: Optional(Type.String({ maxLength: 20 })) }
 /** A reseller's ledger and webhook deliveries page by page, its books checked, its webhook settings, and the store's failing deliveries. */
 export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx
+  const auditTimeLimit = ledger.auditTimeLimitMs(ctx.config.httpConnectionTimeoutMs)
   const production = ctx.config.appEnv === 'production'
   return async (app) => {
     app.post(
@@ -64,7 +65,7 @@ export function resellerActivityPages(ctx: AppContext): FastifyPluginAsyncTypebo
       { config: { operationId: 'adminAuditReseller' }, schema: { hide, params: IdParam } },
       async (request, reply) => {
         const account = await accounts.getAccount(db, request.params.id)
-        return reply.page('audit.eta', { account, audit: await ledger.auditLedger(db, account.id) })
+        return reply.page('audit.eta', { account, audit: await ledger.auditLedger(db, account.id, { timeLimitMs: auditTimeLimit }) })
       },
     )
     app.get(

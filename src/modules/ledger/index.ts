@@ -3,6 +3,7 @@ export { ledgerRoutes } from './ledger.routes.js'
 export { LedgerAudit, MutationPage, MutationsQuery } from './ledger.schemas.js'
 export {
   auditLedger,
+  auditTimeLimitMs,
   creditBalance,
   getBalance,
   listMutations,

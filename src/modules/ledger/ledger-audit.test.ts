@@ -1,8 +1,11 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../../test/app.js'
+import { onPostgres } from '../../../test/database.js'
 import { admin, createAutoItem, createItem, createReseller, type Reseller } from '../../../test/factory.js'
 import { buy } from '../../../test/factory-orders.js'
+import { AppError } from '../../errors.js'
+import { findLedgerAudit, useReadOnlySnapshot } from './ledger-audit.queries.js'
 import { auditLedger } from './ledger.service.js'
 
 const { app, ctx } = await createTestApp()
@@ -116,7 +119,7 @@ describe('GET /api/admin/v1/resellers/{id}/audit', () => {
     const whole = (await audit(shop.id)).json().data
     const { rows } = await sql<{ id: number }>`SELECT id FROM ledger_entries WHERE account_id = ${shop.id} ORDER BY id`.execute(ctx.db)
     expect(rows.length).toBe(6)
-    for (const chunk of [1, 2, 3]) expect(await auditLedger(ctx.db, shop.id, chunk)).toEqual(whole)
+    for (const chunk of [1, 2, 3]) expect(await auditLedger(ctx.db, shop.id, { chunk })).toEqual(whole)
 
     // The fourth entry shifted: with ranges of three, its break is found from the balance the third range left.
     await sql`UPDATE ledger_entries SET balance_before = balance_before + 9, balance_after = balance_after + 9 WHERE id = ${rows[3].id}`.execute(
@@ -127,11 +130,55 @@ describe('GET /api/admin/v1/resellers/{id}/audit', () => {
       { entry_id: rows[4].id, balance_before: expect.any(Number), expected: expect.any(Number) },
     ]
     for (const chunk of [3, 4, 1000]) {
-      const ranged = await auditLedger(ctx.db, shop.id, chunk)
+      const ranged = await auditLedger(ctx.db, shop.id, { chunk })
       expect(ranged.breaks, `ranges of ${chunk}`).toEqual(expected)
       expect(ranged.checks.find((c) => c.check === 'ledger_chain')?.actual).toBe(2)
       expect(ranged.consistent).toBe(false)
     }
+  })
+
+  it('lists the first 20 breaks in id order and counts every one, whatever the ranges', async () => {
+    const shop = await createReseller(app, { balance: 1_000 })
+    for (let i = 0; i < 29; i++) await admin(app, 'POST', `/resellers/${shop.id}/balance`, { amount: 100 + i, reason: `credit ${i}` })
+    const { rows } = await sql<{ id: number }>`SELECT id FROM ledger_entries WHERE account_id = ${shop.id} ORDER BY id`.execute(ctx.db)
+    expect(rows.length).toBe(30)
+    // Entries 1, 3, … 25 shifted by 9: each breaks itself and the entry after it, 26 breaks in a row.
+    const shifted = rows.filter((_, i) => i % 2 === 1 && i <= 25).map((r) => r.id)
+    await sql`UPDATE ledger_entries SET balance_before = balance_before + 9, balance_after = balance_after + 9
+               WHERE id IN (${sql.join(shifted)})`.execute(ctx.db)
+    const first20 = rows.slice(1, 21).map((r, i) => [r.id, i % 2 === 0 ? 9 : -9])
+    for (const chunk of [1, 4, 7, 1000]) {
+      const ranged = await auditLedger(ctx.db, shop.id, { chunk })
+      expect(ranged.checks.find((c) => c.check === 'ledger_chain')?.actual, `ranges of ${chunk}`).toBe(26)
+      expect(ranged.breaks.map((b) => [b.entry_id, b.balance_before - b.expected])).toEqual(first20)
+      expect(failing(ranged)).toEqual([{ check: 'ledger_chain', expected: 0, actual: 26 }])
+    }
+  })
+
+  it('stops at its time limit between ranges and says how far it read, a 503 rather than a connection dropped', async () => {
+    const shop = await busyReseller()
+    const cut = await auditLedger(ctx.db, shop.id, { chunk: 2, timeLimitMs: 0 }).catch((error: unknown) => error)
+    expect(cut).toBeInstanceOf(AppError)
+    // The first range read three entries (two and the one it starts from), of the six the account keeps.
+    expect(cut).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      data: { audit: 'unfinished', time_limit_ms: 0, entries_read: 3, entries: 6, orders_read: 0, orders: 4 },
+    })
+  })
+
+  it.skipIf(!onPostgres)('takes no lock a purchase waits for: one completes mid-audit, which answers as of its snapshot', async () => {
+    const shop = await busyReseller()
+    const item = await createAutoItem(app, 1, { price: 5_000 })
+    let ranges = 0
+    const books = await ctx.db.transaction().execute(async (trx) => {
+      await useReadOnlySnapshot(trx)
+      return findLedgerAudit(trx, shop.id, 2, async () => {
+        if (ranges++ === 0) expect((await buy(app, shop, 'mid-audit', [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+      })
+    })
+    expect(ranges).toBeGreaterThan(1)
+    expect(books).toMatchObject({ balance: 132_000, ledger_balance: 132_000, entries: 6, orders: 4, break_count: 0 })
+    expect((await audit(shop.id)).json().data).toMatchObject({ consistent: true, balance: 127_000, entries: 7 })
   })
 
   it('answers 404 ACCOUNT_NOT_FOUND for an unknown account', async () => {

@@ -1,7 +1,7 @@
 import type { Database, Trx } from '../../db/database.js'
 import type { LedgerEntry } from '../../db/schema.js'
 import { AppError } from '../../errors.js'
-import { findLedgerAudit, useReadOnlySnapshot } from './ledger-audit.queries.js'
+import { findLedgerAudit, useReadOnlySnapshot, type AuditProgress } from './ledger-audit.queries.js'
 import { insertLedgerEntry, type LedgerPosting } from './ledger.queries.js'
 import type { LedgerAudit } from './ledger.schemas.js'
 
@@ -24,15 +24,35 @@ export async function creditBalance(trx: Trx, p: Omit<LedgerPosting, 'direction'
 
 export { getBalance, ledgerCount, listMutations, listOrderEntries } from './ledger.queries.js'
 
+/** 3/4 of the server's idle timeout (HTTP_CONNECTION_TIMEOUT_MS, 0: none), so an audit answers before it drops the connection. */
+export const auditTimeLimitMs = (connectionTimeoutMs: number) =>
+  connectionTimeoutMs > 0 ? Math.floor(connectionTimeoutMs * 0.75) : undefined
+
 /**
  * An account's books checked as an operator would by hand (docs/design.md §5: the balance is the sum of the
- * ledger, always): each check with what it expected and found. An unknown account is a 404.
+ * ledger, always): each check with what it expected and found. An unknown account is a 404. Past
+ * `timeLimitMs` the walk stops between ranges and answers 503 with how far it read, rather than run on
+ * until the server's idle timeout or a proxy drops the connection unanswered.
  */
-export async function auditLedger(db: Database, accountId: number, chunk?: number): Promise<LedgerAudit> {
+export async function auditLedger(
+  db: Database,
+  accountId: number,
+  options: { chunk?: number; timeLimitMs?: number } = {},
+): Promise<LedgerAudit> {
+  const started = performance.now()
+  const { timeLimitMs } = options
+  const inTime = (read: AuditProgress) => {
+    if (timeLimitMs === undefined || performance.now() - started < timeLimitMs) return
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      detail: `the audit of account ${accountId} stopped at its time limit`,
+      data: { audit: 'unfinished', time_limit_ms: timeLimitMs, ...read },
+    })
+  }
   // One snapshot over every range read: the books as of one instant, however long the account's history.
+  // Read only, it takes no lock a purchase waits for.
   const r = await db.transaction().execute(async (trx) => {
     await useReadOnlySnapshot(trx)
-    return findLedgerAudit(trx, accountId, chunk)
+    return findLedgerAudit(trx, accountId, options.chunk, inTime)
   })
   if (!r) throw new AppError('ACCOUNT_NOT_FOUND')
   const check = (name: LedgerAudit['checks'][number]['check'], expected: number, actual: number, description: string) => ({
