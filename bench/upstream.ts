@@ -317,6 +317,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
         peak_in_flight_at_provider: during.peak_in_flight_at_provider,
         worker_cpu_percent_during_load: during.worker_cpu_percent,
         postgres_cpu_percent_during_load: during.postgres_cpu_percent,
+        autovacuum_cpu_percent_during_load: during.autovacuum_cpu_percent,
         machine_busy_percent_during_load: during.machine_busy_percent,
         idle_probe_late_p99_ms: during.stall.p99_ms,
       }

@@ -144,6 +144,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       api_cpu_percent_during_load: m.during.api_cpu_percent,
       bench_cpu_percent_during_load: m.during.bench_cpu_percent,
       postgres_cpu_percent_during_load: m.during.postgres_cpu_percent,
+      autovacuum_cpu_percent_during_load: m.during.autovacuum_cpu_percent,
       machine_busy_percent_during_load: m.during.machine_busy_percent,
       // The same seconds seen from outside the worker: purchases' own answers, and an idle process's wake-ups.
       purchase_answer_p99_ms: m.load.p99_ms,
