@@ -9,12 +9,23 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 import { BASE_URL, DB_NAME, ROOT, api, freePort, recreateDatabase, startServer } from './harness.js'
-import { OWN_ORDERS, backendsCpu, buy, catalog, measure, ownDeliveries, reseller, type Target } from './growth-parts.js'
+import {
+  OWN_ORDERS,
+  backendsCpu,
+  buy,
+  catalog,
+  growthTargets,
+  measure,
+  ownDeliveries,
+  readerFigure,
+  reseller,
+  type Target,
+  type Who,
+} from './growth-parts.js'
 import { tableSizes } from './growth-sizes.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.GROWTH_ROUNDS ?? 2)
-type Who = { id: number; key: string }
 
 async function side(url: string) {
   const port = await freePort()
@@ -48,40 +59,12 @@ async function main() {
       await grown.db.query<{ id: number }>(`SELECT id::int AS id FROM items WHERE sku LIKE 'GROWTH-%' ORDER BY id LIMIT 10`)
     ).rows.map((r) => r.id)
 
-    let ref = 0
-    const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!
-    const lastPage = (base: string, key: string) =>
-      fetch(`${base}/api/v1/trx?per_page=20`, { headers: { 'x-apikey': key } }).then(async (r) => ((await r.json()) as any).meta.last_page)
-    const reads = async (base: string, who: Who, tag: string, refs: string[]): Promise<Target[]> => {
-      const last = await lastPage(base, who.key)
-      return [
-        { name: `${tag} GET /trx/{ref}`, key: () => who.key, path: () => `/api/v1/trx/${random(refs)}` },
-        { name: `${tag} GET /trx page 1`, key: () => who.key, path: () => '/api/v1/trx?per_page=20' },
-        { name: `${tag} GET /trx last page`, key: () => who.key, path: () => `/api/v1/trx?per_page=20&page=${last}` },
-        { name: `${tag} GET /balance/mutations`, key: () => who.key, path: () => '/api/v1/balance/mutations' },
-        { name: `${tag} GET /webhook/deliveries`, key: () => who.key, path: () => '/api/v1/webhook/deliveries' },
-      ]
-    }
-    const shared = (who: Who, buyers: Who[], items: number[]): Target[] => [
-      { name: 'GET /healthz (no-op)', key: () => who.key, path: () => '/healthz' },
-      { name: 'GET /item?per_page=all', key: () => who.key, path: () => '/api/v1/item?per_page=all' },
-      {
-        name: 'POST /trx (purchase)',
-        method: 'POST',
-        key: () => random(buyers).key,
-        path: () => '/api/v1/trx',
-        body: () => JSON.stringify({ ref_id: `growth-ab-${++ref}`, carts: [{ item_id: random(items), quantity: 1 }] }),
-      },
-    ]
-    const emptyTargets = [...(await reads(empty.base, e.reader, 'reader', ['own-1', 'own-50'])), ...shared(e.reader, e.buyers, sellable)]
-    const grownTargets = [
-      ...(await reads(grown.base, g.reader, 'reader', ['own-1', 'own-50'])),
-      ...shared(g.reader, g.buyers, grownSellable),
-    ]
-    const whaleTargets = await reads(grown.base, g.whale, 'whale', ['g10', 'g20'])
+    const emptyTargets = await growthTargets({ base: empty.base, ...e, sellable })
+    const grownTargets = await growthTargets({ base: grown.base, ...g, sellable: grownSellable })
     // Warm both, then fresh statistics on the empty side (the warm-up's purchases) as bench:growth does.
-    await measure(empty.base, emptyTargets.at(-1)!, 2, empty.probe)
-    await measure(grown.base, grownTargets.at(-1)!, 2, grown.probe)
+    const purchase = (list: Target[]) => list.find((t) => t.method === 'POST')!
+    await measure(empty.base, purchase(emptyTargets), 2, empty.probe)
+    await measure(grown.base, purchase(grownTargets), 2, grown.probe)
     await empty.db.query('VACUUM ANALYZE')
 
     type Figure = Awaited<ReturnType<typeof measure>>
@@ -92,8 +75,7 @@ async function main() {
       non_2xx: runs.reduce((n, r) => n + r.non_2xx, 0),
       rounds: runs,
     })
-    const pairs: [Target, Target][] = emptyTargets.map((t, i) => [t, grownTargets[i]!])
-    for (const w of whaleTargets) pairs.push([emptyTargets.find((t) => t.name === w.name.replace('whale', 'reader'))!, w])
+    const pairs = grownTargets.map((t): [Target, Target] => [emptyTargets.find((x) => x.name === readerFigure(t.name))!, t])
     const table = []
     for (const [a, b] of pairs) {
       const runs: { empty: Figure[]; grown: Figure[] } = { empty: [], grown: [] }

@@ -7,6 +7,52 @@ import { deliveriesOf } from './growth-seed-records.js'
 export const OWN_ORDERS = 100 // the measured account's own orders: the average at scale 1 (10M / 100k)
 
 export type Target = { name: string; key: () => string; method?: 'GET' | 'POST'; path: () => string; body?: () => string }
+export type Who = { id: number; key: string }
+/** One database's measured accounts: the reader, the buyers, the items they buy; the whale on a grown one. */
+export type Side = { base: string; reader: Who; buyers: Who[]; sellable: number[]; whale?: Who }
+
+const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!
+// Purchase refs unique to this process: a kept grown database already holds the last run's.
+const run = Date.now().toString(36)
+let purchases = 0
+
+/**
+ * The figures both growth benches measure, in their order: the reader's reads (what bots poll), the
+ * no-op, the catalog, the purchase, then the whale's reads when the side has a whale. A read's name
+ * is its account's tag and route (`reader GET /trx/{ref}`), so a whale's figure pairs with the reader's.
+ */
+export async function growthTargets(side: Side): Promise<Target[]> {
+  const { base, reader } = side
+  const reads = async (who: Who, tag: string, refs: string[]): Promise<Target[]> => {
+    const first = await fetch(`${base}/api/v1/trx?per_page=20`, { headers: { 'x-apikey': who.key } })
+    const last = ((await first.json()) as { meta: { last_page: number } }).meta.last_page
+    return [
+      { name: `${tag} GET /trx/{ref}`, key: () => who.key, path: () => `/api/v1/trx/${random(refs)}` },
+      { name: `${tag} GET /trx page 1`, key: () => who.key, path: () => '/api/v1/trx?per_page=20' },
+      { name: `${tag} GET /trx last page`, key: () => who.key, path: () => `/api/v1/trx?per_page=20&page=${last}` },
+      { name: `${tag} GET /balance/mutations`, key: () => who.key, path: () => '/api/v1/balance/mutations' },
+      { name: `${tag} GET /webhook/deliveries`, key: () => who.key, path: () => '/api/v1/webhook/deliveries' },
+    ]
+  }
+  return [
+    ...(await reads(reader, 'reader', ['own-1', 'own-50'])),
+    // The yardstick: a route that touches no table.
+    { name: 'GET /healthz (no-op)', key: () => reader.key, path: () => '/healthz' },
+    { name: 'GET /item?per_page=all', key: () => reader.key, path: () => '/api/v1/item?per_page=all' },
+    {
+      name: 'POST /trx (purchase)',
+      method: 'POST',
+      key: () => random(side.buyers).key,
+      path: () => '/api/v1/trx',
+      body: () => JSON.stringify({ ref_id: `growth-${run}-${++purchases}`, carts: [{ item_id: random(side.sellable), quantity: 1 }] }),
+    },
+    // The seed's orders g10 and g20 are the whale's oldest (growth-seed.ts).
+    ...(side.whale ? await reads(side.whale, 'whale', ['g10', 'g20']) : []),
+  ]
+}
+
+/** The reader's figure a whale's read is held against (the empty side has no whale). */
+export const readerFigure = (name: string) => name.replace(/^whale /, 'reader ')
 
 /** CPU seconds so far of the server and of every backend on the bench's database, by pid. */
 export type CpuProbe = () => Promise<Map<number, number>>

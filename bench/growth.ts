@@ -17,7 +17,9 @@ import {
   backendsCpu,
   buy,
   catalog,
+  growthTargets,
   measure as measureWith,
+  readerFigure,
   reseller,
   type Target,
 } from './growth-parts.js'
@@ -47,35 +49,7 @@ async function main() {
     const buyers = await Promise.all(Array.from({ length: 8 }, (_, i) => reseller(base, `growth buyer ${i}`)))
     for (let i = 0; i < OWN_ORDERS; i++) await buy(base, reader.key, `own-${i}`, sellable[i % sellable.length]!)
     await ownDeliveries(db, reader.id)
-    let ref = 0
-    const random = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!
-    const lastPage = (key: string) =>
-      fetch(`${base}/api/v1/trx?per_page=20`, { headers: { 'x-apikey': key } }).then(async (r) => ((await r.json()) as any).meta.last_page)
-    const targets = async (who: { key: string }, tag: string): Promise<Target[]> => {
-      const last = await lastPage(who.key)
-      const refs = tag === 'whale' ? ['g10', 'g20'] : ['own-1', 'own-50']
-      return [
-        { name: `${tag} GET /trx/{ref}`, key: () => who.key, path: () => `/api/v1/trx/${random(refs)}` },
-        { name: `${tag} GET /trx page 1`, key: () => who.key, path: () => '/api/v1/trx?per_page=20' },
-        { name: `${tag} GET /trx last page (${last})`, key: () => who.key, path: () => `/api/v1/trx?per_page=20&page=${last}` },
-        { name: `${tag} GET /balance/mutations`, key: () => who.key, path: () => '/api/v1/balance/mutations' },
-        { name: `${tag} GET /webhook/deliveries`, key: () => who.key, path: () => '/api/v1/webhook/deliveries' },
-      ]
-    }
-    const shared: Target[] = [
-      // The yardstick: a route that touches no table. The machine is shared, so each figure's
-      // ratio is also given over this one's (normalized_ratio).
-      { name: 'GET /healthz (no-op)', key: () => reader.key, path: () => '/healthz' },
-      { name: 'GET /item?per_page=all', key: () => reader.key, path: () => '/api/v1/item?per_page=all' },
-      {
-        name: 'POST /trx (purchase)',
-        method: 'POST',
-        key: () => random(buyers).key,
-        path: () => '/api/v1/trx',
-        body: () => JSON.stringify({ ref_id: `growth-${++ref}`, carts: [{ item_id: random(sellable), quantity: 1 }] }),
-      },
-    ]
-    const purchase = shared.find((t) => t.method === 'POST')!
+    const side = { base, reader, buyers, sellable }
     const run = async (list: Target[]) => {
       const out: Record<string, Awaited<ReturnType<typeof measure>>> = {}
       for (const t of list) {
@@ -86,12 +60,13 @@ async function main() {
       }
       return out
     }
+    const purchase = (await growthTargets(side)).find((t) => t.method === 'POST')!
     console.log('empty database …')
     await measure(base, { ...purchase, name: 'warm-up' })
     // After the warm-up's purchases: statistics taken before them (the reader as every order of
     // the table) steered the lists to the primary key and made the empty database the slow one.
     await db.query('VACUUM ANALYZE')
-    const before = await run([...(await targets(reader, 'reader')), ...shared])
+    const before = await run(await growthTargets(side))
 
     console.log(`seeding at scale ${SCALE} …`)
     const started = Date.now()
@@ -108,23 +83,24 @@ async function main() {
     await db.query('CHECKPOINT')
     console.table(sizes)
     await measure(base, { ...purchase, name: 'warm-up' })
-    const after = await run([...(await targets(reader, 'reader')), ...shared])
-    const whaleFigures = await run(await targets(whale, 'whale'))
+    const grown = await run(await growthTargets({ ...side, whale }))
+    const isWhale = ([name]: [string, unknown]) => name.startsWith('whale ')
+    const after = Object.fromEntries(Object.entries(grown).filter((e) => !isWhale(e)))
+    const whaleFigures = Object.fromEntries(Object.entries(grown).filter(isWhale))
     // Each of its range statements is bounded by DB_STATEMENT_TIMEOUT_MS: lower it to see the ranges hold on the whale.
     const audits = { reader: await audit(base, reader.id), whale: await audit(base, whale.id) }
     console.log('ledger audit:', audits)
     const ratio = (a: number, b: number) => Number((a / Math.max(b, 1)).toFixed(2))
-    const strip = (name: string) => name.replace(/ \(\d+\)$/, '')
     const table = Object.keys(before).map((name) => {
-      const grown = Object.entries(after).find(([n]) => strip(n) === strip(name))![1]
+      const [empty, grown] = [before[name]!, after[name]!]
       return {
-        figure: strip(name),
-        empty_req_s: before[name]!.req_per_s,
+        figure: name,
+        empty_req_s: empty.req_per_s,
         grown_req_s: grown.req_per_s,
-        cost_ratio: ratio(before[name]!.req_per_s, grown.req_per_s),
-        empty_cpu_us: before[name]!.cpu_us,
+        cost_ratio: ratio(empty.req_per_s, grown.req_per_s),
+        empty_cpu_us: empty.cpu_us,
         grown_cpu_us: grown.cpu_us,
-        cpu_ratio: ratio(grown.cpu_us, before[name]!.cpu_us),
+        cpu_ratio: ratio(grown.cpu_us, empty.cpu_us),
         normalized_ratio: 0,
       }
     })
@@ -133,7 +109,7 @@ async function main() {
     const over = (r: number) => Number((r / noop.cost_ratio).toFixed(2))
     for (const row of table) row.normalized_ratio = over(row.cost_ratio)
     for (const [name, f] of Object.entries(whaleFigures)) {
-      const empty = Object.entries(before).find(([n]) => strip(n) === strip(name).replace('whale', 'reader'))![1]
+      const empty = before[readerFigure(name)]!
       table.push({
         figure: name,
         empty_req_s: empty.req_per_s,

@@ -126,27 +126,6 @@ export function syscalls(pid: number | string): { reads: number; writes: number 
   return { reads: field('syscr'), writes: field('syscw') }
 }
 
-/** CPU seconds of each PostgreSQL backend serving the bench's database (others share the server). */
-export async function databaseBackendsCpu(db: pg.Client): Promise<Map<number, number>> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
-  const seconds = new Map<number, number>()
-  for (const { pid } of rows) {
-    try {
-      seconds.set(pid, cpuSeconds(pid))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return seconds
-}
-
-/** CPU seconds those backends used since `before` (backends that exited meanwhile are missed). */
-export async function databaseBackendsCpuSince(db: pg.Client, before: Map<number, number>): Promise<number> {
-  let total = 0
-  for (const [pid, now] of await databaseBackendsCpu(db)) total += now - (before.get(pid) ?? 0)
-  return total
-}
-
 /** CPU seconds of every PostgreSQL process on this machine (backends, WAL writer, checkpointer) by pid. */
 export function postgresCpu(): Map<string, number> {
   const cpu = new Map<string, number>()
@@ -246,6 +225,8 @@ export async function writeStatements(db: pg.Client, suffix = '') {
   fs.writeFileSync(STATEMENTS_FILE + suffix, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
 }
 
+export type BackendsCpu = { clientSeconds: number; autovacuumSeconds: number }
+
 /**
  * The CPU of a database's backends over a stretch, split by backend type (client backends apart from
  * autovacuum workers, which clean up after earlier phases too; not the bench's own). Sampled every 200 ms, so backends
@@ -270,9 +251,10 @@ export function watchDatabaseBackends(db: pg.Client) {
   }
   let started = false
   let sampling: Promise<unknown> = sample().then(() => (started = true))
-  const timer = setInterval(() => (sampling = sampling.then(sample, sample)), 200)
+  // Unref'd: a phase that throws before stop() must not keep the bench alive.
+  const timer = setInterval(() => (sampling = sampling.then(sample, sample)), 200).unref()
   return {
-    async stop(): Promise<{ clientSeconds: number; autovacuumSeconds: number }> {
+    async stop(): Promise<BackendsCpu> {
       clearInterval(timer)
       await sampling
       await sample()
@@ -286,3 +268,15 @@ export function watchDatabaseBackends(db: pg.Client) {
     },
   }
 }
+
+/** A watch's reading over a phase of `seconds`, in percent of one core: the clients' and autovacuum's apart. */
+export const backendsPercent = (cpu: BackendsCpu, seconds: number) => ({
+  postgres_cpu_percent: Math.round((cpu.clientSeconds / seconds) * 100),
+  autovacuum_cpu_percent: Math.round((cpu.autovacuumSeconds / seconds) * 100),
+})
+
+/** A watch's reading in milliseconds of CPU: the clients' and autovacuum's apart. */
+export const backendsMs = (cpu: BackendsCpu) => ({
+  postgres_cpu_ms: Math.round(cpu.clientSeconds * 1000),
+  autovacuum_cpu_ms: Math.round(cpu.autovacuumSeconds * 1000),
+})

@@ -13,7 +13,7 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { inTransaction, openPostgres, type Database } from '../src/db/database.js'
 import { createItemsWithin } from '../src/modules/catalog/index.js'
-import { databaseBackendsCpu, databaseBackendsCpuSince, machineBusy } from './harness.js'
+import { backendsMs, machineBusy, watchDatabaseBackends } from './harness.js'
 import { createPriceLevel, replaceLevelRules, setAccountLevel, type LevelRuleBody } from '../src/modules/price-levels/index.js'
 
 const LEVELS = ['reseller', 'member', 'vip', 'h2h'] as const
@@ -122,7 +122,7 @@ async function recompute(databaseUrl: string, probe: pg.Client): Promise<LevelRe
     const categories = await categoryIds(db, 'Read Category')
     console.log(`levels: each level's rules replaced, ${items} items × ${LEVELS.length} levels …`)
     const perLevel: LevelRecompute['per_level'] = []
-    const cpuBefore = await databaseBackendsCpu(probe)
+    const postgres = watchDatabaseBackends(probe)
     const busy = machineBusy()
     for (const level of LEVELS) {
       started = performance.now()
@@ -135,7 +135,7 @@ async function recompute(databaseUrl: string, probe: pg.Client): Promise<LevelRe
       insert_ms: insertMs,
       per_level: perLevel,
       total_ms: perLevel.reduce((sum, l) => sum + l.ms, 0),
-      postgres_cpu_ms: Math.round((await databaseBackendsCpuSince(probe, cpuBefore)) * 1000),
+      ...backendsMs(await postgres.stop()),
       machine_busy_percent: busy.busyPercent(),
     }
     console.table(perLevel)

@@ -13,7 +13,7 @@ import type net from 'node:net'
 import pg from 'pg'
 import { addBulkProducts, steerBulkProducts } from '../src/providers/bulk-price-list.simulator.js'
 import { upstreamSimulators } from '../src/providers/simulators.js'
-import { cpuSeconds, databaseBackendsCpu, databaseBackendsCpuSince, machineBusy } from './harness.js'
+import { backendsMs, cpuSeconds, machineBusy, watchDatabaseBackends } from './harness.js'
 
 export type SupplierBenchDeps = {
   databaseUrl: string
@@ -77,14 +77,14 @@ export async function supplierBench(deps: SupplierBenchDeps) {
       `suppliers: the next list (${steered.repriced.length} repriced, ${steered.off.length} off, ${steered.gone.length} gone), synced …`,
     )
     const serverCpu = cpuSeconds(deps.serverPid)
-    const postgresCpu = await databaseBackendsCpu(db)
+    const postgres = watchDatabaseBackends(db)
     const busy = machineBusy()
     started = performance.now()
     const second = await deps.admin('POST', `/providers/${PROVIDER}/sync?force=true`)
     const secondSyncMs = ms(started)
     const sync = {
       wall_ms: secondSyncMs,
-      postgres_cpu_ms: Math.round((await databaseBackendsCpuSince(db, postgresCpu)) * 1000),
+      ...backendsMs(await postgres.stop()),
       server_cpu_ms: Math.round((cpuSeconds(deps.serverPid) - serverCpu) * 1000),
       machine_busy_percent: busy.busyPercent(),
     }

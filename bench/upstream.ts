@@ -17,16 +17,7 @@
 import type { ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import pg from 'pg'
-import {
-  cpuSeconds,
-  databaseBackendsCpu,
-  databaseBackendsCpuSince,
-  machineBusy,
-  resetStatements,
-  rssMb,
-  watchDatabaseBackends,
-  writeStatements,
-} from './harness.js'
+import { backendsPercent, cpuSeconds, machineBusy, resetStatements, rssMb, watchDatabaseBackends, writeStatements } from './harness.js'
 import { startFakeDigiflazz } from './fake-digiflazz.js'
 import { pacedLoad } from './paced.js'
 import { startStallProbe } from './stall-probe.js'
@@ -267,7 +258,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
       const answered = new Map<string, number>()
       const arrivedBefore = provider.count()
       const workerBefore = cpuSeconds(worker!.pid!)
-      const postgresBefore = await databaseBackendsCpu(db)
+      const postgres = watchDatabaseBackends(db)
       const busy = machineBusy()
       provider.resetPeak()
       probe.reset()
@@ -289,7 +280,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
         sent_per_s: Math.round((provider.count() - arrivedBefore) / loadSeconds),
         peak_in_flight_at_provider: provider.peakOpen(),
         worker_cpu_percent: Math.round(((cpuSeconds(worker!.pid!) - workerBefore) / loadSeconds) * 100),
-        postgres_cpu_percent: Math.round(((await databaseBackendsCpuSince(db, postgresBefore)) / loadSeconds) * 100),
+        ...backendsPercent(await postgres.stop(), loadSeconds),
         machine_busy_percent: busy.busyPercent(),
         stall: await probe.read(),
       }
@@ -329,6 +320,7 @@ export async function upstreamBench(deps: UpstreamBenchDeps) {
         peak_in_flight_at_provider: during.peak_in_flight_at_provider,
         worker_cpu_percent_during_load: during.worker_cpu_percent,
         postgres_cpu_percent_during_load: during.postgres_cpu_percent,
+        autovacuum_cpu_percent_during_load: during.autovacuum_cpu_percent,
         machine_busy_percent_during_load: during.machine_busy_percent,
         idle_probe_late_p99_ms: during.stall.p99_ms,
       }

@@ -7,16 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import pg from 'pg'
-import {
-  cpuSeconds,
-  databaseBackendsCpu,
-  databaseBackendsCpuSince,
-  machineBusy,
-  resetStatements,
-  rssMb,
-  watchDatabaseBackends,
-  writeStatements,
-} from './harness.js'
+import { backendsPercent, cpuSeconds, machineBusy, resetStatements, rssMb, watchDatabaseBackends, writeStatements } from './harness.js'
 import { pacedLoad } from './paced.js'
 import { startReceiver } from './receiver.js'
 import { startStallProbe } from './stall-probe.js'
@@ -64,7 +55,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
     const apiBefore = cpuSeconds(deps.serverPid)
     // This process: the load generator and the receiver's thread.
     const benchBefore = process.cpuUsage()
-    const postgresBefore = await databaseBackendsCpu(db)
+    const postgres = watchDatabaseBackends(db)
     const busy = machineBusy()
     probe.reset()
     const started = performance.now()
@@ -81,7 +72,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       worker_cpu_percent: Math.round(((cpuSeconds(worker.pid!) - cpuBefore) / loadSeconds) * 100),
       api_cpu_percent: Math.round(((cpuSeconds(deps.serverPid) - apiBefore) / loadSeconds) * 100),
       bench_cpu_percent: Math.round((cpuTotal(process.cpuUsage(benchBefore)) / 1e6 / loadSeconds) * 100),
-      postgres_cpu_percent: Math.round(((await databaseBackendsCpuSince(db, postgresBefore)) / loadSeconds) * 100),
+      ...backendsPercent(await postgres.stop(), loadSeconds),
       machine_busy_percent: busy.busyPercent(),
       stall: await probe.read(),
     }
@@ -153,6 +144,7 @@ export async function webhookBench(deps: WebhookBenchDeps) {
       api_cpu_percent_during_load: m.during.api_cpu_percent,
       bench_cpu_percent_during_load: m.during.bench_cpu_percent,
       postgres_cpu_percent_during_load: m.during.postgres_cpu_percent,
+      autovacuum_cpu_percent_during_load: m.during.autovacuum_cpu_percent,
       machine_busy_percent_during_load: m.during.machine_busy_percent,
       // The same seconds seen from outside the worker: purchases' own answers, and an idle process's wake-ups.
       purchase_answer_p99_ms: m.load.p99_ms,

@@ -108,6 +108,19 @@ describe('GET /v1/trx and sandbox', () => {
     expect((await get(app, '/trx/go-live', r)).json().data.status).toBe('completed')
   })
 
+  it("finds the older order when one's ref_id is another's invoice, and an invoice-like ref_id by itself", async () => {
+    const r = await createReseller(app, { balance: 100_000 })
+    const item = await createAutoItem(app, 5, { price: 1_000 })
+    const first = (await buy(app, r, 'first', [{ item_id: item.id, quantity: 1 }])).json().data
+    // A later order whose ref_id is the first's invoice: the invoice is probed too, and the older wins.
+    expect((await buy(app, r, first.invoice, [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    expect((await get(app, `/trx/${first.invoice}`, r)).json().data).toMatchObject({ id: first.id, ref_id: 'first' })
+    // Shaped like an invoice, no order's invoice: found by its ref_id.
+    const lookalike = `INV${first.invoice.slice(3, 11)}ZZZZZZZZ`
+    expect((await buy(app, r, lookalike, [{ item_id: item.id, quantity: 1 }])).statusCode).toBe(200)
+    expect((await get(app, `/trx/${lookalike}`, r)).json().data.ref_id).toBe(lookalike)
+  })
+
   it('answers concurrent polls of many accounts in shared statements, each with its own order and balance', async () => {
     // The readers over a prepared statement that counts what it sends.
     const sent: string[] = []
