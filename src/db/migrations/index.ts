@@ -47,6 +47,7 @@ import * as dispatchDueOrder from './20261207_0500_dispatch-due-order.js'
 import * as lineRefundReference from './20261207_0520_line-refund-reference.js'
 import * as orderSettlesApart from './20261207_0530_order-settles-apart.js'
 import * as webhookDeliveryTotals from './20261207_0540_webhook-delivery-totals.js'
+import * as webhookFastAccountsUndeduplicated from './20261207_0550_webhook-fast-accounts-undeduplicated.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   '20261207_0520_line-refund-reference': lineRefundReference,
   '20261207_0530_order-settles-apart': orderSettlesApart,
   '20261207_0540_webhook-delivery-totals': webhookDeliveryTotals,
+  '20261207_0550_webhook-fast-accounts-undeduplicated': webhookFastAccountsUndeduplicated,
 }
