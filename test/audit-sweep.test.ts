@@ -25,6 +25,8 @@ const UNAUDITED: Record<string, string> = {
   item_level_prices:
     'recomputed from the logged item, product and level rule rows (thousands per rule change); a price set or cleared by hand is logged',
   license_fingerprints: 'the digest of every voucher ever stocked (a secret itself); the licenses rows are logged',
+  account_order_settles: "a counter of the account's order status changes (its order list's version); the orders rows are logged",
+  webhook_delivery_totals: "a count of the account's webhook deliveries, kept by triggers on webhook_deliveries",
 }
 const auditedTables = async () =>
   (
