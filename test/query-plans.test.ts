@@ -101,7 +101,8 @@ describe.skipIf(!onPostgres)('query plans of the growing lists on a grown databa
     expectIndexedAndBounded(plans)
     // The plan checked includes the one the named prepared statement settles on.
     expect(plans.some((p) => p.sql.startsWith('(prepared)'))).toBe(true)
-    if ('status' in q) expect(plans.some((p) => p.nodes.some((n) => n['Index Name'] === 'orders_account_open_idx'))).toBe(true)
+    // A status filter may take the open orders' index or walk (account_id, id): either is bounded above,
+    // and which one PostgreSQL picks follows the seed's statistics (it took each in CI).
     // Unfiltered, the total is the account row's counter: page 1 reads its own rows and nothing else.
     if (q.page === 1 && !('status' in q)) expect(maxRowsRead(plans)).toBeLessThanOrEqual(21)
     // Deep in the list the OFFSET is walked in the index alone: rows are read for the page only.
