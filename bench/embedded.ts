@@ -1,22 +1,26 @@
 /**
  * The embedded mode (PGlite, no DATABASE_URL): purchases over HTTP against a server as `npm start`
- * runs it, then, on the same data directory with the server stopped, a loop calling the same
- * purchase() statement the server sends, back to back in one process. The ratio is what HTTP, auth
- * and the service add on top of the database function (PGlite runs one statement at a time).
+ * runs it, then, on the same data directory with the server stopped, a loop calling the server's
+ * own callPurchase() (the same statement, the same values) straight on PGlite, back to back in one
+ * process. The ratio is what HTTP, auth and the service add on top of the database function (PGlite
+ * runs one statement at a time).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB } from '../src/config.js'
-import { openPGlite } from '../src/db/database.js'
+import { openPGlite, type PreparedStatement } from '../src/db/database.js'
+import { callPurchase } from '../src/modules/checkout/index.js'
 import { api, freePort, purchaseLoad, rssMb, startServer } from './harness.js'
 
 const ACCOUNTS = 10
+// Idle is at rest: the seed leaves garbage V8 collects, and hands back, only once its memory reducer
+// sees the process idle (about 30 s after the last allocations). RSS is read this long after the seed.
+const REST_SECONDS = 45
 // Enough for both phases on a fast machine (a phase that sells out measures refusals); the loop
 // also stops when stock does.
 const licensesFor = (seconds: number) => Math.max(20_000, Math.ceil((seconds * 3_000) / 10_000) * 10_000)
 // What the service passes as the processes it can fulfil with the default dispatchers.
 const PROCESSES = ['auto', 'manual', 'h2h', 'smm']
-const PURCHASE = 'SELECT * FROM purchase($1, $2, $3, $4::bigint[], $5::integer[], $6::text[], $7, $8::text[])'
 
 async function seed(base: string, seconds: number) {
   const accounts: { id: number; key: string }[] = []
@@ -57,16 +61,26 @@ async function functionLoop(dataDir: string, seconds: number, accountIds: number
   // As the server opened it: the ratio is of HTTP and the service, not of two memory settings.
   const { pglite, close } = await openPGlite({ dataDir: path.join(dataDir, 'pglite'), sharedBuffersMb: DEFAULT_EMBEDDED_SHARED_BUFFERS_MB })
   try {
+    // The server's statement and values, without its queue for PGlite's one session.
+    const prepared: PreparedStatement = async <R>(_name: string, text: string, values: unknown[]) =>
+      (await pglite!.query<R>(text, values)).rows
     let n = 0
     const until = Date.now() + seconds * 1000
     const started = Date.now()
     while (Date.now() < until) {
       n++
-      const args = [accountIds[n % accountIds.length], `emb-loop-${n}`, `INV-EMB-${n}`, [itemId], [1], [null], null, PROCESSES]
-      const sold = await pglite!.query(PURCHASE, args).then(
+      const call = {
+        accountId: accountIds[n % accountIds.length]!,
+        refId: `emb-loop-${n}`,
+        invoice: `INV-EMB-${n}`,
+        carts: [{ item_id: itemId, quantity: 1 }],
+        lockToken: null,
+        processes: PROCESSES,
+      }
+      const sold = await callPurchase(prepared, call).then(
         () => true,
-        (error: { message?: string }) => {
-          if (error.message === 'OUT_OF_STOCK') return false
+        (error: { code?: string }) => {
+          if (error.code === 'OUT_OF_STOCK') return false
           throw error
         },
       )
@@ -86,6 +100,9 @@ export async function embeddedBench(seconds: number) {
   try {
     console.log('embedded: seeding …')
     const { accounts, itemId } = await seed(base, seconds)
+    const afterSeed = rssMb(server.pid!)
+    console.log(`embedded: ${REST_SECONDS} s at rest …`)
+    await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000))
     const idle = rssMb(server.pid!)
     console.log('embedded: purchases over HTTP, 16 connections …')
     const http = await overHttp(
@@ -104,7 +121,7 @@ export async function embeddedBench(seconds: number) {
       accounts.map((a) => a.id),
       itemId,
     )
-    return { idle_rss_mb: idle, http, loop, ratio: Number((http.req_per_s / loop.calls_per_s).toFixed(3)) }
+    return { idle_rss_mb: idle, rss_after_seed_mb: afterSeed, http, loop, ratio: Number((http.req_per_s / loop.calls_per_s).toFixed(3)) }
   } finally {
     if (server.exitCode === null) server.kill('SIGTERM')
     fs.rmSync(dataDir, { recursive: true, force: true })
