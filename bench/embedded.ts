@@ -16,6 +16,14 @@ const ACCOUNTS = 10
 // Idle is at rest: the seed leaves garbage V8 collects, and hands back, only once its memory reducer
 // sees the process idle (about 30 s after the last allocations). RSS is read this long after the seed.
 const REST_SECONDS = 45
+// The two sides alternate, a round of each at a time: on a shared machine the speed moves within a
+// minute, and one side measured after the other measured the machine's moves. The median round's
+// ratio is the figure.
+const ROUNDS = 3
+// Each side starts every round cold (a new server or PGlite, or a route not yet called): this long
+// of the same calls first, unmeasured, so both are measured with their code compiled (V8's JIT, the
+// WebAssembly tier-up) and their plans cached, as the purchase phases are after their warm-up.
+const WARM_SECONDS = 2
 // Enough for both phases on a fast machine (a phase that sells out measures refusals); the loop
 // also stops when stock does.
 const licensesFor = (seconds: number) => Math.max(20_000, Math.ceil((seconds * 3_000) / 10_000) * 10_000)
@@ -65,37 +73,39 @@ async function functionLoop(dataDir: string, seconds: number, accountIds: number
     const prepared: PreparedStatement = async <R>(_name: string, text: string, values: unknown[]) =>
       (await pglite!.query<R>(text, values)).rows
     let n = 0
-    const until = Date.now() + seconds * 1000
-    const started = Date.now()
-    while (Date.now() < until) {
-      n++
-      const call = {
-        accountId: accountIds[n % accountIds.length]!,
-        refId: `emb-loop-${round}-${n}`,
-        invoice: `INV-EMB-${round}-${n}`,
-        carts: [{ item_id: itemId, quantity: 1 }],
-        lockToken: null,
-        processes: PROCESSES,
+    // Calls until the deadline or until stock runs out; how many were made.
+    const callUntil = async (deadline: number, prefix: string) => {
+      let calls = 0
+      while (Date.now() < deadline) {
+        n++
+        calls++
+        const call = {
+          accountId: accountIds[n % accountIds.length]!,
+          refId: `emb-${prefix}-${round}-${n}`,
+          invoice: `INV-EMB-${prefix}-${round}-${n}`,
+          carts: [{ item_id: itemId, quantity: 1 }],
+          lockToken: null,
+          processes: PROCESSES,
+        }
+        const sold = await callPurchase(prepared, call).then(
+          () => true,
+          (error: { code?: string }) => {
+            if (error.code === 'OUT_OF_STOCK') return false
+            throw error
+          },
+        )
+        if (!sold) break
       }
-      const sold = await callPurchase(prepared, call).then(
-        () => true,
-        (error: { code?: string }) => {
-          if (error.code === 'OUT_OF_STOCK') return false
-          throw error
-        },
-      )
-      if (!sold) break
+      return calls
     }
-    return { calls_per_s: Math.round((n * 1000) / (Date.now() - started)) }
+    await callUntil(Date.now() + WARM_SECONDS * 1000, 'warm')
+    const started = Date.now()
+    const calls = await callUntil(started + seconds * 1000, 'loop')
+    return { calls_per_s: Math.round((calls * 1000) / (Date.now() - started)) }
   } finally {
     await close()
   }
 }
-
-// The two sides alternate, a round of each at a time: on a shared machine the speed moves within a
-// minute, and one side measured after the other measured the machine's moves. The median round's
-// ratio is the figure.
-const ROUNDS = 3
 
 export async function embeddedBench(seconds: number) {
   const dataDir = fs.mkdtempSync('/tmp/reseller-bench-embedded-')
@@ -105,7 +115,7 @@ export async function embeddedBench(seconds: number) {
   let server = await start()
   try {
     console.log('embedded: seeding …')
-    const { accounts, itemId } = await seed(base, seconds)
+    const { accounts, itemId } = await seed(base, seconds + ROUNDS * WARM_SECONDS)
     const afterSeed = rssMb(server.pid!)
     console.log(`embedded: ${REST_SECONDS} s at rest …`)
     await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000))
@@ -116,6 +126,14 @@ export async function embeddedBench(seconds: number) {
       if (r > 0) server = await start()
       console.log(
         `embedded: round ${r + 1} of ${ROUNDS}, purchases over HTTP (16 connections), then the same purchase() in a PGlite loop …`,
+      )
+      await overHttp(
+        base,
+        server.pid!,
+        WARM_SECONDS,
+        accounts.map((a) => a.key),
+        itemId,
+        `w${r}`,
       )
       const http = await overHttp(
         base,
