@@ -56,6 +56,8 @@ export type BenchReport = {
     rss_after_seed_mb?: number
     /** The alternated rounds (absent from reports before them): `http`, `loop` and `ratio` are the median round's. */
     rounds?: { ratio: number }[]
+    /** Each side's warm-up before every round (absent from reports before it). */
+    warm_seconds?: number
   }
 }
 
@@ -325,7 +327,7 @@ export function summarize(r: BenchReport): SummaryRow[] {
       figure: 'embedded: purchases over HTTP (16 connections), the median of alternated rounds',
       value: `${n(r.embedded.http.req_per_s)} req/s, p99 ${r.embedded.http.p99_ms} ms${
         r.embedded.rounds ? `; rounds ${r.embedded.rounds.map((x) => x.ratio).join(', ')}` : ''
-      }`,
+      }${r.embedded.warm_seconds ? `, each after ${r.embedded.warm_seconds} s warm-up` : ''}`,
       ratio: r.embedded.ratio,
       target: '≥ 0.7 of the PGlite loop',
     },
