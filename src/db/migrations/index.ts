@@ -48,6 +48,7 @@ import * as lineRefundReference from './20261207_0520_line-refund-reference.js'
 import * as orderSettlesApart from './20261207_0530_order-settles-apart.js'
 import * as webhookDeliveryTotals from './20261207_0540_webhook-delivery-totals.js'
 import * as webhookFastAccountsUndeduplicated from './20261207_0550_webhook-fast-accounts-undeduplicated.js'
+import * as accountsOrderSettlesDropped from './20261207_0560_accounts-order-settles-dropped.js'
 
 // Append-only: a new migration gets a new timestamped file and a new line here.
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '20261207_0530_order-settles-apart': orderSettlesApart,
   '20261207_0540_webhook-delivery-totals': webhookDeliveryTotals,
   '20261207_0550_webhook-fast-accounts-undeduplicated': webhookFastAccountsUndeduplicated,
+  '20261207_0560_accounts-order-settles-dropped': accountsOrderSettlesDropped,
 }
