@@ -134,22 +134,17 @@ export async function embeddedBench(seconds: number) {
       console.log(
         `embedded: round ${r + 1} of ${ROUNDS}, purchases over HTTP (16 connections), then the same purchase() in a PGlite loop …`,
       )
-      const warm = await overHttp(
-        base,
-        server.pid!,
-        WARM_SECONDS,
-        accounts.map((a) => a.key),
-        itemId,
-        `w${r}`,
-      )
-      const http = await overHttp(
-        base,
-        server.pid!,
-        roundSeconds,
-        accounts.map((a) => a.key),
-        itemId,
-        `r${r}`,
-      )
+      const purchasesFor = (seconds: number, tag: string) =>
+        overHttp(
+          base,
+          server.pid!,
+          seconds,
+          accounts.map((a) => a.key),
+          itemId,
+          tag,
+        )
+      const warm = await purchasesFor(WARM_SECONDS, `w${r}`)
+      const http = await purchasesFor(roundSeconds, `r${r}`)
       server.kill('SIGTERM')
       await new Promise((resolve) => server.once('exit', resolve))
       const loop = await functionLoop(
