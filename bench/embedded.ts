@@ -77,17 +77,15 @@ async function functionLoop(dataDir: string, seconds: number, accountIds: number
     // The server's statement and values, without its queue for PGlite's one session.
     const prepared: PreparedStatement = async <R>(_name: string, text: string, values: unknown[]) =>
       (await pglite!.query<R>(text, values)).rows
-    let n = 0
     // Calls until the deadline or until stock runs out; how many were made.
     const callUntil = async (deadline: number, prefix: string) => {
       let calls = 0
       while (Date.now() < deadline) {
-        n++
         calls++
         const call = {
-          accountId: accountIds[n % accountIds.length]!,
-          refId: `emb-${prefix}-${round}-${n}`,
-          invoice: `INV-EMB-${prefix}-${round}-${n}`,
+          accountId: accountIds[calls % accountIds.length]!,
+          refId: `emb-${prefix}-${round}-${calls}`,
+          invoice: `INV-EMB-${prefix}-${round}-${calls}`,
           carts: [{ item_id: itemId, quantity: 1 }],
           lockToken: null,
           processes: PROCESSES,
@@ -128,32 +126,19 @@ export async function embeddedBench(seconds: number) {
     // The warm-ups' stock after the reading at rest: the memory figure is of the same seed as before.
     await addLicenses(base, itemId, licensesFor(ROUNDS * WARM_SECONDS), 'EMB-WARM')
     const roundSeconds = Math.max(1, Math.round(seconds / ROUNDS))
+    const keys = accounts.map((a) => a.key)
+    const accountIds = accounts.map((a) => a.id)
     const rounds = []
     for (let r = 0; r < ROUNDS; r++) {
       if (r > 0) server = await start()
       console.log(
         `embedded: round ${r + 1} of ${ROUNDS}, purchases over HTTP (16 connections), then the same purchase() in a PGlite loop …`,
       )
-      const purchasesFor = (seconds: number, tag: string) =>
-        overHttp(
-          base,
-          server.pid!,
-          seconds,
-          accounts.map((a) => a.key),
-          itemId,
-          tag,
-        )
-      const warm = await purchasesFor(WARM_SECONDS, `w${r}`)
-      const http = await purchasesFor(roundSeconds, `r${r}`)
+      const warm = await overHttp(base, server.pid!, WARM_SECONDS, keys, itemId, `w${r}`)
+      const http = await overHttp(base, server.pid!, roundSeconds, keys, itemId, `r${r}`)
       server.kill('SIGTERM')
       await new Promise((resolve) => server.once('exit', resolve))
-      const loop = await functionLoop(
-        dataDir,
-        roundSeconds,
-        accounts.map((a) => a.id),
-        itemId,
-        `r${r}`,
-      )
+      const loop = await functionLoop(dataDir, roundSeconds, accountIds, itemId, `r${r}`)
       rounds.push({ http, warm, loop, ratio: Number((http.req_per_s / loop.calls_per_s).toFixed(3)) })
     }
     const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(ROUNDS / 2)]!
